@@ -1,0 +1,173 @@
+//! Test hooks: request counters, a log of recent requests (with the request ids they carried) and
+//! runtime fault injection, so BFF tests can count upstream calls and make the upstream misbehave.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::SandboxState;
+
+/// How many recent requests `/sandbox/requests` remembers.
+const REQUEST_LOG_LEN: usize = 256;
+
+/// A fault injected on every request whose route template or path equals `route`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Fault {
+    pub route: String,
+    /// Added before the request is handled.
+    #[serde(default)]
+    pub latency_ms: u64,
+    /// The status answered instead of the real response, with probability `error_rate`.
+    #[serde(default)]
+    pub error_status: Option<u16>,
+    #[serde(default = "always")]
+    pub error_rate: f64,
+}
+
+fn always() -> f64 {
+    1.0
+}
+
+/// One request as the sandbox saw it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedRequest {
+    pub method: String,
+    pub path: String,
+    pub route: String,
+    pub request_id: Option<String>,
+    pub authorization: Option<String>,
+}
+
+/// A std `Mutex` (not tokio's): every critical section is a few map operations, never held across
+/// an await, and the middleware is on every request.
+#[derive(Debug, Default)]
+pub struct Hooks {
+    inner: Mutex<HooksInner>,
+}
+
+#[derive(Debug, Default)]
+struct HooksInner {
+    counts: BTreeMap<String, u64>,
+    recent: VecDeque<RecordedRequest>,
+    faults: Vec<Fault>,
+}
+
+impl Hooks {
+    fn lock(&self) -> MutexGuard<'_, HooksInner> {
+        // A panic while holding this lock cannot leave the counters inconsistent in a way that
+        // matters to tests, so a poisoned lock is simply taken over.
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Hooks {
+    /// Counts and logs `request`, and returns the fault configured for its route, if any.
+    fn record(&self, request: &Request, path: &str) -> Option<Fault> {
+        let route = request
+            .extensions()
+            .get::<MatchedPath>()
+            .map_or_else(|| path.to_owned(), |matched| matched.as_str().to_owned());
+        let header = |name: &str| {
+            request
+                .headers()
+                .get(name)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned)
+        };
+        let recorded = RecordedRequest {
+            method: request.method().to_string(),
+            path: request.uri().to_string(),
+            route: route.clone(),
+            request_id: header("x-request-id"),
+            authorization: header("authorization"),
+        };
+        let mut hooks = self.lock();
+        *hooks.counts.entry(route.clone()).or_default() += 1;
+        if hooks.recent.len() == REQUEST_LOG_LEN {
+            hooks.recent.pop_front();
+        }
+        hooks.recent.push_back(recorded);
+        hooks
+            .faults
+            .iter()
+            .find(|fault| fault.route == route || fault.route == path)
+            .cloned()
+    }
+}
+
+pub fn routes() -> Router<Arc<SandboxState>> {
+    Router::new()
+        .route("/sandbox/stats", get(stats).delete(reset_stats))
+        .route("/sandbox/requests", get(recent_requests))
+        .route("/sandbox/faults", post(set_fault).delete(clear_faults))
+}
+
+/// Records the request, then applies any fault configured for its route.
+pub async fn record_and_inject(
+    State(state): State<Arc<SandboxState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let path = request.uri().path().to_owned();
+    if path.starts_with("/sandbox/") {
+        return next.run(request).await;
+    }
+    let fault = state.hooks.record(&request, &path);
+    if let Some(fault) = fault {
+        if fault.latency_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(fault.latency_ms)).await;
+        }
+        if let Some(status) = fault.error_status
+            && fastrand::f64() < fault.error_rate
+        {
+            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            return (status, Json(json!({"message": "injected fault"}))).into_response();
+        }
+    }
+    next.run(request).await
+}
+
+async fn stats(State(state): State<Arc<SandboxState>>) -> Json<serde_json::Value> {
+    let hooks = state.hooks.lock();
+    let total: u64 = hooks.counts.values().sum();
+    Json(json!({"total": total, "routes": hooks.counts}))
+}
+
+async fn reset_stats(State(state): State<Arc<SandboxState>>) -> StatusCode {
+    let mut hooks = state.hooks.lock();
+    hooks.counts.clear();
+    hooks.recent.clear();
+    StatusCode::NO_CONTENT
+}
+
+async fn recent_requests(State(state): State<Arc<SandboxState>>) -> Json<Vec<RecordedRequest>> {
+    Json(state.hooks.lock().recent.iter().cloned().collect())
+}
+
+async fn set_fault(State(state): State<Arc<SandboxState>>, Json(fault): Json<Fault>) -> StatusCode {
+    let mut hooks = state.hooks.lock();
+    hooks
+        .faults
+        .retain(|existing| existing.route != fault.route);
+    hooks.faults.push(fault);
+    StatusCode::NO_CONTENT
+}
+
+async fn clear_faults(State(state): State<Arc<SandboxState>>) -> StatusCode {
+    state.hooks.lock().faults.clear();
+    StatusCode::NO_CONTENT
+}

@@ -1,0 +1,81 @@
+//! The sandbox: a faithful, self-contained implementation of the upstream services the BFF
+//! talks to (the Strapi-shaped content API and the .NET-shaped commerce API), plus the
+//! third-party doubles the browser loads. It is the embedded default of `bff` in development and
+//! the upstream of every integration test, so it must behave like the real thing.
+
+mod content;
+mod hooks;
+mod media;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::get;
+use tokio::net::TcpListener;
+
+pub use hooks::{Fault, RecordedRequest};
+
+/// How a sandbox instance is started.
+#[derive(Debug, Clone)]
+pub struct SandboxOptions {
+    /// Where persistent state lives (created when missing).
+    pub data_dir: PathBuf,
+    /// The origin browsers use to reach this sandbox, e.g. `http://127.0.0.1:8081`. Content
+    /// fixtures reference media by this origin, as a real CMS returns absolute upload URLs.
+    pub public_url: String,
+}
+
+/// Shared state of one sandbox instance.
+#[derive(Debug)]
+pub struct SandboxState {
+    options: SandboxOptions,
+    hooks: hooks::Hooks,
+}
+
+impl SandboxState {
+    pub fn new(options: SandboxOptions) -> std::io::Result<Arc<Self>> {
+        std::fs::create_dir_all(&options.data_dir)?;
+        Ok(Arc::new(Self {
+            options,
+            hooks: hooks::Hooks::default(),
+        }))
+    }
+
+    pub fn public_url(&self) -> &str {
+        self.options.public_url.trim_end_matches('/')
+    }
+}
+
+/// The sandbox's router: content API, commerce API, third-party doubles and test hooks.
+pub fn app(state: Arc<SandboxState>) -> Router {
+    Router::new()
+        .route("/health", get(|| async { "ok" }))
+        .merge(content::routes())
+        .merge(media::routes())
+        .merge(hooks::routes())
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            hooks::record_and_inject,
+        ))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// Serves the sandbox on an already-bound listener until `shutdown` resolves.
+pub async fn serve(
+    listener: TcpListener,
+    state: Arc<SandboxState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+/// The public URL for a listener bound on `addr` when none was configured.
+pub fn default_public_url(addr: SocketAddr) -> String {
+    format!("http://{addr}")
+}
