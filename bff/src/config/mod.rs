@@ -1,0 +1,524 @@
+//! Typed configuration: `config/bff.toml` plus `BFF__SECTION__KEY` environment overrides.
+//!
+//! Every struct denies unknown fields, so a misspelt key fails at start-up naming the key instead
+//! of being silently ignored. Secrets never live here: see [`secrets`].
+
+pub mod secrets;
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+pub use secrets::Secrets;
+
+/// The placeholder in URLs that stands for the embedded sandbox's origin.
+pub const SANDBOX_PLACEHOLDER: &str = "${sandbox}";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Environment {
+    Development,
+    Production,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub environment: Environment,
+    pub server: ServerConfig,
+    pub admin: AdminConfig,
+    pub web: WebConfig,
+    pub log: LogConfig,
+    pub telemetry: TelemetryConfig,
+    pub readiness: ReadinessConfig,
+    pub sandbox: SandboxConfig,
+    pub upstreams: UpstreamsConfig,
+    pub security: SecurityConfig,
+    pub public: PublicConfig,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerConfig {
+    pub listen: SocketAddr,
+    /// The origin shoppers use; https here turns on HSTS and the `__Host-` cookie prefix.
+    pub public_origin: Url,
+    pub redirect_https: bool,
+    pub request_timeout_ms: u64,
+    pub shutdown_grace_ms: u64,
+    pub max_body_bytes: usize,
+    pub max_concurrent_requests: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AdminConfig {
+    pub listen: SocketAddr,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebConfig {
+    pub dist_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// JSON in production, human-readable otherwise.
+    Auto,
+    Json,
+    Pretty,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogConfig {
+    pub format: LogFormat,
+    /// An `EnvFilter` directive, e.g. `info,bff=debug`. `RUST_LOG` wins when set.
+    pub filter: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelemetryConfig {
+    /// OTLP/HTTP endpoint for traces (e.g. `http://otel-collector:4318/v1/traces`); empty is off.
+    pub otlp_endpoint: String,
+    pub service_name: String,
+    pub sample_ratio: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReadinessConfig {
+    /// How long one readiness verdict is reused, so probes never hammer the upstreams.
+    pub cache_ms: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SandboxConfig {
+    pub enabled: bool,
+    pub listen: SocketAddr,
+    pub data_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UpstreamsConfig {
+    pub commerce: UpstreamConfig,
+    pub content: UpstreamConfig,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamConfig {
+    /// Base URL; may start with `${sandbox}` to mean the embedded sandbox.
+    pub base_url: String,
+    /// Path (relative to the base URL) answered by the upstream when it is up.
+    pub health_path: String,
+    pub connect_timeout_ms: u64,
+    pub timeout_ms: u64,
+    /// Requests in flight to this upstream at once; more wait up to `queue_timeout_ms`.
+    pub max_concurrency: usize,
+    pub queue_timeout_ms: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SecurityConfig {
+    pub hsts_max_age_seconds: u64,
+    /// Extra origins allowed by the CSP, besides `'self'` and the origins of the public
+    /// third-party script URLs. `${sandbox}` is allowed.
+    pub csp_script_src: Vec<String>,
+    pub csp_frame_src: Vec<String>,
+    pub csp_img_src: Vec<String>,
+    pub csp_connect_src: Vec<String>,
+}
+
+/// Values the browser receives at `/api/config` and inside `index.html`. Everything here is
+/// public by definition; secrets live in [`Secrets`] and never in this struct.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PublicConfig {
+    pub brand_name: String,
+    pub support_email: String,
+    pub ffl_email: String,
+    pub pro_deal_email: String,
+    pub captcha: CaptchaPublic,
+    pub payment: PaymentPublic,
+    pub maps: MapsPublic,
+    pub reviews: ReviewsPublic,
+    pub analytics: AnalyticsPublic,
+    pub builder: BuilderPublic,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CaptchaPublic {
+    pub site_key: String,
+    pub script_url: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PaymentPublic {
+    pub login_id: String,
+    pub client_key: String,
+    pub script_url: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MapsPublic {
+    pub tile_url: String,
+    pub attribution: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReviewsPublic {
+    pub app_key: String,
+    pub script_url: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AnalyticsPublic {
+    pub measurement_id: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BuilderPublic {
+    pub build_url: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            environment: Environment::Development,
+            server: ServerConfig::default(),
+            admin: AdminConfig::default(),
+            web: WebConfig::default(),
+            log: LogConfig::default(),
+            telemetry: TelemetryConfig::default(),
+            readiness: ReadinessConfig::default(),
+            sandbox: SandboxConfig::default(),
+            upstreams: UpstreamsConfig::default(),
+            security: SecurityConfig::default(),
+            public: PublicConfig::default(),
+        }
+    }
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            public_origin: Url::parse("http://localhost:8080").unwrap_or_else(|_| unreachable!()),
+            redirect_https: false,
+            request_timeout_ms: 30_000,
+            shutdown_grace_ms: 10_000,
+            max_body_bytes: 1024 * 1024,
+            max_concurrent_requests: 1024,
+        }
+    }
+}
+
+impl Default for AdminConfig {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 9090)),
+        }
+    }
+}
+
+impl Default for WebConfig {
+    fn default() -> Self {
+        Self {
+            dist_dir: PathBuf::from("web/dist"),
+        }
+    }
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        Self {
+            format: LogFormat::Auto,
+            filter: "info".to_owned(),
+        }
+    }
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        Self {
+            otlp_endpoint: String::new(),
+            service_name: "bff".to_owned(),
+            sample_ratio: 1.0,
+        }
+    }
+}
+
+impl Default for ReadinessConfig {
+    fn default() -> Self {
+        Self { cache_ms: 5_000 }
+    }
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            listen: SocketAddr::from(([127, 0, 0, 1], 8081)),
+            data_dir: PathBuf::from("data"),
+        }
+    }
+}
+
+impl Default for UpstreamsConfig {
+    fn default() -> Self {
+        Self {
+            commerce: UpstreamConfig::new(format!("{SANDBOX_PLACEHOLDER}/")),
+            content: UpstreamConfig::new(format!("{SANDBOX_PLACEHOLDER}/strapi/")),
+        }
+    }
+}
+
+impl UpstreamConfig {
+    fn new(base_url: String) -> Self {
+        Self {
+            base_url,
+            health_path: "health".to_owned(),
+            connect_timeout_ms: 2_000,
+            timeout_ms: 10_000,
+            max_concurrency: 256,
+            queue_timeout_ms: 1_000,
+        }
+    }
+}
+
+impl Default for SecurityConfig {
+    fn default() -> Self {
+        Self {
+            hsts_max_age_seconds: 63_072_000,
+            csp_script_src: Vec::new(),
+            csp_frame_src: vec![SANDBOX_PLACEHOLDER.to_owned()],
+            csp_img_src: vec![SANDBOX_PLACEHOLDER.to_owned()],
+            csp_connect_src: vec![SANDBOX_PLACEHOLDER.to_owned()],
+        }
+    }
+}
+
+impl Default for PublicConfig {
+    fn default() -> Self {
+        Self {
+            brand_name: "Talonforge Arms".to_owned(),
+            support_email: "support@talonforge.example".to_owned(),
+            ffl_email: "ffl@talonforge.example".to_owned(),
+            pro_deal_email: "prodeal@talonforge.example".to_owned(),
+            captcha: CaptchaPublic::default(),
+            payment: PaymentPublic::default(),
+            maps: MapsPublic::default(),
+            reviews: ReviewsPublic::default(),
+            analytics: AnalyticsPublic::default(),
+            builder: BuilderPublic::default(),
+        }
+    }
+}
+
+impl Default for CaptchaPublic {
+    fn default() -> Self {
+        Self {
+            site_key: "sandbox-site-key".to_owned(),
+            script_url: format!("{SANDBOX_PLACEHOLDER}/3p/recaptcha/api.js"),
+        }
+    }
+}
+
+impl Default for PaymentPublic {
+    fn default() -> Self {
+        Self {
+            login_id: "sandbox-login-id".to_owned(),
+            client_key: "sandbox-public-client-key".to_owned(),
+            script_url: format!("{SANDBOX_PLACEHOLDER}/3p/accept/Accept.js"),
+        }
+    }
+}
+
+impl Default for MapsPublic {
+    fn default() -> Self {
+        Self {
+            tile_url: format!("{SANDBOX_PLACEHOLDER}/3p/tiles/{{z}}/{{x}}/{{y}}.png"),
+            attribution: "Sandbox tiles".to_owned(),
+        }
+    }
+}
+
+impl Default for ReviewsPublic {
+    fn default() -> Self {
+        Self {
+            app_key: "sandbox-reviews".to_owned(),
+            script_url: format!("{SANDBOX_PLACEHOLDER}/3p/reviews/widget.js"),
+        }
+    }
+}
+
+impl Default for AnalyticsPublic {
+    fn default() -> Self {
+        Self {
+            measurement_id: "G-SANDBOX".to_owned(),
+        }
+    }
+}
+
+impl Default for BuilderPublic {
+    fn default() -> Self {
+        Self {
+            build_url: format!("{SANDBOX_PLACEHOLDER}/3p/builder/index.html"),
+        }
+    }
+}
+
+/// A configuration that could not be loaded or is not allowed; the message names the key.
+#[derive(Debug)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl From<figment::Error> for ConfigError {
+    fn from(error: figment::Error) -> Self {
+        // One line per problem, each naming its key, e.g.
+        // `server.listen: invalid socket address syntax (in config/bff.toml)`.
+        let lines: Vec<String> = error
+            .into_iter()
+            .map(|err| {
+                let key = err.path.join(".");
+                let source = err
+                    .metadata
+                    .as_ref()
+                    .map(|meta| format!(" (from {})", meta.name))
+                    .unwrap_or_default();
+                let what = match &err.kind {
+                    figment::error::Kind::UnknownField(field, _) => {
+                        let full = if key.is_empty() {
+                            field.clone()
+                        } else {
+                            format!("{key}.{field}")
+                        };
+                        return format!("{full}: unknown key{source}");
+                    }
+                    kind => kind.to_string(),
+                };
+                if key.is_empty() {
+                    format!("{what}{source}")
+                } else {
+                    format!("{key}: {what}{source}")
+                }
+            })
+            .collect();
+        Self(lines.join("\n"))
+    }
+}
+
+impl Config {
+    /// Loads `path` (which must exist) and the `BFF__` environment overrides, then validates.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        if !path.is_file() {
+            return Err(ConfigError(format!(
+                "config file {} not found",
+                path.display()
+            )));
+        }
+        Self::from_figment(
+            Figment::from(Serialized::defaults(Config::default()))
+                .merge(Toml::file_exact(path))
+                .merge(Env::prefixed("BFF__").split("__")),
+        )
+    }
+
+    pub fn from_figment(figment: Figment) -> Result<Self, ConfigError> {
+        let config: Config = figment.extract()?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Rules serde cannot express.
+    fn validate(&self) -> Result<(), ConfigError> {
+        let mut problems = Vec::new();
+        for (name, upstream) in [
+            ("commerce", &self.upstreams.commerce),
+            ("content", &self.upstreams.content),
+        ] {
+            let key = format!("upstreams.{name}.base_url");
+            if upstream.base_url.starts_with(SANDBOX_PLACEHOLDER) {
+                if !self.sandbox.enabled {
+                    problems.push(format!(
+                        "{key}: refers to {SANDBOX_PLACEHOLDER} but sandbox.enabled is false"
+                    ));
+                }
+            } else if let Err(err) = Url::parse(&upstream.base_url) {
+                problems.push(format!("{key}: not a URL ({err})"));
+            }
+            if upstream.max_concurrency == 0 {
+                problems.push(format!(
+                    "upstreams.{name}.max_concurrency: must be at least 1"
+                ));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.telemetry.sample_ratio) {
+            problems.push("telemetry.sample_ratio: must be between 0 and 1".to_owned());
+        }
+        if self.server.max_concurrent_requests == 0 {
+            problems.push("server.max_concurrent_requests: must be at least 1".to_owned());
+        }
+        if self.environment == Environment::Production && self.sandbox.enabled {
+            problems.push(
+                "sandbox.enabled: the sandbox must be disabled when environment = \"production\""
+                    .to_owned(),
+            );
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigError(problems.join("\n")))
+        }
+    }
+
+    pub fn is_production(&self) -> bool {
+        self.environment == Environment::Production
+    }
+
+    /// Whether the public origin is https (HSTS, secure cookies).
+    pub fn is_secure(&self) -> bool {
+        self.server.public_origin.scheme() == "https"
+    }
+
+    /// The effective configuration as TOML, for `bff check-config`.
+    pub fn to_toml(&self) -> Result<String, ConfigError> {
+        toml::to_string_pretty(self).map_err(|err| ConfigError(err.to_string()))
+    }
+}
+
+/// Replaces a leading `${sandbox}` with the embedded sandbox's origin.
+pub fn resolve_sandbox(value: &str, sandbox_origin: Option<&str>) -> String {
+    match (value.strip_prefix(SANDBOX_PLACEHOLDER), sandbox_origin) {
+        (Some(rest), Some(origin)) => format!("{}{rest}", origin.trim_end_matches('/')),
+        _ => value.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,235 @@
+//! Secrets: read only from the environment (`BFF_ADMIN_TOKEN`) or from a file it names
+//! (`BFF_ADMIN_TOKEN_FILE`, the Kubernetes-secret-volume way), never from `bff.toml`, and
+//! redacted whenever printed.
+
+use std::fmt;
+
+use secrecy::{ExposeSecret, SecretString};
+
+use super::{Config, ConfigError};
+
+/// Development stand-ins, used only when a secret is unset outside production. Production
+/// refuses to start with any of them.
+const DEV_PREFIX: &str = "dev-insecure-";
+
+/// Every secret the BFF knows, by environment variable.
+#[derive(Clone)]
+pub struct Secrets {
+    /// Bearer token for the admin listener's `/admin/*` routes.
+    pub admin_token: SecretString,
+    /// Token the BFF sends to the content API; the browser never sees it.
+    pub content_api_token: Option<SecretString>,
+    /// Cookie-sealing keys, newest first (comma-separated in the environment).
+    pub session_keys: Vec<SecretString>,
+    /// Shared secret of the content service's publish webhook.
+    pub webhook_secret: SecretString,
+    pub geocoder_key: Option<SecretString>,
+    pub map_tile_key: Option<SecretString>,
+}
+
+/// How a secret is found: its name and whether the BFF can run without it.
+struct Spec {
+    env: &'static str,
+    required: bool,
+}
+
+const ADMIN_TOKEN: Spec = Spec {
+    env: "BFF_ADMIN_TOKEN",
+    required: true,
+};
+const CONTENT_API_TOKEN: Spec = Spec {
+    env: "BFF_CONTENT_API_TOKEN",
+    required: false,
+};
+const SESSION_KEYS: Spec = Spec {
+    env: "BFF_SESSION_KEYS",
+    required: true,
+};
+const WEBHOOK_SECRET: Spec = Spec {
+    env: "BFF_WEBHOOK_SECRET",
+    required: true,
+};
+const GEOCODER_KEY: Spec = Spec {
+    env: "BFF_GEOCODER_KEY",
+    required: false,
+};
+const MAP_TILE_KEY: Spec = Spec {
+    env: "BFF_MAP_TILE_KEY",
+    required: false,
+};
+
+impl Secrets {
+    /// Reads the process environment.
+    pub fn from_env(config: &Config) -> Result<Self, ConfigError> {
+        Self::from_lookup(config, |name| std::env::var(name).ok())
+    }
+
+    /// Reads secrets through `lookup` (the environment in production, a map in tests).
+    pub fn from_lookup(
+        config: &Config,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<Self, ConfigError> {
+        let production = config.is_production();
+        let read = |spec: &Spec| -> Result<Option<String>, ConfigError> {
+            let value = match (lookup(spec.env), lookup(&format!("{}_FILE", spec.env))) {
+                (Some(value), _) => Some(value),
+                (None, Some(path)) => Some(
+                    std::fs::read_to_string(&path)
+                        .map_err(|err| {
+                            ConfigError(format!("{}_FILE: cannot read {path}: {err}", spec.env))
+                        })?
+                        .trim_end()
+                        .to_owned(),
+                ),
+                (None, None) => None,
+            };
+            match value {
+                Some(value) if value.is_empty() => {
+                    Err(ConfigError(format!("{}: is set but empty", spec.env)))
+                }
+                Some(value) if production && value.starts_with(DEV_PREFIX) => {
+                    Err(ConfigError(format!(
+                        "{}: a development secret is not allowed in production",
+                        spec.env
+                    )))
+                }
+                Some(value) => Ok(Some(value)),
+                None if production && spec.required => Err(ConfigError(format!(
+                    "{}: required in production (set it or {}_FILE)",
+                    spec.env, spec.env
+                ))),
+                None if spec.required => Ok(Some(format!(
+                    "{DEV_PREFIX}{}",
+                    spec.env.to_lowercase().replace('_', "-")
+                ))),
+                None => Ok(None),
+            }
+        };
+        // Every problem is reported at once, so one start-up attempt names every missing secret.
+        let mut problems = Vec::new();
+        let mut take = |spec: &Spec| match read(spec) {
+            Ok(value) => value.map(SecretString::from),
+            Err(err) => {
+                problems.push(err.0);
+                None
+            }
+        };
+        let admin_token = take(&ADMIN_TOKEN);
+        let content_api_token = take(&CONTENT_API_TOKEN);
+        let session_keys = take(&SESSION_KEYS);
+        let webhook_secret = take(&WEBHOOK_SECRET);
+        let geocoder_key = take(&GEOCODER_KEY);
+        let map_tile_key = take(&MAP_TILE_KEY);
+        match (admin_token, session_keys, webhook_secret) {
+            (Some(admin_token), Some(session_keys), Some(webhook_secret))
+                if problems.is_empty() =>
+            {
+                Ok(Self {
+                    admin_token,
+                    content_api_token,
+                    session_keys: session_keys
+                        .expose_secret()
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|key| !key.is_empty())
+                        .map(|key| SecretString::from(key.to_owned()))
+                        .collect(),
+                    webhook_secret,
+                    geocoder_key,
+                    map_tile_key,
+                })
+            }
+            _ => Err(ConfigError(problems.join("\n"))),
+        }
+    }
+
+    /// Every secret value that is set, for tests and log scrubbing.
+    pub fn values(&self) -> Vec<&str> {
+        let mut values = vec![
+            self.admin_token.expose_secret(),
+            self.webhook_secret.expose_secret(),
+        ];
+        values.extend(self.session_keys.iter().map(ExposeSecret::expose_secret));
+        values.extend(
+            [
+                &self.content_api_token,
+                &self.geocoder_key,
+                &self.map_tile_key,
+            ]
+            .into_iter()
+            .flatten()
+            .map(ExposeSecret::expose_secret),
+        );
+        values
+    }
+}
+
+/// Prints which secrets are set, never their values.
+impl fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = |set: bool| if set { "[redacted]" } else { "(unset)" };
+        f.debug_struct("Secrets")
+            .field(ADMIN_TOKEN.env, &state(true))
+            .field(
+                CONTENT_API_TOKEN.env,
+                &state(self.content_api_token.is_some()),
+            )
+            .field(
+                SESSION_KEYS.env,
+                &format!("[redacted] x{}", self.session_keys.len()),
+            )
+            .field(WEBHOOK_SECRET.env, &state(true))
+            .field(GEOCODER_KEY.env, &state(self.geocoder_key.is_some()))
+            .field(MAP_TILE_KEY.env, &state(self.map_tile_key.is_some()))
+            .finish()
+    }
+}
+
+impl fmt::Display for Secrets {
+    /// TOML-ish listing for `bff check-config`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dev = |value: &SecretString| value.expose_secret().starts_with(DEV_PREFIX);
+        let show = |value: Option<&SecretString>| match value {
+            None => "(unset)",
+            Some(value) if dev(value) => "[redacted: development default]",
+            Some(_) => "[redacted]",
+        };
+        writeln!(f, "[secrets] # from the environment only")?;
+        writeln!(
+            f,
+            "{} = \"{}\"",
+            ADMIN_TOKEN.env,
+            show(Some(&self.admin_token))
+        )?;
+        writeln!(
+            f,
+            "{} = \"{}\"",
+            CONTENT_API_TOKEN.env,
+            show(self.content_api_token.as_ref())
+        )?;
+        writeln!(
+            f,
+            "{} = \"{}\"",
+            SESSION_KEYS.env,
+            show(self.session_keys.first())
+        )?;
+        writeln!(
+            f,
+            "{} = \"{}\"",
+            WEBHOOK_SECRET.env,
+            show(Some(&self.webhook_secret))
+        )?;
+        writeln!(
+            f,
+            "{} = \"{}\"",
+            GEOCODER_KEY.env,
+            show(self.geocoder_key.as_ref())
+        )?;
+        write!(
+            f,
+            "{} = \"{}\"",
+            MAP_TILE_KEY.env,
+            show(self.map_tile_key.as_ref())
+        )
+    }
+}

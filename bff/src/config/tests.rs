@@ -1,0 +1,195 @@
+#![allow(clippy::result_large_err)] // figment::Jail closures return its large error type.
+
+use std::collections::HashMap;
+
+use figment::Jail;
+
+use super::*;
+
+fn load_in(jail: &Jail) -> Result<Config, ConfigError> {
+    Config::load(&jail.directory().join("bff.toml"))
+}
+
+fn message_of(toml: &str, env: &[(&str, &str)]) -> String {
+    let mut message = String::new();
+    Jail::expect_with(|jail| {
+        jail.create_file("bff.toml", toml)?;
+        for (key, value) in env {
+            jail.set_env(key, value);
+        }
+        message = load_in(jail).expect_err("config should be rejected").0;
+        Ok(())
+    });
+    message
+}
+
+#[test]
+fn unknown_key_is_rejected_naming_it() {
+    let message = message_of("[server]\nlisen = \"127.0.0.1:1\"\n", &[]);
+    assert!(message.contains("server.lisen"), "{message}");
+    assert!(message.contains("unknown key"), "{message}");
+}
+
+#[test]
+fn unknown_section_is_rejected_naming_it() {
+    let message = message_of("[servr]\nlisten = \"127.0.0.1:1\"\n", &[]);
+    assert!(message.contains("servr"), "{message}");
+}
+
+#[test]
+fn bad_value_is_rejected_naming_the_key() {
+    let message = message_of("[server]\nlisten = \"not an address\"\n", &[]);
+    assert!(message.starts_with("server.listen:"), "{message}");
+}
+
+#[test]
+fn bad_environment_override_names_the_key() {
+    let message = message_of("", &[("BFF__SERVER__SHUTDOWN_GRACE_MS", "soon")]);
+    assert!(message.contains("server.shutdown_grace_ms"), "{message}");
+}
+
+#[test]
+fn environment_overrides_the_file() {
+    Jail::expect_with(|jail| {
+        jail.create_file("bff.toml", "[server]\nlisten = \"127.0.0.1:1\"\n")?;
+        jail.set_env("BFF__SERVER__LISTEN", "127.0.0.1:4242");
+        jail.set_env("BFF__SANDBOX__ENABLED", "true");
+        let config = load_in(jail).map_err(|err| err.0)?;
+        assert_eq!(config.server.listen.port(), 4242);
+        Ok(())
+    });
+}
+
+#[test]
+fn production_refuses_the_sandbox() {
+    let message = message_of("environment = \"production\"\n", &[]);
+    assert!(message.contains("sandbox.enabled"), "{message}");
+}
+
+#[test]
+fn sandbox_placeholder_needs_the_sandbox() {
+    let message = message_of("[sandbox]\nenabled = false\n", &[]);
+    assert!(message.contains("upstreams.commerce.base_url"), "{message}");
+    assert!(message.contains("upstreams.content.base_url"), "{message}");
+}
+
+#[test]
+fn the_shipped_config_file_loads() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
+    let config = Config::load(&path).unwrap_or_else(|err| panic!("{err}"));
+    assert!(config.sandbox.enabled);
+    assert_eq!(config.server.listen.port(), 8080);
+    assert_eq!(config.admin.listen.port(), 9090);
+}
+
+#[test]
+fn the_shipped_config_documents_every_key_with_its_default() {
+    // Every key of the effective default config must appear in config/bff.toml, so ops can
+    // read every setting there.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
+    let shipped = std::fs::read_to_string(path).unwrap_or_default();
+    let defaults: toml::Table =
+        toml::from_str(&Config::default().to_toml().unwrap_or_default()).unwrap_or_default();
+    fn keys(prefix: &str, table: &toml::Table, out: &mut Vec<String>) {
+        for (key, value) in table {
+            match value {
+                toml::Value::Table(inner) => keys(&format!("{prefix}{key}."), inner, out),
+                _ => out.push(format!("{prefix}{key}")),
+            }
+        }
+    }
+    let mut all = Vec::new();
+    keys("", &defaults, &mut all);
+    assert!(all.len() > 30, "expected many keys, got {all:?}");
+    let shipped_table: toml::Table = toml::from_str(&shipped).unwrap_or_default();
+    let mut documented = Vec::new();
+    keys("", &shipped_table, &mut documented);
+    let missing: Vec<_> = all.iter().filter(|key| !documented.contains(key)).collect();
+    assert!(
+        missing.is_empty(),
+        "keys missing from config/bff.toml: {missing:?}"
+    );
+}
+
+#[test]
+fn the_shipped_config_file_states_the_defaults() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
+    let shipped = Config::load(&path).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(
+        shipped.to_toml().unwrap_or_default(),
+        Config::default().to_toml().unwrap_or_default(),
+        "config/bff.toml must show the built-in defaults"
+    );
+}
+
+fn lookup(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+    let map: HashMap<String, String> = pairs
+        .iter()
+        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
+        .collect();
+    move |name| map.get(name).cloned()
+}
+
+fn production() -> Config {
+    Config {
+        environment: Environment::Production,
+        ..Config::default()
+    }
+}
+
+#[test]
+fn development_fills_missing_secrets_with_marked_stand_ins() {
+    let secrets =
+        Secrets::from_lookup(&Config::default(), lookup(&[])).unwrap_or_else(|err| panic!("{err}"));
+    assert!(
+        secrets
+            .values()
+            .iter()
+            .all(|value| value.starts_with("dev-insecure-"))
+    );
+}
+
+#[test]
+fn production_requires_every_required_secret() {
+    let err = Secrets::from_lookup(&production(), lookup(&[("BFF_ADMIN_TOKEN", "a")]))
+        .expect_err("missing secrets must be refused");
+    assert!(err.0.contains("BFF_SESSION_KEYS"), "{err}");
+}
+
+#[test]
+fn production_refuses_development_secrets() {
+    let err = Secrets::from_lookup(
+        &production(),
+        lookup(&[
+            ("BFF_ADMIN_TOKEN", "dev-insecure-bff-admin-token"),
+            ("BFF_SESSION_KEYS", "k1"),
+            ("BFF_WEBHOOK_SECRET", "w"),
+        ]),
+    )
+    .expect_err("development secrets must be refused");
+    assert!(err.0.contains("BFF_ADMIN_TOKEN"), "{err}");
+}
+
+#[test]
+fn secrets_are_read_from_files_and_redacted_when_printed() {
+    let dir = tempfile::tempdir().unwrap_or_else(|err| panic!("{err}"));
+    let file = dir.path().join("admin");
+    std::fs::write(&file, "file-admin-token\n").unwrap_or_else(|err| panic!("{err}"));
+    let file = file.to_string_lossy().into_owned();
+    let secrets = Secrets::from_lookup(
+        &production(),
+        lookup(&[
+            ("BFF_ADMIN_TOKEN_FILE", &file),
+            ("BFF_SESSION_KEYS", "new-key, old-key"),
+            ("BFF_WEBHOOK_SECRET", "hook-secret"),
+        ]),
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert!(secrets.values().contains(&"file-admin-token"));
+    assert_eq!(secrets.session_keys.len(), 2);
+    let printed = format!("{secrets:?}\n{secrets}");
+    for value in ["file-admin-token", "new-key", "old-key", "hook-secret"] {
+        assert!(!printed.contains(value), "{value} leaked: {printed}");
+    }
+    assert!(printed.contains("[redacted]"));
+}

@@ -1,0 +1,83 @@
+//! Content-service vocabulary shared by the routes: the page names the specs allow, and the
+//! key conversion from the CMS's snake_case to the API's camelCase.
+
+use serde_json::{Map, Value};
+
+/// Every content page name in the specs (section 7 of the account spec, plus `app` and
+/// `footer`).
+pub const PAGE_NAMES: &[&str] = &[
+    "app",
+    "footer",
+    "home",
+    "aboutus",
+    "contactus",
+    "dealerlocator",
+    "dealerregistration",
+    "faq",
+    "limitededition",
+    "medialibrary",
+    "warranty",
+    "resources",
+    "support",
+    "patent",
+    "login",
+    "register",
+    "forgotpassword",
+    "resetpassword",
+    "terms",
+    "privacy",
+];
+
+/// `nav_links` → `navLinks`, `address_1` → `address1`; keys already camelCase stay as they are.
+pub fn camel_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut upper_next = false;
+    for c in key.chars() {
+        if c == '_' && !out.is_empty() {
+            upper_next = true;
+        } else if upper_next {
+            out.extend(c.to_uppercase());
+            upper_next = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Converts every object key in `value`, recursively.
+pub fn camel_case_keys(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(key, value)| (camel_case(&key), camel_case_keys(value)))
+                .collect::<Map<String, Value>>(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(camel_case_keys).collect()),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn converts_snake_case_keys_deeply() {
+        let value =
+            json!({"nav_links": [{"hover_image": {"src": "a"}}], "address_1": "x", "metaData": {}});
+        assert_eq!(
+            camel_case_keys(value),
+            json!({"navLinks": [{"hoverImage": {"src": "a"}}], "address1": "x", "metaData": {}})
+        );
+    }
+
+    #[test]
+    fn leaves_values_alone() {
+        assert_eq!(
+            camel_case_keys(json!({"a": "snake_value"})),
+            json!({"a": "snake_value"})
+        );
+    }
+}

@@ -1,0 +1,133 @@
+//! The storefront's backend-for-frontend: one origin serving the React app and a curated JSON
+//! API in front of the commerce and content services.
+
+pub mod config;
+pub mod content;
+pub mod error;
+pub mod metrics;
+pub mod request_id;
+pub mod routes;
+pub mod security;
+pub mod server;
+pub mod state;
+pub mod telemetry;
+pub mod upstream;
+pub mod web_assets;
+
+use std::time::Duration;
+
+use axum::error_handling::HandleErrorLayer;
+use axum::extract::{MatchedPath, Request};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{BoxError, Router, middleware};
+use tower::ServiceBuilder;
+use tower::limit::GlobalConcurrencyLimitLayer;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tracing::Level;
+
+use crate::error::ApiError;
+use crate::request_id::RequestId;
+pub use crate::state::{AppState, SharedState};
+
+/// The public router: storefront, `/api`, health.
+pub fn app(state: SharedState) -> Router {
+    let config = &state.config.server;
+    let layers = ServiceBuilder::new()
+        .layer(middleware::from_fn(request_id::assign))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            security::apply,
+        ))
+        .layer(trace_layer())
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            metrics::track,
+        ))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(HandleErrorLayer::new(infrastructure_error))
+        .load_shed()
+        .layer(GlobalConcurrencyLimitLayer::new(
+            config.max_concurrent_requests,
+        ))
+        .timeout(Duration::from_millis(config.request_timeout_ms))
+        .layer(RequestBodyLimitLayer::new(config.max_body_bytes))
+        .layer(CompressionLayer::new());
+    Router::new()
+        .route("/healthz", get(routes::health::live))
+        .route("/readyz", get(routes::health::ready))
+        .nest("/api", routes::api())
+        .merge(web_assets::router(&state))
+        .layer(layers)
+        .with_state(state)
+}
+
+/// The admin router: metrics and probes.
+pub fn admin_app(state: SharedState) -> Router {
+    routes::admin::router()
+        .layer(
+            ServiceBuilder::new()
+                .layer(middleware::from_fn(request_id::assign))
+                .layer(trace_layer()),
+        )
+        .with_state(state)
+}
+
+type MakeSpan = fn(&Request) -> tracing::Span;
+
+fn trace_layer() -> TraceLayer<
+    tower_http::classify::SharedClassifier<tower_http::classify::ServerErrorsAsFailures>,
+    MakeSpan,
+    tower_http::trace::DefaultOnRequest,
+    DefaultOnResponse,
+> {
+    TraceLayer::new_for_http()
+        .make_span_with(request_span as MakeSpan)
+        .on_response(DefaultOnResponse::new().level(Level::INFO))
+}
+
+/// The server span: route template (never the raw path with its ids), request id.
+fn request_span(request: &Request) -> tracing::Span {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or(metrics::UNMATCHED_ROUTE, MatchedPath::as_str);
+    let request_id = request
+        .extensions()
+        .get::<RequestId>()
+        .map(RequestId::as_str)
+        .unwrap_or_default();
+    tracing::info_span!(
+        "request",
+        otel.kind = "server",
+        otel.name = %format!("{} {route}", request.method()),
+        http.request.method = %request.method(),
+        http.route = route,
+        request_id = request_id,
+    )
+}
+
+/// Maps tower's infrastructure errors to answers in one place.
+async fn infrastructure_error(error: BoxError) -> ApiError {
+    if error.is::<tower::timeout::error::Elapsed>() {
+        ApiError::Timeout
+    } else if error.is::<tower::load_shed::error::Overloaded>() {
+        ApiError::Overloaded {
+            retry_after_seconds: 1,
+        }
+    } else {
+        ApiError::Internal(error.to_string())
+    }
+}
+
+fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let message = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("panic");
+    ApiError::Internal(format!("handler panicked: {message}")).into_response()
+}

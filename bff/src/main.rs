@@ -1,0 +1,134 @@
+//! `bff`: serve the storefront, or check the configuration.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bff::config::{Config, Secrets};
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(about = "The storefront's backend-for-frontend")]
+struct Args {
+    /// The configuration file; `BFF__SECTION__KEY` environment variables override it.
+    #[arg(
+        long,
+        env = "BFF_CONFIG",
+        default_value = "config/bff.toml",
+        global = true
+    )]
+    config: PathBuf,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the storefront (the default).
+    Serve,
+    /// Validate the configuration and print the effective values (secrets redacted).
+    CheckConfig,
+}
+
+fn load(path: &std::path::Path) -> Result<(Config, Secrets), String> {
+    let config = Config::load(path).map_err(|err| format!("invalid configuration:\n{err}"))?;
+    let secrets = Secrets::from_env(&config).map_err(|err| format!("invalid secrets:\n{err}"))?;
+    Ok((config, secrets))
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let (config, secrets) = match load(&args.config) {
+        Ok(loaded) => loaded,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    match args.command.unwrap_or(Command::Serve) {
+        Command::CheckConfig => match config.to_toml() {
+            Ok(text) => {
+                println!(
+                    "# effective configuration from {}\n{text}\n{secrets}",
+                    args.config.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(err) => {
+                eprintln!("{err}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Serve => serve(config, secrets),
+    }
+}
+
+fn serve(config: Config, secrets: Secrets) -> ExitCode {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("cannot start the async runtime: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let _telemetry = match bff::telemetry::init(&config) {
+            Ok(guard) => guard,
+            Err(err) => {
+                eprintln!("cannot set up telemetry: {err}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let public_origin = config.server.public_origin.clone();
+        let running = match bff::server::start(config, secrets).await {
+            Ok(running) => running,
+            Err(err) => {
+                tracing::error!(%err, "cannot start");
+                eprintln!("cannot start: {err}");
+                return ExitCode::FAILURE;
+            }
+        };
+        tracing::info!(main = %running.main_addr, admin = %running.admin_addr, "listening");
+        println!(
+            "\n  Storefront: {public_origin}\n  Admin:      http://{}/metrics\n",
+            running.admin_addr
+        );
+        shutdown_signal().await;
+        tracing::info!("shutdown requested; draining in-flight requests");
+        running.shutdown();
+        match running.wait().await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                tracing::error!(%err, "server stopped with an error");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM (Kubernetes).
+async fn shutdown_signal() {
+    let interrupt = async {
+        if let Err(err) = tokio::signal::ctrl_c().await {
+            tracing::error!(%err, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::error!(%err, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+}

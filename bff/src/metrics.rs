@@ -1,0 +1,151 @@
+//! Prometheus metrics with OpenTelemetry semantic-convention names, labelled by route template
+//! (never the raw path, whose cardinality a client controls).
+
+use std::time::{Duration, Instant};
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::{Registry, Unit};
+
+use crate::state::SharedState;
+
+/// Latency buckets in seconds: fine below 100 ms where cache hits live, coarse up to timeouts.
+const BUCKETS: [f64; 14] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+];
+
+/// The label for requests no route matched (SPA paths, assets, unknown URLs).
+pub const UNMATCHED_ROUTE: &str = "unmatched";
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ServerLabels {
+    http_route: String,
+    http_request_method: String,
+    http_response_status_code: u16,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ClientLabels {
+    upstream: String,
+    http_request_method: String,
+    /// The status, or `timeout` / `error` when there was none.
+    outcome: String,
+}
+
+type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
+
+fn histogram() -> Histogram {
+    Histogram::new(BUCKETS)
+}
+
+/// One registry per app instance, so tests can read the metrics of the app they started.
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    server_duration: HistogramFamily<ServerLabels>,
+    client_duration: HistogramFamily<ClientLabels>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    pub fn new() -> Self {
+        let mut registry = Registry::default();
+        let server_duration = HistogramFamily::<ServerLabels>::new_with_constructor(histogram);
+        let client_duration = HistogramFamily::<ClientLabels>::new_with_constructor(histogram);
+        registry.register_with_unit(
+            "http_server_request_duration",
+            "Duration of HTTP server requests (http.server.request.duration)",
+            Unit::Seconds,
+            server_duration.clone(),
+        );
+        registry.register_with_unit(
+            "http_client_request_duration",
+            "Duration of requests to upstreams (http.client.request.duration)",
+            Unit::Seconds,
+            client_duration.clone(),
+        );
+        Self {
+            registry,
+            server_duration,
+            client_duration,
+        }
+    }
+
+    pub fn observe_server(&self, route: &str, method: &str, status: u16, elapsed: Duration) {
+        self.server_duration
+            .get_or_create(&ServerLabels {
+                http_route: route.to_owned(),
+                http_request_method: method.to_owned(),
+                http_response_status_code: status,
+            })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    pub fn observe_upstream(&self, upstream: &str, method: &str, outcome: &str, elapsed: Duration) {
+        self.client_duration
+            .get_or_create(&ClientLabels {
+                upstream: upstream.to_owned(),
+                http_request_method: method.to_owned(),
+                outcome: outcome.to_owned(),
+            })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// The OpenMetrics text exposition.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        if encode(&mut out, &self.registry).is_err() {
+            tracing::error!("metrics could not be encoded");
+        }
+        out
+    }
+}
+
+/// Middleware: times every request under its route template.
+pub async fn track(State(state): State<SharedState>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or(UNMATCHED_ROUTE, MatchedPath::as_str)
+        .to_owned();
+    let method = request.method().as_str().to_owned();
+    let response = next.run(request).await;
+    state.metrics.observe_server(
+        &route,
+        &method,
+        response.status().as_u16(),
+        started.elapsed(),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_route_labelled_histograms() {
+        let metrics = Metrics::new();
+        metrics.observe_server("/api/pages/{name}", "GET", 200, Duration::from_millis(3));
+        let text = metrics.render();
+        assert!(
+            text.contains("# TYPE http_server_request_duration_seconds histogram"),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"http_server_request_duration_seconds_count{http_route="/api/pages/{name}",http_request_method="GET",http_response_status_code="200"} 1"#),
+            "{text}"
+        );
+    }
+}

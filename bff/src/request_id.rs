@@ -1,0 +1,113 @@
+//! `X-Request-ID`: accepted from the client when well-formed, generated otherwise, echoed on the
+//! response and sent upstream, so one id follows a request through every hop and log line.
+
+use std::convert::Infallible;
+
+use axum::extract::{FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderName, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+
+pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The longest id we accept; longer ones are replaced rather than truncated.
+const MAX_LEN: usize = 128;
+
+#[derive(Debug, Clone)]
+pub struct RequestId(HeaderValue);
+
+impl RequestId {
+    pub fn generate() -> Self {
+        let id = uuid::Uuid::new_v4().to_string();
+        // A hyphenated UUID is always a valid header value.
+        Self(HeaderValue::from_str(&id).unwrap_or_else(|_| HeaderValue::from_static("invalid")))
+    }
+
+    /// Keeps `value` only if it is 1–128 characters of `[A-Za-z0-9._:-]`: enough for UUIDs,
+    /// ULIDs and trace ids, and nothing that could forge a log line or smuggle a header.
+    pub fn accept(value: &HeaderValue) -> Option<Self> {
+        let bytes = value.as_bytes();
+        let well_formed = !bytes.is_empty()
+            && bytes.len() <= MAX_LEN
+            && bytes
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'));
+        well_formed.then(|| Self(value.clone()))
+    }
+
+    pub fn header_value(&self) -> &HeaderValue {
+        &self.0
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII ever gets in (see `accept` and `generate`).
+        self.0.to_str().unwrap_or_default()
+    }
+}
+
+/// Middleware: settles the request's id before anything else runs.
+pub async fn assign(mut request: Request, next: Next) -> Response {
+    let id = request
+        .headers()
+        .get(&X_REQUEST_ID)
+        .and_then(RequestId::accept)
+        .unwrap_or_else(RequestId::generate);
+    request
+        .headers_mut()
+        .insert(X_REQUEST_ID.clone(), id.header_value().clone());
+    request.extensions_mut().insert(id.clone());
+    let mut response = next.run(request).await;
+    response
+        .headers_mut()
+        .insert(X_REQUEST_ID.clone(), id.header_value().clone());
+    response
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for RequestId {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Infallible> {
+        // The middleware always runs first; a handler called without it still gets an id.
+        Ok(parts
+            .extensions
+            .get::<RequestId>()
+            .cloned()
+            .unwrap_or_else(RequestId::generate))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_uuids_and_trace_ids() {
+        for id in [
+            "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
+            "01HZX3J5Q8",
+            "a.b_c:d-e",
+        ] {
+            assert!(
+                RequestId::accept(&HeaderValue::from_static(id)).is_some(),
+                "{id}"
+            );
+        }
+    }
+
+    #[test]
+    fn rejects_empty_long_and_odd_ids() {
+        let long = "a".repeat(MAX_LEN + 1);
+        for id in ["", "has space", "semi;colon", "quote\"", long.as_str()] {
+            let value = HeaderValue::from_str(id).unwrap_or_else(|_| HeaderValue::from_static(""));
+            assert!(RequestId::accept(&value).is_none(), "{id:?}");
+        }
+    }
+
+    #[test]
+    fn generated_ids_are_accepted_and_unique() {
+        let (a, b) = (RequestId::generate(), RequestId::generate());
+        assert!(RequestId::accept(a.header_value()).is_some());
+        assert_ne!(a.as_str(), b.as_str());
+    }
+}

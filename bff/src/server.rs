@@ -1,0 +1,143 @@
+//! Listeners, the embedded sandbox, and graceful shutdown.
+
+use std::future::IntoFuture;
+use std::io;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{Config, ConfigError, Secrets};
+use crate::state::{AppState, SharedState};
+
+/// How long the embedded sandbox may take to stop after the BFF has drained.
+const SANDBOX_STOP: Duration = Duration::from_secs(5);
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("cannot listen on {addr} ({what}): {source}")]
+    Bind {
+        what: &'static str,
+        addr: SocketAddr,
+        source: io::Error,
+    },
+    #[error("sandbox: {0}")]
+    Sandbox(io::Error),
+}
+
+/// A started BFF: its bound addresses and the handle to stop it.
+#[derive(Debug)]
+pub struct Running {
+    pub main_addr: SocketAddr,
+    pub admin_addr: SocketAddr,
+    pub sandbox_addr: Option<SocketAddr>,
+    pub state: SharedState,
+    task: JoinHandle<io::Result<()>>,
+}
+
+impl Running {
+    /// Starts draining: listeners stop accepting, in-flight requests get the configured grace.
+    pub fn shutdown(&self) {
+        self.state.shutdown.cancel();
+    }
+
+    /// Waits until everything has stopped.
+    pub async fn wait(self) -> io::Result<()> {
+        self.task
+            .await
+            .map_err(|err| io::Error::other(format!("server task failed: {err}")))?
+    }
+}
+
+async fn bind(what: &'static str, addr: SocketAddr) -> Result<TcpListener, StartError> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|source| StartError::Bind { what, addr, source })
+}
+
+/// Binds every listener, starts the embedded sandbox when enabled, and serves in the background.
+pub async fn start(config: Config, secrets: Secrets) -> Result<Running, StartError> {
+    let sandbox_stop = CancellationToken::new();
+    let mut sandbox_task = None;
+    let mut sandbox_addr = None;
+    if config.sandbox.enabled {
+        let listener = bind("sandbox", config.sandbox.listen).await?;
+        let addr = listener.local_addr().map_err(StartError::Sandbox)?;
+        let state = sandbox::SandboxState::new(sandbox::SandboxOptions {
+            data_dir: config.sandbox.data_dir.clone(),
+            public_url: sandbox::default_public_url(addr),
+        })
+        .map_err(StartError::Sandbox)?;
+        let stop = sandbox_stop.clone();
+        sandbox_task = Some(tokio::spawn(sandbox::serve(listener, state, async move {
+            stop.cancelled().await;
+        })));
+        sandbox_addr = Some(addr);
+        tracing::info!(%addr, "embedded sandbox listening");
+    }
+    let sandbox_origin = sandbox_addr.map(sandbox::default_public_url);
+
+    let grace = Duration::from_millis(config.server.shutdown_grace_ms);
+    let main_listener = bind("server", config.server.listen).await?;
+    let admin_listener = bind("admin", config.admin.listen).await?;
+    let state = AppState::new(config, secrets, sandbox_origin.as_deref())?;
+    let local = |listener: &TcpListener, what| {
+        listener.local_addr().map_err(|source| StartError::Bind {
+            what,
+            addr: SocketAddr::from(([0, 0, 0, 0], 0)),
+            source,
+        })
+    };
+    let main_addr = local(&main_listener, "server")?;
+    let admin_addr = local(&admin_listener, "admin")?;
+
+    let shutdown = state.shutdown.clone();
+    let main = axum::serve(
+        main_listener,
+        crate::app(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown.clone().cancelled_owned())
+    .into_future();
+    let admin = axum::serve(admin_listener, crate::admin_app(state.clone()))
+        .with_graceful_shutdown(shutdown.clone().cancelled_owned())
+        .into_future();
+
+    let task = tokio::spawn(async move {
+        let drained = async { tokio::try_join!(main, admin).map(|_| ()) };
+        let deadline = async {
+            shutdown.cancelled().await;
+            tokio::time::sleep(grace).await;
+        };
+        let (result, grace_elapsed) = tokio::select! {
+            result = drained => (result, false),
+            () = deadline => {
+                tracing::warn!(grace_ms = grace.as_millis(), "shutdown grace elapsed; dropping unfinished requests");
+                (Ok(()), true)
+            }
+        };
+        // The sandbox serves the BFF's in-flight requests, so it stops last; once the grace is
+        // spent nothing is waited for any more.
+        sandbox_stop.cancel();
+        if let Some(task) = sandbox_task {
+            if grace_elapsed {
+                task.abort();
+            } else if tokio::time::timeout(SANDBOX_STOP, task).await.is_err() {
+                tracing::warn!("embedded sandbox did not stop in time");
+            }
+        }
+        tracing::info!("stopped");
+        result
+    });
+
+    Ok(Running {
+        main_addr,
+        admin_addr,
+        sandbox_addr,
+        state,
+        task,
+    })
+}

@@ -1,0 +1,72 @@
+//! Everything a request handler may need, built once at start-up.
+
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+use url::Url;
+
+use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
+use crate::metrics::Metrics;
+use crate::routes::health::Readiness;
+use crate::routes::public_config::public_config_json;
+use crate::security::SecurityHeaders;
+use crate::upstream::Upstream;
+use crate::web_assets::WebAssets;
+
+pub type SharedState = Arc<AppState>;
+
+#[derive(Debug)]
+pub struct AppState {
+    pub config: Config,
+    pub secrets: Secrets,
+    pub metrics: Arc<Metrics>,
+    pub commerce: Upstream,
+    pub content: Upstream,
+    pub security: SecurityHeaders,
+    /// The public runtime config, serialised once: served at `/api/config` and in `index.html`.
+    pub public_config: String,
+    pub web: WebAssets,
+    pub readiness: Readiness,
+    /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
+    pub shutdown: CancellationToken,
+}
+
+impl AppState {
+    /// `sandbox_origin` is the embedded sandbox's origin when it runs.
+    pub fn new(
+        config: Config,
+        secrets: Secrets,
+        sandbox_origin: Option<&str>,
+    ) -> Result<SharedState, ConfigError> {
+        let metrics = Arc::new(Metrics::new());
+        let upstream =
+            |name: &'static str, upstream_config: &crate::config::UpstreamConfig, credential| {
+                let key = format!("upstreams.{name}.base_url");
+                let base = resolve_sandbox(&upstream_config.base_url, sandbox_origin);
+                let base = Url::parse(&base)
+                    .map_err(|err| ConfigError(format!("{key}: not a URL ({err})")))?;
+                Upstream::new(name, upstream_config, base, credential, metrics.clone())
+                    .map_err(|err| ConfigError(format!("upstreams.{name}: {err}")))
+            };
+        let commerce = upstream("commerce", &config.upstreams.commerce, None)?;
+        let content = upstream(
+            "content",
+            &config.upstreams.content,
+            secrets.content_api_token.clone(),
+        )?;
+        let public_config = public_config_json(&config, sandbox_origin);
+        let web = WebAssets::load(&config.web.dist_dir, &public_config);
+        Ok(Arc::new(Self {
+            security: SecurityHeaders::new(&config, sandbox_origin),
+            readiness: Readiness::default(),
+            shutdown: CancellationToken::new(),
+            config,
+            secrets,
+            metrics,
+            commerce,
+            content,
+            public_config,
+            web,
+        }))
+    }
+}

@@ -1,0 +1,119 @@
+//! `bff check-config`: validates, names the bad key, redacts secrets.
+
+#![allow(clippy::unwrap_used)]
+
+use std::process::{Command, Output};
+
+fn check_config(toml: &str, env: &[(&str, &str)]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bff.toml");
+    std::fs::write(&path, toml).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bff"));
+    command.arg("--config").arg(&path).arg("check-config");
+    for (key, _) in std::env::vars() {
+        if key.starts_with("BFF") {
+            command.env_remove(key);
+        }
+    }
+    command.envs(env.iter().copied());
+    command.output().unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn a_valid_config_prints_the_effective_values_with_secrets_redacted() {
+    let output = check_config(
+        "[server]\nlisten = \"127.0.0.1:18080\"\n",
+        &[
+            ("BFF_ADMIN_TOKEN", "very-secret-admin-token"),
+            ("BFF__ADMIN__LISTEN", "127.0.0.1:19090"),
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("listen = \"127.0.0.1:18080\""), "{stdout}");
+    assert!(
+        stdout.contains("listen = \"127.0.0.1:19090\""),
+        "env override shown: {stdout}"
+    );
+    assert!(
+        stdout.contains("BFF_ADMIN_TOKEN = \"[redacted]\""),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("very-secret-admin-token"));
+}
+
+#[test]
+fn an_unknown_key_exits_non_zero_naming_it() {
+    let output = check_config("[upstreams.content]\ntimeout_msec = 5\n", &[]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("upstreams.content.timeout_msec"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_bad_value_exits_non_zero_naming_the_key() {
+    let output = check_config("[server]\nmax_body_bytes = \"lots\"\n", &[]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("server.max_body_bytes"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn production_with_the_sandbox_is_refused() {
+    let output = check_config("environment = \"production\"\n", &[]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("sandbox.enabled"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn production_with_development_secrets_is_refused() {
+    let toml = "environment = \"production\"\n[sandbox]\nenabled = false\n\
+                [upstreams.commerce]\nbase_url = \"https://commerce.example/\"\n\
+                [upstreams.content]\nbase_url = \"https://content.example/api/\"\n";
+    let missing = check_config(toml, &[]);
+    assert!(!missing.status.success());
+    assert!(
+        stderr(&missing).contains("BFF_ADMIN_TOKEN"),
+        "{}",
+        stderr(&missing)
+    );
+
+    let dev = check_config(
+        toml,
+        &[
+            ("BFF_ADMIN_TOKEN", "a-real-admin-token"),
+            ("BFF_SESSION_KEYS", "dev-insecure-bff-session-keys"),
+            ("BFF_WEBHOOK_SECRET", "a-real-webhook-secret"),
+        ],
+    );
+    assert!(!dev.status.success());
+    assert!(
+        stderr(&dev).contains("BFF_SESSION_KEYS"),
+        "{}",
+        stderr(&dev)
+    );
+
+    let real = check_config(
+        toml,
+        &[
+            ("BFF_ADMIN_TOKEN", "a-real-admin-token"),
+            ("BFF_SESSION_KEYS", "a-real-session-key"),
+            ("BFF_WEBHOOK_SECRET", "a-real-webhook-secret"),
+        ],
+    );
+    assert!(real.status.success(), "{}", stderr(&real));
+}

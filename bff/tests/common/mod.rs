@@ -1,0 +1,131 @@
+//! Starts a real BFF with its embedded sandbox on free ports, with a small built web app.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use bff::config::{Config, Secrets};
+use bff::server::Running;
+use serde_json::Value;
+use tempfile::TempDir;
+
+pub const ASSET: &str = "/assets/index-Ab12Cd34.js";
+pub const ASSET_BODY: &str = "console.log('storefront');";
+
+pub struct TestServer {
+    pub running: Running,
+    pub base: String,
+    pub admin: String,
+    pub sandbox: String,
+    pub client: reqwest::Client,
+    _dirs: (TempDir, TempDir),
+}
+
+/// A configuration that binds every listener on a free port.
+pub fn test_config() -> Config {
+    let mut config = Config::default();
+    config.server.listen = "127.0.0.1:0".parse().unwrap();
+    config.admin.listen = "127.0.0.1:0".parse().unwrap();
+    config.sandbox.listen = "127.0.0.1:0".parse().unwrap();
+    config.readiness.cache_ms = 0;
+    config
+}
+
+fn write_dist(dir: &Path) {
+    std::fs::create_dir_all(dir.join("assets")).unwrap();
+    std::fs::write(
+        dir.join("index.html"),
+        r#"<!doctype html><html><head><script id="runtime-config" type="application/json">{}</script><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join(ASSET.trim_start_matches('/')), ASSET_BODY).unwrap();
+    std::fs::write(dir.join("favicon.svg"), "<svg/>").unwrap();
+}
+
+pub async fn start() -> TestServer {
+    start_with(test_config(), &[]).await
+}
+
+/// Starts with `config` (its dist and sandbox dirs replaced by temp dirs) and secrets from
+/// `secrets` (development stand-ins for the rest).
+pub async fn start_with(mut config: Config, secrets: &[(&str, &str)]) -> TestServer {
+    let dist = TempDir::new().unwrap();
+    let data = TempDir::new().unwrap();
+    write_dist(dist.path());
+    config.web.dist_dir = dist.path().to_owned();
+    config.sandbox.data_dir = data.path().to_owned();
+    let map: HashMap<String, String> = secrets
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let secrets = Secrets::from_lookup(&config, |name| map.get(name).cloned()).unwrap();
+    let running = bff::server::start(config, secrets).await.unwrap();
+    let base = format!("http://{}", running.main_addr);
+    let admin = format!("http://{}", running.admin_addr);
+    let sandbox = running
+        .sandbox_addr
+        .map(|addr| format!("http://{addr}"))
+        .unwrap_or_default();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    TestServer {
+        running,
+        base,
+        admin,
+        sandbox,
+        client,
+        _dirs: (dist, data),
+    }
+}
+
+impl TestServer {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.unwrap()
+    }
+
+    /// What the sandbox received, most recent last.
+    pub async fn sandbox_requests(&self) -> Vec<Value> {
+        self.client
+            .get(format!("{}/sandbox/requests", self.sandbox))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
+    pub async fn inject_fault(&self, fault: Value) {
+        let response = self
+            .client
+            .post(format!("{}/sandbox/faults", self.sandbox))
+            .json(&fault)
+            .send()
+            .await
+            .unwrap();
+        assert!(
+            response.status().is_success(),
+            "fault not accepted: {fault}"
+        );
+    }
+
+    pub async fn stop(self) {
+        self.running.shutdown();
+        self.running.wait().await.unwrap();
+    }
+}
+
+pub fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
+    response
+        .headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}

@@ -1,0 +1,106 @@
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use bff::config::{Config, SANDBOX_PLACEHOLDER};
+use common::{start, start_with, test_config};
+
+async fn metrics(server: &common::TestServer) -> String {
+    let response = server
+        .client
+        .get(format!("{}/metrics", server.admin))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    response.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn request_durations_are_labelled_by_route_template() {
+    let server = start().await;
+    for _ in 0..3 {
+        assert_eq!(server.get("/api/pages/home").await.status(), 200);
+    }
+    assert_eq!(server.get("/api/pages/unknownpage").await.status(), 404);
+    let text = metrics(&server).await;
+    assert!(text.contains("# TYPE http_server_request_duration_seconds histogram"));
+    assert!(text.contains(
+        r#"http_server_request_duration_seconds_count{http_route="/api/pages/{name}",http_request_method="GET",http_response_status_code="200"} 3"#
+    ), "{text}");
+    assert!(text.contains(
+        r#"http_server_request_duration_seconds_count{http_route="/api/pages/{name}",http_request_method="GET",http_response_status_code="404"} 1"#
+    ), "{text}");
+    assert!(
+        !text.contains("/api/pages/home"),
+        "raw paths never become labels"
+    );
+    assert!(text.contains(
+        r#"http_client_request_duration_seconds_count{upstream="content",http_request_method="GET",outcome="200"} 3"#
+    ), "{text}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn liveness_answers_on_both_listeners() {
+    let server = start().await;
+    assert_eq!(server.get("/healthz").await.status(), 200);
+    let admin = server
+        .client
+        .get(format!("{}/healthz", server.admin))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(admin.status(), 200);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn ready_when_the_upstreams_answer() {
+    let server = start().await;
+    let response = server
+        .client
+        .get(format!("{}/readyz", server.admin))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let report: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(report["commerce"], true);
+    assert_eq!(report["content"], true);
+    server.stop().await;
+}
+
+/// An address nothing listens on.
+fn closed_port_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    format!("http://{addr}/")
+}
+
+#[tokio::test]
+async fn not_ready_when_an_upstream_is_down_and_the_verdict_is_cached() {
+    let mut config: Config = test_config();
+    config.upstreams.commerce.base_url = closed_port_url();
+    config.readiness.cache_ms = 60_000;
+    assert!(
+        config
+            .upstreams
+            .content
+            .base_url
+            .starts_with(SANDBOX_PLACEHOLDER)
+    );
+    let server = start_with(config, &[]).await;
+    let response = server.get("/readyz").await;
+    assert_eq!(response.status(), 503);
+    let report: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(report["commerce"], false);
+    assert_eq!(report["content"], true);
+
+    // The second probe reuses the verdict: the content upstream is not asked again.
+    let before = server.sandbox_requests().await.len();
+    assert_eq!(server.get("/readyz").await.status(), 503);
+    assert_eq!(server.sandbox_requests().await.len(), before);
+    server.stop().await;
+}
