@@ -1,0 +1,133 @@
+//! The `bff` binary end to end: start-up from config and environment, OTLP trace export, and a
+//! clean exit on SIGTERM.
+
+#![allow(clippy::unwrap_used)]
+
+use std::net::TcpListener as StdListener;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::http::HeaderMap;
+use axum::routing::post;
+
+/// A port nothing listens on right now.
+fn free_port() -> u16 {
+    StdListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Kills the child if the test fails before it is stopped.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+    }
+}
+
+#[derive(Clone, Default)]
+struct Collector {
+    exports: Arc<Mutex<Vec<(String, usize)>>>,
+}
+
+async fn start_collector() -> (String, Collector) {
+    let collector = Collector::default();
+    let recorded = collector.clone();
+    let app = Router::new().route(
+        "/v1/traces",
+        post(move |headers: HeaderMap, body: Bytes| {
+            let recorded = recorded.clone();
+            async move {
+                let kind = headers
+                    .get("content-type")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default()
+                    .to_owned();
+                recorded.exports.lock().unwrap().push((kind, body.len()));
+                ""
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v1/traces", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, collector)
+}
+
+async fn wait_until_healthy(client: &reqwest::Client, base: &str) {
+    for _ in 0..200 {
+        if let Ok(response) = client.get(format!("{base}/healthz")).send().await
+            && response.status() == 200
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("bff did not become healthy");
+}
+
+#[tokio::test]
+async fn sigterm_stops_the_binary_cleanly_after_exporting_traces_over_otlp() {
+    let (otlp, collector) = start_collector().await;
+    let (main, admin, sandbox) = (free_port(), free_port(), free_port());
+    let data = tempfile::tempdir().unwrap();
+    let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bff"));
+    for (key, _) in std::env::vars() {
+        if key.starts_with("BFF") || key.starts_with("OTEL") {
+            command.env_remove(key);
+        }
+    }
+    let child = command
+        .arg("--config")
+        .arg(config)
+        .env("BFF__SERVER__LISTEN", format!("127.0.0.1:{main}"))
+        .env("BFF__ADMIN__LISTEN", format!("127.0.0.1:{admin}"))
+        .env("BFF__SANDBOX__LISTEN", format!("127.0.0.1:{sandbox}"))
+        .env("BFF__SANDBOX__DATA_DIR", data.path())
+        .env("BFF__TELEMETRY__OTLP_ENDPOINT", &otlp)
+        .env("BFF__LOG__FORMAT", "json")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut child = Guard(child);
+    let client = reqwest::Client::new();
+    let base = format!("http://127.0.0.1:{main}");
+    wait_until_healthy(&client, &base).await;
+    let response = client
+        .get(format!("{base}/api/pages/home"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+
+    let pid = child.0.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = tokio::task::spawn_blocking(move || child.0.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "bff exits 0 on SIGTERM, got {status}");
+
+    let exports = collector.exports.lock().unwrap().clone();
+    assert!(!exports.is_empty(), "spans were exported before exit");
+    assert!(
+        exports
+            .iter()
+            .all(|(kind, len)| kind == "application/x-protobuf" && *len > 0),
+        "{exports:?}"
+    );
+}
