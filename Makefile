@@ -1,0 +1,58 @@
+# The two commands: `make run` and `make test`. Everything else here serves them.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+CARGO ?= cargo
+NPM ?= npm
+BFF := target/debug/bff
+# npm ci writes this file; it is newer than package-lock.json once the install is current.
+WEB_DEPS := web/node_modules/.package-lock.json
+WEB_SOURCES := $(shell find web/src web/index.html web/public web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
+
+.PHONY: help run test test-rust test-web test-e2e test-k8s test-docker bench clean
+
+help:
+	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox"
+	@echo "make test   every check: format, lint, unit, integration, web, browser, k8s, Dockerfile"
+
+$(WEB_DEPS): web/package.json web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+web/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
+	cd web && $(NPM) run build
+
+## run: build what is missing or stale, then serve (Ctrl-C stops, draining requests).
+run: web/dist/index.html
+	$(CARGO) build --locked -p bff
+	$(BFF)
+
+## test: every check, cheapest first; one debug build serves the Rust tests and the browser tests.
+test: test-rust test-web test-e2e test-k8s test-docker
+
+test-rust:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
+	$(CARGO) test --locked --workspace
+
+test-web: $(WEB_DEPS)
+	cd web && $(NPM) run lint
+	cd web && $(NPM) run typecheck
+	cd web && $(NPM) test
+	cd web && $(NPM) run build
+
+test-e2e: $(WEB_DEPS)
+	$(CARGO) build --locked -p bff
+	cd web && BFF_BIN=../$(BFF) $(NPM) run e2e
+
+test-k8s:
+	bash scripts/validate-k8s.sh
+
+test-docker:
+	bash scripts/lint-dockerfile.sh
+
+clean:
+	$(CARGO) clean
+	rm -rf web/dist web/node_modules .tools

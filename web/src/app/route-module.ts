@@ -1,0 +1,13 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
+import type { LoaderFunction } from 'react-router';
+
+/**
+ * What a lazily loaded route module exports. Loaders are factories over the query client so
+ * they can prime the cache with the same `queryOptions` the components read
+ * (`queryClient.query({ ...options, staleTime: 'static' })`).
+ */
+export interface RouteModule {
+  Component: ComponentType;
+  loader?: (queryClient: QueryClient) => LoaderFunction;
+}

@@ -1,0 +1,70 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { homePage } from '../../../test/fixtures';
+import { CAROUSEL_INTERVAL_MS, HeroCarousel } from './hero-carousel';
+
+function renderCarousel() {
+  const router = createMemoryRouter([{ path: '/', element: <HeroCarousel slides={homePage.carousel} /> }]);
+  return render(<RouterProvider router={router} />);
+}
+
+const visibleSlideTitle = () => screen.getByRole('heading', { level: 2 }).textContent;
+
+describe('HeroCarousel', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows the first slide with its title, subtitle, image and link', () => {
+    renderCarousel();
+    const slide = screen.getByRole('group', { name: '1 of 2' });
+    expect(slide).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Built for the Long Range' })).toBeInTheDocument();
+    expect(screen.getByText('Precision rifles')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'slide-1 image' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Shop Rifles/ })).toHaveAttribute('href', '/collection/rifles');
+  });
+
+  it('auto-advances every 5 seconds and loops', () => {
+    renderCarousel();
+    expect(visibleSlideTitle()).toBe('Built for the Long Range');
+
+    act(() => {
+      vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS);
+    });
+    expect(visibleSlideTitle()).toBe('Carry With Confidence');
+
+    act(() => {
+      vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS);
+    });
+    expect(visibleSlideTitle()).toBe('Built for the Long Range');
+  });
+
+  it('moves with the previous/next buttons and the dots, and can stop rotating', async () => {
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    renderCarousel();
+
+    await user.click(screen.getByRole('button', { name: 'Previous slide' }));
+    expect(visibleSlideTitle()).toBe('Carry With Confidence');
+    await user.click(screen.getByRole('button', { name: 'Next slide' }));
+    expect(visibleSlideTitle()).toBe('Built for the Long Range');
+    await user.click(screen.getByRole('button', { name: 'Slide 2: Carry With Confidence' }));
+    expect(visibleSlideTitle()).toBe('Carry With Confidence');
+    expect(screen.getByRole('button', { name: 'Slide 2: Carry With Confidence' })).toHaveAttribute('aria-current', 'true');
+
+    await user.click(screen.getByRole('button', { name: 'Stop slide rotation' }));
+    await user.unhover(screen.getByRole('region', { name: 'Featured' }));
+    (document.activeElement as HTMLElement | null)?.blur();
+    act(() => {
+      vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS * 3);
+    });
+    expect(visibleSlideTitle()).toBe('Carry With Confidence');
+    expect(screen.getByRole('button', { name: 'Start slide rotation' })).toBeInTheDocument();
+  });
+});

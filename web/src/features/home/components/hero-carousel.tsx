@@ -1,0 +1,159 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { AppLink } from '../../../components/ui/app-link';
+import { ChevronIcon } from '../../../components/ui/icons';
+import { prefersReducedMotion } from '../../../lib/media';
+import type { CarouselSlide } from '../../content/types';
+
+/** Carousel auto-advance interval (spec constants). */
+export const CAROUSEL_INTERVAL_MS = 5000;
+
+interface HeroCarouselProps {
+  slides: CarouselSlide[];
+  intervalMs?: number;
+}
+
+/**
+ * The home carousel (WAI-ARIA carousel pattern): auto-advances and loops, with previous/next
+ * buttons, indicator dots and a pause button. Rotation pauses while the pointer or focus is inside,
+ * and does not start when the user prefers reduced motion.
+ */
+export function HeroCarousel({ slides, intervalMs = CAROUSEL_INTERVAL_MS }: HeroCarouselProps) {
+  const [current, setCurrent] = useState(0);
+  const [stopped, setStopped] = useState(prefersReducedMotion);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const slidesId = useId();
+  const rootRef = useRef<HTMLElement>(null);
+  const count = slides.length;
+  const index = count > 0 ? current % count : 0;
+  const rotating = count > 1 && !stopped && !hovered && !focused;
+
+  // pause while the pointer or keyboard focus is inside
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!root) return;
+    const enter = () => {
+      setHovered(true);
+    };
+    const leave = () => {
+      setHovered(false);
+    };
+    const focusIn = () => {
+      setFocused(true);
+    };
+    const focusOut = (event: FocusEvent) => {
+      if (!(event.relatedTarget instanceof Node && root.contains(event.relatedTarget))) setFocused(false);
+    };
+    root.addEventListener('mouseenter', enter);
+    root.addEventListener('mouseleave', leave);
+    root.addEventListener('focusin', focusIn);
+    root.addEventListener('focusout', focusOut);
+    return () => {
+      root.removeEventListener('mouseenter', enter);
+      root.removeEventListener('mouseleave', leave);
+      root.removeEventListener('focusin', focusIn);
+      root.removeEventListener('focusout', focusOut);
+    };
+  }, [count]);
+
+  useEffect(() => {
+    if (!rotating) return;
+    const timer = window.setInterval(() => {
+      setCurrent((value) => (value + 1) % count);
+    }, intervalMs);
+    return () => {
+      window.clearInterval(timer);
+    };
+  }, [rotating, count, intervalMs]);
+
+  if (count === 0) return null;
+
+  const go = (next: number) => {
+    setCurrent((next + count) % count);
+  };
+
+  return (
+    <section
+      className="carousel"
+      aria-roledescription="carousel"
+      aria-label="Featured"
+      ref={rootRef}
+    >
+      <div id={slidesId} className="carousel__slides" aria-live={rotating ? 'off' : 'polite'}>
+        {slides.map((slide, slideIndex) => (
+          <div
+            key={`${slide.title}-${slide.url}`}
+            className="carousel__slide"
+            role="group"
+            aria-roledescription="slide"
+            aria-label={`${String(slideIndex + 1)} of ${String(count)}`}
+            hidden={slideIndex !== index}
+          >
+            {slide.image.src ? <img className="carousel__image" src={slide.image.src} alt={slide.image.alt} /> : null}
+            <div className="carousel__caption">
+              <h2 className="carousel__title">{slide.title}</h2>
+              {slide.subtitle ? <p className="carousel__subtitle">{slide.subtitle}</p> : null}
+              {slide.url ? (
+                <AppLink to={slide.url} className="button">
+                  {slide.buttonLabel || 'Learn more'}
+                  <span className="visually-hidden">: {slide.title}</span>
+                </AppLink>
+              ) : null}
+            </div>
+          </div>
+        ))}
+      </div>
+
+      {count > 1 ? (
+        <div className="carousel__controls">
+          <button
+            type="button"
+            className="carousel__rotation"
+            onClick={() => {
+              setStopped((value) => !value);
+            }}
+          >
+            {stopped ? 'Start slide rotation' : 'Stop slide rotation'}
+          </button>
+          <button
+            type="button"
+            className="carousel__arrow"
+            aria-controls={slidesId}
+            aria-label="Previous slide"
+            onClick={() => {
+              go(index - 1);
+            }}
+          >
+            <ChevronIcon direction="left" />
+          </button>
+          <div className="carousel__dots">
+            {slides.map((slide, slideIndex) => (
+              <button
+                key={`${slide.title}-${slide.url}`}
+                type="button"
+                className="carousel__dot"
+                aria-controls={slidesId}
+                aria-label={`Slide ${String(slideIndex + 1)}: ${slide.title}`}
+                aria-current={slideIndex === index ? 'true' : undefined}
+                onClick={() => {
+                  go(slideIndex);
+                }}
+              />
+            ))}
+          </div>
+          <button
+            type="button"
+            className="carousel__arrow"
+            aria-controls={slidesId}
+            aria-label="Next slide"
+            onClick={() => {
+              go(index + 1);
+            }}
+          >
+            <ChevronIcon direction="right" />
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+import { AppLink } from '../../../components/ui/app-link';
+import type { RibbonItem } from '../../content/types';
+
+/** Slide width of the image ribbon, in px (spec constants). */
+export const RIBBON_SLIDE_WIDTH = 250;
+
+/** A horizontally scrolling row of image links. */
+export function ImageRibbon({ items }: { items: RibbonItem[] }) {
+  if (items.length === 0) return null;
+  return (
+    <section className="ribbon" aria-label="Shop by category">
+      <ul className="ribbon__list">
+        {items.map((item) => (
+          <li key={`${item.title}-${item.url}`} className="ribbon__item" style={{ width: RIBBON_SLIDE_WIDTH }}>
+            <AppLink to={item.url} className="ribbon__link">
+              {item.image.src ? (
+                <img src={item.image.src} alt={item.title ? '' : item.image.alt} width={RIBBON_SLIDE_WIDTH} />
+              ) : null}
+              <span className="ribbon__title">{item.title}</span>
+            </AppLink>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import { AppLink } from '../../../components/ui/app-link';
+import { ChevronIcon } from '../../../components/ui/icons';
+import { prefersReducedMotion } from '../../../lib/media';
+import type { FooterPage } from '../../content/types';
+import { splitIntoColumns } from '../footer-columns';
+
+interface SiteFooterProps {
+  page: FooterPage;
+  brandName: string;
+}
+
+function backToTop() {
+  window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+  // keyboard users continue from the top of the page, not from the footer
+  document.getElementById('skip-link')?.focus({ preventScroll: true });
+}
+
+export function SiteFooter({ page, brandName }: SiteFooterProps) {
+  const columns = splitIntoColumns(page.navLinks);
+  const { downloadAsset } = page;
+
+  return (
+    <footer className="site-footer">
+      <div className="site-footer__top">
+        <button type="button" className="site-footer__back-to-top" onClick={backToTop}>
+          <ChevronIcon size={16} direction="up" />
+          Back To Top
+        </button>
+      </div>
+
+      <div className="site-footer__inner">
+        <div className="site-footer__brand">
+          {page.logo.src ? <img src={page.logo.src} alt={page.logo.alt || brandName} /> : null}
+          {downloadAsset.url ? (
+            <a className="button button--outline" href={downloadAsset.url} target="_blank" rel="noopener noreferrer">
+              {downloadAsset.label || 'Download'}
+            </a>
+          ) : null}
+        </div>
+
+        {page.navLinks.length > 0 ? (
+          <nav aria-label="Footer" className="site-footer__nav">
+            {columns.map((column, index) =>
+              column.length > 0 ? (
+                <ul key={index} className="site-footer__column">
+                  {column.map((link) => (
+                    <li key={`${link.label}-${link.link}`}>
+                      <AppLink to={link.link}>{link.label}</AppLink>
+                    </li>
+                  ))}
+                </ul>
+              ) : null,
+            )}
+          </nav>
+        ) : null}
+
+        {page.socialLinks.length > 0 ? (
+          <ul className="site-footer__social" aria-label="Social media">
+            {page.socialLinks.map((social) => (
+              <li key={social.url}>
+                <a href={social.url} target="_blank" rel="noopener noreferrer" aria-label={social.title}>
+                  {social.icon.src ? <img src={social.icon.src} alt="" width={24} height={24} /> : social.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+
+      {page.bottomTexts.length > 0 ? (
+        <ul className="site-footer__legal" aria-label="Legal">
+          {page.bottomTexts.map((item) => (
+            <li key={`${item.label}-${item.link}`}>
+              {item.link ? <AppLink to={item.link}>{item.label}</AppLink> : <span>{item.label}</span>}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </footer>
+  );
+}
