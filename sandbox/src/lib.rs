@@ -3,9 +3,14 @@
 //! third-party doubles the browser loads. It is the embedded default of `bff` in development and
 //! the upstream of every integration test, so it must behave like the real thing.
 
-mod content;
+pub mod clock;
+pub mod commerce;
+pub mod content;
+pub mod db;
+pub mod error;
 mod hooks;
 mod media;
+pub mod thirdparty;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -16,6 +21,8 @@ use axum::Router;
 use axum::routing::get;
 use tokio::net::TcpListener;
 
+pub use db::Db;
+pub use error::SandboxError;
 pub use hooks::{Fault, RecordedRequest};
 
 /// How a sandbox instance is started.
@@ -26,20 +33,57 @@ pub struct SandboxOptions {
     /// The origin browsers use to reach this sandbox, e.g. `http://127.0.0.1:8081`. Content
     /// fixtures reference media by this origin, as a real CMS returns absolute upload URLs.
     pub public_url: String,
+    /// Wipe the database and reseed it at start.
+    pub reset: bool,
+    /// Lifetime of issued access tokens.
+    pub access_token_ttl_seconds: i64,
+}
+
+impl SandboxOptions {
+    pub fn new(data_dir: PathBuf, public_url: String) -> Self {
+        Self {
+            data_dir,
+            public_url,
+            reset: false,
+            access_token_ttl_seconds: 900,
+        }
+    }
 }
 
 /// Shared state of one sandbox instance.
 #[derive(Debug)]
 pub struct SandboxState {
-    options: SandboxOptions,
+    pub options: SandboxOptions,
+    pub db: Db,
     hooks: hooks::Hooks,
 }
 
 impl SandboxState {
-    pub fn new(options: SandboxOptions) -> std::io::Result<Arc<Self>> {
-        std::fs::create_dir_all(&options.data_dir)?;
+    /// Opens (creating, migrating and seeding when needed) the data dir's database.
+    pub fn new(options: SandboxOptions) -> Result<Arc<Self>, SandboxError> {
+        std::fs::create_dir_all(&options.data_dir)
+            .map_err(|err| SandboxError::Internal(format!("data dir: {err}")))?;
+        if options.reset {
+            for suffix in ["", "-wal", "-shm"] {
+                let path = options.data_dir.join(format!("{}{suffix}", db::DB_FILE));
+                if path.exists() {
+                    std::fs::remove_file(&path)
+                        .map_err(|err| SandboxError::Internal(format!("reset: {err}")))?;
+                }
+            }
+        }
+        let db = Db::open(&options.data_dir)?;
+        db.transaction(|tx| {
+            if !db::is_seeded(tx)? {
+                content::seed(tx)?;
+                commerce::seed(tx)?;
+                db::mark_seeded(tx, &clock::now_rfc3339())?;
+            }
+            Ok(())
+        })?;
         Ok(Arc::new(Self {
             options,
+            db,
             hooks: hooks::Hooks::default(),
         }))
     }
@@ -54,6 +98,8 @@ pub fn app(state: Arc<SandboxState>) -> Router {
     Router::new()
         .route("/health", get(|| async { "ok" }))
         .merge(content::routes())
+        .merge(commerce::routes())
+        .nest("/3p", thirdparty::routes())
         .merge(media::routes())
         .merge(hooks::routes())
         .layer(axum::middleware::from_fn_with_state(

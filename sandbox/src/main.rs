@@ -18,6 +18,12 @@ struct Args {
     /// Origin browsers use to reach the sandbox (defaults to http://<listen address>).
     #[arg(long)]
     public_url: Option<String>,
+    /// Wipe the database and reseed the demo data.
+    #[arg(long)]
+    reset: bool,
+    /// Lifetime of issued access tokens, in seconds.
+    #[arg(long, default_value_t = 900)]
+    access_token_ttl: i64,
 }
 
 #[tokio::main]
@@ -31,10 +37,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let listener = TcpListener::bind(&args.listen).await?;
     let addr = listener.local_addr()?;
     let public_url = args.public_url.unwrap_or_else(|| default_public_url(addr));
+    let started = std::time::Instant::now();
     let state = SandboxState::new(SandboxOptions {
-        data_dir: args.data_dir,
-        public_url,
+        reset: args.reset,
+        access_token_ttl_seconds: args.access_token_ttl,
+        ..SandboxOptions::new(args.data_dir, public_url)
     })?;
+    tracing::info!(elapsed_ms = started.elapsed().as_millis(), "database ready");
     tracing::info!(%addr, "sandbox listening");
     sandbox::serve(listener, state, async {
         let _ = tokio::signal::ctrl_c().await;

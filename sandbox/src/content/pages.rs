@@ -1,4 +1,4 @@
-//! The Strapi-shaped content API: pages wrapped in `{"data": {...}}`.
+//! Content pages, Strapi-shaped: `GET /strapi/page/{name}` answers `{"data": {...}}`.
 
 use std::sync::Arc;
 
@@ -15,9 +15,9 @@ use crate::SandboxState;
 /// Page fixtures, embedded so the binary runs from anywhere. `{{media}}` stands for the
 /// sandbox's public origin, filled in per request.
 const PAGES: &[(&str, &str)] = &[
-    ("app", include_str!("../fixtures/pages/app.json")),
-    ("footer", include_str!("../fixtures/pages/footer.json")),
-    ("home", include_str!("../fixtures/pages/home.json")),
+    ("app", include_str!("../../fixtures/pages/app.json")),
+    ("footer", include_str!("../../fixtures/pages/footer.json")),
+    ("home", include_str!("../../fixtures/pages/home.json")),
 ];
 
 pub fn routes() -> Router<Arc<SandboxState>> {
