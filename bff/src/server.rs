@@ -67,10 +67,13 @@ pub async fn start(config: Config, secrets: Secrets) -> Result<Running, StartErr
     if config.sandbox.enabled {
         let listener = bind("sandbox", config.sandbox.listen).await?;
         let addr = listener.local_addr().map_err(StartError::Sandbox)?;
-        let state = sandbox::SandboxState::new(sandbox::SandboxOptions::new(
-            config.sandbox.data_dir.clone(),
-            sandbox::default_public_url(addr),
-        ))
+        let state = sandbox::SandboxState::new(sandbox::SandboxOptions {
+            storefront_url: config.server.public_origin.to_string(),
+            ..sandbox::SandboxOptions::new(
+                config.sandbox.data_dir.clone(),
+                sandbox::default_public_url(addr),
+            )
+        })
         .map_err(|err| StartError::Sandbox(io::Error::other(err.to_string())))?;
         let stop = sandbox_stop.clone();
         sandbox_task = Some(tokio::spawn(sandbox::serve(listener, state, async move {

@@ -33,6 +33,8 @@ pub struct SandboxOptions {
     /// The origin browsers use to reach this sandbox, e.g. `http://127.0.0.1:8081`. Content
     /// fixtures reference media by this origin, as a real CMS returns absolute upload URLs.
     pub public_url: String,
+    /// The storefront's origin, for links in the e-mails the sandbox "sends".
+    pub storefront_url: String,
     /// Wipe the database and reseed it at start.
     pub reset: bool,
     /// Lifetime of issued access tokens.
@@ -44,6 +46,7 @@ impl SandboxOptions {
         Self {
             data_dir,
             public_url,
+            storefront_url: "http://localhost:8080".to_owned(),
             reset: false,
             access_token_ttl_seconds: 900,
         }
@@ -90,6 +93,10 @@ impl SandboxState {
 
     pub fn public_url(&self) -> &str {
         self.options.public_url.trim_end_matches('/')
+    }
+
+    pub fn storefront_url(&self) -> &str {
+        self.options.storefront_url.trim_end_matches('/')
     }
 }
 

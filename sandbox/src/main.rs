@@ -18,6 +18,9 @@ struct Args {
     /// Origin browsers use to reach the sandbox (defaults to http://<listen address>).
     #[arg(long)]
     public_url: Option<String>,
+    /// The storefront's origin, for links in e-mails.
+    #[arg(long, default_value = "http://localhost:8080")]
+    storefront_url: String,
     /// Wipe the database and reseed the demo data.
     #[arg(long)]
     reset: bool,
@@ -40,6 +43,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let started = std::time::Instant::now();
     let state = SandboxState::new(SandboxOptions {
         reset: args.reset,
+        storefront_url: args.storefront_url,
         access_token_ttl_seconds: args.access_token_ttl,
         ..SandboxOptions::new(args.data_dir, public_url)
     })?;
