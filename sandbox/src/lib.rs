@@ -58,6 +58,8 @@ impl SandboxOptions {
 pub struct SandboxState {
     pub options: SandboxOptions,
     pub db: Db,
+    /// Signs and checks access tokens.
+    pub keys: commerce::tokens::Keys,
     hooks: hooks::Hooks,
 }
 
@@ -84,9 +86,11 @@ impl SandboxState {
             }
             Ok(())
         })?;
+        let keys = db.call(|conn| commerce::tokens::Keys::load_or_create(conn))?;
         Ok(Arc::new(Self {
             options,
             db,
+            keys,
             hooks: hooks::Hooks::default(),
         }))
     }

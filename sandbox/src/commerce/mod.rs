@@ -1,18 +1,32 @@
 //! The commerce service (.NET-shaped): auth, users, carts, checkout, orders, newsletter, forms.
 
+mod auth;
+mod cart;
+mod checkout;
+mod forms;
+mod military;
+mod newsletter;
+mod orders;
+pub mod seed;
+pub mod tokens;
+mod users;
+
 use std::sync::Arc;
 
 use axum::Router;
-use rusqlite::Transaction;
 
 use crate::SandboxState;
-use crate::error::SandboxError;
+
+pub use seed::seed;
 
 pub fn routes() -> Router<Arc<SandboxState>> {
     Router::new()
-}
-
-/// Seeds the demo accounts, promo codes and shipping methods.
-pub fn seed(_tx: &Transaction<'_>) -> Result<(), SandboxError> {
-    Ok(())
+        .merge(auth::routes())
+        .merge(users::routes())
+        .merge(newsletter::routes())
+        .merge(forms::routes())
+        .merge(military::routes())
+        .merge(cart::routes())
+        .merge(checkout::routes())
+        .merge(orders::routes())
 }
