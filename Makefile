@@ -16,6 +16,7 @@ WEB_SOURCES := $(shell find web/src web/index.html web/public web/vite.config.ts
 help:
 	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox"
 	@echo "make test   every check: format, lint, unit, integration, web, browser, k8s, Dockerfile"
+	@echo "make bench  criterion benchmarks (the edge cache's hit path)"
 
 $(WEB_DEPS): web/package.json web/package-lock.json
 	cd web && $(NPM) ci --no-audit --no-fund
@@ -52,6 +53,10 @@ test-k8s:
 
 test-docker:
 	bash scripts/lint-dockerfile.sh
+
+## bench: criterion benchmarks (release build); reports land in target/criterion/.
+bench:
+	$(CARGO) bench --locked -p bff --bench cache_hit
 
 clean:
 	$(CARGO) clean

@@ -17,6 +17,10 @@ pub enum ApiError {
     NotFound(String),
     #[error("{detail}")]
     BadRequest { code: &'static str, detail: String },
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{detail}")]
+    Unprocessable { code: &'static str, detail: String },
     /// Field-level validation failures, with the specs' messages.
     #[error("validation failed")]
     Validation(BTreeMap<String, String>),
@@ -48,6 +52,8 @@ impl ApiError {
         match self {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Overloaded { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Timeout => StatusCode::GATEWAY_TIMEOUT,
@@ -59,7 +65,8 @@ impl ApiError {
     fn code(&self) -> &'static str {
         match self {
             Self::NotFound(_) => "not_found",
-            Self::BadRequest { code, .. } => code,
+            Self::BadRequest { code, .. } | Self::Unprocessable { code, .. } => code,
+            Self::Unauthorized(_) => "unauthorized",
             Self::Validation(_) => "validation_failed",
             Self::Overloaded { .. } => "overloaded",
             Self::Timeout => "timeout",

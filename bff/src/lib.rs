@@ -1,6 +1,7 @@
 //! The storefront's backend-for-frontend: one origin serving the React app and a curated JSON
 //! API in front of the commerce and content services.
 
+pub mod cache;
 pub mod config;
 pub mod content;
 pub mod error;
@@ -67,7 +68,7 @@ pub fn app(state: SharedState) -> Router {
 
 /// The admin router: metrics and probes.
 pub fn admin_app(state: SharedState) -> Router {
-    routes::admin::router()
+    routes::admin::router(&state)
         .layer(
             ServiceBuilder::new()
                 .layer(middleware::from_fn(request_id::assign))

@@ -58,11 +58,11 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Command::Serve => serve(config, secrets),
+        Command::Serve => serve(config, secrets, args.config),
     }
 }
 
-fn serve(config: Config, secrets: Secrets) -> ExitCode {
+fn serve(config: Config, secrets: Secrets, config_path: PathBuf) -> ExitCode {
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(err) => {
@@ -79,7 +79,7 @@ fn serve(config: Config, secrets: Secrets) -> ExitCode {
             }
         };
         let public_origin = config.server.public_origin.clone();
-        let running = match bff::server::start(config, secrets).await {
+        let running = match bff::server::start(config, secrets, Some(config_path)).await {
             Ok(running) => running,
             Err(err) => {
                 tracing::error!(%err, "cannot start");
@@ -92,6 +92,7 @@ fn serve(config: Config, secrets: Secrets) -> ExitCode {
             "\n  Storefront: {public_origin}\n  Admin:      http://{}/metrics\n",
             running.admin_addr
         );
+        reload_on_hangup(running.state.clone());
         shutdown_signal().await;
         tracing::info!("shutdown requested; draining in-flight requests");
         running.shutdown();
@@ -103,6 +104,25 @@ fn serve(config: Config, secrets: Secrets) -> ExitCode {
             }
         }
     })
+}
+
+/// SIGHUP re-reads the configuration (the cache policies apply at once).
+fn reload_on_hangup(state: bff::SharedState) {
+    #[cfg(unix)]
+    tokio::spawn(async move {
+        let Ok(mut hangups) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        else {
+            tracing::error!("cannot listen for SIGHUP; reload through the admin API instead");
+            return;
+        };
+        while hangups.recv().await.is_some() {
+            // The outcome is logged by `reload`.
+            let _ = state.reload();
+        }
+    });
+    #[cfg(not(unix))]
+    let _ = state;
 }
 
 /// SIGINT (Ctrl-C) or SIGTERM (Kubernetes).

@@ -8,7 +8,9 @@ use axum::middleware::Next;
 use axum::response::Response;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 
@@ -37,6 +39,23 @@ struct ClientLabels {
     outcome: String,
 }
 
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct CacheLookupLabels {
+    route: String,
+    state: String,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct CauseLabels {
+    cause: String,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FetchLabels {
+    route: String,
+    outcome: String,
+}
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
 fn histogram() -> Histogram {
@@ -49,6 +68,11 @@ pub struct Metrics {
     registry: Registry,
     server_duration: HistogramFamily<ServerLabels>,
     client_duration: HistogramFamily<ClientLabels>,
+    cache_lookups: Family<CacheLookupLabels, Counter>,
+    cache_evictions: Family<CauseLabels, Counter>,
+    cache_fetch_duration: HistogramFamily<FetchLabels>,
+    cache_entries: Gauge,
+    cache_bytes: Gauge,
 }
 
 impl Default for Metrics {
@@ -74,10 +98,47 @@ impl Metrics {
             Unit::Seconds,
             client_duration.clone(),
         );
+        let cache_lookups = Family::<CacheLookupLabels, Counter>::default();
+        registry.register(
+            "bff_cache_lookups",
+            "Edge cache lookups by route and state (hit, miss, stale, stale-if-error, coalesced)",
+            cache_lookups.clone(),
+        );
+        let cache_evictions = Family::<CauseLabels, Counter>::default();
+        registry.register(
+            "bff_cache_evictions",
+            "Entries leaving the edge cache, by cause (size, expired, purged)",
+            cache_evictions.clone(),
+        );
+        let cache_fetch_duration = HistogramFamily::<FetchLabels>::new_with_constructor(histogram);
+        registry.register_with_unit(
+            "bff_cache_fetch_duration",
+            "Duration of the edge cache's upstream fetches",
+            Unit::Seconds,
+            cache_fetch_duration.clone(),
+        );
+        let cache_entries = Gauge::default();
+        registry.register(
+            "bff_cache_entries",
+            "Entries in the edge cache",
+            cache_entries.clone(),
+        );
+        let cache_bytes = Gauge::default();
+        registry.register_with_unit(
+            "bff_cache_size",
+            "Weighted size of the edge cache",
+            Unit::Bytes,
+            cache_bytes.clone(),
+        );
         Self {
             registry,
             server_duration,
             client_duration,
+            cache_lookups,
+            cache_evictions,
+            cache_fetch_duration,
+            cache_entries,
+            cache_bytes,
         }
     }
 
@@ -99,6 +160,40 @@ impl Metrics {
                 outcome: outcome.to_owned(),
             })
             .observe(elapsed.as_secs_f64());
+    }
+
+    pub fn count_cache_lookup(&self, route: &str, state: &str) {
+        self.cache_lookups
+            .get_or_create(&CacheLookupLabels {
+                route: route.to_owned(),
+                state: state.to_owned(),
+            })
+            .inc();
+    }
+
+    pub fn count_cache_eviction(&self, cause: &str) {
+        self.cache_evictions
+            .get_or_create(&CauseLabels {
+                cause: cause.to_owned(),
+            })
+            .inc();
+    }
+
+    pub fn observe_cache_fetch(&self, route: &str, outcome: &str, elapsed: Duration) {
+        self.cache_fetch_duration
+            .get_or_create(&FetchLabels {
+                route: route.to_owned(),
+                outcome: outcome.to_owned(),
+            })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// Sets the cache size gauges (read at scrape time).
+    pub fn set_cache_size(&self, entries: u64, bytes: u64) {
+        self.cache_entries
+            .set(i64::try_from(entries).unwrap_or(i64::MAX));
+        self.cache_bytes
+            .set(i64::try_from(bytes).unwrap_or(i64::MAX));
     }
 
     /// The OpenMetrics text exposition.

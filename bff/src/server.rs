@@ -60,7 +60,12 @@ async fn bind(what: &'static str, addr: SocketAddr) -> Result<TcpListener, Start
 }
 
 /// Binds every listener, starts the embedded sandbox when enabled, and serves in the background.
-pub async fn start(config: Config, secrets: Secrets) -> Result<Running, StartError> {
+/// `config_path` is where `config` was loaded from, for reloads.
+pub async fn start(
+    config: Config,
+    secrets: Secrets,
+    config_path: Option<std::path::PathBuf>,
+) -> Result<Running, StartError> {
     let sandbox_stop = CancellationToken::new();
     let mut sandbox_task = None;
     let mut sandbox_addr = None;
@@ -87,7 +92,7 @@ pub async fn start(config: Config, secrets: Secrets) -> Result<Running, StartErr
     let grace = Duration::from_millis(config.server.shutdown_grace_ms);
     let main_listener = bind("server", config.server.listen).await?;
     let admin_listener = bind("admin", config.admin.listen).await?;
-    let state = AppState::new(config, secrets, sandbox_origin.as_deref())?;
+    let state = AppState::new(config, secrets, sandbox_origin.as_deref(), config_path)?;
     let local = |listener: &TcpListener, what| {
         listener.local_addr().map_err(|source| StartError::Bind {
             what,

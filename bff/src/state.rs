@@ -1,10 +1,12 @@
 //! Everything a request handler may need, built once at start-up.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 use url::Url;
 
+use crate::cache::EdgeCache;
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
 use crate::metrics::Metrics;
 use crate::routes::health::Readiness;
@@ -27,6 +29,9 @@ pub struct AppState {
     pub public_config: String,
     pub web: WebAssets,
     pub readiness: Readiness,
+    pub cache: EdgeCache,
+    /// The file the configuration came from, re-read on reload (SIGHUP or the admin API).
+    pub config_path: Option<PathBuf>,
     /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
     pub shutdown: CancellationToken,
 }
@@ -37,6 +42,7 @@ impl AppState {
         config: Config,
         secrets: Secrets,
         sandbox_origin: Option<&str>,
+        config_path: Option<PathBuf>,
     ) -> Result<SharedState, ConfigError> {
         let metrics = Arc::new(Metrics::new());
         let upstream =
@@ -56,7 +62,10 @@ impl AppState {
         )?;
         let public_config = public_config_json(&config, sandbox_origin);
         let web = WebAssets::load(&config.web.dist_dir, &public_config);
+        let cache = EdgeCache::new(config.cache.clone(), metrics.clone());
         Ok(Arc::new(Self {
+            cache,
+            config_path,
             security: SecurityHeaders::new(&config, sandbox_origin),
             readiness: Readiness::default(),
             shutdown: CancellationToken::new(),
@@ -68,5 +77,34 @@ impl AppState {
             public_config,
             web,
         }))
+    }
+}
+
+impl AppState {
+    /// Re-reads the configuration file and applies what can change at run time (the cache
+    /// policies). A file that does not load or validate changes nothing; the error says why.
+    pub fn reload(&self) -> Result<String, ConfigError> {
+        let path = self
+            .config_path
+            .as_deref()
+            .ok_or_else(|| ConfigError("no configuration file to reload".to_owned()))?;
+        let fresh = match Config::load(path) {
+            Ok(fresh) => fresh,
+            Err(err) => {
+                tracing::error!(error = %err, path = %path.display(), "configuration reload rejected; keeping the running configuration");
+                return Err(err);
+            }
+        };
+        let mut without_cache = fresh.clone();
+        without_cache.cache = self.config.cache.clone();
+        let others_changed = without_cache.to_toml().ok() != self.config.to_toml().ok();
+        self.cache.set_config(fresh.cache);
+        let summary = if others_changed {
+            "cache policies reloaded; other changed settings take effect on restart"
+        } else {
+            "cache policies reloaded"
+        };
+        tracing::info!(path = %path.display(), "{summary}");
+        Ok(summary.to_owned())
     }
 }

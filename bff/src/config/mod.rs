@@ -16,6 +16,8 @@ use url::Url;
 
 pub use secrets::Secrets;
 
+pub use crate::cache::CacheConfig;
+
 /// The placeholder in URLs that stands for the embedded sandbox's origin.
 pub const SANDBOX_PLACEHOLDER: &str = "${sandbox}";
 
@@ -39,6 +41,7 @@ pub struct Config {
     pub sandbox: SandboxConfig,
     pub upstreams: UpstreamsConfig,
     pub security: SecurityConfig,
+    pub cache: CacheConfig,
     pub public: PublicConfig,
 }
 
@@ -212,6 +215,7 @@ impl Default for Config {
             sandbox: SandboxConfig::default(),
             upstreams: UpstreamsConfig::default(),
             security: SecurityConfig::default(),
+            cache: CacheConfig::default(),
             public: PublicConfig::default(),
         }
     }
@@ -481,6 +485,7 @@ impl Config {
         if !(0.0..=1.0).contains(&self.telemetry.sample_ratio) {
             problems.push("telemetry.sample_ratio: must be between 0 and 1".to_owned());
         }
+        problems.extend(self.cache.validate());
         if self.server.max_concurrent_requests == 0 {
             problems.push("server.max_concurrent_requests: must be at least 1".to_owned());
         }

@@ -1,22 +1,69 @@
-//! The admin listener: metrics and probes, away from the public port.
+//! The admin listener: metrics and probes (open, for scrapers and kubelets) and the `/admin`
+//! API (admin bearer token): cache statistics and purges, configuration reload, and the content
+//! service's publish webhook (its own shared secret).
 
+use axum::Json;
 use axum::Router;
-use axum::extract::State;
-use axum::http::{HeaderValue, header};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
+use bytes::Bytes;
+use secrecy::ExposeSecret;
+use serde::Deserialize;
+use serde_json::json;
+use subtle::ConstantTimeEq;
 
 use super::health;
+use crate::error::ApiError;
 use crate::state::SharedState;
 
-pub fn router() -> Router<SharedState> {
+pub fn router(state: &SharedState) -> Router<SharedState> {
+    let protected = Router::new()
+        .route("/cache", get(cache_stats))
+        .route("/cache/purge", post(purge))
+        .route("/config/reload", post(reload))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            require_admin_token,
+        ));
     Router::new()
         .route("/metrics", get(metrics))
         .route("/healthz", get(health::live))
         .route("/readyz", get(health::ready))
+        .route("/admin/webhooks/content", post(content_webhook))
+        .nest("/admin", protected)
+}
+
+/// The bearer token of `headers`, compared in constant time with `expected`.
+fn bearer_matches(headers: &HeaderMap, expected: &str) -> bool {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .is_some_and(|token| bool::from(token.trim().as_bytes().ct_eq(expected.as_bytes())))
+}
+
+fn unauthorized() -> ApiError {
+    ApiError::Unauthorized("A valid bearer token is required.".to_owned())
+}
+
+async fn require_admin_token(
+    State(state): State<SharedState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if bearer_matches(request.headers(), state.secrets.admin_token.expose_secret()) {
+        next.run(request).await
+    } else {
+        unauthorized().into_response()
+    }
 }
 
 async fn metrics(State(state): State<SharedState>) -> Response {
+    let (entries, bytes) = state.cache.size().await;
+    state.metrics.set_cache_size(entries, bytes);
     (
         [(
             header::CONTENT_TYPE,
@@ -25,4 +72,138 @@ async fn metrics(State(state): State<SharedState>) -> Response {
         state.metrics.render(),
     )
         .into_response()
+}
+
+async fn cache_stats(State(state): State<SharedState>) -> Response {
+    Json(state.cache.stats().await).into_response()
+}
+
+/// `{"tags": [...]}`, `{"keys": ["product:summit lr"]}` or `{"all": true}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PurgeRequest {
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    keys: Vec<String>,
+    #[serde(default)]
+    all: bool,
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|err| ApiError::BadRequest {
+        code: "invalid_body",
+        detail: format!("The request body is not valid: {err}"),
+    })
+}
+
+async fn purge(State(state): State<SharedState>, body: Bytes) -> Result<Response, ApiError> {
+    let request: PurgeRequest = parse(&body)?;
+    let purged = if request.all {
+        state.cache.purge_all().await
+    } else if !request.tags.is_empty() || !request.keys.is_empty() {
+        state.cache.purge_tags(&request.tags).await + state.cache.purge_keys(&request.keys).await
+    } else {
+        return Err(ApiError::BadRequest {
+            code: "nothing_to_purge",
+            detail: "Give tags, keys, or all: true.".to_owned(),
+        });
+    };
+    tracing::info!(purged, tags = ?request.tags, keys = ?request.keys, all = request.all, "cache purged");
+    Ok(Json(json!({"purged": purged})).into_response())
+}
+
+async fn reload(State(state): State<SharedState>) -> Result<Response, ApiError> {
+    match state.reload() {
+        Ok(summary) => Ok(Json(json!({"reloaded": true, "detail": summary})).into_response()),
+        Err(err) => Err(ApiError::Unprocessable {
+            code: "invalid_configuration",
+            detail: format!("The configuration was not reloaded: {err}"),
+        }),
+    }
+}
+
+/// Strapi's webhook payload (v4 and v5): `event`, `model` and the `entry` that changed.
+#[derive(Debug, Deserialize)]
+struct Webhook {
+    event: String,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    entry: serde_json::Value,
+}
+
+/// The cache tags an entry of a content `model` affects; `None` when the model is unknown,
+/// which purges all content (everything but prices).
+fn affected_tags(model: &str, entry: &serde_json::Value) -> Option<Vec<String>> {
+    let field = |name: &str| {
+        entry
+            .get(name)
+            .and_then(serde_json::Value::as_str)
+            .map(crate::cache::normalise)
+    };
+    match model {
+        "page" => Some(match field("name").or_else(|| field("slug")) {
+            Some(name) => vec![format!("page:{name}")],
+            None => crate::content::PAGE_NAMES
+                .iter()
+                .map(|name| format!("page:{name}"))
+                .collect(),
+        }),
+        "product" => {
+            field("title").map(|title| vec![format!("product:{title}"), "search".to_owned()])
+        }
+        "product-group" | "collection" => {
+            field("title").map(|title| vec![format!("collection:{title}")])
+        }
+        _ => None,
+    }
+}
+
+async fn content_webhook(
+    State(state): State<SharedState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    if !bearer_matches(&headers, state.secrets.webhook_secret.expose_secret()) {
+        return Err(unauthorized());
+    }
+    let hook: Webhook = parse(&body)?;
+    if !hook.event.starts_with("entry.") {
+        return Ok(Json(json!({"purged": 0, "ignored": hook.event})).into_response());
+    }
+    let model = hook.model.unwrap_or_default();
+    let (purged, tags) = match affected_tags(&model, &hook.entry) {
+        Some(tags) => (state.cache.purge_tags(&tags).await, tags),
+        None => {
+            let tags: Vec<String> = vec!["prices".to_owned()];
+            let purged = state.cache.purge_all_except_tags(&tags).await;
+            (purged, vec!["*".to_owned()])
+        }
+    };
+    tracing::info!(event = %hook.event, %model, ?tags, purged, "content webhook");
+    Ok(Json(json!({"purged": purged, "tags": tags})).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_map_to_their_tags() {
+        let entry = json!({"name": "Home", "title": "Summit LR"});
+        assert_eq!(
+            affected_tags("page", &entry),
+            Some(vec!["page:home".to_owned()])
+        );
+        assert_eq!(
+            affected_tags("product", &entry),
+            Some(vec!["product:summit lr".to_owned(), "search".to_owned()])
+        );
+        assert_eq!(
+            affected_tags("product-group", &entry),
+            Some(vec!["collection:summit lr".to_owned()])
+        );
+        assert_eq!(affected_tags("dealer", &entry), None);
+    }
 }

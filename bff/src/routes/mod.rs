@@ -16,6 +16,7 @@ pub fn api() -> Router<SharedState> {
     Router::new()
         .route("/config", get(public_config::get))
         .route("/pages/{name}", get(content::page))
+        .route("/products/{title}", get(content::product))
         .fallback(unknown_api_path)
 }
 

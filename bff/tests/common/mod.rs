@@ -49,7 +49,24 @@ pub async fn start() -> TestServer {
 
 /// Starts with `config` (its dist and sandbox dirs replaced by temp dirs) and secrets from
 /// `secrets` (development stand-ins for the rest).
-pub async fn start_with(mut config: Config, secrets: &[(&str, &str)]) -> TestServer {
+pub async fn start_with(config: Config, secrets: &[(&str, &str)]) -> TestServer {
+    start_from(config, secrets, None).await
+}
+
+/// As `start_with`, reloading from `path` (on SIGHUP or `POST /admin/config/reload`).
+pub async fn start_with_path(
+    config: Config,
+    secrets: &[(&str, &str)],
+    path: std::path::PathBuf,
+) -> TestServer {
+    start_from(config, secrets, Some(path)).await
+}
+
+async fn start_from(
+    mut config: Config,
+    secrets: &[(&str, &str)],
+    path: Option<std::path::PathBuf>,
+) -> TestServer {
     let dist = TempDir::new().unwrap();
     let data = TempDir::new().unwrap();
     write_dist(dist.path());
@@ -60,7 +77,7 @@ pub async fn start_with(mut config: Config, secrets: &[(&str, &str)]) -> TestSer
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
         .collect();
     let secrets = Secrets::from_lookup(&config, |name| map.get(name).cloned()).unwrap();
-    let running = bff::server::start(config, secrets).await.unwrap();
+    let running = bff::server::start(config, secrets, path).await.unwrap();
     let base = format!("http://{}", running.main_addr);
     let admin = format!("http://{}", running.admin_addr);
     let sandbox = running

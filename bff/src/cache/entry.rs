@@ -1,0 +1,265 @@
+//! A cached answer: the body, its compressed variants (made once, at store time), a strong
+//! ETag, and the instants that bound its freshness and staleness.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use axum::http::{HeaderValue, StatusCode};
+use bytes::Bytes;
+use sha2::{Digest, Sha256};
+
+use super::policy::{CachePolicy, RouteKind};
+
+/// Bodies smaller than this are not worth compressing.
+const COMPRESS_MIN_BYTES: usize = 256;
+
+/// What a fetch produced: a cacheable answer (200, or a 404 to remember).
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    pub status: StatusCode,
+    pub body: Bytes,
+    pub content_type: HeaderValue,
+    /// Tags besides the route's own (a collection is also tagged with each of its products).
+    pub extra_tags: Vec<String>,
+}
+
+#[derive(Debug)]
+pub struct CachedResponse {
+    pub route: RouteKind,
+    pub status: StatusCode,
+    pub content_type: HeaderValue,
+    pub body: Bytes,
+    pub gzip: Option<Bytes>,
+    pub brotli: Option<Bytes>,
+    /// Strong validator: a hash of the identity body.
+    pub etag: HeaderValue,
+    pub tags: Vec<String>,
+    pub stored_at: Instant,
+    /// This entry's draw of the policy's jitter, kept so its ttl is stable between lookups.
+    jitter_factor: f64,
+    /// The storage limit (moka's expiry), from the policy at store time: a later reload that
+    /// lengthens the windows applies to entries stored after it.
+    pub hard_until: Instant,
+}
+
+/// An entry's windows under one policy. Computed at lookup time from the *current* policy, so a
+/// reloaded ttl applies to entries already stored.
+#[derive(Debug, Clone, Copy)]
+pub struct Freshness {
+    pub fresh_until: Instant,
+    /// End of the stale-while-revalidate window.
+    pub stale_until: Instant,
+    /// End of the stale-if-error window.
+    pub error_until: Instant,
+    pub swr: Duration,
+    pub sie: Duration,
+}
+
+impl Freshness {
+    pub fn is_fresh(&self, now: Instant) -> bool {
+        now < self.fresh_until
+    }
+
+    pub fn within_stale_while_revalidate(&self, now: Instant) -> bool {
+        now < self.stale_until
+    }
+
+    pub fn within_stale_if_error(&self, now: Instant) -> bool {
+        now < self.error_until
+    }
+
+    /// When the entry is of no more use: the end of its last stale window.
+    pub fn hard_until(&self) -> Instant {
+        self.stale_until.max(self.error_until)
+    }
+
+    /// Remaining freshness in whole seconds; negative once stale.
+    pub fn ttl_seconds(&self, now: Instant) -> i64 {
+        if now < self.fresh_until {
+            (self.fresh_until - now).as_secs() as i64
+        } else {
+            -((now - self.fresh_until).as_secs() as i64) - 1
+        }
+    }
+}
+
+impl CachedResponse {
+    pub fn new(
+        route: RouteKind,
+        fetched: Fetched,
+        tags: Vec<String>,
+        policy: &CachePolicy,
+    ) -> Self {
+        let worth_compressing = fetched.body.len() >= COMPRESS_MIN_BYTES;
+        let mut entry = Self {
+            route,
+            status: fetched.status,
+            content_type: fetched.content_type,
+            etag: strong_etag(&fetched.body),
+            gzip: worth_compressing.then(|| gzip(&fetched.body)).flatten(),
+            brotli: worth_compressing.then(|| brotli(&fetched.body)).flatten(),
+            body: fetched.body,
+            tags,
+            stored_at: Instant::now(),
+            jitter_factor: policy.jitter_factor(),
+            hard_until: Instant::now(),
+        };
+        entry.hard_until = entry.freshness(policy).hard_until();
+        entry
+    }
+
+    /// A remembered 404: fresh for the negative ttl, never served stale.
+    pub fn is_negative(&self) -> bool {
+        self.status == StatusCode::NOT_FOUND
+    }
+
+    pub fn freshness(&self, policy: &CachePolicy) -> Freshness {
+        let (ttl, swr, sie) = if self.is_negative() {
+            (policy.negative_ttl(), Duration::ZERO, Duration::ZERO)
+        } else {
+            (
+                policy.ttl().mul_f64(self.jitter_factor),
+                policy.stale_while_revalidate(),
+                policy.stale_if_error(),
+            )
+        };
+        let fresh_until = self.stored_at + ttl;
+        Freshness {
+            fresh_until,
+            stale_until: fresh_until + swr,
+            error_until: fresh_until + sie,
+            swr,
+            sie,
+        }
+    }
+
+    /// The bytes this entry weighs in the cache: every variant plus bookkeeping.
+    pub fn weight(&self, key: &str) -> u32 {
+        let bytes = key.len()
+            + self.body.len()
+            + self.gzip.as_ref().map_or(0, Bytes::len)
+            + self.brotli.as_ref().map_or(0, Bytes::len)
+            + self.tags.iter().map(String::len).sum::<usize>()
+            + 256;
+        u32::try_from(bytes).unwrap_or(u32::MAX)
+    }
+}
+
+fn strong_etag(body: &[u8]) -> HeaderValue {
+    let digest = Sha256::digest(body);
+    let value = format!("\"{}\"", hex::encode(&digest[..16]));
+    HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static("\"0\""))
+}
+
+/// Compressed only when it is actually smaller.
+fn gzip(body: &[u8]) -> Option<Bytes> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(body).ok()?;
+    let out = encoder.finish().ok()?;
+    (out.len() < body.len()).then(|| Bytes::from(out))
+}
+
+fn brotli(body: &[u8]) -> Option<Bytes> {
+    let mut out = Vec::new();
+    {
+        let mut writer = brotli::CompressorWriter::new(&mut out, 4096, 9, 22);
+        writer.write_all(body).ok()?;
+    }
+    (out.len() < body.len()).then(|| Bytes::from(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fetched(status: StatusCode, body: &str) -> Fetched {
+        Fetched {
+            status,
+            body: Bytes::from(body.to_owned()),
+            content_type: HeaderValue::from_static("application/json"),
+            extra_tags: vec![],
+        }
+    }
+
+    #[test]
+    fn variants_decompress_to_the_body_and_share_one_etag() {
+        let body = "{\"menus\":[".to_owned() + &"{\"title\":\"Rifles\"},".repeat(100) + "{}]}";
+        let entry = CachedResponse::new(
+            RouteKind::Pages,
+            fetched(StatusCode::OK, &body),
+            vec![],
+            &CachePolicy::default(),
+        );
+        let gz = entry.gzip.clone().expect("gzip variant");
+        let mut decoded = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut decoded)
+            .unwrap();
+        assert_eq!(decoded, body);
+        let br = entry.brotli.clone().expect("brotli variant");
+        let mut decoded = Vec::new();
+        std::io::Read::read_to_end(&mut brotli::Decompressor::new(&br[..], 4096), &mut decoded)
+            .unwrap();
+        assert_eq!(decoded, body.as_bytes());
+        let again = CachedResponse::new(
+            RouteKind::Pages,
+            fetched(StatusCode::OK, &body),
+            vec![],
+            &CachePolicy::default(),
+        );
+        assert_eq!(entry.etag, again.etag);
+        assert!(entry.etag.to_str().unwrap().starts_with('"'));
+    }
+
+    #[test]
+    fn a_404_lives_for_the_negative_ttl_without_stale_windows() {
+        let policy = CachePolicy {
+            negative_ttl_ms: 5_000,
+            ..CachePolicy::default()
+        };
+        let entry = CachedResponse::new(
+            RouteKind::Product,
+            fetched(StatusCode::NOT_FOUND, "{}"),
+            vec![],
+            &policy,
+        );
+        let freshness = entry.freshness(&policy);
+        assert_eq!(
+            freshness.fresh_until - entry.stored_at,
+            Duration::from_secs(5)
+        );
+        assert_eq!(freshness.hard_until(), freshness.fresh_until);
+    }
+
+    #[test]
+    fn freshness_follows_the_current_policy() {
+        let policy = CachePolicy {
+            jitter: 0.0,
+            ..CachePolicy::default()
+        };
+        let entry = CachedResponse::new(
+            RouteKind::Pages,
+            fetched(StatusCode::OK, "{}"),
+            vec![],
+            &policy,
+        );
+        let shorter = CachePolicy {
+            ttl_ms: 1_000,
+            ..policy.clone()
+        };
+        assert_eq!(
+            entry.freshness(&shorter).fresh_until - entry.stored_at,
+            Duration::from_secs(1)
+        );
+    }
+
+    #[test]
+    fn small_bodies_are_not_compressed() {
+        let entry = CachedResponse::new(
+            RouteKind::Pages,
+            fetched(StatusCode::OK, "{}"),
+            vec![],
+            &CachePolicy::default(),
+        );
+        assert!(entry.gzip.is_none() && entry.brotli.is_none());
+    }
+}

@@ -1,0 +1,38 @@
+//! Cache keys: one normalised form per title, so `Summit LR`, `summit lr ` and `SUMMIT%20LR`
+//! share an entry and no title can name another key or another upstream path.
+
+use super::policy::RouteKind;
+
+/// The normalised title: trimmed and lower-cased. The router has URL-decoded the path segment
+/// exactly once; decoding again would let `a%2Fb` and `a/b` name one entry.
+pub fn normalise(title: &str) -> String {
+    title.trim().to_lowercase()
+}
+
+/// The cache key of `title` on `route`. The route prefix keeps routes apart; the title is the
+/// rest, whatever it holds, so no title can collide with another route's key.
+pub fn cache_key(route: RouteKind, normalised_title: &str) -> String {
+    format!("{}:{normalised_title}", route.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equivalent_titles_share_a_key() {
+        let keys: Vec<String> = ["Summit LR", " summit lr ", "SUMMIT LR"]
+            .iter()
+            .map(|t| cache_key(RouteKind::Product, &normalise(t)))
+            .collect();
+        assert!(keys.iter().all(|k| k == "product:summit lr"), "{keys:?}");
+    }
+
+    #[test]
+    fn hostile_titles_stay_titles() {
+        assert_eq!(normalise("../Admin"), "../admin");
+        assert_eq!(normalise("a%2Fb"), "a%2fb");
+        assert_eq!(normalise("a?b#c"), "a?b#c");
+        assert_eq!(normalise("Über"), "über");
+    }
+}

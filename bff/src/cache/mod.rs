@@ -1,0 +1,15 @@
+//! The edge cache for content pages, products, collections, search results and the price map.
+
+pub mod entry;
+pub mod http;
+pub mod key;
+pub mod policy;
+pub mod status;
+pub mod store;
+
+pub use entry::Fetched;
+pub use http::respond;
+pub use key::normalise;
+pub use policy::{CacheConfig, CachePolicy, RouteKind};
+pub use status::CacheState;
+pub use store::{EdgeCache, FetchFailure, Lookup};

@@ -1,0 +1,198 @@
+//! Per-route cache policies, from `[cache.<route>]` in `config/bff.toml`, reloadable at run time.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// The cached routes, each with its own policy and tag scheme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RouteKind {
+    Pages,
+    Product,
+    Collection,
+    Search,
+    Prices,
+}
+
+impl RouteKind {
+    pub const ALL: [RouteKind; 5] = [
+        RouteKind::Pages,
+        RouteKind::Product,
+        RouteKind::Collection,
+        RouteKind::Search,
+        RouteKind::Prices,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pages => "pages",
+            Self::Product => "product",
+            Self::Collection => "collection",
+            Self::Search => "search",
+            Self::Prices => "prices",
+        }
+    }
+
+    /// The tag every entry of this route carries for `key` (`page:home`, `product:summit lr`…).
+    pub fn tag(self, key: &str) -> String {
+        match self {
+            Self::Pages => format!("page:{key}"),
+            Self::Product => format!("product:{key}"),
+            Self::Collection => format!("collection:{key}"),
+            Self::Search => "search".to_owned(),
+            Self::Prices => "prices".to_owned(),
+        }
+    }
+}
+
+/// How long one route's answers are fresh, and how long they may be served stale.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CachePolicy {
+    /// Time an answer is fresh.
+    pub ttl_ms: u64,
+    /// After freshness, time a stale answer is served at once while one background refresh runs.
+    pub stale_while_revalidate_ms: u64,
+    /// After freshness, time a stale answer is served when the upstream fails.
+    pub stale_if_error_ms: u64,
+    /// Time a 404 is remembered.
+    pub negative_ttl_ms: u64,
+    /// Larger answers are served but not cached.
+    pub max_entry_bytes: usize,
+    /// Random spread of the ttl (0.1 = ±10%), so entries stored together do not expire together.
+    pub jitter: f64,
+}
+
+impl CachePolicy {
+    fn new(ttl_s: u64, swr_s: u64, sie_s: u64, negative_s: u64) -> Self {
+        Self {
+            ttl_ms: ttl_s * 1000,
+            stale_while_revalidate_ms: swr_s * 1000,
+            stale_if_error_ms: sie_s * 1000,
+            negative_ttl_ms: negative_s * 1000,
+            max_entry_bytes: 2 * 1024 * 1024,
+            jitter: 0.1,
+        }
+    }
+
+    pub fn ttl(&self) -> Duration {
+        Duration::from_millis(self.ttl_ms)
+    }
+
+    pub fn stale_while_revalidate(&self) -> Duration {
+        Duration::from_millis(self.stale_while_revalidate_ms)
+    }
+
+    pub fn stale_if_error(&self) -> Duration {
+        Duration::from_millis(self.stale_if_error_ms)
+    }
+
+    pub fn negative_ttl(&self) -> Duration {
+        Duration::from_millis(self.negative_ttl_ms)
+    }
+
+    /// A random factor within ±`jitter` of 1, drawn once per stored entry.
+    pub fn jitter_factor(&self) -> f64 {
+        if self.jitter <= 0.0 {
+            return 1.0;
+        }
+        (1.0 + self.jitter * (fastrand::f64() * 2.0 - 1.0)).max(0.0)
+    }
+
+    pub fn validate(&self, key: &str) -> Result<(), String> {
+        if !(0.0..1.0).contains(&self.jitter) {
+            return Err(format!("{key}.jitter: must be at least 0 and below 1"));
+        }
+        if self.max_entry_bytes == 0 {
+            return Err(format!("{key}.max_entry_bytes: must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+impl Default for CachePolicy {
+    fn default() -> Self {
+        Self::new(300, 600, 86_400, 60)
+    }
+}
+
+/// `[cache]`: total size and the policy of each route.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CacheConfig {
+    /// Total bytes the cache may hold (bodies and their compressed variants).
+    pub capacity_bytes: u64,
+    pub pages: CachePolicy,
+    pub product: CachePolicy,
+    pub collection: CachePolicy,
+    pub search: CachePolicy,
+    pub prices: CachePolicy,
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        Self {
+            capacity_bytes: 64 * 1024 * 1024,
+            pages: CachePolicy::new(300, 600, 86_400, 60),
+            product: CachePolicy::new(120, 300, 86_400, 30),
+            collection: CachePolicy::new(120, 300, 86_400, 30),
+            search: CachePolicy::new(60, 120, 3_600, 30),
+            prices: CachePolicy::new(30, 30, 600, 10),
+        }
+    }
+}
+
+impl CacheConfig {
+    pub fn policy(&self, route: RouteKind) -> &CachePolicy {
+        match route {
+            RouteKind::Pages => &self.pages,
+            RouteKind::Product => &self.product,
+            RouteKind::Collection => &self.collection,
+            RouteKind::Search => &self.search,
+            RouteKind::Prices => &self.prices,
+        }
+    }
+
+    pub fn validate(&self) -> Vec<String> {
+        let mut problems: Vec<String> = RouteKind::ALL
+            .iter()
+            .filter_map(|route| {
+                self.policy(*route)
+                    .validate(&format!("cache.{}", route.as_str()))
+                    .err()
+            })
+            .collect();
+        if self.capacity_bytes == 0 {
+            problems.push("cache.capacity_bytes: must be at least 1".to_owned());
+        }
+        problems
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jitter_stays_within_its_spread() {
+        let policy = CachePolicy {
+            jitter: 0.2,
+            ..CachePolicy::default()
+        };
+        for _ in 0..1000 {
+            let factor = policy.jitter_factor();
+            assert!((0.8..=1.2).contains(&factor), "{factor}");
+        }
+    }
+
+    #[test]
+    fn bad_policies_name_their_key() {
+        let mut config = CacheConfig::default();
+        config.search.jitter = 1.5;
+        assert_eq!(
+            config.validate(),
+            vec!["cache.search.jitter: must be at least 0 and below 1"]
+        );
+    }
+}

@@ -1,0 +1,718 @@
+//! The edge cache: moka underneath (byte-weighted, bounded), our own freshness on top (moka never
+//! serves stale entries, so its expiry is only the hard limit), request coalescing with spelled-out
+//! failure semantics, stale-while-revalidate, stale-if-error, and tag purges.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::time::{Duration, Instant};
+
+use futures::FutureExt;
+use futures::future::{BoxFuture, Shared};
+use moka::Expiry;
+use moka::notification::RemovalCause;
+use tracing::Instrument;
+
+use super::entry::{CachedResponse, Fetched, Freshness};
+use super::key::cache_key;
+use super::policy::{CacheConfig, RouteKind};
+use super::status::CacheState;
+use crate::metrics::Metrics;
+use crate::upstream::UpstreamError;
+
+/// Why a fetch produced no answer. Cloneable: every waiter of a coalesced fetch gets it.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum FetchFailure {
+    #[error(transparent)]
+    Upstream(#[from] UpstreamError),
+    /// The fetch task panicked or was aborted; its waiters are released with this error.
+    #[error("the fetch task failed")]
+    Aborted,
+}
+
+impl FetchFailure {
+    /// Failures that stale-if-error covers (RFC 5861): server errors, timeouts, no connection.
+    /// A 4xx is an answer, not an outage.
+    fn allows_stale(&self) -> bool {
+        match self {
+            Self::Upstream(UpstreamError::Status { status, .. }) => status.is_server_error(),
+            Self::Upstream(UpstreamError::NotFound { .. } | UpstreamError::InvalidPath(_)) => false,
+            Self::Upstream(_) | Self::Aborted => true,
+        }
+    }
+
+    /// The status the upstream gave, for `Cache-Status: fwd-status`.
+    fn forward_status(&self) -> Option<u16> {
+        match self {
+            Self::Upstream(UpstreamError::Status { status, .. }) => Some(status.as_u16()),
+            Self::Upstream(UpstreamError::Timeout { .. }) => Some(504),
+            _ => Some(502),
+        }
+    }
+}
+
+/// What a fetch stored (or not) and produced.
+#[derive(Debug, Clone)]
+struct FetchOutcome {
+    entry: Arc<CachedResponse>,
+    stored: bool,
+}
+
+type SharedFetch = Shared<BoxFuture<'static, Result<FetchOutcome, FetchFailure>>>;
+
+/// One fetch in flight, shared by every request for its key.
+struct Inflight {
+    id: u64,
+    future: SharedFetch,
+}
+
+/// The answer to one lookup.
+#[derive(Debug, Clone)]
+pub struct Lookup {
+    pub entry: Arc<CachedResponse>,
+    /// The entry's windows under the policy in force at lookup time.
+    pub freshness: Freshness,
+    pub state: CacheState,
+    /// Whether this lookup's fetch stored the entry.
+    pub stored: bool,
+    /// The upstream status this lookup's fetch saw, if it fetched.
+    pub forward_status: Option<u16>,
+}
+
+/// Counts per route and state, for `/admin/cache`.
+#[derive(Debug, Default)]
+struct RouteCounters {
+    counts: [AtomicU64; 5],
+}
+
+#[derive(Clone)]
+pub struct EdgeCache {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    entries: moka::future::Cache<String, Arc<CachedResponse>>,
+    /// A std `Mutex`: held only to look up or insert a handle, never across an await.
+    inflight: Mutex<HashMap<String, Inflight>>,
+    next_fetch_id: AtomicU64,
+    /// Bumped by every purge; a fetch that started before a purge does not store its answer,
+    /// so a purge can never be undone by a response already on its way.
+    generation: AtomicU64,
+    /// Swapped whole by a reload; readers clone the `Arc` and never hold the lock.
+    config: RwLock<Arc<CacheConfig>>,
+    counters: HashMap<RouteKind, RouteCounters>,
+    metrics: Arc<Metrics>,
+}
+
+impl std::fmt::Debug for EdgeCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EdgeCache")
+            .field("entries", &self.inner.entries.entry_count())
+            .finish_non_exhaustive()
+    }
+}
+
+/// moka's expiry is the entry's hard limit: the end of its last stale window.
+struct HardLimit;
+
+impl Expiry<String, Arc<CachedResponse>> for HardLimit {
+    fn expire_after_create(
+        &self,
+        _key: &String,
+        entry: &Arc<CachedResponse>,
+        created_at: Instant,
+    ) -> Option<Duration> {
+        Some(entry.hard_until.saturating_duration_since(created_at))
+    }
+
+    fn expire_after_update(
+        &self,
+        _key: &String,
+        entry: &Arc<CachedResponse>,
+        updated_at: Instant,
+        _duration_until_expiry: Option<Duration>,
+    ) -> Option<Duration> {
+        Some(entry.hard_until.saturating_duration_since(updated_at))
+    }
+}
+
+/// Removes a finished fetch from the in-flight map, also when its task panics or is aborted.
+struct InflightGuard {
+    inner: Arc<Inner>,
+    key: String,
+    id: u64,
+}
+
+impl Drop for InflightGuard {
+    fn drop(&mut self) {
+        let mut inflight = self.inner.lock_inflight();
+        if inflight
+            .get(&self.key)
+            .is_some_and(|current| current.id == self.id)
+        {
+            inflight.remove(&self.key);
+        }
+    }
+}
+
+impl Inner {
+    fn lock_inflight(&self) -> MutexGuard<'_, HashMap<String, Inflight>> {
+        self.inflight
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn config(&self) -> Arc<CacheConfig> {
+        self.config
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    fn count(&self, route: RouteKind, state: CacheState) {
+        if let Some(counters) = self.counters.get(&route) {
+            let index = CacheState::ALL
+                .iter()
+                .position(|s| *s == state)
+                .unwrap_or(0);
+            counters.counts[index].fetch_add(1, Ordering::Relaxed);
+        }
+        self.metrics
+            .count_cache_lookup(route.as_str(), state.as_str());
+    }
+}
+
+/// Per-route figures for `/admin/cache`.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteStats {
+    pub route: &'static str,
+    pub entries: u64,
+    pub bytes: u64,
+    pub lookups: HashMap<&'static str, u64>,
+    /// Share of lookups answered from storage (hit, stale, stale-if-error).
+    pub hit_ratio: f64,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CacheStats {
+    pub entries: u64,
+    pub bytes: u64,
+    pub capacity_bytes: u64,
+    pub in_flight: usize,
+    pub routes: Vec<RouteStats>,
+}
+
+impl EdgeCache {
+    pub fn new(config: CacheConfig, metrics: Arc<Metrics>) -> Self {
+        let eviction_metrics = metrics.clone();
+        let entries = moka::future::Cache::builder()
+            .max_capacity(config.capacity_bytes)
+            .weigher(|key: &String, entry: &Arc<CachedResponse>| entry.weight(key))
+            .expire_after(HardLimit)
+            .support_invalidation_closures()
+            .eviction_listener(move |_key, _entry, cause| {
+                let cause = match cause {
+                    RemovalCause::Size => "size",
+                    RemovalCause::Expired => "expired",
+                    RemovalCause::Explicit => "purged",
+                    RemovalCause::Replaced => return,
+                };
+                eviction_metrics.count_cache_eviction(cause);
+            })
+            .build();
+        Self {
+            inner: Arc::new(Inner {
+                entries,
+                inflight: Mutex::new(HashMap::new()),
+                next_fetch_id: AtomicU64::new(0),
+                generation: AtomicU64::new(0),
+                config: RwLock::new(Arc::new(config)),
+                counters: RouteKind::ALL
+                    .iter()
+                    .map(|route| (*route, RouteCounters::default()))
+                    .collect(),
+                metrics,
+            }),
+        }
+    }
+
+    pub fn config(&self) -> Arc<CacheConfig> {
+        self.inner.config()
+    }
+
+    /// Swaps in new policies; they apply to entries stored from now on. The capacity is fixed
+    /// at start-up.
+    pub fn set_config(&self, config: CacheConfig) {
+        let mut current = self
+            .inner
+            .config
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if current.capacity_bytes != config.capacity_bytes {
+            tracing::warn!("cache.capacity_bytes changes take effect on restart");
+        }
+        *current = Arc::new(config);
+    }
+
+    /// Answers `title` on `route` from the cache, fetching with `fetch` when needed.
+    pub async fn lookup<F, Fut>(
+        &self,
+        route: RouteKind,
+        title: &str,
+        fetch: F,
+    ) -> Result<Lookup, FetchFailure>
+    where
+        F: FnOnce() -> Fut + Send + 'static,
+        Fut: Future<Output = Result<Fetched, UpstreamError>> + Send + 'static,
+    {
+        let key = cache_key(route, title);
+        let span = tracing::info_span!(
+            "cache.lookup",
+            cache.route = route.as_str(),
+            cache.key = %key,
+            cache.state = tracing::field::Empty,
+        );
+        let result = self
+            .lookup_key(route, title, key, fetch)
+            .instrument(span.clone())
+            .await;
+        if let Ok(lookup) = &result {
+            span.record("cache.state", lookup.state.as_str());
+            self.inner.count(route, lookup.state);
+        }
+        result
+    }
+
+    async fn lookup_key<F, Fut>(
+        &self,
+        route: RouteKind,
+        title: &str,
+        key: String,
+        fetch: F,
+    ) -> Result<Lookup, FetchFailure>
+    where
+        F: FnOnce() -> Fut + Send + 'static,
+        Fut: Future<Output = Result<Fetched, UpstreamError>> + Send + 'static,
+    {
+        let cached = self.inner.entries.get(&key).await;
+        let config = self.inner.config();
+        let policy = config.policy(route);
+        let now = Instant::now();
+        let hit = |entry: &Arc<CachedResponse>, state| Lookup {
+            freshness: entry.freshness(policy),
+            entry: entry.clone(),
+            state,
+            stored: false,
+            forward_status: None,
+        };
+        if let Some(entry) = &cached {
+            let freshness = entry.freshness(policy);
+            if freshness.is_fresh(now) {
+                return Ok(hit(entry, CacheState::Hit));
+            }
+            if freshness.within_stale_while_revalidate(now) {
+                // Joins the refresh already running for this key, or starts the only one.
+                let (_refresh, started) = self.join_or_start(route, title, key, fetch);
+                if started {
+                    tracing::debug!("background refresh started");
+                }
+                return Ok(hit(entry, CacheState::Stale));
+            }
+        }
+        let (shared, leader) = self.join_or_start(route, title, key, fetch);
+        match shared.await {
+            Ok(outcome) => Ok(Lookup {
+                freshness: outcome.entry.freshness(policy),
+                forward_status: Some(outcome.entry.status.as_u16()),
+                entry: outcome.entry,
+                state: if leader {
+                    CacheState::Miss
+                } else {
+                    CacheState::Coalesced
+                },
+                stored: outcome.stored,
+            }),
+            Err(failure) => match cached {
+                Some(stale)
+                    if failure.allows_stale()
+                        && stale
+                            .freshness(policy)
+                            .within_stale_if_error(Instant::now()) =>
+                {
+                    tracing::warn!(error = %failure, "upstream failed; serving stale-if-error");
+                    Ok(Lookup {
+                        forward_status: failure.forward_status(),
+                        ..hit(&stale, CacheState::StaleIfError)
+                    })
+                }
+                _ => Err(failure),
+            },
+        }
+    }
+
+    /// The fetch in flight for `key`, or a new one. The fetch runs in its own task, so the
+    /// request that started it may go away (client disconnect, timeout) without stranding the
+    /// others; the upstream timeout lives inside it. Returns whether this call started it.
+    fn join_or_start<F, Fut>(
+        &self,
+        route: RouteKind,
+        title: &str,
+        key: String,
+        fetch: F,
+    ) -> (SharedFetch, bool)
+    where
+        F: FnOnce() -> Fut + Send + 'static,
+        Fut: Future<Output = Result<Fetched, UpstreamError>> + Send + 'static,
+    {
+        // Held while spawning and registering, so the task's guard (which takes the same lock)
+        // can never remove the entry before it is inserted.
+        let mut inflight = self.inner.lock_inflight();
+        if let Some(existing) = inflight.get(&key) {
+            return (existing.future.clone(), false);
+        }
+        let id = self.inner.next_fetch_id.fetch_add(1, Ordering::Relaxed);
+        let inner = self.inner.clone();
+        let policy = inner.config().policy(route).clone();
+        let tag = route.tag(title);
+        let task_key = key.clone();
+        let span = tracing::info_span!("cache.fetch", cache.route = route.as_str());
+        let task = tokio::spawn(
+            async move {
+                let _guard = InflightGuard {
+                    inner: inner.clone(),
+                    key: task_key.clone(),
+                    id,
+                };
+                let generation = inner.generation.load(Ordering::SeqCst);
+                let started = Instant::now();
+                let fetched = fetch().await;
+                inner.metrics.observe_cache_fetch(
+                    route.as_str(),
+                    if fetched.is_ok() { "ok" } else { "error" },
+                    started.elapsed(),
+                );
+                let fetched = fetched?;
+                let mut tags = vec![tag];
+                tags.extend(fetched.extra_tags.iter().cloned());
+                let entry = Arc::new(CachedResponse::new(route, fetched, tags, &policy));
+                let cacheable = entry.body.len() <= policy.max_entry_bytes;
+                let mut stored = false;
+                if cacheable && inner.generation.load(Ordering::SeqCst) == generation {
+                    inner.entries.insert(task_key.clone(), entry.clone()).await;
+                    stored = true;
+                    // A purge that landed during the insert wins.
+                    if inner.generation.load(Ordering::SeqCst) != generation {
+                        inner.entries.invalidate(&task_key).await;
+                        stored = false;
+                    }
+                }
+                Ok(FetchOutcome { entry, stored })
+            }
+            .instrument(span),
+        );
+        let future: SharedFetch = async move {
+            task.await.unwrap_or_else(|join_error| {
+                tracing::error!(%join_error, "cache fetch task failed");
+                Err(FetchFailure::Aborted)
+            })
+        }
+        .boxed()
+        .shared();
+        inflight.insert(
+            key,
+            Inflight {
+                id,
+                future: future.clone(),
+            },
+        );
+        (future, true)
+    }
+
+    /// Drops every entry carrying one of `tags`; returns how many there were.
+    pub async fn purge_tags(&self, tags: &[String]) -> u64 {
+        let tags: Vec<String> = tags.iter().map(|tag| tag.trim().to_lowercase()).collect();
+        self.purge_where(move |entry| entry.tags.iter().any(|tag| tags.contains(tag)))
+            .await
+    }
+
+    /// Drops the entries at `keys` (`route:title`, titles normalised like requests' are).
+    pub async fn purge_keys(&self, keys: &[String]) -> u64 {
+        self.inner.generation.fetch_add(1, Ordering::SeqCst);
+        let mut purged = 0;
+        for key in keys {
+            let normalised = match key.split_once(':') {
+                Some((route, title)) => format!(
+                    "{}:{}",
+                    route.trim().to_lowercase(),
+                    super::key::normalise(title)
+                ),
+                None => key.trim().to_lowercase(),
+            };
+            if self.inner.entries.remove(&normalised).await.is_some() {
+                purged += 1;
+            }
+        }
+        purged
+    }
+
+    /// Drops every entry that carries none of `kept` (the webhook's answer to a change it
+    /// cannot map: all content, but not the price map).
+    pub async fn purge_all_except_tags(&self, kept: &[String]) -> u64 {
+        let kept = kept.to_vec();
+        self.purge_where(move |entry| !entry.tags.iter().any(|tag| kept.contains(tag)))
+            .await
+    }
+
+    pub async fn purge_all(&self) -> u64 {
+        self.purge_where(|_| true).await
+    }
+
+    async fn purge_where(
+        &self,
+        predicate: impl Fn(&CachedResponse) -> bool + Send + Sync + 'static,
+    ) -> u64 {
+        self.inner.generation.fetch_add(1, Ordering::SeqCst);
+        let matching: Vec<Arc<String>> = self
+            .inner
+            .entries
+            .iter()
+            .filter(|(_, entry)| predicate(entry))
+            .map(|(key, _)| key)
+            .collect();
+        for key in &matching {
+            self.inner.entries.invalidate(key.as_str()).await;
+        }
+        matching.len() as u64
+    }
+
+    pub async fn stats(&self) -> CacheStats {
+        self.inner.entries.run_pending_tasks().await;
+        let mut per_route: HashMap<RouteKind, (u64, u64)> = HashMap::new();
+        for (key, entry) in self.inner.entries.iter() {
+            let figures = per_route.entry(entry.route).or_default();
+            figures.0 += 1;
+            figures.1 += u64::from(entry.weight(&key));
+        }
+        let routes = RouteKind::ALL
+            .iter()
+            .map(|route| {
+                let lookups: HashMap<&'static str, u64> = CacheState::ALL
+                    .iter()
+                    .enumerate()
+                    .map(|(index, state)| {
+                        let count = self
+                            .inner
+                            .counters
+                            .get(route)
+                            .map_or(0, |c| c.counts[index].load(Ordering::Relaxed));
+                        (state.as_str(), count)
+                    })
+                    .collect();
+                let total: u64 = lookups.values().sum();
+                let served: u64 = CacheState::ALL
+                    .iter()
+                    .filter(|state| state.served_from_cache())
+                    .map(|state| lookups.get(state.as_str()).copied().unwrap_or(0))
+                    .sum();
+                let (entries, bytes) = per_route.get(route).copied().unwrap_or_default();
+                RouteStats {
+                    route: route.as_str(),
+                    entries,
+                    bytes,
+                    hit_ratio: if total == 0 {
+                        0.0
+                    } else {
+                        served as f64 / total as f64
+                    },
+                    lookups,
+                }
+            })
+            .collect();
+        CacheStats {
+            entries: self.inner.entries.entry_count(),
+            bytes: self.inner.entries.weighted_size(),
+            capacity_bytes: self.config().capacity_bytes,
+            in_flight: self.inner.lock_inflight().len(),
+            routes,
+        }
+    }
+
+    /// Entry count and weighted size, for the metrics gauges (after applying moka's pending
+    /// bookkeeping, so the figures are current).
+    pub async fn size(&self) -> (u64, u64) {
+        self.inner.entries.run_pending_tasks().await;
+        (
+            self.inner.entries.entry_count(),
+            self.inner.entries.weighted_size(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicUsize;
+
+    use axum::http::{HeaderValue, StatusCode};
+    use bytes::Bytes;
+
+    use super::*;
+    use crate::cache::policy::CachePolicy;
+
+    fn cache() -> EdgeCache {
+        let config = CacheConfig {
+            pages: CachePolicy {
+                jitter: 0.0,
+                ..CachePolicy::default()
+            },
+            ..CacheConfig::default()
+        };
+        EdgeCache::new(config, Arc::new(Metrics::new()))
+    }
+
+    fn page(body: &str) -> Fetched {
+        Fetched {
+            status: StatusCode::OK,
+            body: Bytes::from(body.to_owned()),
+            content_type: HeaderValue::from_static("application/json"),
+            extra_tags: vec![],
+        }
+    }
+
+    #[tokio::test]
+    async fn a_panicking_fetch_releases_its_waiters_and_the_next_lookup_fetches_again() {
+        let cache = cache();
+        let (release, released) = tokio::sync::oneshot::channel::<()>();
+        let leader = {
+            let cache = cache.clone();
+            tokio::spawn(async move {
+                cache
+                    .lookup(RouteKind::Pages, "home", move || async move {
+                        let _ = released.await;
+                        panic!("upstream parser exploded");
+                    })
+                    .await
+            })
+        };
+        tokio::task::yield_now().await;
+        let waiter = {
+            let cache = cache.clone();
+            tokio::spawn(async move {
+                cache
+                    .lookup(RouteKind::Pages, "home", || async { Ok(page("unused")) })
+                    .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let _ = release.send(());
+        assert!(matches!(leader.await.unwrap(), Err(FetchFailure::Aborted)));
+        assert!(matches!(waiter.await.unwrap(), Err(FetchFailure::Aborted)));
+        let next = cache
+            .lookup(RouteKind::Pages, "home", || async { Ok(page("{}")) })
+            .await
+            .unwrap();
+        assert_eq!(next.state, CacheState::Miss);
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_leader_does_not_strand_its_waiters() {
+        let cache = cache();
+        let fetches = Arc::new(AtomicUsize::new(0));
+        let counted = fetches.clone();
+        let leader = {
+            let cache = cache.clone();
+            tokio::spawn(async move {
+                cache
+                    .lookup(RouteKind::Pages, "home", move || async move {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        Ok(page("{\"fresh\":true}"))
+                    })
+                    .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let waiter = {
+            let cache = cache.clone();
+            tokio::spawn(async move {
+                cache
+                    .lookup(RouteKind::Pages, "home", || async {
+                        Ok(page("second fetch"))
+                    })
+                    .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        // The request that started the fetch goes away (client disconnect).
+        leader.abort();
+        let answer = waiter.await.unwrap().unwrap();
+        assert_eq!(answer.state, CacheState::Coalesced);
+        assert_eq!(answer.entry.body, Bytes::from_static(b"{\"fresh\":true}"));
+        assert_eq!(fetches.load(Ordering::SeqCst), 1);
+        let stored = cache
+            .lookup(RouteKind::Pages, "home", || async { Ok(page("unused")) })
+            .await
+            .unwrap();
+        assert_eq!(stored.state, CacheState::Hit);
+    }
+
+    #[tokio::test]
+    async fn a_purge_during_a_fetch_keeps_the_fetched_answer_out_of_the_cache() {
+        let cache = cache();
+        let (release, released) = tokio::sync::oneshot::channel::<()>();
+        let fetch = {
+            let cache = cache.clone();
+            tokio::spawn(async move {
+                cache
+                    .lookup(RouteKind::Pages, "home", move || async move {
+                        let _ = released.await;
+                        Ok(page("{\"before\":\"purge\"}"))
+                    })
+                    .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        cache.purge_tags(&["page:home".to_owned()]).await;
+        let _ = release.send(());
+        let answer = fetch.await.unwrap().unwrap();
+        assert!(!answer.stored, "the purge won");
+        let next = cache
+            .lookup(RouteKind::Pages, "home", || async { Ok(page("{}")) })
+            .await
+            .unwrap();
+        assert_eq!(next.state, CacheState::Miss);
+    }
+
+    #[tokio::test]
+    async fn oversized_answers_are_served_but_not_stored() {
+        let config = CacheConfig {
+            pages: CachePolicy {
+                max_entry_bytes: 10,
+                ..CachePolicy::default()
+            },
+            ..CacheConfig::default()
+        };
+        let cache = EdgeCache::new(config, Arc::new(Metrics::new()));
+        let big = "x".repeat(100);
+        let first = cache
+            .lookup(RouteKind::Pages, "home", {
+                let big = big.clone();
+                move || async move { Ok(page(&big)) }
+            })
+            .await
+            .unwrap();
+        assert_eq!(first.entry.body.len(), 100);
+        assert!(!first.stored);
+        let second = cache
+            .lookup(
+                RouteKind::Pages,
+                "home",
+                move || async move { Ok(page(&big)) },
+            )
+            .await
+            .unwrap();
+        assert_eq!(second.state, CacheState::Miss);
+    }
+}
