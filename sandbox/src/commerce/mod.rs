@@ -8,6 +8,7 @@ mod military;
 mod newsletter;
 mod orders;
 pub mod seed;
+mod shop;
 pub mod tokens;
 mod users;
 

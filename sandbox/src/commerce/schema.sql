@@ -129,12 +129,12 @@ CREATE TABLE cart_items (
 );
 
 CREATE TABLE orders (
-    id                 INTEGER PRIMARY KEY,   -- numbering starts at 100001 (see the seed)
+    id                 INTEGER PRIMARY KEY,   -- numbering starts at 100001 (shop/order_store.rs)
     user_id            INTEGER REFERENCES users (id),
     guest_id           TEXT REFERENCES guests (id),
     user_email         TEXT NOT NULL,
     status             TEXT NOT NULL,
-    customer_info      TEXT NOT NULL,         -- JSON as submitted
+    customer_info      TEXT NOT NULL,         -- JSON as submitted, normalised by checkout
     dealer_info        TEXT,                  -- JSON, when FFL items were ordered
     subtotal_cents     INTEGER NOT NULL,
     shipping_cents     INTEGER NOT NULL,

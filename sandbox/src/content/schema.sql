@@ -14,3 +14,11 @@ CREATE TABLE skus (
     restricted_zips   TEXT NOT NULL DEFAULT '[]'  -- JSON array of zip codes
 );
 CREATE INDEX skus_by_product ON skus (product_title);
+
+-- The variant a content page is served in when a request names none (`PUT
+-- /sandbox/pages/{name}/variant`), so a demo through the BFF can show, say, About Us without open
+-- positions. No row: the default content.
+CREATE TABLE content_page_variants (
+    page    TEXT PRIMARY KEY,
+    variant TEXT NOT NULL
+);

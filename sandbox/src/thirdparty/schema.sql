@@ -1,5 +1,6 @@
 -- Third-party doubles: captcha tokens issued by the widget, one-time payment tokens issued by
--- the card tokenizer, and the outbox of e-mails the sandbox "sent".
+-- the card tokenizer, the outbox of e-mails the sandbox "sent", and identity-verification
+-- requests.
 CREATE TABLE captcha_tokens (
     token      TEXT PRIMARY KEY,
     created_at TEXT NOT NULL,
@@ -23,4 +24,19 @@ CREATE TABLE emails (
     body       TEXT NOT NULL,   -- plain text
     link       TEXT,            -- the action link, absolute
     created_at TEXT NOT NULL
+);
+
+-- Identity verification (the LE/MIL double, "VeriPass"): one row per authorization request.
+-- `state` is the request's handle in the authorize URL; `redirect_uri` is fixed here when the
+-- request is created and never read from the browser, so the page cannot be an open redirect.
+CREATE TABLE idv_sessions (
+    state            TEXT PRIMARY KEY,
+    user_id          INTEGER NOT NULL,
+    redirect_uri     TEXT NOT NULL,
+    created_at       TEXT NOT NULL,
+    expires_at       INTEGER NOT NULL,    -- unix seconds: the user must answer before this
+    decision         TEXT,                -- approved | rejected, once the user answered
+    code             TEXT UNIQUE,         -- the one-time code handed back with the redirect
+    code_expires_at  INTEGER,             -- unix seconds
+    exchanged_at     TEXT                 -- set when the code was exchanged (single use)
 );
