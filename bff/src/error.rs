@@ -19,6 +19,13 @@ pub enum ApiError {
     BadRequest { code: &'static str, detail: String },
     #[error("{0}")]
     Unauthorized(String),
+    /// The signed-in session could not be renewed: the visitor must sign in again.
+    #[error("Your session has expired; please sign in again.")]
+    SessionExpired,
+    #[error("{detail}")]
+    Forbidden { code: &'static str, detail: String },
+    #[error("Too many requests; retry in {retry_after_seconds} s.")]
+    TooManyRequests { retry_after_seconds: u64 },
     #[error("{detail}")]
     Unprocessable { code: &'static str, detail: String },
     /// Field-level validation failures, with the specs' messages.
@@ -52,7 +59,9 @@ impl ApiError {
         match self {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
-            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Unauthorized(_) | Self::SessionExpired => StatusCode::UNAUTHORIZED,
+            Self::Forbidden { .. } => StatusCode::FORBIDDEN,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Overloaded { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -65,8 +74,12 @@ impl ApiError {
     fn code(&self) -> &'static str {
         match self {
             Self::NotFound(_) => "not_found",
-            Self::BadRequest { code, .. } | Self::Unprocessable { code, .. } => code,
+            Self::BadRequest { code, .. }
+            | Self::Unprocessable { code, .. }
+            | Self::Forbidden { code, .. } => code,
+            Self::TooManyRequests { .. } => "rate_limited",
             Self::Unauthorized(_) => "unauthorized",
+            Self::SessionExpired => "session_expired",
             Self::Validation(_) => "validation_failed",
             Self::Overloaded { .. } => "overloaded",
             Self::Timeout => "timeout",
@@ -94,6 +107,11 @@ impl ApiError {
             code: self.code(),
             errors: match self {
                 Self::Validation(errors) => Some(errors.clone()),
+                Self::Upstream(UpstreamError::Status {
+                    status,
+                    errors: Some(errors),
+                    ..
+                }) if status.is_client_error() => Some(errors.clone()),
                 _ => None,
             },
         }
@@ -114,6 +132,9 @@ impl IntoResponse for ApiError {
             HeaderValue::from_static("application/problem+json"),
         );
         if let Self::Overloaded {
+            retry_after_seconds,
+        }
+        | Self::TooManyRequests {
             retry_after_seconds,
         } = self
         {

@@ -6,13 +6,16 @@ pub mod config;
 pub mod content;
 pub mod error;
 pub mod metrics;
+pub mod rate_limit;
 pub mod request_id;
 pub mod routes;
 pub mod security;
 pub mod server;
+pub mod session;
 pub mod state;
 pub mod telemetry;
 pub mod upstream;
+pub mod validation;
 pub mod web_assets;
 
 use std::time::Duration;
@@ -48,6 +51,10 @@ pub fn app(state: SharedState) -> Router {
             state.clone(),
             metrics::track,
         ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            session::handle::layer,
+        ))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(HandleErrorLayer::new(infrastructure_error))
         .load_shed()
@@ -60,7 +67,7 @@ pub fn app(state: SharedState) -> Router {
     Router::new()
         .route("/healthz", get(routes::health::live))
         .route("/readyz", get(routes::health::ready))
-        .nest("/api", routes::api())
+        .nest("/api", routes::api(&state))
         .merge(web_assets::router(&state))
         .layer(layers)
         .with_state(state)

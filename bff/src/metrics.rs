@@ -56,6 +56,11 @@ struct FetchLabels {
     outcome: String,
 }
 
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct EventLabels {
+    event: String,
+}
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
 fn histogram() -> Histogram {
@@ -73,6 +78,7 @@ pub struct Metrics {
     cache_fetch_duration: HistogramFamily<FetchLabels>,
     cache_entries: Gauge,
     cache_bytes: Gauge,
+    session_events: Family<EventLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -130,7 +136,14 @@ impl Metrics {
             Unit::Bytes,
             cache_bytes.clone(),
         );
+        let session_events = Family::<EventLabels, Counter>::default();
+        registry.register(
+            "bff_session_events",
+            "Session events: refresh_ok, refresh_failed, merge_ok, merge_failed, merge_retried, csrf_rejected, rate_limited, cookie_rejected",
+            session_events.clone(),
+        );
         Self {
+            session_events,
             registry,
             server_duration,
             client_duration,
@@ -186,6 +199,14 @@ impl Metrics {
                 outcome: outcome.to_owned(),
             })
             .observe(elapsed.as_secs_f64());
+    }
+
+    pub fn count_session_event(&self, event: &str) {
+        self.session_events
+            .get_or_create(&EventLabels {
+                event: event.to_owned(),
+            })
+            .inc();
     }
 
     /// Sets the cache size gauges (read at scrape time).

@@ -9,9 +9,12 @@ use url::Url;
 use crate::cache::EdgeCache;
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
 use crate::metrics::Metrics;
+use crate::rate_limit::AuthRateLimit;
 use crate::routes::health::Readiness;
 use crate::routes::public_config::public_config_json;
 use crate::security::SecurityHeaders;
+use crate::session::seal::Sealer;
+use crate::session::tokens::Refresher;
 use crate::upstream::Upstream;
 use crate::web_assets::WebAssets;
 
@@ -30,6 +33,11 @@ pub struct AppState {
     pub web: WebAssets,
     pub readiness: Readiness,
     pub cache: EdgeCache,
+    /// Seals and opens the session cookie.
+    pub sealer: Sealer,
+    pub auth_rate_limit: AuthRateLimit,
+    /// Single-flight token refreshes.
+    pub refresher: Arc<Refresher>,
     /// The file the configuration came from, re-read on reload (SIGHUP or the admin API).
     pub config_path: Option<PathBuf>,
     /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
@@ -63,8 +71,15 @@ impl AppState {
         let public_config = public_config_json(&config, sandbox_origin);
         let web = WebAssets::load(&config.web.dist_dir, &public_config);
         let cache = EdgeCache::new(config.cache.clone(), metrics.clone());
+        let sealer = Sealer::new(&secrets.session_keys).ok_or_else(|| {
+            ConfigError("BFF_SESSION_KEYS: at least one key is required".to_owned())
+        })?;
+        let auth_rate_limit = AuthRateLimit::new(&config.rate_limit);
         Ok(Arc::new(Self {
             cache,
+            sealer,
+            auth_rate_limit,
+            refresher: Arc::new(Refresher::default()),
             config_path,
             security: SecurityHeaders::new(&config, sandbox_origin),
             readiness: Readiness::default(),

@@ -48,6 +48,8 @@ pub struct RecordedRequest {
     pub route: String,
     pub request_id: Option<String>,
     pub authorization: Option<String>,
+    /// Any cookie the caller sent (the BFF must never forward the browser's).
+    pub cookie: Option<String>,
 }
 
 /// A std `Mutex` (not tokio's): every critical section is a few map operations, never held across
@@ -94,6 +96,7 @@ impl Hooks {
             route: route.clone(),
             request_id: header("x-request-id"),
             authorization: header("authorization"),
+            cookie: header("cookie"),
         };
         let mut hooks = self.lock();
         *hooks.counts.entry(route.clone()).or_default() += 1;

@@ -42,6 +42,8 @@ pub struct Config {
     pub upstreams: UpstreamsConfig,
     pub security: SecurityConfig,
     pub cache: CacheConfig,
+    pub session: SessionConfig,
+    pub rate_limit: RateLimitConfig,
     pub public: PublicConfig,
 }
 
@@ -144,6 +146,49 @@ pub struct SecurityConfig {
     pub csp_connect_src: Vec<String>,
 }
 
+/// The session cookie and the tokens it carries.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SessionConfig {
+    /// Cookie name; `__Host-` is prefixed when the public origin is https (then the cookie is
+    /// also `Secure`).
+    pub cookie_name: String,
+    /// Cookie lifetime (a signed-in session also ends when its refresh token does).
+    pub max_age_days: u64,
+    /// Access tokens this close to expiry are refreshed before use.
+    pub refresh_margin_ms: u64,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        Self {
+            cookie_name: "session".to_owned(),
+            max_age_days: 30,
+            refresh_margin_ms: 60_000,
+        }
+    }
+}
+
+/// Per-client-IP limits on the sign-in, registration and password endpoints.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RateLimitConfig {
+    /// Requests per minute per client IP on each limited endpoint.
+    pub auth_per_minute: u32,
+    /// A header set by a trusted proxy that carries the client IP (e.g. `x-forwarded-for`; its
+    /// last entry is used). Empty: the connection's peer address, which clients cannot forge.
+    pub trusted_client_ip_header: String,
+}
+
+impl Default for RateLimitConfig {
+    fn default() -> Self {
+        Self {
+            auth_per_minute: 10,
+            trusted_client_ip_header: String::new(),
+        }
+    }
+}
+
 /// Values the browser receives at `/api/config` and inside `index.html`. Everything here is
 /// public by definition; secrets live in [`Secrets`] and never in this struct.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -216,6 +261,8 @@ impl Default for Config {
             upstreams: UpstreamsConfig::default(),
             security: SecurityConfig::default(),
             cache: CacheConfig::default(),
+            session: SessionConfig::default(),
+            rate_limit: RateLimitConfig::default(),
             public: PublicConfig::default(),
         }
     }
@@ -486,6 +533,18 @@ impl Config {
             problems.push("telemetry.sample_ratio: must be between 0 and 1".to_owned());
         }
         problems.extend(self.cache.validate());
+        if self.rate_limit.auth_per_minute == 0 {
+            problems.push("rate_limit.auth_per_minute: must be at least 1".to_owned());
+        }
+        if self.session.cookie_name.is_empty()
+            || !self
+                .session
+                .cookie_name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            problems.push("session.cookie_name: letters, digits, '_' and '-' only".to_owned());
+        }
         if self.server.max_concurrent_requests == 0 {
             problems.push("server.max_concurrent_requests: must be at least 1".to_owned());
         }

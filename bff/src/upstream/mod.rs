@@ -34,6 +34,8 @@ pub enum UpstreamError {
         upstream: &'static str,
         status: StatusCode,
         message: Option<String>,
+        /// Per-field messages of a validation failure.
+        errors: Option<std::collections::BTreeMap<String, String>>,
     },
     #[error("{upstream}: unreachable ({reason})")]
     Unreachable {
@@ -57,6 +59,12 @@ impl UpstreamError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::NotFound { .. } | Self::InvalidPath(_) => StatusCode::NOT_FOUND,
+            // A validation failure upstream is this API's 422, with its per-field messages.
+            Self::Status {
+                status,
+                errors: Some(_),
+                ..
+            } if *status == StatusCode::BAD_REQUEST => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Status { status, .. } if status.is_client_error() => *status,
             Self::Timeout { .. } => StatusCode::GATEWAY_TIMEOUT,
             Self::Overloaded { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -67,7 +75,24 @@ impl UpstreamError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::NotFound { .. } | Self::InvalidPath(_) => "not_found",
-            Self::Status { status, .. } if status.is_client_error() => "upstream_rejected",
+            Self::Status {
+                status,
+                errors: Some(_),
+                ..
+            } if *status == StatusCode::BAD_REQUEST
+                || *status == StatusCode::UNPROCESSABLE_ENTITY =>
+            {
+                "validation_failed"
+            }
+            Self::Status { status, .. } => match *status {
+                StatusCode::BAD_REQUEST => "bad_request",
+                StatusCode::UNAUTHORIZED => "unauthorized",
+                StatusCode::FORBIDDEN => "forbidden",
+                StatusCode::CONFLICT => "conflict",
+                StatusCode::UNPROCESSABLE_ENTITY => "unprocessable",
+                StatusCode::TOO_MANY_REQUESTS => "rate_limited",
+                _ => "upstream_unavailable",
+            },
             Self::Timeout { .. } => "upstream_timeout",
             Self::Overloaded { .. } => "overloaded",
             _ => "upstream_unavailable",
@@ -88,6 +113,59 @@ impl UpstreamError {
             Self::Overloaded { .. } => "The service is busy; please retry shortly.".to_owned(),
             _ => "The service is unavailable; please retry shortly.".to_owned(),
         }
+    }
+}
+
+/// One request to an upstream, beyond a plain GET: method, query, JSON body, and the caller's
+/// identity (a user's bearer token or a guest id), injected server-side.
+#[derive(Debug, Clone)]
+pub struct Call<'a> {
+    pub method: reqwest::Method,
+    pub path: &'a UpstreamPath,
+    pub query: Vec<(&'a str, String)>,
+    pub body: Option<&'a serde_json::Value>,
+    pub bearer: Option<&'a str>,
+    pub guest_id: Option<&'a str>,
+}
+
+impl<'a> Call<'a> {
+    pub fn new(method: reqwest::Method, path: &'a UpstreamPath) -> Self {
+        Self {
+            method,
+            path,
+            query: Vec::new(),
+            body: None,
+            bearer: None,
+            guest_id: None,
+        }
+    }
+
+    pub fn get(path: &'a UpstreamPath) -> Self {
+        Self::new(reqwest::Method::GET, path)
+    }
+
+    pub fn post(path: &'a UpstreamPath, body: &'a serde_json::Value) -> Self {
+        Self::new(reqwest::Method::POST, path).json(body)
+    }
+
+    pub fn json(mut self, body: &'a serde_json::Value) -> Self {
+        self.body = Some(body);
+        self
+    }
+
+    pub fn bearer(mut self, token: Option<&'a str>) -> Self {
+        self.bearer = token;
+        self
+    }
+
+    pub fn guest(mut self, guest_id: Option<&'a str>) -> Self {
+        self.guest_id = guest_id;
+        self
+    }
+
+    pub fn query(mut self, name: &'a str, value: impl Into<String>) -> Self {
+        self.query.push((name, value.into()));
+        self
     }
 }
 
@@ -174,15 +252,51 @@ impl Upstream {
             url.path = %path,
             http.response.status_code = tracing::field::Empty,
         );
-        self.send(reqwest::Method::GET, path.as_str(), request_id)
+        self.send(&Call::get(path), path.as_str(), request_id)
             .instrument(span)
             .await
     }
 
+    /// Any call; a non-2xx answer is an error.
+    pub async fn call(
+        &self,
+        call: Call<'_>,
+        request_id: &RequestId,
+    ) -> Result<UpstreamResponse, UpstreamError> {
+        let span = tracing::info_span!(
+            "upstream",
+            upstream = self.inner.name,
+            http.request.method = %call.method,
+            url.path = %call.path,
+            http.response.status_code = tracing::field::Empty,
+        );
+        self.send(&call, call.path.as_str(), request_id)
+            .instrument(span)
+            .await
+    }
+
+    /// `call`, decoding a JSON answer.
+    pub async fn call_json(
+        &self,
+        call: Call<'_>,
+        request_id: &RequestId,
+    ) -> Result<serde_json::Value, UpstreamError> {
+        let upstream = self.inner.name;
+        let response = self.call(call, request_id).await?;
+        if response.body.is_empty() {
+            return Ok(serde_json::Value::Null);
+        }
+        serde_json::from_slice(&response.body).map_err(|err| UpstreamError::Decode {
+            upstream,
+            reason: err.to_string(),
+        })
+    }
+
     /// Whether the upstream answers at all (any status below 500), for readiness.
     pub async fn probe(&self, request_id: &RequestId) -> bool {
+        let health = UpstreamPath::fixed("health");
         let path = self.inner.health_path.clone();
-        match self.send(reqwest::Method::GET, &path, request_id).await {
+        match self.send(&Call::get(&health), &path, request_id).await {
             Ok(_) => true,
             Err(UpstreamError::NotFound { .. }) => true,
             Err(UpstreamError::Status { status, .. }) => !status.is_server_error(),
@@ -192,10 +306,11 @@ impl Upstream {
 
     async fn send(
         &self,
-        method: reqwest::Method,
+        call: &Call<'_>,
         path: &str,
         request_id: &RequestId,
     ) -> Result<UpstreamResponse, UpstreamError> {
+        let method = call.method.clone();
         let upstream = self.inner.name;
         let url = self
             .inner
@@ -213,12 +328,24 @@ impl Upstream {
         let mut headers = HeaderMap::new();
         headers.insert(X_REQUEST_ID.clone(), request_id.header_value().clone());
         headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
-        if let Some(token) = &self.inner.credential
-            && let Ok(value) = HeaderValue::from_str(&format!("Bearer {}", token.expose_secret()))
+        // The caller's own token wins over the service credential.
+        let bearer = call.bearer.or_else(|| {
+            self.inner
+                .credential
+                .as_ref()
+                .map(ExposeSecret::expose_secret)
+        });
+        if let Some(token) = bearer
+            && let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {token}"))
         {
-            let mut value = value;
             value.set_sensitive(true);
             headers.insert(header::AUTHORIZATION, value);
+        }
+        if let Some(guest_id) = call.guest_id
+            && let Ok(mut value) = HeaderValue::from_str(guest_id)
+        {
+            value.set_sensitive(true);
+            headers.insert("x-guest-id", value);
         }
         let context = tracing::Span::current().context();
         opentelemetry::global::get_text_map_propagator(|propagator| {
@@ -229,13 +356,18 @@ impl Upstream {
         });
 
         let started = Instant::now();
-        let result = self
+        let mut request = self
             .inner
             .client
             .request(method.clone(), url)
-            .headers(headers)
-            .send()
-            .await;
+            .headers(headers);
+        if !call.query.is_empty() {
+            request = request.query(&call.query);
+        }
+        if let Some(body) = call.body {
+            request = request.json(body);
+        }
+        let result = request.send().await;
         let outcome = match result {
             Ok(response) => {
                 let status = response.status();
@@ -271,6 +403,7 @@ impl Upstream {
                 upstream,
                 status,
                 message: message_of(&body),
+                errors: errors_of(&body),
             })
         }
     }
@@ -285,6 +418,18 @@ fn transport_error(upstream: &'static str, err: &reqwest::Error) -> UpstreamErro
             reason: err.to_string(),
         }
     }
+}
+
+/// The per-field `errors` of an upstream validation failure, if any.
+fn errors_of(body: &[u8]) -> Option<std::collections::BTreeMap<String, String>> {
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let errors = value.get("errors")?.as_object()?;
+    Some(
+        errors
+            .iter()
+            .filter_map(|(field, message)| Some((field.clone(), message.as_str()?.to_owned())))
+            .collect(),
+    )
 }
 
 /// The `message` of an upstream JSON error body (the commerce API's shape), if any.

@@ -1,0 +1,371 @@
+//! The session endpoints: who is signed in, and sign-in, registration, sign-out and the password
+//! and verification flows. Tokens stay in the BFF; the browser only ever gets its sealed cookie.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use validator::Validate;
+
+use crate::error::ApiError;
+use crate::request_id::RequestId;
+use crate::session::tokens::{self, AuthResponse};
+use crate::session::{Session, SessionHandle};
+use crate::state::SharedState;
+use crate::upstream::{Call, UpstreamError, UpstreamPath};
+use crate::validation::{Validated, new_password};
+
+/// What the browser may know about its session: never a token.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionView {
+    pub signed_in: bool,
+    /// Whether a guest cart exists for this visitor.
+    pub guest: bool,
+    pub user: Option<UserView>,
+    /// When the current access token expires (Unix milliseconds); it is renewed automatically.
+    pub expires_at: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserView {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+}
+
+impl SessionView {
+    pub fn of(session: &Session) -> Self {
+        Self {
+            signed_in: session.user.is_some(),
+            guest: session.user.is_none() && session.guest_id.is_some(),
+            user: session.user.as_ref().map(|user| UserView {
+                first_name: user.first_name.clone(),
+                last_name: user.last_name.clone(),
+                email: user.email.clone(),
+            }),
+            expires_at: session.user.as_ref().map(|user| user.expires_at * 1000),
+        }
+    }
+}
+
+pub async fn session(
+    State(state): State<SharedState>,
+    session: SessionHandle,
+    request_id: RequestId,
+) -> Result<Json<SessionView>, ApiError> {
+    // Renews a token inside its margin, so the expiry shown is the real one.
+    tokens::access_token(&state, &session, &request_id).await?;
+    Ok(Json(SessionView::of(&session.get())))
+}
+
+#[derive(Debug, Deserialize, Serialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct Login {
+    #[serde(default)]
+    #[validate(
+        length(min = 1, message = "Email is required"),
+        email(message = "Email must be a valid email address")
+    )]
+    email: String,
+    #[serde(default)]
+    #[validate(length(min = 1, message = "Password is required"))]
+    password: String,
+    #[serde(default)]
+    #[validate(length(min = 1, message = "Captcha is required"))]
+    captcha: String,
+}
+
+#[derive(Debug, Deserialize, Serialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct Register {
+    #[serde(default)]
+    #[validate(length(min = 1, message = "First name is required"))]
+    first_name: String,
+    #[serde(default)]
+    #[validate(length(min = 1, message = "Last name is required"))]
+    last_name: String,
+    #[serde(default)]
+    #[validate(
+        length(min = 1, message = "Email is required"),
+        email(message = "Email must be a valid email address")
+    )]
+    email: String,
+    #[serde(default)]
+    #[validate(custom(function = "new_password"))]
+    password: String,
+    #[serde(default)]
+    #[validate(must_match(other = "password", message = "Passwords do not match"))]
+    #[serde(skip_serializing)]
+    confirm_password: String,
+    #[serde(default)]
+    newsletter: bool,
+    #[serde(default)]
+    #[validate(length(min = 1, message = "Captcha is required"))]
+    captcha: String,
+}
+
+#[derive(Debug, Deserialize, Serialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct ForgotPassword {
+    #[serde(default)]
+    #[validate(
+        length(min = 1, message = "Email is required"),
+        email(message = "Email must be a valid email address")
+    )]
+    email: String,
+    #[serde(default)]
+    #[validate(length(min = 1, message = "Captcha is required"))]
+    captcha: String,
+}
+
+#[derive(Debug, Deserialize, Serialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct ResetPassword {
+    #[serde(default)]
+    #[validate(custom(function = "new_password"))]
+    password: String,
+    #[serde(default)]
+    #[validate(must_match(other = "password", message = "Passwords do not match"))]
+    #[serde(skip_serializing)]
+    confirm_password: String,
+    #[serde(default)]
+    #[validate(length(min = 1, message = "Token is required"))]
+    token: String,
+    #[serde(default)]
+    #[validate(length(min = 1, message = "Captcha is required"))]
+    captcha: String,
+}
+
+#[derive(Debug, Deserialize, Serialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangePassword {
+    #[serde(default)]
+    #[validate(length(min = 1, message = "Current password is required"))]
+    current_password: String,
+    #[serde(default)]
+    #[validate(custom(function = "new_password"))]
+    new_password: String,
+    #[serde(default)]
+    #[validate(must_match(other = "new_password", message = "Passwords do not match"))]
+    confirm_password: String,
+}
+
+#[derive(Debug, Deserialize, Serialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyRegistration {
+    #[serde(default)]
+    #[validate(length(min = 1, message = "Token is required"))]
+    token: String,
+}
+
+async fn authenticate(
+    state: &SharedState,
+    path: &'static str,
+    body: &Value,
+    request_id: &RequestId,
+) -> Result<AuthResponse, ApiError> {
+    let path = UpstreamPath::fixed(path);
+    let answer = state
+        .commerce
+        .call_json(Call::post(&path, body), request_id)
+        .await?;
+    serde_json::from_value(answer).map_err(|err| {
+        ApiError::Upstream(UpstreamError::Decode {
+            upstream: "commerce",
+            reason: err.to_string(),
+        })
+    })
+}
+
+/// Stores the new tokens in the session (the guest token becomes a pending merge), loads the
+/// user's name, and merges the guest cart.
+async fn sign_in(
+    state: &SharedState,
+    session: &SessionHandle,
+    auth: AuthResponse,
+    request_id: &RequestId,
+) -> Result<Json<SessionView>, ApiError> {
+    let mut user = auth.into_tokens(None);
+    let profile_path = UpstreamPath::fixed("User/profile");
+    let profile = state
+        .commerce
+        .call_json(
+            Call::get(&profile_path).bearer(Some(&user.access_token)),
+            request_id,
+        )
+        .await?;
+    let text = |field: &str| {
+        profile
+            .get(field)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    user.first_name = text("firstName");
+    user.last_name = text("lastName");
+    user.email = text("email");
+    let mut updated = session.get();
+    if let Some(guest_id) = updated.guest_id.take() {
+        updated.pending_merge = Some(guest_id);
+    }
+    updated.user = Some(user);
+    session.set(updated);
+    crate::routes::cart::merge_pending(state, session, request_id).await;
+    Ok(Json(SessionView::of(&session.get())))
+}
+
+pub async fn login(
+    State(state): State<SharedState>,
+    session: SessionHandle,
+    request_id: RequestId,
+    Validated(body): Validated<Login>,
+) -> Result<Json<SessionView>, ApiError> {
+    let body = serde_json::to_value(&body).unwrap_or(Value::Null);
+    let auth = authenticate(&state, "Auth/login", &body, &request_id).await?;
+    sign_in(&state, &session, auth, &request_id).await
+}
+
+pub async fn register(
+    State(state): State<SharedState>,
+    session: SessionHandle,
+    request_id: RequestId,
+    Validated(body): Validated<Register>,
+) -> Result<Response, ApiError> {
+    let body = serde_json::to_value(&body).unwrap_or(Value::Null);
+    let auth = authenticate(&state, "Auth/register", &body, &request_id).await?;
+    let view = sign_in(&state, &session, auth, &request_id).await?;
+    Ok((StatusCode::CREATED, view).into_response())
+}
+
+pub async fn logout(
+    State(state): State<SharedState>,
+    session: SessionHandle,
+    request_id: RequestId,
+) -> StatusCode {
+    if let Some(user) = session.get().user {
+        let path = UpstreamPath::fixed("Auth/logout");
+        let empty = json!({});
+        if let Err(err) = state
+            .commerce
+            .call(
+                Call::post(&path, &empty).bearer(Some(&user.access_token)),
+                &request_id,
+            )
+            .await
+        {
+            // The session ends here regardless; the upstream tokens expire on their own.
+            tracing::warn!(error = %err, "upstream logout failed");
+        }
+    }
+    session.clear();
+    StatusCode::NO_CONTENT
+}
+
+/// Relays a message-answering call (`{message}`) to the commerce API.
+async fn relay(
+    state: &SharedState,
+    path: &'static str,
+    body: &Value,
+    bearer: Option<&str>,
+    request_id: &RequestId,
+) -> Result<Json<Value>, ApiError> {
+    let path = UpstreamPath::fixed(path);
+    let answer = state
+        .commerce
+        .call_json(Call::post(&path, body).bearer(bearer), request_id)
+        .await?;
+    Ok(Json(
+        json!({"message": answer.get("message").cloned().unwrap_or(Value::Null)}),
+    ))
+}
+
+pub async fn forgot_password(
+    State(state): State<SharedState>,
+    request_id: RequestId,
+    Validated(body): Validated<ForgotPassword>,
+) -> Result<Json<Value>, ApiError> {
+    let body = serde_json::to_value(&body).unwrap_or(Value::Null);
+    relay(&state, "Auth/forgot-password", &body, None, &request_id).await
+}
+
+pub async fn reset_password(
+    State(state): State<SharedState>,
+    request_id: RequestId,
+    Validated(body): Validated<ResetPassword>,
+) -> Result<Json<Value>, ApiError> {
+    let body = serde_json::to_value(&body).unwrap_or(Value::Null);
+    relay(&state, "Auth/reset-password", &body, None, &request_id).await
+}
+
+pub async fn verify_registration(
+    State(state): State<SharedState>,
+    request_id: RequestId,
+    Validated(body): Validated<VerifyRegistration>,
+) -> Result<Json<Value>, ApiError> {
+    let body = serde_json::to_value(&body).unwrap_or(Value::Null);
+    relay(&state, "Auth/verify-registration", &body, None, &request_id).await
+}
+
+/// The signed-in user's tokens, or 401 for a visitor who is not signed in.
+async fn signed_in(
+    state: &SharedState,
+    session: &SessionHandle,
+    request_id: &RequestId,
+) -> Result<crate::session::UserTokens, ApiError> {
+    tokens::access_token(state, session, request_id)
+        .await?
+        .ok_or_else(|| ApiError::Unauthorized("Please sign in.".to_owned()))
+}
+
+pub async fn change_password(
+    State(state): State<SharedState>,
+    session: SessionHandle,
+    request_id: RequestId,
+    Validated(body): Validated<ChangePassword>,
+) -> Result<Json<Value>, ApiError> {
+    let user = signed_in(&state, &session, &request_id).await?;
+    let body = serde_json::to_value(&body).unwrap_or(Value::Null);
+    let path = UpstreamPath::fixed("Auth/change-password");
+    tokens::with_user(&state, &session, user, &request_id, |bearer| {
+        let state = state.clone();
+        let body = body.clone();
+        let path = path.clone();
+        let request_id = request_id.clone();
+        async move {
+            state
+                .commerce
+                .call_json(Call::post(&path, &body).bearer(Some(&bearer)), &request_id)
+                .await
+        }
+    })
+    .await
+    .map(|answer| Json(json!({"message": answer.get("message").cloned().unwrap_or(Value::Null)})))
+}
+
+pub async fn resend_verification(
+    State(state): State<SharedState>,
+    session: SessionHandle,
+    request_id: RequestId,
+) -> Result<Json<Value>, ApiError> {
+    let user = signed_in(&state, &session, &request_id).await?;
+    let path = UpstreamPath::fixed("Auth/resend-verification");
+    let empty = json!({});
+    tokens::with_user(&state, &session, user, &request_id, |bearer| {
+        let state = state.clone();
+        let path = path.clone();
+        let empty = empty.clone();
+        let request_id = request_id.clone();
+        async move {
+            state
+                .commerce
+                .call_json(Call::post(&path, &empty).bearer(Some(&bearer)), &request_id)
+                .await
+        }
+    })
+    .await
+    .map(|answer| Json(json!({"message": answer.get("message").cloned().unwrap_or(Value::Null)})))
+}

@@ -1,0 +1,170 @@
+//! The session of one request: read from the cookie by the middleware, changed by handlers,
+//! written back (or cleared) on the way out.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::Response;
+
+use super::model::{Envelope, PAYLOAD_VERSION, Session};
+use crate::error::ApiError;
+use crate::state::SharedState;
+
+#[derive(Debug, Default)]
+struct Inner {
+    session: Session,
+    /// Write the cookie back (changed, or opened with an old key).
+    dirty: bool,
+    /// Send a removal (signed out, or the incoming cookie did not open).
+    clear: bool,
+}
+
+/// Shared by the middleware and the handlers of one request. A std `Mutex`: never held across
+/// an await (handlers copy the session out, await, then store it back).
+#[derive(Debug, Clone, Default)]
+pub struct SessionHandle {
+    inner: Arc<Mutex<Inner>>,
+}
+
+impl SessionHandle {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub fn get(&self) -> Session {
+        self.lock().session.clone()
+    }
+
+    pub fn set(&self, session: Session) {
+        let mut inner = self.lock();
+        if inner.session != session {
+            inner.session = session;
+            inner.dirty = true;
+            inner.clear = false;
+        }
+    }
+
+    /// Ends the session: the cookie is removed.
+    pub fn clear(&self) {
+        let mut inner = self.lock();
+        inner.session = Session::default();
+        inner.dirty = false;
+        inner.clear = true;
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for SessionHandle {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        parts
+            .extensions
+            .get::<SessionHandle>()
+            .cloned()
+            .ok_or_else(|| ApiError::Internal("session middleware missing".to_owned()))
+    }
+}
+
+/// The cookie's name: `__Host-` prefixed when the origin is https (the prefix requires Secure,
+/// `Path=/` and no Domain, which pins the cookie to this exact host).
+pub fn cookie_name(state: &SharedState) -> String {
+    if state.config.is_secure() {
+        format!("__Host-{}", state.config.session.cookie_name)
+    } else {
+        state.config.session.cookie_name.clone()
+    }
+}
+
+fn read_cookie<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
+    request
+        .headers()
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value)
+}
+
+/// Middleware: opens the cookie into a [`SessionHandle`], and writes it back when it changed.
+pub async fn layer(State(state): State<SharedState>, mut request: Request, next: Next) -> Response {
+    let name = cookie_name(&state);
+    let handle = SessionHandle::default();
+    if let Some(value) = read_cookie(&request, &name) {
+        let opened = state.sealer.open(value).and_then(|opened| {
+            serde_json::from_slice::<Envelope>(&opened.plaintext)
+                .ok()
+                .filter(|envelope| envelope.v == PAYLOAD_VERSION)
+                .map(|envelope| (envelope.s, opened.stale_key))
+        });
+        let mut inner = handle.lock();
+        match opened {
+            Some((session, stale_key)) => {
+                inner.session = session;
+                // Opened with a retired-but-listed key: reseal with the newest.
+                inner.dirty = stale_key;
+            }
+            None => {
+                tracing::debug!("session cookie did not open; treating the visitor as new");
+                state.metrics.count_session_event("cookie_rejected");
+                inner.clear = true;
+            }
+        }
+    }
+    request.extensions_mut().insert(handle.clone());
+    let mut response = next.run(request).await;
+    let (session, dirty, clear) = {
+        let inner = handle.lock();
+        (inner.session.clone(), inner.dirty, inner.clear)
+    };
+    let cookie = if clear {
+        Some(removal(&state, &name))
+    } else if dirty {
+        seal_cookie(&state, &name, &session)
+    } else {
+        None
+    };
+    if let Some(cookie) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+        // A response that sets a session cookie must never be stored by a shared cache.
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+fn attributes(state: &SharedState) -> &'static str {
+    if state.config.is_secure() {
+        "Path=/; HttpOnly; Secure; SameSite=Lax"
+    } else {
+        "Path=/; HttpOnly; SameSite=Lax"
+    }
+}
+
+fn seal_cookie(state: &SharedState, name: &str, session: &Session) -> Option<String> {
+    if *session == Session::default() {
+        return Some(removal(state, name));
+    }
+    let plaintext = serde_json::to_vec(&Envelope {
+        v: PAYLOAD_VERSION,
+        s: session.clone(),
+    })
+    .ok()?;
+    let sealed = state.sealer.seal(&plaintext)?;
+    let max_age = state.config.session.max_age_days * 24 * 3600;
+    Some(format!(
+        "{name}={sealed}; Max-Age={max_age}; {}",
+        attributes(state)
+    ))
+}
+
+fn removal(state: &SharedState, name: &str) -> String {
+    format!("{name}=; Max-Age=0; {}", attributes(state))
+}

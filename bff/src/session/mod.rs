@@ -1,0 +1,10 @@
+//! Sessions: the token handler. The browser holds one sealed HttpOnly cookie; tokens stay here.
+
+pub mod csrf;
+pub mod handle;
+pub mod model;
+pub mod seal;
+pub mod tokens;
+
+pub use handle::SessionHandle;
+pub use model::{Session, UserTokens};

@@ -1,0 +1,269 @@
+//! The signed-in user's tokens: refreshed before use when inside the margin, once per session
+//! even under concurrent requests (single flight), and once more when the upstream refuses a
+//! token we believed valid. A failed refresh ends the session.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use futures::FutureExt;
+use futures::future::{BoxFuture, Shared};
+use serde::Deserialize;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use tracing::Instrument;
+
+use super::handle::SessionHandle;
+use super::model::UserTokens;
+use crate::error::ApiError;
+use crate::request_id::RequestId;
+use crate::state::SharedState;
+use crate::upstream::{Call, Upstream, UpstreamError, UpstreamPath};
+
+/// How long a rotation is remembered: requests still carrying the previous cookie (sent before
+/// the new one arrived) get the new tokens instead of spending a dead refresh token.
+const ROTATION_MEMORY: Duration = Duration::from_secs(60);
+
+/// The upstream's auth answer (login, register, refresh).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthResponse {
+    pub access_token: String,
+    pub refresh_token: String,
+    #[serde(default = "bearer")]
+    pub token_type: String,
+    /// Seconds until the access token expires.
+    pub expires_in: i64,
+}
+
+fn bearer() -> String {
+    "Bearer".to_owned()
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+impl AuthResponse {
+    /// The session's tokens from this answer, keeping the user's name and e-mail.
+    pub fn into_tokens(self, previous: Option<&UserTokens>) -> UserTokens {
+        let issued_at_ms = now_ms();
+        UserTokens {
+            access_token: self.access_token,
+            refresh_token: self.refresh_token,
+            token_type: self.token_type,
+            expires_at: issued_at_ms / 1000 + self.expires_in,
+            issued_at_ms,
+            first_name: previous.map(|p| p.first_name.clone()).unwrap_or_default(),
+            last_name: previous.map(|p| p.last_name.clone()).unwrap_or_default(),
+            email: previous.map(|p| p.email.clone()).unwrap_or_default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+enum RefreshFailure {
+    /// The upstream refused the refresh token: the session is over.
+    Refused,
+    /// The upstream could not be asked: the session stays, this request fails.
+    Unavailable(UpstreamError),
+}
+
+type SharedRefresh = Shared<BoxFuture<'static, Result<UserTokens, RefreshFailure>>>;
+
+/// Refreshes in flight and recent rotations, keyed by a hash of the refresh token they spend.
+pub struct Refresher {
+    /// A std `Mutex`: only held to look up or register a refresh, never across an await.
+    inflight: Mutex<HashMap<String, SharedRefresh>>,
+    rotated: moka::sync::Cache<String, UserTokens>,
+}
+
+impl std::fmt::Debug for Refresher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Refresher")
+    }
+}
+
+impl Default for Refresher {
+    fn default() -> Self {
+        Self {
+            inflight: Mutex::new(HashMap::new()),
+            rotated: moka::sync::Cache::builder()
+                .max_capacity(100_000)
+                .time_to_live(ROTATION_MEMORY)
+                .build(),
+        }
+    }
+}
+
+fn key_of(refresh_token: &str) -> String {
+    hex::encode(Sha256::digest(refresh_token.as_bytes()))
+}
+
+impl Refresher {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, SharedRefresh>> {
+        self.inflight
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// New tokens for `current`: the rotation already done for its refresh token, the one in
+    /// flight, or a new one (run in its own task, so a cancelled request cannot strand the
+    /// others).
+    async fn refresh(
+        self: &Arc<Self>,
+        commerce: &Upstream,
+        current: &UserTokens,
+        request_id: &RequestId,
+        metrics: &Arc<crate::metrics::Metrics>,
+    ) -> Result<UserTokens, RefreshFailure> {
+        let key = key_of(&current.refresh_token);
+        if let Some(tokens) = self.rotated.get(&key) {
+            return Ok(tokens);
+        }
+        let shared = {
+            let mut inflight = self.lock();
+            if let Some(shared) = inflight.get(&key) {
+                shared.clone()
+            } else {
+                let this = self.clone();
+                let commerce = commerce.clone();
+                let current = current.clone();
+                let request_id = request_id.clone();
+                let metrics = metrics.clone();
+                let task_key = key.clone();
+                let task = tokio::spawn(
+                    async move {
+                        let result = call_refresh(&commerce, &current, &request_id).await;
+                        match &result {
+                            Ok(tokens) => {
+                                this.rotated.insert(task_key.clone(), tokens.clone());
+                                metrics.count_session_event("refresh_ok");
+                            }
+                            Err(_) => metrics.count_session_event("refresh_failed"),
+                        }
+                        this.lock().remove(&task_key);
+                        result
+                    }
+                    .instrument(tracing::info_span!("session.refresh")),
+                );
+                let shared: SharedRefresh = async move {
+                    task.await.unwrap_or_else(|err| {
+                        Err(RefreshFailure::Unavailable(UpstreamError::Decode {
+                            upstream: "commerce",
+                            reason: format!("refresh task failed: {err}"),
+                        }))
+                    })
+                }
+                .boxed()
+                .shared();
+                inflight.insert(key, shared.clone());
+                shared
+            }
+        };
+        shared.await
+    }
+}
+
+async fn call_refresh(
+    commerce: &Upstream,
+    current: &UserTokens,
+    request_id: &RequestId,
+) -> Result<UserTokens, RefreshFailure> {
+    let path = UpstreamPath::fixed("Auth/refresh-token");
+    let body = json!({"refreshToken": current.refresh_token});
+    match commerce
+        .call_json(Call::post(&path, &body), request_id)
+        .await
+    {
+        Ok(value) => serde_json::from_value::<AuthResponse>(value)
+            .map(|auth| auth.into_tokens(Some(current)))
+            .map_err(|err| {
+                RefreshFailure::Unavailable(UpstreamError::Decode {
+                    upstream: "commerce",
+                    reason: err.to_string(),
+                })
+            }),
+        Err(UpstreamError::Status { status, .. }) if status.is_client_error() => {
+            Err(RefreshFailure::Refused)
+        }
+        Err(err) => Err(RefreshFailure::Unavailable(err)),
+    }
+}
+
+/// Replaces the session's tokens with a refreshed set, or ends the session when refused.
+async fn renew(
+    state: &SharedState,
+    session: &SessionHandle,
+    current: &UserTokens,
+    request_id: &RequestId,
+) -> Result<UserTokens, ApiError> {
+    match state
+        .refresher
+        .refresh(&state.commerce, current, request_id, &state.metrics)
+        .await
+    {
+        Ok(tokens) => {
+            let mut updated = session.get();
+            updated.user = Some(tokens.clone());
+            session.set(updated);
+            Ok(tokens)
+        }
+        Err(RefreshFailure::Refused) => {
+            session.clear();
+            Err(ApiError::SessionExpired)
+        }
+        Err(RefreshFailure::Unavailable(err)) => Err(ApiError::Upstream(err)),
+    }
+}
+
+/// The signed-in user's access token, refreshed first when it expires within the margin.
+/// `None` for guests.
+pub async fn access_token(
+    state: &SharedState,
+    session: &SessionHandle,
+    request_id: &RequestId,
+) -> Result<Option<UserTokens>, ApiError> {
+    let Some(user) = session.get().user else {
+        return Ok(None);
+    };
+    let margin_s = i64::try_from(state.config.session.refresh_margin_ms / 1000).unwrap_or(60);
+    if user.expires_at - now_ms() / 1000 > margin_s {
+        return Ok(Some(user));
+    }
+    renew(state, session, &user, request_id).await.map(Some)
+}
+
+/// Runs `call` with the user's bearer token; when the upstream answers 401 to a token believed
+/// valid, refreshes once and tries again. A second 401 ends the session.
+pub async fn with_user<T, F, Fut>(
+    state: &SharedState,
+    session: &SessionHandle,
+    user: UserTokens,
+    request_id: &RequestId,
+    call: F,
+) -> Result<T, ApiError>
+where
+    F: Fn(String) -> Fut,
+    Fut: std::future::Future<Output = Result<T, UpstreamError>>,
+{
+    match call(user.access_token.clone()).await {
+        Err(UpstreamError::Status { status, .. })
+            if status == reqwest::StatusCode::UNAUTHORIZED =>
+        {
+            let renewed = renew(state, session, &user, request_id).await?;
+            match call(renewed.access_token.clone()).await {
+                Err(UpstreamError::Status { status, .. })
+                    if status == reqwest::StatusCode::UNAUTHORIZED =>
+                {
+                    session.clear();
+                    Err(ApiError::SessionExpired)
+                }
+                other => other.map_err(ApiError::from),
+            }
+        }
+        other => other.map_err(ApiError::from),
+    }
+}

@@ -1,0 +1,556 @@
+//! The token handler against the real sandbox: one sealed HttpOnly cookie, tokens injected and
+//! refreshed server-side, guest carts merged after sign-in, CSRF and rate limits.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use bff::config::Config;
+use common::{TestServer, header, start_with, test_config};
+use serde_json::{Value, json};
+
+const SHOPPER: &str = "shopper@talonforge.example";
+const PASSWORD: &str = "Password123!";
+const CAPTCHA: &str = "sandbox-captcha-ok";
+const RIFLE: &str = "TF-V15-556-16-BLK";
+
+/// A browser-like caller: sends the CSRF header, keeps the session cookie by hand (so tests see
+/// and control exactly what is sent).
+struct Browser<'a> {
+    server: &'a TestServer,
+    cookie: Option<String>,
+}
+
+struct Answer {
+    status: u16,
+    set_cookie: Vec<String>,
+    body: Value,
+    text: String,
+}
+
+impl<'a> Browser<'a> {
+    fn new(server: &'a TestServer) -> Self {
+        Self {
+            server,
+            cookie: None,
+        }
+    }
+
+    async fn send(&mut self, method: reqwest::Method, path: &str, body: Option<Value>) -> Answer {
+        let mut request = self
+            .server
+            .client
+            .request(method, self.server.url(path))
+            .header("x-csrf", "1");
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let set_cookie: Vec<String> = response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().unwrap().to_owned())
+            .collect();
+        for cookie in &set_cookie {
+            let pair = cookie.split(';').next().unwrap().to_owned();
+            if cookie.contains("Max-Age=0") {
+                self.cookie = None;
+            } else {
+                self.cookie = Some(pair);
+            }
+        }
+        let text = response.text().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Answer {
+            status,
+            set_cookie,
+            body,
+            text,
+        }
+    }
+
+    async fn get(&mut self, path: &str) -> Answer {
+        self.send(reqwest::Method::GET, path, None).await
+    }
+
+    async fn post(&mut self, path: &str, body: Value) -> Answer {
+        self.send(reqwest::Method::POST, path, Some(body)).await
+    }
+
+    async fn add(&mut self, sku: &str, quantity: i64) -> Answer {
+        self.post(
+            "/api/cart/items",
+            json!({"productId": sku, "productName": "Vanguard 15", "quantity": quantity,
+                   "options": [{"label": "Caliber", "value": "5.56"}], "productUrl": "/product/vanguard%2015"}),
+        )
+        .await
+    }
+
+    async fn login(&mut self) -> Answer {
+        self.post(
+            "/api/auth/login",
+            json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA}),
+        )
+        .await
+    }
+}
+
+async fn sandbox_requests_to(server: &TestServer, route: &str) -> Vec<Value> {
+    server
+        .sandbox_requests()
+        .await
+        .into_iter()
+        .filter(|r| r["route"] == route)
+        .collect()
+}
+
+fn quantities(cart: &Value) -> Vec<(String, i64)> {
+    let mut lines: Vec<(String, i64)> = cart["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["productId"].as_str().unwrap().to_owned(),
+                i["quantity"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+async fn another_sku(server: &TestServer) -> String {
+    let prices: Value = server
+        .client
+        .get(format!("{}/Products", server.sandbox))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    prices["products"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(code, p)| {
+            *code != RIFLE && p["inStock"] == true && p["price"].as_f64().unwrap_or(0.0) > 0.0
+        })
+        .map(|(code, _)| code.clone())
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_guest_cart_is_merged_into_the_user_cart_at_sign_in() {
+    let server = start_with(test_config(), &[]).await;
+    let other = another_sku(&server).await;
+    let mut browser = Browser::new(&server);
+    assert_eq!(browser.add(RIFLE, 1).await.status, 200);
+    assert_eq!(browser.add(&other, 1).await.status, 200);
+    let cart = browser.add(RIFLE, 1).await;
+    assert_eq!(quantities(&cart.body), {
+        let mut expected = vec![(RIFLE.to_owned(), 2), (other.clone(), 1)];
+        expected.sort();
+        expected
+    });
+    assert!(
+        cart.body.get("guestId").is_none(),
+        "the guest token never reaches the browser"
+    );
+
+    let login = browser.login().await;
+    assert_eq!(login.status, 200, "{}", login.text);
+    assert_eq!(login.body["signedIn"], true);
+    assert_eq!(login.body["guest"], false, "the guest token is gone");
+    let cart = browser.get("/api/cart").await;
+    assert_eq!(cart.status, 200);
+    assert!(quantities(&cart.body).contains(&(RIFLE.to_owned(), 2)));
+    assert!(quantities(&cart.body).contains(&(other, 1)));
+    assert_eq!(sandbox_requests_to(&server, "/Cart/merge").await.len(), 1);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_failed_merge_loses_nothing_and_succeeds_on_the_next_cart_read() {
+    let server = start_with(test_config(), &[]).await;
+    let mut browser = Browser::new(&server);
+    browser.add(RIFLE, 3).await;
+    server
+        .inject_fault(json!({"route": "/Cart/merge", "errorStatus": 503}))
+        .await;
+    let login = browser.login().await;
+    assert_eq!(
+        login.status, 200,
+        "sign-in succeeds even when the merge does not"
+    );
+    let cart = browser.get("/api/cart").await;
+    assert!(
+        !quantities(&cart.body).contains(&(RIFLE.to_owned(), 3)),
+        "not merged yet"
+    );
+
+    server
+        .client
+        .delete(format!("{}/sandbox/faults", server.sandbox))
+        .send()
+        .await
+        .unwrap();
+    let cart = browser.get("/api/cart").await;
+    assert!(
+        quantities(&cart.body).contains(&(RIFLE.to_owned(), 3)),
+        "{}",
+        cart.text
+    );
+    let merges = sandbox_requests_to(&server, "/Cart/merge").await.len();
+    let again = browser.get("/api/cart").await;
+    assert_eq!(quantities(&again.body), quantities(&cart.body));
+    assert_eq!(
+        sandbox_requests_to(&server, "/Cart/merge").await.len(),
+        merges,
+        "merged once, then done"
+    );
+    let metrics = server
+        .client
+        .get(format!("{}/metrics", server.admin))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for line in [
+        r#"bff_session_events_total{event="merge_failed"} 2"#,
+        r#"bff_session_events_total{event="merge_retried"} 2"#,
+        r#"bff_session_events_total{event="merge_ok"} 1"#,
+    ] {
+        assert!(metrics.contains(line), "{line} in {metrics}");
+    }
+    server.stop().await;
+}
+
+fn always_refresh() -> Config {
+    let mut config = test_config();
+    // Longer than the sandbox's 900 s tokens: every token is inside the margin.
+    config.session.refresh_margin_ms = 901_000;
+    config
+}
+
+#[tokio::test]
+async fn fifty_concurrent_requests_inside_the_margin_share_one_refresh() {
+    let server = start_with(always_refresh(), &[]).await;
+    let mut browser = Browser::new(&server);
+    assert_eq!(browser.login().await.status, 200);
+    let cookie = browser.cookie.clone().unwrap();
+    let requests = (0..50).map(|_| {
+        let client = server.client.clone();
+        let url = server.url("/api/session");
+        let cookie = cookie.clone();
+        tokio::spawn(async move {
+            let response = client
+                .get(url)
+                .header("cookie", cookie)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            let renewed = response.headers().get("set-cookie").is_some();
+            let body: Value = response.json().await.unwrap();
+            (status, renewed, body["signedIn"].as_bool())
+        })
+    });
+    let answers: Vec<_> = futures::future::join_all(requests)
+        .await
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert!(
+        answers
+            .iter()
+            .all(|(status, renewed, signed_in)| *status == 200
+                && *renewed
+                && *signed_in == Some(true))
+    );
+    assert_eq!(
+        sandbox_requests_to(&server, "/Auth/refresh-token")
+            .await
+            .len(),
+        1
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_refused_refresh_ends_the_session_with_session_expired() {
+    let server = start_with(always_refresh(), &[]).await;
+    let mut browser = Browser::new(&server);
+    browser.login().await;
+    server
+        .inject_fault(json!({"route": "/Auth/refresh-token", "errorStatus": 401}))
+        .await;
+    let answer = browser.get("/api/session").await;
+    assert_eq!(answer.status, 401);
+    assert_eq!(answer.body["code"], "session_expired");
+    assert!(
+        answer.set_cookie.iter().any(|c| c.contains("Max-Age=0")),
+        "the cookie is cleared"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn tampered_truncated_and_foreign_cookies_are_a_fresh_guest() {
+    let server = start_with(test_config(), &[("BFF_SESSION_KEYS", "current-key")]).await;
+    let mut browser = Browser::new(&server);
+    browser.add(RIFLE, 1).await;
+    let good = browser.cookie.clone().unwrap();
+    let (name, value) = good.split_once('=').unwrap();
+    let mut flipped = value.to_owned().into_bytes();
+    let at = flipped.len() - 5;
+    flipped[at] = if flipped[at] == b'A' { b'B' } else { b'A' };
+    let foreign = {
+        let other = start_with(test_config(), &[("BFF_SESSION_KEYS", "retired-key")]).await;
+        let mut stranger = Browser::new(&other);
+        stranger.add(RIFLE, 1).await;
+        let cookie = stranger.cookie.clone().unwrap();
+        other.stop().await;
+        cookie
+    };
+    for cookie in [
+        format!("{name}={}", String::from_utf8(flipped).unwrap()),
+        format!("{name}={}", &value[..value.len() / 2]),
+        foreign,
+    ] {
+        let mut visitor = Browser::new(&server);
+        visitor.cookie = Some(cookie.clone());
+        let answer = visitor.get("/api/session").await;
+        assert_eq!(answer.status, 200, "{cookie}");
+        assert_eq!(answer.body["signedIn"], false);
+        assert_eq!(answer.body["guest"], false);
+        assert!(
+            answer.set_cookie.iter().any(|c| c.contains("Max-Age=0")),
+            "cleared: {cookie}"
+        );
+        let cart = visitor.get("/api/cart").await;
+        assert_eq!(cart.body["items"], json!([]));
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn after_key_rotation_a_session_still_works_and_is_resealed_with_the_new_key() {
+    let before = start_with(test_config(), &[("BFF_SESSION_KEYS", "key-2025")]).await;
+    let mut browser = Browser::new(&before);
+    assert_eq!(browser.login().await.status, 200);
+    let old_cookie = browser.cookie.clone().unwrap();
+    before.stop().await;
+
+    let rotated = start_with(test_config(), &[("BFF_SESSION_KEYS", "key-2026,key-2025")]).await;
+    let mut browser = Browser::new(&rotated);
+    browser.cookie = Some(old_cookie.clone());
+    let answer = browser.get("/api/session").await;
+    assert_eq!(answer.body["signedIn"], true);
+    assert_eq!(answer.body["user"]["email"], SHOPPER);
+    let resealed = browser.cookie.clone().unwrap();
+    assert_ne!(resealed, old_cookie, "resealed with the newest key");
+    rotated.stop().await;
+
+    let retired = start_with(test_config(), &[("BFF_SESSION_KEYS", "key-2026")]).await;
+    let mut browser = Browser::new(&retired);
+    browser.cookie = Some(resealed);
+    assert_eq!(browser.get("/api/session").await.body["signedIn"], true);
+    retired.stop().await;
+}
+
+#[tokio::test]
+async fn no_body_carries_a_token_and_the_cookie_is_http_only_secure_lax() {
+    let mut config = test_config();
+    config.server.public_origin = "https://shop.example".parse().unwrap();
+    let server = start_with(config, &[]).await;
+    let mut browser = Browser::new(&server);
+    let mut answers = vec![browser.add(RIFLE, 1).await];
+    // The https origin makes the cookie Secure, so send it by hand over the test's plain http.
+    let login = browser
+        .server
+        .client
+        .post(server.url("/api/auth/login"))
+        .header("x-csrf", "1")
+        .header("origin", "https://shop.example")
+        .header("cookie", browser.cookie.clone().unwrap())
+        .json(&json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA}))
+        .send()
+        .await
+        .unwrap();
+    let cookies: Vec<String> = login
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(login.status(), 200);
+    browser.cookie = Some(cookies[0].split(';').next().unwrap().to_owned());
+    let login_text = login.text().await.unwrap();
+    answers.push(browser.get("/api/session").await);
+    answers.push(browser.get("/api/cart").await);
+
+    for cookie in &cookies {
+        assert!(cookie.starts_with("__Host-session="), "{cookie}");
+        for attribute in ["HttpOnly", "Secure", "SameSite=Lax", "Path=/"] {
+            assert!(cookie.contains(attribute), "{attribute} missing: {cookie}");
+        }
+        assert!(!cookie.contains("Domain"), "{cookie}");
+    }
+    let seen = server.sandbox_requests().await;
+    assert!(
+        seen.iter().all(|r| r["cookie"].is_null()),
+        "the browser's cookie never goes upstream"
+    );
+    let tokens: Vec<String> = seen
+        .iter()
+        .filter_map(|r| r["authorization"].as_str())
+        .filter_map(|a| a.strip_prefix("Bearer "))
+        .map(str::to_owned)
+        .collect();
+    assert!(!tokens.is_empty());
+    let guest_paths: Vec<String> = sandbox_requests_to(&server, "/Cart/guest/{token}/items")
+        .await
+        .iter()
+        .map(|r| r["path"].as_str().unwrap().to_owned())
+        .collect();
+    let guest_id = guest_paths[0].split('/').nth(3).unwrap().to_owned();
+    for text in answers
+        .iter()
+        .map(|a| a.text.as_str())
+        .chain([login_text.as_str()])
+    {
+        for token in tokens.iter().chain([&guest_id]) {
+            assert!(
+                !text.contains(token.as_str()),
+                "a token leaked into a body: {text}"
+            );
+        }
+        assert!(
+            !text.contains("accessToken") && !text.contains("refreshToken"),
+            "{text}"
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn unsafe_requests_without_the_csrf_header_or_from_another_origin_are_refused() {
+    let server = start_with(test_config(), &[]).await;
+    let body = json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA});
+    let without = server
+        .client
+        .post(server.url("/api/auth/login"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(without.status(), 403);
+    assert_eq!(header(&without, "content-type"), "application/problem+json");
+    let foreign = server
+        .client
+        .post(server.url("/api/cart/items"))
+        .header("x-csrf", "1")
+        .header("origin", "https://evil.example")
+        .json(&json!({"productId": RIFLE, "quantity": 1}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(foreign.status(), 403);
+    let problem: Value = foreign.json().await.unwrap();
+    assert_eq!(problem["code"], "csrf_rejected");
+    let seen = server.sandbox_requests().await;
+    assert!(
+        seen.iter().all(|r| r["route"] == "/health"),
+        "no upstream call: {seen:?}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_eleventh_login_in_a_minute_from_one_ip_is_refused_with_retry_after() {
+    let server = start_with(test_config(), &[]).await;
+    let mut browser = Browser::new(&server);
+    for attempt in 1..=10 {
+        let answer = browser
+            .post(
+                "/api/auth/login",
+                json!({"email": SHOPPER, "password": "wrong-password", "captcha": CAPTCHA}),
+            )
+            .await;
+        assert_eq!(answer.status, 401, "attempt {attempt}: {}", answer.text);
+    }
+    let response = server
+        .client
+        .post(server.url("/api/auth/login"))
+        .header("x-csrf", "1")
+        .json(&json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 429);
+    let wait: u64 = header(&response, "retry-after").parse().unwrap();
+    assert!((1..=60).contains(&wait));
+    assert_eq!(sandbox_requests_to(&server, "/Auth/login").await.len(), 10);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn logout_clears_the_cookie_and_signs_out_upstream() {
+    let server = start_with(test_config(), &[]).await;
+    let mut browser = Browser::new(&server);
+    browser.login().await;
+    let answer = browser.post("/api/auth/logout", json!({})).await;
+    assert_eq!(answer.status, 204);
+    assert!(answer.set_cookie.iter().any(|c| c.contains("Max-Age=0")));
+    assert_eq!(sandbox_requests_to(&server, "/Auth/logout").await.len(), 1);
+    assert_eq!(browser.get("/api/session").await.body["signedIn"], false);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn sign_up_rules_answer_with_the_specs_messages() {
+    let server = start_with(test_config(), &[]).await;
+    let mut browser = Browser::new(&server);
+    let answer = browser
+        .post(
+            "/api/auth/register",
+            json!({"firstName": "Pat", "lastName": "", "email": "not-an-email", "password": "short",
+                   "confirmPassword": "different", "captcha": ""}),
+        )
+        .await;
+    assert_eq!(answer.status, 422);
+    let errors = &answer.body["errors"];
+    assert_eq!(errors["lastName"], "Last name is required");
+    assert_eq!(errors["email"], "Email must be a valid email address");
+    assert_eq!(
+        errors["password"],
+        "Password must be at least 8 characters long"
+    );
+    assert_eq!(errors["confirmPassword"], "Passwords do not match");
+    assert_eq!(errors["captcha"], "Captcha is required");
+    assert!(
+        sandbox_requests_to(&server, "/Auth/register")
+            .await
+            .is_empty()
+    );
+
+    let created = browser
+        .post(
+            "/api/auth/register",
+            json!({"firstName": "Pat", "lastName": "Lee", "email": "pat.lee@example.com", "password": "Correct-Horse-9",
+                   "confirmPassword": "Correct-Horse-9", "newsletter": false, "captcha": CAPTCHA}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    assert_eq!(created.body["user"]["firstName"], "Pat");
+    server.stop().await;
+}
