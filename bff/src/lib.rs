@@ -2,9 +2,11 @@
 //! API in front of the commerce and content services.
 
 pub mod cache;
+pub mod catalogue;
 pub mod config;
 pub mod content;
 pub mod error;
+pub mod geo;
 pub mod metrics;
 pub mod rate_limit;
 pub mod request_id;

@@ -554,3 +554,88 @@ async fn sign_up_rules_answer_with_the_specs_messages() {
     assert_eq!(created.body["user"]["firstName"], "Pat");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_guest_reads_its_own_order_with_its_guest_token_and_nobody_else_can() {
+    let server = start_with(test_config(), &[]).await;
+    let mut browser = Browser::new(&server);
+    let cart = browser
+        .post(
+            "/api/cart/items",
+            json!({"productId": "TF-CAP-BLK-SM", "productName": "Talon Logo Cap", "quantity": 1}),
+        )
+        .await;
+    assert_eq!(cart.status, 200, "{}", cart.text);
+    let guest_path = sandbox_requests_to(&server, "/Cart/guest/{token}/items").await[0]["path"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let guest_id = guest_path.split('/').nth(3).unwrap().to_owned();
+
+    // Pay and place the order as the storefront's checkout will: tokenize, then check out.
+    let tokenized: Value = server
+        .client
+        .post(format!("{}/3p/accept/v1/tokens", server.sandbox))
+        .json(&json!({"authData": {"clientKey": "sandbox-public-client-key", "apiLoginID": "sandbox-login-id"},
+                      "cardData": {"cardNumber": "4111111111111111", "month": "12", "year": "2035", "cardCode": "123"}}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = tokenized["opaqueData"]["dataValue"].as_str().unwrap();
+    let placed: Value = server
+        .client
+        .post(format!("{}/Checkout/simplified", server.sandbox))
+        .header("x-guest-id", &guest_id)
+        .json(
+            &json!({"cartId": cart.body["id"], "paymentToken": token, "customerInfo": {
+            "email": "guest@example.com", "name": "Guest Buyer", "mainContact": "5125550100",
+            "address": "100 Congress Ave", "city": "Austin", "state": "TX", "zip": "78701",
+            "country": "United States", "shippingSameAsBilling": true, "shippingMethodId": 1}}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let order_id = placed["orderId"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{placed}"));
+
+    let mine = browser.get(&format!("/api/orders/{order_id}")).await;
+    assert_eq!(mine.status, 200, "{}", mine.text);
+    assert_eq!(mine.body["id"], order_id);
+    assert!(
+        !mine.text.contains(&guest_id),
+        "the guest token stays in the BFF"
+    );
+    let read = sandbox_requests_to(&server, "/Order/{order_id}").await;
+    assert_eq!(read.last().unwrap()["authorization"], Value::Null);
+
+    let mut stranger = Browser::new(&server);
+    assert_eq!(
+        stranger
+            .get(&format!("/api/orders/{order_id}"))
+            .await
+            .status,
+        404
+    );
+    stranger
+        .post(
+            "/api/cart/items",
+            json!({"productId": "TF-CAP-BLK-SM", "quantity": 1}),
+        )
+        .await;
+    assert_eq!(
+        stranger
+            .get(&format!("/api/orders/{order_id}"))
+            .await
+            .status,
+        404,
+        "another guest"
+    );
+    server.stop().await;
+}

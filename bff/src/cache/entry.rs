@@ -145,7 +145,8 @@ impl CachedResponse {
     }
 }
 
-fn strong_etag(body: &[u8]) -> HeaderValue {
+/// A strong validator for `body`: the first 128 bits of its SHA-256.
+pub fn strong_etag(body: &[u8]) -> HeaderValue {
     let digest = Sha256::digest(body);
     let value = format!("\"{}\"", hex::encode(&digest[..16]));
     HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static("\"0\""))

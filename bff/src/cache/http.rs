@@ -52,9 +52,9 @@ fn negotiate(headers: &HeaderMap, entry: &CachedResponse) -> Encoding {
     }
 }
 
-/// Whether `If-None-Match` names this entry's ETag (weak comparison, as RFC 9110 asks for).
-fn not_modified(headers: &HeaderMap, entry: &CachedResponse) -> bool {
-    let etag = entry.etag.as_bytes();
+/// Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110 asks for).
+pub fn matches_etag(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let etag = etag.as_bytes();
     headers
         .get_all(header::IF_NONE_MATCH)
         .iter()
@@ -66,6 +66,16 @@ fn not_modified(headers: &HeaderMap, entry: &CachedResponse) -> bool {
 
 /// `max-age` is the remaining freshness (0 once stale), so a browser or CDN never keeps an
 /// answer longer than this cache would.
+/// `Surrogate-Key`: the tags, space-separated as CDNs expect, so spaces inside a tag (product
+/// titles have them) are percent-encoded.
+pub fn surrogate_key<'a>(tags: impl IntoIterator<Item = &'a str>) -> Option<HeaderValue> {
+    let keys: Vec<String> = tags
+        .into_iter()
+        .map(|tag| tag.replace('%', "%25").replace(' ', "%20"))
+        .collect();
+    HeaderValue::from_str(&keys.join(" ")).ok()
+}
+
 fn cache_control(entry: &CachedResponse, freshness: &Freshness, now: Instant) -> String {
     let max_age = freshness.ttl_seconds(now).max(0);
     if entry.status == StatusCode::NOT_FOUND {
@@ -95,7 +105,7 @@ pub fn respond(lookup: &Lookup, request_headers: &HeaderMap) -> Response<Body> {
     if let Ok(value) = HeaderValue::from_str(&cache_control(entry, &lookup.freshness, now)) {
         headers.insert(header::CACHE_CONTROL, value);
     }
-    if let Ok(value) = HeaderValue::from_str(&entry.tags.join(" ")) {
+    if let Some(value) = surrogate_key(entry.tags.iter().map(String::as_str)) {
         headers.insert(SURROGATE_KEY.clone(), value);
     }
     headers.insert(header::ETAG, entry.etag.clone());
@@ -105,7 +115,7 @@ pub fn respond(lookup: &Lookup, request_headers: &HeaderMap) -> Response<Body> {
         HeaderValue::from(now.saturating_duration_since(entry.stored_at).as_secs()),
     );
 
-    let (status, body) = if not_modified(request_headers, entry) {
+    let (status, body) = if matches_etag(request_headers, &entry.etag) {
         (StatusCode::NOT_MODIFIED, Bytes::new())
     } else {
         headers.insert(header::CONTENT_TYPE, entry.content_type.clone());
@@ -200,6 +210,12 @@ mod tests {
         }
         let other = respond(&lookup, &request(&[("if-none-match", "\"other\"")]));
         assert_eq!(other.status(), StatusCode::OK);
+    }
+
+    #[test]
+    fn surrogate_keys_keep_spaces_inside_tags() {
+        let value = surrogate_key(["product:vanguard 15", "prices", "page:50%"]).unwrap();
+        assert_eq!(value, "product:vanguard%2015 prices page:50%25");
     }
 
     #[test]

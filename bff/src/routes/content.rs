@@ -1,6 +1,6 @@
-//! Content routes, answered through the edge cache: `GET /api/pages/{name}` (a content page,
-//! unwrapped from Strapi's `data` envelope and camelCased) and `GET /api/products/{title}`
-//! (the product's content).
+//! Content routes, answered through the edge cache: `GET /api/pages/{name}`, a content page
+//! unwrapped from Strapi's `data` envelope and camelCased. (Products, collections and search,
+//! which join content with live prices, are in `routes::catalogue`.)
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
@@ -8,7 +8,7 @@ use axum::response::Response;
 use bytes::Bytes;
 use serde_json::Value;
 
-use crate::cache::{self, FetchFailure, Fetched, RouteKind};
+use crate::cache::{self, FetchFailure, Fetched, Lookup, RouteKind};
 use crate::content::{PAGE_NAMES, camel_case_keys};
 use crate::error::ApiError;
 use crate::request_id::RequestId;
@@ -30,7 +30,17 @@ pub async fn page(
     request_id: RequestId,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let name = cache::normalise(&name);
+    let lookup = page_lookup(&state, &name, request_id).await?;
+    Ok(cache::respond(&lookup, &headers))
+}
+
+/// A content page through the edge cache (one entry per page, whichever route asks).
+pub(crate) async fn page_lookup(
+    state: &SharedState,
+    name: &str,
+    request_id: RequestId,
+) -> Result<Lookup, ApiError> {
+    let name = cache::normalise(name);
     if !PAGE_NAMES.contains(&name.as_str()) {
         return Err(ApiError::NotFound(format!(
             "There is no page named '{name}'."
@@ -38,34 +48,16 @@ pub async fn page(
     }
     let content = state.content.clone();
     let key = name.clone();
-    let lookup = state
+    Ok(state
         .cache
         .lookup(RouteKind::Pages, &key, move || {
             fetch_page(content, name, request_id)
         })
-        .await?;
-    Ok(cache::respond(&lookup, &headers))
+        .await?)
 }
 
-pub async fn product(
-    State(state): State<SharedState>,
-    Path(title): Path<String>,
-    request_id: RequestId,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let title = cache::normalise(&title);
-    let content = state.content.clone();
-    let key = title.clone();
-    let lookup = state
-        .cache
-        .lookup(RouteKind::Product, &key, move || {
-            fetch_product(content, title, request_id)
-        })
-        .await?;
-    Ok(cache::respond(&lookup, &headers))
-}
-
-fn json(value: &Value) -> Fetched {
+/// A 200 JSON entry (also the catalogue's).
+pub(crate) fn json_entry(value: &Value) -> Fetched {
     Fetched {
         status: StatusCode::OK,
         body: Bytes::from(value.to_string()),
@@ -75,7 +67,7 @@ fn json(value: &Value) -> Fetched {
 }
 
 /// A 404 worth remembering for the negative ttl.
-fn not_found(detail: String) -> Fetched {
+pub(crate) fn not_found(detail: String) -> Fetched {
     Fetched {
         status: StatusCode::NOT_FOUND,
         body: Bytes::from(
@@ -86,7 +78,7 @@ fn not_found(detail: String) -> Fetched {
     }
 }
 
-fn decode(upstream: &'static str, body: &[u8]) -> Result<Value, UpstreamError> {
+pub(crate) fn decode(upstream: &'static str, body: &[u8]) -> Result<Value, UpstreamError> {
     serde_json::from_slice(body).map_err(|err| UpstreamError::Decode {
         upstream,
         reason: err.to_string(),
@@ -115,34 +107,5 @@ async fn fetch_page(
             upstream: "content",
             reason: format!("page {name} has no data object"),
         })?;
-    Ok(json(&camel_case_keys(data)))
-}
-
-async fn fetch_product(
-    content: Upstream,
-    title: String,
-    request_id: RequestId,
-) -> Result<Fetched, UpstreamError> {
-    let missing = || not_found(format!("There is no product titled '{title}'."));
-    let path = match UpstreamPath::fixed("products").segment(&title) {
-        Ok(path) => path,
-        // `.` and `..` cannot be product titles.
-        Err(_) => return Ok(missing()),
-    };
-    let response = match content.get(&path, &request_id).await {
-        Ok(response) => response,
-        Err(UpstreamError::NotFound { .. }) => return Ok(missing()),
-        Err(err) => return Err(err),
-    };
-    // The content API answers an array; the first match is the product.
-    match decode("content", &response.body)? {
-        Value::Array(mut products) if !products.is_empty() => {
-            Ok(json(&camel_case_keys(products.swap_remove(0))))
-        }
-        Value::Array(_) => Ok(missing()),
-        _ => Err(UpstreamError::Decode {
-            upstream: "content",
-            reason: "products answer is not an array".to_owned(),
-        }),
-    }
+    Ok(json_entry(&camel_case_keys(data)))
 }

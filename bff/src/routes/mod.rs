@@ -3,8 +3,11 @@
 pub mod admin;
 pub mod auth;
 pub mod cart;
+pub mod catalogue;
 pub mod content;
+pub mod dealers;
 pub mod health;
+pub mod orders;
 pub mod public_config;
 
 use axum::routing::{get, post};
@@ -27,6 +30,8 @@ pub fn api(state: &SharedState) -> Router<SharedState> {
         ));
     Router::new()
         .merge(limited)
+        .merge(catalogue::routes())
+        .merge(dealers::routes())
         .route("/session", get(auth::session))
         .route("/auth/logout", post(auth::logout))
         .route("/auth/change-password", post(auth::change_password))
@@ -34,9 +39,9 @@ pub fn api(state: &SharedState) -> Router<SharedState> {
         .route("/auth/verify-registration", post(auth::verify_registration))
         .route("/cart", get(cart::get))
         .route("/cart/items", post(cart::add_item))
+        .route("/orders/{id}", get(orders::get))
         .route("/config", get(public_config::get))
         .route("/pages/{name}", get(content::page))
-        .route("/products/{title}", get(content::product))
         .fallback(unknown_api_path)
         .layer(middleware::from_fn_with_state(
             state.clone(),

@@ -1,0 +1,51 @@
+//! The search query's rules: the storefront searches only with more than 1 character (spec,
+//! section 5), and a bound keeps an absurd query from becoming an absurd upstream path.
+
+use crate::cache;
+
+/// The shortest query searched, in characters.
+pub const MIN_QUERY_CHARS: usize = 2;
+/// The longest query searched, in characters.
+pub const MAX_QUERY_CHARS: usize = 100;
+
+/// The normalised query (trimmed, lower-cased: the search ignores case, so `Falcon` and `falcon`
+/// share one cache entry), or the message for `errors.q`.
+pub fn search_query(raw: Option<&str>) -> Result<String, &'static str> {
+    let query = cache::normalise(raw.unwrap_or_default());
+    match query.chars().count() {
+        0 => Err("Search query is required"),
+        n if n < MIN_QUERY_CHARS => Err("Search query must be at least 2 characters"),
+        n if n > MAX_QUERY_CHARS => Err("Search query must be at most 100 characters"),
+        _ => Ok(query),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_shorter_than_two_characters_are_refused() {
+        assert_eq!(search_query(None), Err("Search query is required"));
+        assert_eq!(search_query(Some("   ")), Err("Search query is required"));
+        assert_eq!(
+            search_query(Some(" f ")),
+            Err("Search query must be at least 2 characters")
+        );
+        assert_eq!(
+            search_query(Some("ü")),
+            Err("Search query must be at least 2 characters")
+        );
+        assert_eq!(search_query(Some("üb")), Ok("üb".to_owned()));
+    }
+
+    #[test]
+    fn queries_are_normalised_and_bounded() {
+        assert_eq!(search_query(Some("  Falcon ")), Ok("falcon".to_owned()));
+        assert!(search_query(Some(&"x".repeat(MAX_QUERY_CHARS))).is_ok());
+        assert_eq!(
+            search_query(Some(&"x".repeat(MAX_QUERY_CHARS + 1))),
+            Err("Search query must be at most 100 characters")
+        );
+    }
+}

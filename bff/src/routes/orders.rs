@@ -1,0 +1,50 @@
+//! `GET /api/orders/{id}`: an order, read with the session's identity — the bearer token when
+//! signed in, the guest token (as `X-Guest-Id`) for a guest — so each visitor reads only their own.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde_json::Value;
+
+use crate::error::ApiError;
+use crate::request_id::RequestId;
+use crate::session::SessionHandle;
+use crate::session::tokens;
+use crate::state::SharedState;
+use crate::upstream::{Call, UpstreamError, UpstreamPath};
+
+pub async fn get(
+    State(state): State<SharedState>,
+    Path(id): Path<String>,
+    session: SessionHandle,
+    request_id: RequestId,
+) -> Result<Json<Value>, ApiError> {
+    if !id.bytes().all(|b| b.is_ascii_digit()) || id.is_empty() {
+        return Err(ApiError::NotFound("There is no such order.".to_owned()));
+    }
+    let path = UpstreamPath::fixed("Order")
+        .segment(&id)
+        .map_err(UpstreamError::from)?;
+    if let Some(user) = tokens::access_token(&state, &session, &request_id).await? {
+        let order = tokens::with_user(&state, &session, user, &request_id, |bearer| {
+            let state = state.clone();
+            let path = path.clone();
+            let request_id = request_id.clone();
+            async move {
+                state
+                    .commerce
+                    .call_json(Call::get(&path).bearer(Some(&bearer)), &request_id)
+                    .await
+            }
+        })
+        .await?;
+        return Ok(Json(order));
+    }
+    let Some(guest_id) = session.get().guest_id else {
+        return Err(ApiError::NotFound("There is no such order.".to_owned()));
+    };
+    let order = state
+        .commerce
+        .call_json(Call::get(&path).guest(Some(&guest_id)), &request_id)
+        .await?;
+    Ok(Json(order))
+}
