@@ -19,6 +19,8 @@ pub enum ApiError {
     BadRequest { code: &'static str, detail: String },
     #[error("{0}")]
     Unauthorized(String),
+    #[error("{0}")]
+    PayloadTooLarge(String),
     /// The signed-in session could not be renewed: the visitor must sign in again.
     #[error("Your session has expired; please sign in again.")]
     SessionExpired,
@@ -60,6 +62,7 @@ impl ApiError {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
             Self::Unauthorized(_) | Self::SessionExpired => StatusCode::UNAUTHORIZED,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
@@ -79,6 +82,7 @@ impl ApiError {
             | Self::Forbidden { code, .. } => code,
             Self::TooManyRequests { .. } => "rate_limited",
             Self::Unauthorized(_) => "unauthorized",
+            Self::PayloadTooLarge(_) => "payload_too_large",
             Self::SessionExpired => "session_expired",
             Self::Validation(_) => "validation_failed",
             Self::Overloaded { .. } => "overloaded",

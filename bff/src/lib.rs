@@ -3,6 +3,7 @@
 
 pub mod cache;
 pub mod catalogue;
+pub mod checkout;
 pub mod config;
 pub mod content;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod server;
 pub mod session;
 pub mod state;
 pub mod telemetry;
+pub mod uploads;
 pub mod upstream;
 pub mod validation;
 pub mod web_assets;
@@ -31,7 +33,6 @@ use tower::ServiceBuilder;
 use tower::limit::GlobalConcurrencyLimitLayer;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
-use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
@@ -64,7 +65,9 @@ pub fn app(state: SharedState) -> Router {
             config.max_concurrent_requests,
         ))
         .timeout(Duration::from_millis(config.request_timeout_ms))
-        .layer(RequestBodyLimitLayer::new(config.max_body_bytes))
+        // A limit every body extractor honours; the upload routes set a larger one of their own
+        // (the innermost limit wins), which a hard outer limit would not allow.
+        .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
         .layer(CompressionLayer::new());
     Router::new()
         .route("/healthz", get(routes::health::live))

@@ -53,13 +53,20 @@ where
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        let body =
-            Bytes::from_request(request, state)
-                .await
-                .map_err(|err| ApiError::BadRequest {
+        let body = Bytes::from_request(request, state).await.map_err(|err| {
+            // Behind the middleware stack the limit error can arrive wrapped (axum then reports
+            // a 400 whose text names the limit), so both forms are recognised.
+            if err.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE
+                || err.body_text().contains("length limit exceeded")
+            {
+                ApiError::PayloadTooLarge("The request body is too large.".to_owned())
+            } else {
+                ApiError::BadRequest {
                     code: "invalid_body",
                     detail: err.body_text(),
-                })?;
+                }
+            }
+        })?;
         let value: T = serde_json::from_slice(&body).map_err(|err| {
             ApiError::Validation(BTreeMap::from([(
                 "body".to_owned(),

@@ -94,3 +94,24 @@ async fn calls_over_an_upstreams_concurrency_limit_wait_briefly_then_fail_fast()
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_a_413_problem() {
+    let mut config = test_config();
+    config.server.max_body_bytes = 1024;
+    let server = start_with(config, &[]).await;
+    let response = server
+        .client
+        .post(server.url("/api/auth/login"))
+        .header("x-csrf", "1")
+        .header("content-type", "application/json")
+        .body(format!("{{\"email\":\"{}\"}}", "a".repeat(4096)))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let problem: Value = response.json().await.unwrap();
+    assert_eq!(status, 413, "{problem}");
+    assert_eq!(problem["code"], "payload_too_large");
+    server.stop().await;
+}

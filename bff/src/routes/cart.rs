@@ -2,7 +2,7 @@
 //! identity; the browser never sees a guest token or a bearer token.
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use validator::Validate;
@@ -214,4 +214,275 @@ pub async fn add_item(
         .call_json(Call::post(&path, &body), &request_id)
         .await?;
     Ok(Json(for_browser(cart)))
+}
+
+/// Whose cart a call addresses: a signed-in user's (bearer) or a guest's (token in the path).
+enum Owner {
+    User(crate::session::UserTokens),
+    Guest(String),
+}
+
+/// The owner of this session's cart. A guest without a token gets one only when `create` is
+/// set (a write); otherwise `None`: the visitor has no cart yet.
+async fn owner(
+    state: &SharedState,
+    session: &SessionHandle,
+    request_id: &RequestId,
+    create: bool,
+) -> Result<Option<Owner>, ApiError> {
+    if let Some(user) = tokens::access_token(state, session, request_id).await? {
+        return Ok(Some(Owner::User(user)));
+    }
+    if let Some(guest_id) = session.get().guest_id {
+        return Ok(Some(Owner::Guest(guest_id)));
+    }
+    if create {
+        return Ok(Some(Owner::Guest(
+            guest_id(state, session, request_id).await?,
+        )));
+    }
+    Ok(None)
+}
+
+/// One cart call, `Cart/{suffix…}` for users and `Cart/guest/{token}/{suffix…}` for guests.
+/// `None` when the visitor has no cart and `create` is not set.
+async fn cart_call(
+    state: &SharedState,
+    session: &SessionHandle,
+    request_id: &RequestId,
+    method: reqwest::Method,
+    suffix: &[&str],
+    body: Option<Value>,
+    create: bool,
+) -> Result<Option<Value>, ApiError> {
+    let Some(owner) = owner(state, session, request_id, create).await? else {
+        return Ok(None);
+    };
+    let mut path = match &owner {
+        Owner::User(_) => UpstreamPath::fixed("Cart"),
+        Owner::Guest(guest_id) => UpstreamPath::fixed("Cart/guest")
+            .segment(guest_id)
+            .map_err(UpstreamError::from)?,
+    };
+    for segment in suffix {
+        path = path.segment(segment).map_err(UpstreamError::from)?;
+    }
+    let cart = match owner {
+        Owner::User(user) => {
+            tokens::with_user(state, session, user, request_id, |bearer| {
+                let state = state.clone();
+                let path = path.clone();
+                let body = body.clone();
+                let method = method.clone();
+                let request_id = request_id.clone();
+                async move {
+                    let mut call = Call::new(method, &path).bearer(Some(&bearer));
+                    if let Some(body) = &body {
+                        call = call.json(body);
+                    }
+                    state.commerce.call_json(call, &request_id).await
+                }
+            })
+            .await?
+        }
+        Owner::Guest(_) => {
+            let mut call = Call::new(method, &path);
+            if let Some(body) = &body {
+                call = call.json(body);
+            }
+            state.commerce.call_json(call, request_id).await?
+        }
+    };
+    Ok(Some(cart))
+}
+
+/// This session's cart as the upstream answers it (guest token included: for the BFF's own
+/// use, never for the browser). `None` when the visitor has no cart yet.
+pub async fn current(
+    state: &SharedState,
+    session: &SessionHandle,
+    request_id: &RequestId,
+) -> Result<Option<Value>, ApiError> {
+    match cart_call(
+        state,
+        session,
+        request_id,
+        reqwest::Method::GET,
+        &[],
+        None,
+        false,
+    )
+    .await
+    {
+        Err(ApiError::Upstream(UpstreamError::NotFound { .. })) => Ok(None),
+        other => other,
+    }
+}
+
+fn cart_item_not_found() -> ApiError {
+    ApiError::NotFound("Cart item not found.".to_owned())
+}
+
+#[derive(Debug, Deserialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct QuantityUpdate {
+    #[validate(
+        required(message = "Quantity is required"),
+        range(min = 0, max = 999, message = "Quantity must be between 0 and 999")
+    )]
+    quantity: Option<i64>,
+}
+
+/// `PUT /api/cart/items/{id}`: a new quantity; 0 removes the line.
+pub async fn update_item(
+    State(state): State<SharedState>,
+    session: SessionHandle,
+    request_id: RequestId,
+    Path(id): Path<String>,
+    Validated(update): Validated<QuantityUpdate>,
+) -> Result<Json<Value>, ApiError> {
+    let body = json!({"quantity": update.quantity});
+    cart_call(
+        &state,
+        &session,
+        &request_id,
+        reqwest::Method::PUT,
+        &["items", &id],
+        Some(body),
+        false,
+    )
+    .await?
+    .map(|cart| Json(for_browser(cart)))
+    .ok_or_else(cart_item_not_found)
+}
+
+/// `DELETE /api/cart/items/{id}`.
+pub async fn remove_item(
+    State(state): State<SharedState>,
+    session: SessionHandle,
+    request_id: RequestId,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    cart_call(
+        &state,
+        &session,
+        &request_id,
+        reqwest::Method::DELETE,
+        &["items", &id],
+        None,
+        false,
+    )
+    .await?
+    .map(|cart| Json(for_browser(cart)))
+    .ok_or_else(cart_item_not_found)
+}
+
+#[derive(Debug, Deserialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct PromoCode {
+    #[serde(default)]
+    #[validate(custom(function = "promo_required"))]
+    promo_code: String,
+}
+
+fn promo_required(code: &str) -> Result<(), validator::ValidationError> {
+    if code.trim().is_empty() {
+        return Err(validator::ValidationError::new("required")
+            .with_message("Promo code is required".into()));
+    }
+    Ok(())
+}
+
+/// `POST /api/cart/promo-code`: a code the upstream refuses is the spec's 'Discount code is
+/// invalid' on the `promoCode` field.
+pub async fn apply_promo_code(
+    State(state): State<SharedState>,
+    session: SessionHandle,
+    request_id: RequestId,
+    Validated(promo): Validated<PromoCode>,
+) -> Result<Json<Value>, ApiError> {
+    let body = json!({"promoCode": promo.promo_code.trim()});
+    match cart_call(
+        &state,
+        &session,
+        &request_id,
+        reqwest::Method::POST,
+        &["promo-code"],
+        Some(body),
+        true,
+    )
+    .await
+    {
+        Ok(Some(cart)) => Ok(Json(for_browser(cart))),
+        Ok(None) => Err(ApiError::Internal(
+            "no cart owner after creation".to_owned(),
+        )),
+        Err(ApiError::Upstream(UpstreamError::Status { status, .. }))
+            if status == reqwest::StatusCode::BAD_REQUEST
+                || status == reqwest::StatusCode::UNPROCESSABLE_ENTITY =>
+        {
+            Err(ApiError::Validation(std::collections::BTreeMap::from([(
+                "promoCode".to_owned(),
+                "Discount code is invalid".to_owned(),
+            )])))
+        }
+        Err(err) => Err(err),
+    }
+}
+
+/// `GET /api/cart/shipping-methods`: `[{id, name, price}]`, cheapest (the default) first.
+pub async fn shipping_methods(
+    State(state): State<SharedState>,
+    request_id: RequestId,
+) -> Result<Json<Value>, ApiError> {
+    let path = UpstreamPath::fixed("Cart/shipping-methods");
+    let methods = state
+        .commerce
+        .call_json(Call::get(&path), &request_id)
+        .await?;
+    Ok(Json(methods))
+}
+
+/// `POST /api/cart/compute`: the billing/shipping form (and the dealer form for FFL items),
+/// sent upstream in the spec's compute shape (full state names, country 'US').
+pub async fn compute(
+    State(state): State<SharedState>,
+    session: SessionHandle,
+    request_id: RequestId,
+    Validated(form): Validated<crate::checkout::form::CheckoutForm>,
+) -> Result<Json<Value>, ApiError> {
+    let errors = form.state_errors();
+    if !errors.is_empty() {
+        return Err(ApiError::Validation(errors));
+    }
+    // The cart is read first: its id goes in the payload, its items say whether it holds FFL
+    // items (and so whether the dealer goes along).
+    let cart = match current(&state, &session, &request_id).await? {
+        Some(cart) => cart,
+        None => cart_call(
+            &state,
+            &session,
+            &request_id,
+            reqwest::Method::GET,
+            &[],
+            None,
+            true,
+        )
+        .await?
+        .unwrap_or(Value::Null),
+    };
+    let has_ffl = crate::checkout::form::has_ffl_items(&cart);
+    let payload = form.compute_payload(cart.get("id").cloned().unwrap_or(Value::Null), has_ffl);
+    let computed = cart_call(
+        &state,
+        &session,
+        &request_id,
+        reqwest::Method::POST,
+        &["compute"],
+        Some(payload),
+        true,
+    )
+    .await?
+    .unwrap_or(Value::Null);
+    Ok(Json(for_browser(computed)))
 }

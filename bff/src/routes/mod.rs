@@ -1,16 +1,19 @@
 //! HTTP routes, one module per area.
 
+pub mod account;
 pub mod admin;
 pub mod auth;
 pub mod cart;
 pub mod catalogue;
+pub mod checkout;
 pub mod content;
 pub mod dealers;
+pub mod forms;
 pub mod health;
 pub mod orders;
 pub mod public_config;
 
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use axum::{Router, middleware};
 
 use crate::error::ApiError;
@@ -39,7 +42,47 @@ pub fn api(state: &SharedState) -> Router<SharedState> {
         .route("/auth/verify-registration", post(auth::verify_registration))
         .route("/cart", get(cart::get))
         .route("/cart/items", post(cart::add_item))
+        .route(
+            "/cart/items/{id}",
+            put(cart::update_item).delete(cart::remove_item),
+        )
+        .route("/cart/compute", post(cart::compute))
+        .route("/cart/promo-code", post(cart::apply_promo_code))
+        .route("/cart/shipping-methods", get(cart::shipping_methods))
+        .route("/checkout", checkout::route())
         .route("/orders/{id}", get(orders::get))
+        .route("/account", get(account::get).put(account::update))
+        .route("/account/addresses", post(account::create_address))
+        .route(
+            "/account/addresses/{id}",
+            axum::routing::put(account::update_address).delete(account::delete_address),
+        )
+        .route("/newsletter/status", get(account::newsletter_status))
+        .route("/newsletter/subscribe", post(account::newsletter_subscribe))
+        .route(
+            "/newsletter/unsubscribe",
+            post(account::newsletter_unsubscribe),
+        )
+        .route(
+            "/newsletter/verify/{token}",
+            post(account::newsletter_verify),
+        )
+        .route("/military/session", post(account::military_session))
+        .route("/military/callback", post(account::military_callback))
+        .route("/stock-alerts", post(forms::stock_alert))
+        .route("/image-requests", post(forms::image_request))
+        .route(
+            "/dealer-registrations",
+            post(forms::dealer_registration).layer(axum::extract::DefaultBodyLimit::max(
+                forms::MULTIPART_MAX_BODY_BYTES,
+            )),
+        )
+        .route(
+            "/pro-deal",
+            post(forms::pro_deal).layer(axum::extract::DefaultBodyLimit::max(
+                forms::MULTIPART_MAX_BODY_BYTES,
+            )),
+        )
         .route("/config", get(public_config::get))
         .route("/pages/{name}", get(content::page))
         .fallback(unknown_api_path)

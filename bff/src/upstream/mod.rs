@@ -441,3 +441,111 @@ fn message_of(body: &[u8]) -> Option<String> {
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned)
 }
+
+impl Upstream {
+    /// POST a ready-made `multipart/form-data` body (`content_type` carries its boundary) to
+    /// `path`, with the same request id, trace context, bearer and metrics as `call`; a non-2xx
+    /// answer is an error. Used by the upload forms, which validate every part before anything
+    /// is sent.
+    pub async fn post_multipart(
+        &self,
+        path: &UpstreamPath,
+        bearer: Option<&str>,
+        content_type: HeaderValue,
+        body: Bytes,
+        request_id: &RequestId,
+    ) -> Result<UpstreamResponse, UpstreamError> {
+        let upstream = self.inner.name;
+        let span = tracing::info_span!(
+            "upstream",
+            upstream,
+            http.request.method = "POST",
+            url.path = %path,
+            http.response.status_code = tracing::field::Empty,
+        );
+        async move {
+            let url = self
+                .inner
+                .base
+                .join(path.as_str())
+                .map_err(|err| UpstreamError::Decode {
+                    upstream,
+                    reason: err.to_string(),
+                })?;
+            let _permit =
+                tokio::time::timeout(self.inner.queue_timeout, self.inner.permits.acquire())
+                    .await
+                    .map_err(|_| UpstreamError::Overloaded { upstream })?
+                    .map_err(|_| UpstreamError::Overloaded { upstream })?;
+            let mut headers = HeaderMap::new();
+            headers.insert(X_REQUEST_ID.clone(), request_id.header_value().clone());
+            headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+            headers.insert(header::CONTENT_TYPE, content_type);
+            let bearer = bearer.or_else(|| {
+                self.inner
+                    .credential
+                    .as_ref()
+                    .map(ExposeSecret::expose_secret)
+            });
+            if let Some(token) = bearer
+                && let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {token}"))
+            {
+                value.set_sensitive(true);
+                headers.insert(header::AUTHORIZATION, value);
+            }
+            let context = tracing::Span::current().context();
+            opentelemetry::global::get_text_map_propagator(|propagator| {
+                propagator.inject_context(
+                    &context,
+                    &mut opentelemetry_http::HeaderInjector(&mut headers),
+                );
+            });
+            let started = Instant::now();
+            let result = self
+                .inner
+                .client
+                .post(url)
+                .headers(headers)
+                .body(body)
+                .send()
+                .await;
+            let outcome = match result {
+                Ok(response) => {
+                    let status = response.status();
+                    match response.bytes().await {
+                        Ok(body) => Ok((status, body)),
+                        Err(err) => Err(transport_error(upstream, &err)),
+                    }
+                }
+                Err(err) => Err(transport_error(upstream, &err)),
+            };
+            let status_label = match &outcome {
+                Ok((status, _)) => status.as_str().to_owned(),
+                Err(UpstreamError::Timeout { .. }) => "timeout".to_owned(),
+                Err(_) => "error".to_owned(),
+            };
+            self.inner
+                .metrics
+                .observe_upstream(upstream, "POST", &status_label, started.elapsed());
+            let (status, body) = outcome?;
+            tracing::Span::current().record("http.response.status_code", status.as_u16());
+            if status.is_success() {
+                Ok(UpstreamResponse { status, body })
+            } else if status == StatusCode::NOT_FOUND {
+                Err(UpstreamError::NotFound {
+                    upstream,
+                    path: path.as_str().to_owned(),
+                })
+            } else {
+                Err(UpstreamError::Status {
+                    upstream,
+                    status,
+                    message: message_of(&body),
+                    errors: errors_of(&body),
+                })
+            }
+        }
+        .instrument(span)
+        .await
+    }
+}

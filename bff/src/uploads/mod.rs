@@ -1,0 +1,407 @@
+//! Multipart uploads for the forms (dealer registration, Pro Deal): each file is checked by
+//! extension and by content (magic bytes) and read with its size limit enforced while reading,
+//! so no more than the limit is ever buffered. A whole form is read and validated before
+//! anything is sent upstream (nothing is forwarded when any part is invalid), then re-encoded as
+//! one `multipart/form-data` body with the same field names.
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::multipart::{Field, Multipart, MultipartError, MultipartRejection};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use bytes::{BufMut, Bytes, BytesMut};
+
+use crate::error::{ApiError, Problem};
+
+/// The most a text part may hold; form fields are short.
+pub const MAX_TEXT_BYTES: usize = 16 * 1024;
+
+/// A document type the forms accept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Pdf,
+    Tiff,
+    Png,
+    Jpeg,
+}
+
+impl FileKind {
+    /// The kind a file name's extension claims (case-insensitive).
+    pub fn from_file_name(file_name: &str) -> Option<Self> {
+        let (_, extension) = file_name.rsplit_once('.')?;
+        match extension.to_ascii_lowercase().as_str() {
+            "pdf" => Some(Self::Pdf),
+            "tif" | "tiff" => Some(Self::Tiff),
+            "png" => Some(Self::Png),
+            "jpg" | "jpeg" => Some(Self::Jpeg),
+            _ => None,
+        }
+    }
+
+    /// The kind the content's magic bytes say it is.
+    pub fn sniff(content: &[u8]) -> Option<Self> {
+        if content.starts_with(b"%PDF") {
+            Some(Self::Pdf)
+        } else if content.starts_with(b"II*\0") || content.starts_with(b"MM\0*") {
+            Some(Self::Tiff)
+        } else if content.starts_with(b"\x89PNG") {
+            Some(Self::Png)
+        } else if content.starts_with(b"\xFF\xD8\xFF") {
+            Some(Self::Jpeg)
+        } else {
+            None
+        }
+    }
+
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Self::Pdf => "application/pdf",
+            Self::Tiff => "image/tiff",
+            Self::Png => "image/png",
+            Self::Jpeg => "image/jpeg",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Self::Pdf => "PDF",
+            Self::Tiff => "TIFF",
+            Self::Png => "PNG",
+            Self::Jpeg => "JPEG",
+        }
+    }
+}
+
+/// What a form accepts for its files.
+#[derive(Debug, Clone, Copy)]
+pub struct Policy {
+    pub kinds: &'static [FileKind],
+    /// Each file must be smaller than this many bytes.
+    pub max_bytes_exclusive: usize,
+    /// The limit as people read it ("0.5 MB").
+    pub max_label: &'static str,
+    /// The accepted extensions as people read them ("pdf, tif and tiff").
+    pub accepted_label: &'static str,
+}
+
+/// One accepted file, held in memory until the whole form is valid.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    pub field: String,
+    pub file_name: String,
+    pub kind: FileKind,
+    pub content: Bytes,
+}
+
+/// Why an upload was refused: 415 (type), 413 (size) or a malformed body, each a problem+json
+/// naming the file under its field.
+#[derive(Debug, thiserror::Error)]
+pub enum UploadError {
+    #[error("{message}")]
+    UnsupportedType { field: String, message: String },
+    #[error("{message}")]
+    TooLarge { field: String, message: String },
+    #[error("{detail}")]
+    Malformed { status: StatusCode, detail: String },
+}
+
+impl From<MultipartError> for UploadError {
+    fn from(err: MultipartError) -> Self {
+        Self::Malformed {
+            status: err.status(),
+            detail: err.body_text(),
+        }
+    }
+}
+
+impl From<MultipartRejection> for UploadError {
+    fn from(err: MultipartRejection) -> Self {
+        Self::Malformed {
+            status: err.status(),
+            detail: err.body_text(),
+        }
+    }
+}
+
+impl IntoResponse for UploadError {
+    fn into_response(self) -> Response {
+        let (status, code, detail, errors) = match self {
+            Self::UnsupportedType { field, message } => (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                message.clone(),
+                Some(BTreeMap::from([(field, message)])),
+            ),
+            Self::TooLarge { field, message } => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                message.clone(),
+                Some(BTreeMap::from([(field, message)])),
+            ),
+            Self::Malformed { status, detail } => {
+                let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                    "payload_too_large"
+                } else {
+                    "invalid_body"
+                };
+                (status, code, detail, None)
+            }
+        };
+        tracing::debug!(status = status.as_u16(), code, detail, "upload rejected");
+        let problem = Problem {
+            kind: format!("/problems/{}", code.replace('_', "-")),
+            title: status.canonical_reason().unwrap_or("Error"),
+            status: status.as_u16(),
+            detail,
+            code,
+            errors,
+        };
+        let mut response = (status, Json(problem)).into_response();
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        );
+        response
+    }
+}
+
+/// A form handler's error: an upload refusal or any other API error.
+#[derive(Debug)]
+pub enum FormError {
+    Upload(UploadError),
+    Api(ApiError),
+}
+
+impl From<UploadError> for FormError {
+    fn from(err: UploadError) -> Self {
+        Self::Upload(err)
+    }
+}
+
+impl From<ApiError> for FormError {
+    fn from(err: ApiError) -> Self {
+        Self::Api(err)
+    }
+}
+
+impl IntoResponse for FormError {
+    fn into_response(self) -> Response {
+        match self {
+            Self::Upload(err) => err.into_response(),
+            Self::Api(err) => err.into_response(),
+        }
+    }
+}
+
+/// The client's file name without directories.
+fn base_name(file_name: &str) -> &str {
+    file_name.rsplit(['/', '\\']).next().unwrap_or(file_name)
+}
+
+/// Reads one file part under `policy`. `None` for an empty file input (no name, no bytes).
+/// The extension is checked before reading, the size while reading (at most
+/// `max_bytes_exclusive - 1` bytes are ever kept), the content once read.
+pub async fn read_file(
+    mut field: Field<'_>,
+    name: &str,
+    policy: &Policy,
+) -> Result<Option<Upload>, UploadError> {
+    let file_name = base_name(field.file_name().unwrap_or_default()).to_owned();
+    let unsupported = |message: String| UploadError::UnsupportedType {
+        field: name.to_owned(),
+        message,
+    };
+    let claimed = FileKind::from_file_name(&file_name).filter(|kind| policy.kinds.contains(kind));
+    if file_name.is_empty() {
+        // An empty file input: accepted as "no file" only when it really is empty.
+        while let Some(chunk) = field.chunk().await? {
+            if !chunk.is_empty() {
+                return Err(unsupported(format!(
+                    "A file without a name is not accepted: only {} files are accepted",
+                    policy.accepted_label
+                )));
+            }
+        }
+        return Ok(None);
+    }
+    let Some(claimed) = claimed else {
+        return Err(unsupported(format!(
+            "{file_name} is not an accepted file type: only {} files are accepted",
+            policy.accepted_label
+        )));
+    };
+    let mut content = BytesMut::new();
+    while let Some(chunk) = field.chunk().await? {
+        if content.len() + chunk.len() >= policy.max_bytes_exclusive {
+            return Err(UploadError::TooLarge {
+                field: name.to_owned(),
+                message: format!(
+                    "{file_name} is too large: each file must be under {}",
+                    policy.max_label
+                ),
+            });
+        }
+        content.put(chunk);
+    }
+    if FileKind::sniff(&content) != Some(claimed) {
+        return Err(unsupported(format!(
+            "{file_name} is not a valid {} file",
+            claimed.label()
+        )));
+    }
+    Ok(Some(Upload {
+        field: name.to_owned(),
+        file_name,
+        kind: claimed,
+        content: content.freeze(),
+    }))
+}
+
+/// Reads one text part, refusing more than `MAX_TEXT_BYTES`.
+pub async fn read_text(mut field: Field<'_>, name: &str) -> Result<String, UploadError> {
+    let mut content = BytesMut::new();
+    while let Some(chunk) = field.chunk().await? {
+        if content.len() + chunk.len() > MAX_TEXT_BYTES {
+            return Err(UploadError::TooLarge {
+                field: name.to_owned(),
+                message: format!("{name} is too long"),
+            });
+        }
+        content.put(chunk);
+    }
+    String::from_utf8(content.to_vec()).map_err(|_| UploadError::Malformed {
+        status: StatusCode::BAD_REQUEST,
+        detail: format!("{name} is not valid UTF-8 text"),
+    })
+}
+
+/// Reads and discards what is left of a refused request (bounded by the server's body limit
+/// and request timeout), so the client gets the answer instead of a reset connection.
+pub async fn drain(multipart: &mut Multipart) {
+    while let Ok(Some(mut field)) = multipart.next_field().await {
+        while let Ok(Some(_)) = field.chunk().await {}
+    }
+}
+
+/// A `multipart/form-data` body to send upstream.
+#[derive(Debug, Default)]
+pub struct FormBody {
+    texts: Vec<(String, String)>,
+    files: Vec<Upload>,
+}
+
+impl FormBody {
+    pub fn text(&mut self, name: &str, value: &str) {
+        self.texts.push((name.to_owned(), value.to_owned()));
+    }
+
+    pub fn file(&mut self, upload: Upload) {
+        self.files.push(upload);
+    }
+
+    /// The body and its `Content-Type` (with a random boundary that occurs in no part).
+    pub fn encode(&self) -> (HeaderValue, Bytes) {
+        let mut boundary = new_boundary();
+        while self.contains(&boundary) {
+            boundary = new_boundary();
+        }
+        let mut body = BytesMut::new();
+        for (name, value) in &self.texts {
+            body.put_slice(
+                format!(
+                    "--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"\r\n\r\n",
+                    quoted(name)
+                )
+                .as_bytes(),
+            );
+            body.put_slice(value.as_bytes());
+            body.put_slice(b"\r\n");
+        }
+        for upload in &self.files {
+            body.put_slice(
+                format!(
+                    "--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"; filename=\"{}\"\r\nContent-Type: {}\r\n\r\n",
+                    quoted(&upload.field),
+                    quoted(&upload.file_name),
+                    upload.kind.content_type()
+                )
+                .as_bytes(),
+            );
+            body.put_slice(&upload.content);
+            body.put_slice(b"\r\n");
+        }
+        body.put_slice(format!("--{boundary}--\r\n").as_bytes());
+        let content_type =
+            HeaderValue::from_str(&format!("multipart/form-data; boundary={boundary}"))
+                .unwrap_or_else(|_| HeaderValue::from_static("multipart/form-data"));
+        (content_type, body.freeze())
+    }
+
+    fn contains(&self, boundary: &str) -> bool {
+        let needle = boundary.as_bytes();
+        let found = |haystack: &[u8]| haystack.windows(needle.len()).any(|w| w == needle);
+        self.texts
+            .iter()
+            .any(|(name, value)| found(name.as_bytes()) || found(value.as_bytes()))
+            || self
+                .files
+                .iter()
+                .any(|upload| found(&upload.content) || found(upload.file_name.as_bytes()))
+    }
+}
+
+fn new_boundary() -> String {
+    format!("----bff-{}", uuid::Uuid::new_v4().simple())
+}
+
+/// A value inside a quoted header parameter, escaped as browsers do.
+fn quoted(value: &str) -> String {
+    value
+        .replace('"', "%22")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_bytes_identify_the_accepted_kinds() {
+        assert_eq!(FileKind::sniff(b"%PDF-1.7"), Some(FileKind::Pdf));
+        assert_eq!(FileKind::sniff(b"II*\0rest"), Some(FileKind::Tiff));
+        assert_eq!(FileKind::sniff(b"MM\0*rest"), Some(FileKind::Tiff));
+        assert_eq!(FileKind::sniff(b"\x89PNG\r\n"), Some(FileKind::Png));
+        assert_eq!(FileKind::sniff(b"\xFF\xD8\xFF\xE0"), Some(FileKind::Jpeg));
+        assert_eq!(FileKind::sniff(b"MZ\x90\0"), None);
+    }
+
+    #[test]
+    fn extensions_are_read_case_insensitively() {
+        assert_eq!(FileKind::from_file_name("a.TIF"), Some(FileKind::Tiff));
+        assert_eq!(FileKind::from_file_name("a.jpeg"), Some(FileKind::Jpeg));
+        assert_eq!(FileKind::from_file_name("a.exe"), None);
+        assert_eq!(FileKind::from_file_name("pdf"), None);
+        assert_eq!(base_name("C:\\docs\\licence.pdf"), "licence.pdf");
+    }
+
+    #[test]
+    fn the_encoded_body_has_every_part() {
+        let mut form = FormBody::default();
+        form.text("email", "a@b.example");
+        form.file(Upload {
+            field: "doc".to_owned(),
+            file_name: "x\".pdf".to_owned(),
+            kind: FileKind::Pdf,
+            content: Bytes::from_static(b"%PDF-1.4"),
+        });
+        let (content_type, body) = form.encode();
+        let text = String::from_utf8_lossy(&body);
+        let content_type = content_type.to_str().unwrap_or_default();
+        let boundary = content_type.rsplit('=').next().unwrap_or_default();
+        assert!(text.contains("name=\"email\"\r\n\r\na@b.example\r\n"));
+        assert!(text.contains("filename=\"x%22.pdf\""));
+        assert!(text.ends_with(&format!("--{boundary}--\r\n")));
+    }
+}

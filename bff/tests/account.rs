@@ -1,0 +1,339 @@
+//! The account area, the newsletter and LE/MIL verification against the real sandbox.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{TestServer, start};
+use serde_json::{Value, json};
+
+const SHOPPER: &str = "shopper@talonforge.example";
+const PASSWORD: &str = "Password123!";
+const CAPTCHA: &str = "sandbox-captcha-ok";
+
+/// A browser-like caller: sends the CSRF header, keeps the session cookie by hand.
+struct Browser<'a> {
+    server: &'a TestServer,
+    cookie: Option<String>,
+}
+
+struct Answer {
+    status: u16,
+    body: Value,
+    text: String,
+}
+
+impl<'a> Browser<'a> {
+    fn new(server: &'a TestServer) -> Self {
+        Self {
+            server,
+            cookie: None,
+        }
+    }
+
+    async fn send(&mut self, method: reqwest::Method, path: &str, body: Option<Value>) -> Answer {
+        let mut request = self
+            .server
+            .client
+            .request(method, self.server.url(path))
+            .header("x-csrf", "1");
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        for cookie in response.headers().get_all("set-cookie") {
+            let cookie = cookie.to_str().unwrap();
+            if cookie.contains("Max-Age=0") {
+                self.cookie = None;
+            } else {
+                self.cookie = Some(cookie.split(';').next().unwrap().to_owned());
+            }
+        }
+        let text = response.text().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Answer { status, body, text }
+    }
+
+    async fn get(&mut self, path: &str) -> Answer {
+        self.send(reqwest::Method::GET, path, None).await
+    }
+
+    async fn post(&mut self, path: &str, body: Value) -> Answer {
+        self.send(reqwest::Method::POST, path, Some(body)).await
+    }
+
+    async fn put(&mut self, path: &str, body: Value) -> Answer {
+        self.send(reqwest::Method::PUT, path, Some(body)).await
+    }
+
+    async fn delete(&mut self, path: &str) -> Answer {
+        self.send(reqwest::Method::DELETE, path, None).await
+    }
+
+    async fn login(&mut self) {
+        let answer = self
+            .post(
+                "/api/auth/login",
+                json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA}),
+            )
+            .await;
+        assert_eq!(answer.status, 200, "{}", answer.text);
+    }
+}
+
+fn address() -> Value {
+    json!({
+        "addressName": "Cabin", "firstName": "Jordan", "lastName": "Reyes",
+        "mainContact": "(208) 555-0142", "addressLine1": "1 Lake Rd", "city": "McCall",
+        "state": "ID", "postalCode": "83638", "country": "United States", "addressType": 10,
+        "isDefaultShipping": false, "isDefaultBilling": false
+    })
+}
+
+#[tokio::test]
+async fn the_account_is_read_and_updated_without_tokens() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.login().await;
+    let account = browser.get("/api/account").await;
+    assert_eq!(account.status, 200, "{}", account.text);
+    assert_eq!(account.body["email"], SHOPPER);
+    assert_eq!(account.body["firstName"], "Jordan");
+    assert!(account.body["addresses"].as_array().unwrap().len() >= 2);
+    assert!(!account.text.to_ascii_lowercase().contains("token"));
+
+    let updated = browser
+        .put(
+            "/api/account",
+            json!({"firstName": "Jo", "lastName": "Reyes", "phoneNumber": "(208) 555-0199"}),
+        )
+        .await;
+    assert_eq!(updated.status, 200, "{}", updated.text);
+    assert_eq!(updated.body["firstName"], "Jo");
+    assert_eq!(updated.body["phoneNumber"], "(208) 555-0199");
+    assert_eq!(updated.body["email"], SHOPPER);
+    let session = browser.get("/api/session").await;
+    assert_eq!(session.body["user"]["firstName"], "Jo");
+
+    let refused = browser
+        .put("/api/account", json!({"email": "other@talonforge.example"}))
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    assert_eq!(refused.body["errors"]["email"], "Email cannot be changed");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn addresses_are_created_updated_and_deleted() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.login().await;
+    let created = browser.post("/api/account/addresses", address()).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = created.body["id"].as_i64().unwrap();
+    assert_eq!(created.body["addressName"], "Cabin");
+
+    let mut changed = address();
+    changed["city"] = json!("Stanley");
+    let updated = browser
+        .put(&format!("/api/account/addresses/{id}"), changed)
+        .await;
+    assert_eq!(updated.status, 200, "{}", updated.text);
+    assert_eq!(updated.body["city"], "Stanley");
+
+    let deleted = browser
+        .delete(&format!("/api/account/addresses/{id}"))
+        .await;
+    assert_eq!(deleted.status, 204, "{}", deleted.text);
+    let account = browser.get("/api/account").await;
+    assert!(
+        account.body["addresses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["id"].as_i64() != Some(id))
+    );
+    let again = browser
+        .delete(&format!("/api/account/addresses/{id}"))
+        .await;
+    assert_eq!(again.status, 404, "{}", again.text);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_address_missing_fields_is_a_422_with_the_specs_messages() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.login().await;
+    let answer = browser
+        .post("/api/account/addresses", json!({"firstName": "Jordan"}))
+        .await;
+    assert_eq!(answer.status, 422, "{}", answer.text);
+    let errors = &answer.body["errors"];
+    assert_eq!(errors["addressName"], "Address name is required");
+    assert_eq!(errors["lastName"], "Last name is required");
+    assert_eq!(errors["mainContact"], "Phone is required");
+    assert_eq!(errors["addressLine1"], "Street address is required");
+    assert_eq!(errors["city"], "City is required");
+    assert_eq!(errors["state"], "State is required");
+    assert_eq!(errors["postalCode"], "Zip is required");
+    assert_eq!(errors["country"], "Country is required");
+    assert_eq!(errors["addressType"], "Address type is required");
+    assert!(errors.get("firstName").is_none());
+    let update = browser
+        .put("/api/account/addresses/1", json!({"city": "Boise"}))
+        .await;
+    assert_eq!(update.status, 422, "{}", update.text);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_account_needs_a_signed_in_user() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    assert_eq!(browser.get("/api/account").await.status, 401);
+    assert_eq!(
+        browser
+            .put("/api/account", json!({"firstName": "X"}))
+            .await
+            .status,
+        401
+    );
+    assert_eq!(
+        browser
+            .post("/api/account/addresses", address())
+            .await
+            .status,
+        401
+    );
+    assert_eq!(
+        browser
+            .put("/api/account/addresses/1", address())
+            .await
+            .status,
+        401
+    );
+    assert_eq!(browser.delete("/api/account/addresses/1").await.status, 401);
+    let military = browser.post("/api/military/session", json!({})).await;
+    assert_eq!(military.status, 401);
+    assert_eq!(military.body["code"], "unauthorized");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_newsletter_subscribes_reports_and_unsubscribes() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    let email = "reader@talonforge.example";
+    let before = browser
+        .get(&format!("/api/newsletter/status?email={email}"))
+        .await;
+    assert_eq!(before.status, 200, "{}", before.text);
+    assert_eq!(before.body["isSubscribed"], false);
+
+    let subscribed = browser
+        .post(
+            "/api/newsletter/subscribe",
+            json!({"email": email, "firstName": "Ada", "captcha": CAPTCHA}),
+        )
+        .await;
+    assert_eq!(subscribed.status, 200, "{}", subscribed.text);
+    assert_eq!(
+        subscribed.body["message"],
+        "You have been subscribed to the newsletter"
+    );
+    let status = browser
+        .get(&format!("/api/newsletter/status?email={email}"))
+        .await;
+    assert_eq!(status.body["isSubscribed"], true, "{}", status.text);
+
+    let unsubscribed = browser
+        .post("/api/newsletter/unsubscribe", json!({"email": email}))
+        .await;
+    assert_eq!(unsubscribed.status, 200, "{}", unsubscribed.text);
+    assert_eq!(
+        unsubscribed.body["message"],
+        "You have been unsubscribed from the newsletter"
+    );
+    let after = browser
+        .get(&format!("/api/newsletter/status?email={email}"))
+        .await;
+    assert_eq!(after.body["isSubscribed"], false);
+
+    // Signed in, the status is the user's own.
+    browser.login().await;
+    let mine = browser.get("/api/newsletter/status").await;
+    assert_eq!(mine.status, 200, "{}", mine.text);
+    assert_eq!(mine.body["email"], SHOPPER);
+    assert_eq!(mine.body["isSubscribed"], true);
+
+    let bad = browser
+        .post("/api/newsletter/verify/not-a-token", json!({}))
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.text);
+    assert_eq!(bad.body["detail"], "Invalid or expired verification link");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_bad_newsletter_email_is_a_422() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    let subscribe = browser
+        .post(
+            "/api/newsletter/subscribe",
+            json!({"email": "not-an-email", "captcha": CAPTCHA}),
+        )
+        .await;
+    assert_eq!(subscribe.status, 422, "{}", subscribe.text);
+    assert_eq!(
+        subscribe.body["errors"]["email"],
+        "Email must be a valid email address"
+    );
+    let no_captcha = browser
+        .post(
+            "/api/newsletter/subscribe",
+            json!({"email": "reader@talonforge.example"}),
+        )
+        .await;
+    assert_eq!(no_captcha.status, 422);
+    assert_eq!(no_captcha.body["errors"]["captcha"], "Captcha is required");
+    let unsubscribe = browser
+        .post("/api/newsletter/unsubscribe", json!({"email": "nope"}))
+        .await;
+    assert_eq!(unsubscribe.status, 422);
+    let status = browser.get("/api/newsletter/status?email=nope").await;
+    assert_eq!(status.status, 422);
+    let anonymous = browser.get("/api/newsletter/status").await;
+    assert_eq!(anonymous.status, 422);
+    assert_eq!(anonymous.body["errors"]["email"], "Email is required");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_military_session_returns_an_authorization_url() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.login().await;
+    let answer = browser.post("/api/military/session", json!({})).await;
+    assert_eq!(answer.status, 200, "{}", answer.text);
+    let url = answer.body["authorizationUrl"].as_str().unwrap();
+    assert!(url.contains("/3p/idv/authorize"), "{url}");
+    assert!(url.contains("state="), "{url}");
+
+    let missing = browser.post("/api/military/callback", json!({})).await;
+    assert_eq!(missing.status, 422);
+    assert_eq!(missing.body["errors"]["code"], "Code is required");
+    let wrong = browser
+        .post(
+            "/api/military/callback",
+            json!({"code": "wrong", "state": "wrong"}),
+        )
+        .await;
+    assert_eq!(wrong.status, 400, "{}", wrong.text);
+    server.stop().await;
+}

@@ -1,0 +1,424 @@
+//! `POST /api/checkout` against the real sandbox: payment token only, the spec's validation and
+//! restriction rules, upstream declines, and idempotency (sequential and concurrent duplicates
+//! place one order).
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{TestServer, start};
+use serde_json::{Value, json};
+
+const MOUNT: &str = "TF-QDS";
+const MOUNT_NAME: &str = "QD Sling Mount";
+/// Falcon Extended Magazine: restricted in CA, NY and MA, not an FFL item.
+const MAGAZINE: &str = "TF-FEM-21RD-BLK";
+const RIFLE: &str = "TF-V15-556-16-BLK";
+const APPROVED: &str = "4111111111111111";
+const DECLINED: &str = "4000300011112220";
+
+/// A browser-like caller: sends the CSRF header, keeps the session cookie by hand.
+#[derive(Clone)]
+struct Browser<'a> {
+    server: &'a TestServer,
+    cookie: Option<String>,
+}
+
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    body: Value,
+    text: String,
+}
+
+impl<'a> Browser<'a> {
+    fn new(server: &'a TestServer) -> Self {
+        Self {
+            server,
+            cookie: None,
+        }
+    }
+
+    async fn send_with(
+        &mut self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Answer {
+        let mut request = self
+            .server
+            .client
+            .request(method, self.server.url(path))
+            .header("x-csrf", "1");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        for cookie in response.headers().get_all("set-cookie") {
+            let cookie = cookie.to_str().unwrap();
+            let pair = cookie.split(';').next().unwrap().to_owned();
+            if cookie.contains("Max-Age=0") {
+                self.cookie = None;
+            } else {
+                self.cookie = Some(pair);
+            }
+        }
+        let text = response.text().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Answer { status, body, text }
+    }
+
+    async fn send(&mut self, method: reqwest::Method, path: &str, body: Option<Value>) -> Answer {
+        self.send_with(method, path, body, &[]).await
+    }
+
+    async fn get(&mut self, path: &str) -> Answer {
+        self.send(reqwest::Method::GET, path, None).await
+    }
+
+    async fn post(&mut self, path: &str, body: Value) -> Answer {
+        self.send(reqwest::Method::POST, path, Some(body)).await
+    }
+
+    async fn add(&mut self, sku: &str, name: &str, quantity: i64) -> Answer {
+        let answer = self
+            .post(
+                "/api/cart/items",
+                json!({"productId": sku, "productName": name, "quantity": quantity,
+                       "options": [{"label": "Color", "value": "Black"}]}),
+            )
+            .await;
+        assert_eq!(answer.status, 200, "{}", answer.text);
+        answer
+    }
+}
+
+impl Browser<'_> {
+    async fn checkout(&mut self, key: &str, body: Value) -> Answer {
+        self.send_with(
+            reqwest::Method::POST,
+            "/api/checkout",
+            Some(body),
+            &[("idempotency-key", key)],
+        )
+        .await
+    }
+}
+
+async fn tokenize(server: &TestServer, card: &str) -> String {
+    let answer: Value = server
+        .client
+        .post(format!("{}/3p/accept/v1/tokens", server.sandbox))
+        .json(&json!({
+            "authData": {"clientKey": "sandbox-public-client-key", "apiLoginID": "sandbox-login-id"},
+            "cardData": {"cardNumber": card, "month": "12", "year": "2035", "cardCode": "123"}
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    answer["opaqueData"]["dataValue"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn form(token: &str) -> Value {
+    json!({
+        "email": "jane@example.com", "firstName": "Jane", "lastName": "Doe",
+        "company": "", "mainContact": "(512) 555-0100",
+        "address": "100 Congress Ave", "city": "Austin", "state": "TX", "zip": "78701",
+        "country": "United States", "shippingSameAsBilling": true, "shippingMethodId": 2,
+        "optInNewsletter": false, "paymentToken": token
+    })
+}
+
+async fn upstream_checkouts(server: &TestServer) -> usize {
+    server
+        .sandbox_requests()
+        .await
+        .iter()
+        .filter(|r| {
+            r["method"] == "POST"
+                && r["path"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("Checkout/simplified")
+        })
+        .count()
+}
+
+#[tokio::test]
+async fn a_guest_checks_out_with_a_payment_token_and_the_cart_is_reset() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.add(MOUNT, MOUNT_NAME, 1).await;
+    let token = tokenize(&server, APPROVED).await;
+    let mut body = form(&token);
+    body["optInNewsletter"] = json!(true);
+    let placed = browser.checkout("order-1", body).await;
+    assert_eq!(placed.status, 200, "{}", placed.text);
+    assert!(placed.body["orderId"].as_i64().unwrap() >= 100_001);
+    assert_eq!(placed.body["success"], true);
+    assert!(placed.body["message"].is_string());
+    let cart = browser.get("/api/cart").await;
+    assert!(
+        cart.body["items"].as_array().unwrap().is_empty(),
+        "{}",
+        cart.text
+    );
+    let requests = server.sandbox_requests().await;
+    let checkout = requests
+        .iter()
+        .find(|r| {
+            r["path"]
+                .as_str()
+                .unwrap_or("")
+                .contains("Checkout/simplified")
+        })
+        .unwrap();
+    assert!(
+        checkout["authorization"].is_null(),
+        "a guest sends no bearer: {checkout}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_idempotency_key_is_required() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.add(MOUNT, MOUNT_NAME, 1).await;
+    let answer = browser.post("/api/checkout", form("tok")).await;
+    assert_eq!(answer.status, 400, "{}", answer.text);
+    assert_eq!(answer.body["code"], "idempotency_key_required");
+    let too_long = "k".repeat(256);
+    let answer = browser.checkout(&too_long, form("tok")).await;
+    assert_eq!(answer.status, 400, "{}", answer.text);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn missing_fields_bad_email_and_short_zip_get_the_specs_messages() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.add(MOUNT, MOUNT_NAME, 1).await;
+    let answer = browser
+        .checkout(
+            "bad-form",
+            json!({"email": "not-an-email", "zip": "123", "shippingSameAsBilling": false}),
+        )
+        .await;
+    assert_eq!(answer.status, 422, "{}", answer.text);
+    let errors = &answer.body["errors"];
+    assert_eq!(errors["email"], "Must be a valid email address");
+    assert_eq!(errors["zip"], "Zip code must be at least 5 digits");
+    assert_eq!(errors["firstName"], "Required");
+    assert_eq!(errors["city"], "Required");
+    assert_eq!(errors["shippingMethodId"], "Required");
+    assert_eq!(errors["shippingAddress"], "Required");
+    assert_eq!(errors["paymentToken"], "Required");
+    let mut body = form("tok");
+    body["email"] = json!("");
+    let answer = browser.checkout("bad-form", body).await;
+    assert_eq!(
+        answer.status, 422,
+        "a rejected form is not kept for its key"
+    );
+    assert_eq!(
+        answer.body["errors"]["email"], "Required",
+        "{}",
+        answer.text
+    );
+    assert_eq!(upstream_checkouts(&server).await, 0);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn card_data_in_the_body_is_rejected() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.add(MOUNT, MOUNT_NAME, 1).await;
+    let mut body = form("tok");
+    body["cardNumber"] = json!(APPROVED);
+    body["cardCode"] = json!("123");
+    let answer = browser.checkout("card", body).await;
+    assert_eq!(answer.status, 422, "{}", answer.text);
+    assert_eq!(answer.body["code"], "card_data_not_accepted");
+    assert!(answer.body["errors"]["cardNumber"].is_string());
+    assert!(
+        !answer.text.contains(APPROVED),
+        "the number is never echoed"
+    );
+    let mut body = form("tok");
+    body["card"] = json!({"month": "12", "year": "2035"});
+    let answer = browser.checkout("card-2", body).await;
+    assert_eq!(answer.status, 422, "{}", answer.text);
+    assert_eq!(upstream_checkouts(&server).await, 0);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_restricted_item_is_refused_with_the_list_of_items() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.add(MAGAZINE, "Falcon Extended Magazine", 1).await;
+    browser.add(MOUNT, MOUNT_NAME, 1).await;
+    let mut body = form("tok");
+    body["state"] = json!("CA");
+    body["city"] = json!("Los Angeles");
+    body["zip"] = json!("90001");
+    let answer = browser.checkout("restricted", body).await;
+    assert_eq!(answer.status, 422, "{}", answer.text);
+    assert_eq!(answer.body["code"], "restricted_items");
+    assert_eq!(answer.body["detail"], "Restricted Items in Cart");
+    let items = answer.body["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["productId"], MAGAZINE);
+    assert_eq!(upstream_checkouts(&server).await, 0);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn ffl_items_without_a_dealer_are_refused() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.add(RIFLE, "Vanguard 15", 1).await;
+    let answer = browser.checkout("ffl", form("tok")).await;
+    assert_eq!(answer.status, 422, "{}", answer.text);
+    let errors = &answer.body["errors"];
+    assert!(errors["dealerInfo"].is_string(), "{}", answer.text);
+    assert_eq!(errors["dealerInfo.dealerName"], "Required");
+
+    let mut body = form("tok");
+    body["dealerInfo"] = json!({
+        "dealerName": "Lone Star Arms", "dealerAddress": "200 Ranch Rd",
+        "dealerEmail": "ffl@lonestar.example", "dealerPhone": "555-0199",
+        "dealerCity": "Dallas", "dealerState": "TX", "dealerZip": "75201",
+        "dealerCountry": "United States"
+    });
+    let answer = browser.checkout("ffl", body.clone()).await;
+    assert_eq!(answer.status, 422, "{}", answer.text);
+    assert_eq!(
+        answer.body["errors"]["dealerInfo.dealerPhone"],
+        "Must be a valid phone number"
+    );
+
+    // With a valid dealer, the order goes through (and the dealer is sent upstream).
+    body["dealerInfo"]["dealerPhone"] = json!("512-555-0199");
+    body["paymentToken"] = json!(tokenize(&server, APPROVED).await);
+    let answer = browser.checkout("ffl-ok", body).await;
+    assert_eq!(answer.status, 200, "{}", answer.text);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_repeated_key_answers_the_first_order_and_places_one() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.add(MOUNT, MOUNT_NAME, 1).await;
+    let body = form(&tokenize(&server, APPROVED).await);
+    let first = browser.checkout("same-key", body.clone()).await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    let second = browser.checkout("same-key", body.clone()).await;
+    assert_eq!(second.status, 200, "{}", second.text);
+    assert_eq!(first.body["orderId"], second.body["orderId"]);
+    assert_eq!(upstream_checkouts(&server).await, 1);
+
+    // The key is the visitor's own: another visitor using it gets its own answer.
+    let mut other = Browser::new(&server);
+    other.add(MOUNT, MOUNT_NAME, 1).await;
+    let theirs = other.checkout("same-key", body).await;
+    assert_ne!(
+        theirs.body["orderId"], first.body["orderId"],
+        "{}",
+        theirs.text
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn ten_concurrent_duplicates_place_exactly_one_order() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.add(MOUNT, MOUNT_NAME, 1).await;
+    let body = form(&tokenize(&server, APPROVED).await);
+    let answers = futures::future::join_all((0..10).map(|_| {
+        let mut browser = browser.clone();
+        let body = body.clone();
+        async move { browser.checkout("concurrent-key", body).await }
+    }))
+    .await;
+    let first = &answers[0];
+    for answer in &answers {
+        assert_eq!(answer.status, 200, "{}", answer.text);
+        assert_eq!(answer.body["orderId"], first.body["orderId"]);
+    }
+    assert_eq!(upstream_checkouts(&server).await, 1);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_declined_card_answers_the_upstream_message() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    browser.add(MOUNT, MOUNT_NAME, 1).await;
+    let body = form(&tokenize(&server, DECLINED).await);
+    let answer = browser.checkout("declined", body).await;
+    assert_eq!(answer.status, 422, "{}", answer.text);
+    assert_eq!(answer.body["detail"], "This transaction has been declined.");
+    let unknown = browser
+        .checkout("bad-token", form("sandbox-payment-nope"))
+        .await;
+    assert!(
+        unknown.status == 400 || unknown.status == 422,
+        "{}",
+        unknown.text
+    );
+    assert_eq!(
+        unknown.body["detail"], "Invalid payment token",
+        "{}",
+        unknown.text
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_signed_in_user_checks_out_with_the_bearer_token() {
+    let server = start().await;
+    let mut browser = Browser::new(&server);
+    let login = browser
+        .post(
+            "/api/auth/login",
+            json!({"email": "shopper@talonforge.example", "password": "Password123!",
+                   "captcha": "sandbox-captcha-ok"}),
+        )
+        .await;
+    assert_eq!(login.status, 200, "{}", login.text);
+    browser.add(MOUNT, MOUNT_NAME, 1).await;
+    let body = form(&tokenize(&server, APPROVED).await);
+    let placed = browser.checkout("user-order", body).await;
+    assert_eq!(placed.status, 200, "{}", placed.text);
+    let requests = server.sandbox_requests().await;
+    let checkout = requests
+        .iter()
+        .find(|r| {
+            r["path"]
+                .as_str()
+                .unwrap_or("")
+                .contains("Checkout/simplified")
+        })
+        .unwrap();
+    assert!(checkout["authorization"].is_string(), "{checkout}");
+    server.stop().await;
+}
