@@ -4,86 +4,10 @@
 
 mod common;
 
-use common::{TestServer, start};
+use common::browser::{Browser, CAPTCHA, SHOPPER};
+
+use common::start;
 use serde_json::{Value, json};
-
-const SHOPPER: &str = "shopper@talonforge.example";
-const PASSWORD: &str = "Password123!";
-const CAPTCHA: &str = "sandbox-captcha-ok";
-
-/// A browser-like caller: sends the CSRF header, keeps the session cookie by hand.
-struct Browser<'a> {
-    server: &'a TestServer,
-    cookie: Option<String>,
-}
-
-struct Answer {
-    status: u16,
-    body: Value,
-    text: String,
-}
-
-impl<'a> Browser<'a> {
-    fn new(server: &'a TestServer) -> Self {
-        Self {
-            server,
-            cookie: None,
-        }
-    }
-
-    async fn send(&mut self, method: reqwest::Method, path: &str, body: Option<Value>) -> Answer {
-        let mut request = self
-            .server
-            .client
-            .request(method, self.server.url(path))
-            .header("x-csrf", "1");
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
-        }
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        for cookie in response.headers().get_all("set-cookie") {
-            let cookie = cookie.to_str().unwrap();
-            if cookie.contains("Max-Age=0") {
-                self.cookie = None;
-            } else {
-                self.cookie = Some(cookie.split(';').next().unwrap().to_owned());
-            }
-        }
-        let text = response.text().await.unwrap();
-        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Answer { status, body, text }
-    }
-
-    async fn get(&mut self, path: &str) -> Answer {
-        self.send(reqwest::Method::GET, path, None).await
-    }
-
-    async fn post(&mut self, path: &str, body: Value) -> Answer {
-        self.send(reqwest::Method::POST, path, Some(body)).await
-    }
-
-    async fn put(&mut self, path: &str, body: Value) -> Answer {
-        self.send(reqwest::Method::PUT, path, Some(body)).await
-    }
-
-    async fn delete(&mut self, path: &str) -> Answer {
-        self.send(reqwest::Method::DELETE, path, None).await
-    }
-
-    async fn login(&mut self) {
-        let answer = self
-            .post(
-                "/api/auth/login",
-                json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA}),
-            )
-            .await;
-        assert_eq!(answer.status, 200, "{}", answer.text);
-    }
-}
 
 fn address() -> Value {
     json!({

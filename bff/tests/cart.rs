@@ -5,83 +5,15 @@
 
 mod common;
 
-use common::{TestServer, start};
+use common::browser::{Answer, Browser};
+
+use common::start;
 use serde_json::{Value, json};
 
 const MOUNT: &str = "TF-QDS";
 const MOUNT_NAME: &str = "QD Sling Mount";
 
-/// A browser-like caller: sends the CSRF header, keeps the session cookie by hand.
-#[derive(Clone)]
-struct Browser<'a> {
-    server: &'a TestServer,
-    cookie: Option<String>,
-}
-
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    body: Value,
-    text: String,
-}
-
-impl<'a> Browser<'a> {
-    fn new(server: &'a TestServer) -> Self {
-        Self {
-            server,
-            cookie: None,
-        }
-    }
-
-    async fn send_with(
-        &mut self,
-        method: reqwest::Method,
-        path: &str,
-        body: Option<Value>,
-        headers: &[(&str, &str)],
-    ) -> Answer {
-        let mut request = self
-            .server
-            .client
-            .request(method, self.server.url(path))
-            .header("x-csrf", "1");
-        for (name, value) in headers {
-            request = request.header(*name, *value);
-        }
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
-        }
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        for cookie in response.headers().get_all("set-cookie") {
-            let cookie = cookie.to_str().unwrap();
-            let pair = cookie.split(';').next().unwrap().to_owned();
-            if cookie.contains("Max-Age=0") {
-                self.cookie = None;
-            } else {
-                self.cookie = Some(pair);
-            }
-        }
-        let text = response.text().await.unwrap();
-        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Answer { status, body, text }
-    }
-
-    async fn send(&mut self, method: reqwest::Method, path: &str, body: Option<Value>) -> Answer {
-        self.send_with(method, path, body, &[]).await
-    }
-
-    async fn get(&mut self, path: &str) -> Answer {
-        self.send(reqwest::Method::GET, path, None).await
-    }
-
-    async fn post(&mut self, path: &str, body: Value) -> Answer {
-        self.send(reqwest::Method::POST, path, Some(body)).await
-    }
-
+impl Browser<'_> {
     async fn add(&mut self, sku: &str, name: &str, quantity: i64) -> Answer {
         let answer = self
             .post(

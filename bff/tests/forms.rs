@@ -6,12 +6,11 @@
 
 mod common;
 
-use common::{TestServer, header, start};
-use serde_json::{Value, json};
+use common::browser::{Answer, Browser, CAPTCHA};
 
-const SHOPPER: &str = "shopper@talonforge.example";
-const PASSWORD: &str = "Password123!";
-const CAPTCHA: &str = "sandbox-captcha-ok";
+use common::{TestServer, start};
+use serde_json::json;
+
 const RIFLE: &str = "TF-V15-556-16-BLK";
 const PDF: &[u8] = b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n";
 const PNG: &[u8] =
@@ -55,58 +54,7 @@ impl Form {
     }
 }
 
-struct Answer {
-    status: u16,
-    body: Value,
-    text: String,
-    content_type: String,
-}
-
-/// A browser-like caller: sends the CSRF header, keeps the session cookie by hand.
-struct Browser<'a> {
-    server: &'a TestServer,
-    cookie: Option<String>,
-}
-
-impl<'a> Browser<'a> {
-    fn new(server: &'a TestServer) -> Self {
-        Self {
-            server,
-            cookie: None,
-        }
-    }
-
-    async fn send(&mut self, request: reqwest::RequestBuilder) -> Answer {
-        let mut request = request.header("x-csrf", "1");
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        let content_type = header(&response, "content-type").to_owned();
-        for cookie in response.headers().get_all("set-cookie") {
-            let cookie = cookie.to_str().unwrap();
-            if cookie.contains("Max-Age=0") {
-                self.cookie = None;
-            } else {
-                self.cookie = Some(cookie.split(';').next().unwrap().to_owned());
-            }
-        }
-        let text = response.text().await.unwrap();
-        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Answer {
-            status,
-            body,
-            text,
-            content_type,
-        }
-    }
-
-    async fn post(&mut self, path: &str, body: Value) -> Answer {
-        let request = self.server.client.post(self.server.url(path)).json(&body);
-        self.send(request).await
-    }
-
+impl Browser<'_> {
     async fn multipart(&mut self, path: &str, form: Form) -> Answer {
         let request = self
             .server
@@ -117,17 +65,7 @@ impl<'a> Browser<'a> {
                 format!("multipart/form-data; boundary={BOUNDARY}"),
             )
             .body(form.body());
-        self.send(request).await
-    }
-
-    async fn login(&mut self) {
-        let answer = self
-            .post(
-                "/api/auth/login",
-                json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA}),
-            )
-            .await;
-        assert_eq!(answer.status, 200, "{}", answer.text);
+        self.request(request).await
     }
 }
 

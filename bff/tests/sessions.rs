@@ -5,96 +5,20 @@
 
 mod common;
 
+use common::browser::{Answer, Browser, CAPTCHA, PASSWORD, SHOPPER};
+
 use bff::config::Config;
 use common::{TestServer, header, start_with, test_config};
 use serde_json::{Value, json};
 
-const SHOPPER: &str = "shopper@talonforge.example";
-const PASSWORD: &str = "Password123!";
-const CAPTCHA: &str = "sandbox-captcha-ok";
 const RIFLE: &str = "TF-V15-556-16-BLK";
 
-/// A browser-like caller: sends the CSRF header, keeps the session cookie by hand (so tests see
-/// and control exactly what is sent).
-struct Browser<'a> {
-    server: &'a TestServer,
-    cookie: Option<String>,
-}
-
-struct Answer {
-    status: u16,
-    set_cookie: Vec<String>,
-    body: Value,
-    text: String,
-}
-
-impl<'a> Browser<'a> {
-    fn new(server: &'a TestServer) -> Self {
-        Self {
-            server,
-            cookie: None,
-        }
-    }
-
-    async fn send(&mut self, method: reqwest::Method, path: &str, body: Option<Value>) -> Answer {
-        let mut request = self
-            .server
-            .client
-            .request(method, self.server.url(path))
-            .header("x-csrf", "1");
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
-        }
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        let set_cookie: Vec<String> = response
-            .headers()
-            .get_all("set-cookie")
-            .iter()
-            .map(|v| v.to_str().unwrap().to_owned())
-            .collect();
-        for cookie in &set_cookie {
-            let pair = cookie.split(';').next().unwrap().to_owned();
-            if cookie.contains("Max-Age=0") {
-                self.cookie = None;
-            } else {
-                self.cookie = Some(pair);
-            }
-        }
-        let text = response.text().await.unwrap();
-        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Answer {
-            status,
-            set_cookie,
-            body,
-            text,
-        }
-    }
-
-    async fn get(&mut self, path: &str) -> Answer {
-        self.send(reqwest::Method::GET, path, None).await
-    }
-
-    async fn post(&mut self, path: &str, body: Value) -> Answer {
-        self.send(reqwest::Method::POST, path, Some(body)).await
-    }
-
+impl Browser<'_> {
     async fn add(&mut self, sku: &str, quantity: i64) -> Answer {
         self.post(
             "/api/cart/items",
             json!({"productId": sku, "productName": "Vanguard 15", "quantity": quantity,
                    "options": [{"label": "Caliber", "value": "5.56"}], "productUrl": "/product/vanguard%2015"}),
-        )
-        .await
-    }
-
-    async fn login(&mut self) -> Answer {
-        self.post(
-            "/api/auth/login",
-            json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA}),
         )
         .await
     }

@@ -2,6 +2,8 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod browser;
+
 use std::collections::HashMap;
 use std::path::Path;
 
