@@ -1,10 +1,16 @@
-import { expect, test } from '@playwright/test';
+import { expect, expectNoAxeViolations, openEachMenu, test, useSearchWithKeyboard } from './support/frame';
 
-test('an unknown path shows the not-found page inside the layout', async ({ page }) => {
+test('an unknown path shows the not-found page inside the layout; menus, keyboard search, no axe violations', async ({
+  page,
+}) => {
   await page.goto('/this/route/does-not-exist');
 
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   await expect(main).toContainText('No route matches URL "/this/route/does-not-exist"');
   await expect(page.getByRole('banner')).toBeVisible();
+
+  await openEachMenu(page);
+  await useSearchWithKeyboard(page);
+  await expectNoAxeViolations(page);
 });

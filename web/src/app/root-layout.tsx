@@ -1,29 +1,54 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { useAnalytics, useConsent } from '../features/analytics/use-analytics';
+import { cartDrawerStore, useCartDrawerOpen } from '../features/cart/queries';
 import { useContentPage } from '../features/content/hooks';
+import { GlobalLoadingIndicator } from '../features/layout/components/global-loading-indicator';
 import { SiteFooter } from '../features/layout/components/site-footer';
 import { SiteHeader } from '../features/layout/components/site-header';
+import { NotificationBanner } from '../features/notifications/notification-banner';
+import { promotionStore } from '../features/promotions/store';
+import { useCartPromotion } from '../features/promotions/use-cart-promotion';
 import { useRuntimeConfig } from '../lib/runtime-config';
+import { useStore } from '../lib/store';
 
-/** The page frame: skip link, header, main, footer. Page changes scroll to the top. */
+// modals load only when they open
+const ConsentModal = lazy(() => import('../features/analytics/consent-modal'));
+const PromotionModal = lazy(() => import('../features/promotions/promotion-modal'));
+
+/**
+ * The page frame: skip link, loading indicator, header, notification banner, main, footer and the
+ * global modals. Page changes scroll to the top (ScrollRestoration), close the cart and move focus
+ * to the main region.
+ */
 export function RootLayout() {
   const app = useContentPage('app');
   const footer = useContentPage('footer');
   const brandName = useRuntimeConfig()?.brandName ?? '';
   const navigation = useNavigation();
   const mainRef = useMainFocusOnPageChange();
+  useCloseCartOnPageChange();
+  useAnalytics();
+  useCartPromotion();
+  const consent = useConsent();
+  const promotion = useStore(promotionStore);
 
   return (
     <>
       <a id="skip-link" className="skip-link" href="#main">
         Skip to main content
       </a>
+      <GlobalLoadingIndicator />
       <SiteHeader page={app} brandName={brandName} />
+      <NotificationBanner />
       <main id="main" ref={mainRef} tabIndex={-1} aria-busy={navigation.state === 'loading'}>
-        {navigation.state === 'loading' ? <div className="page-progress" aria-hidden="true" /> : null}
         <Outlet />
       </main>
       <SiteFooter page={footer} brandName={brandName} />
+      <Suspense fallback={null}>
+        {consent === 'undecided' ? <ConsentModal brandName={brandName} /> : null}
+        {promotion && consent !== 'undecided' ? <PromotionModal promotion={promotion} /> : null}
+      </Suspense>
       {/* scrolls to the top on new pages and restores the position on back/forward */}
       <ScrollRestoration />
     </>
@@ -41,4 +66,16 @@ function useMainFocusOnPageChange() {
     mainRef.current?.focus({ preventScroll: true });
   }, [pathname]);
   return mainRef;
+}
+
+/** Page changes close the cart drawer; while it is open the page body carries `cart-open`. */
+function useCloseCartOnPageChange() {
+  const { pathname } = useLocation();
+  const open = useCartDrawerOpen();
+  useEffect(() => {
+    cartDrawerStore.set(false);
+  }, [pathname]);
+  useEffect(() => {
+    document.body.classList.toggle('cart-open', open);
+  }, [open]);
 }

@@ -1,3 +1,5 @@
+import { createStore } from './store';
+
 /**
  * The one module that talks to the BFF. Every call is same-origin JSON under `/api`; errors arrive
  * as RFC 9457 problem details and become typed `ApiProblem`s.
@@ -8,7 +10,16 @@ export type UnsafeMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface RequestOptions {
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /**
+   * Whether the request counts for the global loading indicator (default true). Only requests
+   * the user does not wait for opt out. (Token refreshes, which the spec excludes, happen inside
+   * the BFF and never reach the browser.)
+   */
+  trackLoading?: boolean;
 }
+
+/** Requests in flight that count for the global loading indicator. */
+export const requestsInFlight = createStore(0);
 
 /** An HTTP or network failure that did not come with a problem document. */
 export class ApiError extends Error {
@@ -110,6 +121,16 @@ async function request<T>(
   if (payload !== undefined) init.body = payload;
   if (options.signal) init.signal = options.signal;
 
+  const tracked = options.trackLoading !== false;
+  if (tracked) requestsInFlight.set((count) => count + 1);
+  try {
+    return await send<T>(path, init);
+  } finally {
+    if (tracked) requestsInFlight.set((count) => Math.max(0, count - 1));
+  }
+}
+
+async function send<T>(path: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, init);

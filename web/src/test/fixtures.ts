@@ -1,4 +1,17 @@
-import type { AppPage, FooterPage, HomePage } from '../features/content/types';
+import type { Cart } from '../features/cart/types';
+import type {
+  AboutUsPage,
+  AppPage,
+  CopyPage,
+  FaqPage,
+  FooterPage,
+  HomePage,
+  InlineNode,
+  LimitedEditionPage,
+  MediaLibraryPage,
+  RichText,
+} from '../features/content/types';
+import type { Session } from '../features/session/queries';
 import type { RuntimeConfig } from '../lib/runtime-config';
 
 const image = (name: string) => ({ src: `/images/${name}.jpg`, alt: `${name} image` });
@@ -86,4 +99,130 @@ export const homePage: HomePage = {
     { title: 'Optics', image: image('optics'), url: '/collection/optics' },
     { title: 'Apparel', image: image('apparel'), url: '/collection/apparel' },
   ],
+};
+
+// ---------------------------------------------------------------------------------------------
+// content pages (as the BFF serves them: camelCase keys)
+
+const text = (value: string, marks: Partial<Record<'bold' | 'italic' | 'underline' | 'strikethrough' | 'code', boolean>> = {}) => ({
+  type: 'text' as const,
+  text: value,
+  ...marks,
+});
+const paragraph = (...children: InlineNode[]): RichText[number] => ({
+  type: 'paragraph',
+  children,
+});
+
+export const aboutUsPage: AboutUsPage = {
+  metaData: { title: 'About Us | Test Arms', description: 'Who we are' },
+  headingTitle: 'Forged by Shooters',
+  headingImageUrl: image('about-hero'),
+  headingVideoUrl: 'https://media.example.test/video-about.html',
+  simpleCopySection: [paragraph(text('We build in small batches.'))],
+  lookingForImageUrl: image('careers'),
+  lookingForHeading: "We're Hiring",
+  lookingForSubHeading: [paragraph(text('Join the team.'))],
+  lookingForListContent: ['CNC Machinist', 'Quality Assurance Technician'],
+  wantToTalkImageUrl: image('talk'),
+  wantToTalkHeading: 'Want to Talk?',
+  wantToTalkContent: 'Our team answers every message.',
+};
+
+export const faqPage: FaqPage = {
+  metaData: { title: 'FAQ | Test Arms', description: 'Answers' },
+  breadcrumbs: [
+    { label: 'Home', url: '/' },
+    { label: 'FAQ', url: '/faq' },
+  ],
+  headerImage: image('faq'),
+  title: 'Frequently Asked Questions',
+  intro: [paragraph(text('Can we help?'))],
+  items: [
+    { id: 1, question: 'How do FFL transfers work?', answer: [paragraph(text('Through a dealer.'))] },
+    { id: 2, question: 'How long does shipping take?', answer: [paragraph(text('Two days.'))] },
+    { id: 3, question: 'Do you price match?', answer: [paragraph(text('No.'))] },
+  ],
+};
+
+export const mediaLibraryPage: MediaLibraryPage = {
+  metaData: { title: 'Media Library | Test Arms', description: 'Downloads' },
+  heading: 'Media Library',
+  catalog: { label: 'Download the Catalog', url: 'https://media.example.test/catalog.pdf' },
+  downloads: [
+    {
+      category: 'Manuals',
+      items: [
+        {
+          title: 'Rifle Manual',
+          file: { name: 'rifle-manual.pdf', url: 'https://media.example.test/rifle-manual.pdf', ext: '.pdf', mime: 'application/pdf' },
+        },
+        {
+          title: 'Pistol Manual',
+          file: { name: 'pistol-manual.pdf', url: 'https://media.example.test/pistol-manual.pdf', ext: '.pdf', mime: 'application/pdf' },
+        },
+      ],
+    },
+    {
+      category: 'Logos',
+      items: [
+        {
+          title: 'Logo',
+          file: { name: 'logo.svg', url: 'https://media.example.test/logo.svg', ext: '.svg', mime: 'image/svg+xml' },
+        },
+      ],
+    },
+  ],
+  imageRequest: { heading: 'Product Image Request', text: 'Tell us what you need.' },
+};
+
+export const limitedEditionPage: LimitedEditionPage = {
+  metaData: { title: 'Limited Edition | Test Arms', description: 'Limited' },
+  bannerTitle: 'Limited Edition',
+  current: {
+    image: image('copperhead'),
+    title: 'Copperhead',
+    content: [paragraph(text('Only 500 made.'))],
+    url: '/product/copperhead',
+  },
+  past: [
+    { id: 1, images: [image('glacier-1'), image('glacier-2')], title: 'Glacier (2024)', content: [paragraph(text('Sold out.'))] },
+  ],
+};
+
+export const termsPage: CopyPage = {
+  metaData: { title: 'Terms of Service | Test Arms', description: 'Terms' },
+  backgroundImage: image('terms'),
+  heading: 'Terms of Service',
+  text: 'Sample terms.',
+  richText: [paragraph(text('All orders are subject to acceptance.'))],
+};
+
+export const privacyPage: CopyPage = {
+  metaData: { title: 'Privacy Policy | Test Arms', description: 'Privacy' },
+  backgroundImage: image('privacy'),
+  heading: 'Privacy Policy',
+  text: 'Sample privacy policy.',
+  richText: [paragraph(text('We keep what we need.'))],
+};
+
+export const anonymousSessionFixture: Session = { signedIn: false, guest: false, user: null, expiresAt: null };
+
+export const signedInSession: Session = {
+  signedIn: true,
+  guest: false,
+  user: { firstName: 'Avery', lastName: 'Shooter', email: 'avery@example.test' },
+  expiresAt: Date.now() + 15 * 60_000,
+};
+
+export const emptyCart: Cart = {
+  id: null,
+  isGuest: true,
+  items: [],
+  subTotal: 0,
+  taxAmount: 0,
+  shipping: 0,
+  discountAmount: 0,
+  totalAmount: 0,
+  appliedDiscounts: [],
 };

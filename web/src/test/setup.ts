@@ -1,16 +1,29 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { CONSENT_KEY, CONSENT_TIMESTAMP_KEY } from '../features/analytics/consent';
+import { resetAllStores } from '../lib/store';
 import { server } from './server';
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
 });
 
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  // visitors in tests have already decided about analytics, unless a test says otherwise
+  localStorage.setItem(CONSENT_KEY, 'false');
+  localStorage.setItem(CONSENT_TIMESTAMP_KEY, '1');
+});
+
 afterEach(() => {
   cleanup();
   server.resetHandlers();
+  resetAllStores();
   document.title = '';
+  delete window.grecaptcha;
+  delete window.dataLayer;
 });
 
 afterAll(() => {
@@ -19,3 +32,19 @@ afterAll(() => {
 
 // jsdom implements neither scrolling nor media queries
 Object.defineProperty(window, 'scrollTo', { value: vi.fn(), writable: true });
+Element.prototype.scrollIntoView = vi.fn();
+
+// nor the modal methods of <dialog>: open/close it like a browser would, without the top layer
+HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+  this.setAttribute('open', '');
+};
+HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+  if (!this.open) return;
+  this.removeAttribute('open');
+  this.dispatchEvent(new Event('close'));
+};
+
+// object URLs for fetched downloads
+let objectUrlCount = 0;
+URL.createObjectURL = () => `blob:http://localhost/${String((objectUrlCount += 1))}`;
+URL.revokeObjectURL = () => undefined;

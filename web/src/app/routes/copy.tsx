@@ -1,5 +1,8 @@
-import { useParams } from 'react-router';
-import { PlaceholderPage } from './placeholder-page';
+import type { QueryClient } from '@tanstack/react-query';
+import { useParams, type LoaderFunctionArgs } from 'react-router';
+import { CopyPageView } from '../../features/content/components/copy-page-view';
+import { useContentPage } from '../../features/content/hooks';
+import { pageQuery } from '../../features/content/queries';
 
 export type CopyId = 'terms' | 'privacy';
 
@@ -10,7 +13,19 @@ export function resolveCopyId(value: string | undefined): CopyId {
 
 const titles: Record<CopyId, string> = { terms: 'Terms of Service', privacy: 'Privacy Policy' };
 
+export const loader =
+  (queryClient: QueryClient) =>
+  async ({ params }: LoaderFunctionArgs) => {
+    await queryClient.query({ ...pageQuery(resolveCopyId(params.copyId)), staleTime: 'static' });
+    return null;
+  };
+
 export function Component() {
   const copyId = resolveCopyId(useParams().copyId);
-  return <PlaceholderPage title={titles[copyId]} />;
+  return <CopyPage copyId={copyId} />;
+}
+
+function CopyPage({ copyId }: { copyId: CopyId }) {
+  const page = useContentPage(copyId);
+  return <CopyPageView page={page} fallbackTitle={titles[copyId]} />;
 }

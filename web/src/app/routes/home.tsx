@@ -1,14 +1,10 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { PageMeta } from '../../features/content/components/page-meta';
 import { useContentPage } from '../../features/content/hooks';
-import { pageQuery } from '../../features/content/queries';
+import { pageLoader } from '../../features/content/queries';
 import { HeroCarousel } from '../../features/home/components/hero-carousel';
 import { ImageRibbon } from '../../features/home/components/image-ribbon';
 
-export const loader = (queryClient: QueryClient) => async () => {
-  await queryClient.query({ ...pageQuery('home'), staleTime: 'static' });
-  return null;
-};
+export const loader = pageLoader('home');
 
 export function Component() {
   const page = useContentPage('home');

@@ -1,5 +1,12 @@
-import { PlaceholderPage } from './placeholder-page';
+import { PageMeta } from '../../features/content/components/page-meta';
+import { ReviewsWidget } from '../../features/reviews/reviews-widget';
 
 export function Component() {
-  return <PlaceholderPage title="Customer Reviews" />;
+  return (
+    <div className="page page--reviews">
+      <PageMeta title="Customer Reviews" />
+      <h1>Customer Reviews</h1>
+      <ReviewsWidget kind="list" />
+    </div>
+  );
 }

@@ -1,5 +1,31 @@
-import { PlaceholderPage } from './placeholder-page';
+import { AppLink } from '../../components/ui/app-link';
+import { ContentImage } from '../../features/content/components/content-image';
+import { PageMeta } from '../../features/content/components/page-meta';
+import { useContentPage } from '../../features/content/hooks';
+import { pageLoader } from '../../features/content/queries';
+
+export const loader = pageLoader('support');
 
 export function Component() {
-  return <PlaceholderPage title="Support" />;
+  const page = useContentPage('support');
+  return (
+    <div className="page page--support">
+      <PageMeta title="Support" metaData={page.metaData} />
+      <h1>{page.heading || 'Support'}</h1>
+      {page.subheading ? <p className="page__lead">{page.subheading}</p> : null}
+      {page.cards.length > 0 ? (
+        <ul className="card-grid">
+          {page.cards.map((card) => (
+            <li key={card.id}>
+              <AppLink to={card.link} className="support-card">
+                <ContentImage image={card.image} decorative loading="lazy" />
+                <span className="support-card__title">{card.title}</span>{' '}
+                {card.subtitle ? <span className="support-card__subtitle">{card.subtitle}</span> : null}
+              </AppLink>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
 }

@@ -1,5 +1,10 @@
-import { PlaceholderPage } from './placeholder-page';
+import { CopyPageView } from '../../features/content/components/copy-page-view';
+import { useContentPage } from '../../features/content/hooks';
+import { pageLoader } from '../../features/content/queries';
+
+export const loader = pageLoader('terms');
 
 export function Component() {
-  return <PlaceholderPage title="Terms of Service" />;
+  const page = useContentPage('terms');
+  return <CopyPageView page={page} fallbackTitle="Terms of Service" />;
 }

@@ -1,5 +1,24 @@
-import { PlaceholderPage } from './placeholder-page';
+import { Breadcrumbs } from '../../features/content/components/breadcrumbs';
+import { PageMeta } from '../../features/content/components/page-meta';
+import { RichText } from '../../features/content/components/rich-text';
+import { useContentPage } from '../../features/content/hooks';
+import { pageLoader } from '../../features/content/queries';
+
+export const loader = pageLoader('warranty');
 
 export function Component() {
-  return <PlaceholderPage title="Warranty" />;
+  const page = useContentPage('warranty');
+  return (
+    <div className="page page--warranty">
+      <PageMeta title="Warranty" metaData={page.metaData} />
+      <Breadcrumbs items={page.breadcrumbs} />
+      <h1>{page.title || 'Warranty'}</h1>
+      {page.sections.map((section) => (
+        <section key={section.id} className="content-section">
+          {section.header ? <h2>{section.header}</h2> : null}
+          <RichText content={section.content} />
+        </section>
+      ))}
+    </div>
+  );
 }

@@ -1,23 +1,29 @@
 import type { AnchorHTMLAttributes, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { isExternalHref } from '../../lib/paths';
+import { safeHref } from '../../lib/safe-url';
 
 interface AppLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
   to: string;
   children: ReactNode;
 }
 
-/** A router link for in-app paths, a plain anchor for anything else (other sites, files, mailto:). */
+/**
+ * A router link for in-app paths, a plain anchor for anything else (other sites, files, mailto:).
+ * A URL with an unsafe scheme (`javascript:` and the like) renders as plain text, never as a link.
+ */
 export function AppLink({ to, children, ...rest }: AppLinkProps) {
-  if (isExternalHref(to)) {
+  const href = safeHref(to);
+  if (href === null) return <span className={rest.className}>{children}</span>;
+  if (isExternalHref(href)) {
     return (
-      <a href={to} {...rest}>
+      <a href={href} {...rest}>
         {children}
       </a>
     );
   }
   return (
-    <Link to={to} {...rest}>
+    <Link to={href} {...rest}>
       {children}
     </Link>
   );

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { fetchPage } from './api';
 import type { PageName } from './types';
 
@@ -14,4 +14,15 @@ export function pageQuery<N extends PageName>(name: N) {
     queryFn: ({ signal }) => fetchPage(name, signal),
     staleTime: 5 * 60_000,
   });
+}
+
+/**
+ * A route loader that primes the cache with content pages before the page renders (cached data
+ * is used as is; components refetch stale data in the background).
+ */
+export function pageLoader(...names: PageName[]) {
+  return (queryClient: QueryClient) => async () => {
+    await Promise.all(names.map((name) => queryClient.query({ ...pageQuery(name), staleTime: 'static' })));
+    return null;
+  };
 }

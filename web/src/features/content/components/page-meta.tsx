@@ -5,26 +5,38 @@ import type { MetaData } from '../types';
 interface PageMetaProps {
   /** The page's own title; the brand name is appended. */
   title?: string | undefined;
-  /** Content-managed metadata; its title is used as written and wins over `title`. */
+  /** Content-managed metadata; its title and description are used as written and win. */
   metaData?: MetaData | undefined;
 }
 
-const GENERIC_DESCRIPTION = 'Firearms, parts and accessories from the manufacturer.';
+/** The generic manufacturer description of the default site title and description (spec). */
+export const GENERIC_DESCRIPTION = 'Firearms, parts and accessories from the manufacturer';
 
-/** Sets the document title and description meta tags (and their social-preview equivalents). */
+/** The default site title: the brand name with the generic description. */
+export function defaultTitle(brandName: string): string {
+  return brandName ? `${brandName} | ${GENERIC_DESCRIPTION}` : GENERIC_DESCRIPTION;
+}
+
+/**
+ * Sets the document title and the description meta tag, and their social-preview equivalents
+ * (Open Graph, Twitter card), from the page's metaData; without any, the site defaults.
+ */
 export function PageMeta({ title, metaData }: PageMetaProps) {
   const brandName = useRuntimeConfig()?.brandName ?? '';
-  const fullTitle = metaData?.title || [title, brandName].filter(Boolean).join(' | ') || 'Storefront';
-  const description = metaData?.description || (brandName ? `${brandName}: ${GENERIC_DESCRIPTION}` : GENERIC_DESCRIPTION);
+  const fullTitle = metaData?.title || (title ? [title, brandName].filter(Boolean).join(' | ') : defaultTitle(brandName));
+  const description = metaData?.description || (brandName ? `${brandName}: ${GENERIC_DESCRIPTION}.` : `${GENERIC_DESCRIPTION}.`);
 
   useEffect(() => {
     document.title = fullTitle;
     setMeta('name', 'description', description);
     setMeta('property', 'og:title', fullTitle);
     setMeta('property', 'og:description', description);
+    setMeta('property', 'og:type', 'website');
+    if (brandName) setMeta('property', 'og:site_name', brandName);
+    setMeta('name', 'twitter:card', 'summary');
     setMeta('name', 'twitter:title', fullTitle);
     setMeta('name', 'twitter:description', description);
-  }, [fullTitle, description]);
+  }, [fullTitle, description, brandName]);
 
   return null;
 }

@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router/dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { homePage } from '../../../test/fixtures';
 import { CAROUSEL_INTERVAL_MS, HeroCarousel } from './hero-carousel';
+import { defined } from '../../../test/defined';
 
 function renderCarousel() {
   const router = createMemoryRouter([{ path: '/', element: <HeroCarousel slides={homePage.carousel} /> }]);
@@ -66,5 +67,76 @@ describe('HeroCarousel', () => {
     });
     expect(visibleSlideTitle()).toBe('Carry With Confidence');
     expect(screen.getByRole('button', { name: 'Start slide rotation' })).toBeInTheDocument();
+  });
+
+  it('pauses while keyboard focus is inside, and resumes when it leaves', async () => {
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    renderCarousel();
+
+    await user.tab(); // the slide's link
+    expect(screen.getByRole('link', { name: /Shop Rifles/ })).toHaveFocus();
+    act(() => {
+      vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS * 3);
+    });
+    expect(visibleSlideTitle()).toBe('Built for the Long Range');
+
+    act(() => {
+      (document.activeElement as HTMLElement | null)?.blur();
+    });
+    act(() => {
+      vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS);
+    });
+    expect(visibleSlideTitle()).toBe('Carry With Confidence');
+  });
+
+  it('pauses while the pointer is over it', async () => {
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    renderCarousel();
+    await user.hover(screen.getByRole('region', { name: 'Featured' }));
+    act(() => {
+      vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS * 2);
+    });
+    expect(visibleSlideTitle()).toBe('Built for the Long Range');
+  });
+
+  it('does not rotate for users who prefer reduced motion', () => {
+    vi.stubGlobal(
+      'matchMedia',
+      vi.fn((query: string) => ({ matches: query.includes('reduce'), media: query, addEventListener: vi.fn(), removeEventListener: vi.fn() })),
+    );
+    renderCarousel();
+    act(() => {
+      vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS * 3);
+    });
+    expect(visibleSlideTitle()).toBe('Built for the Long Range');
+    expect(screen.getByRole('button', { name: 'Start slide rotation' })).toBeInTheDocument();
+  });
+
+  it('loops through three or more slides in order', () => {
+    const router = createMemoryRouter([
+      {
+        path: '/',
+        element: (
+          <HeroCarousel
+            slides={[...homePage.carousel, { ...defined(homePage.carousel[0]), title: 'Third Slide', url: '/limited-edition' }]}
+          />
+        ),
+      },
+    ]);
+    render(<RouterProvider router={router} />);
+    const seen: (string | null)[] = [visibleSlideTitle()];
+    for (let step = 0; step < 4; step += 1) {
+      act(() => {
+        vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS);
+      });
+      seen.push(visibleSlideTitle());
+    }
+    expect(seen).toEqual([
+      'Built for the Long Range',
+      'Carry With Confidence',
+      'Third Slide',
+      'Built for the Long Range',
+      'Carry With Confidence',
+    ]);
   });
 });

@@ -1,8 +1,15 @@
+import { lazy, Suspense, useId } from 'react';
 import { AppLink } from '../../../components/ui/app-link';
-import { ChevronIcon } from '../../../components/ui/icons';
+import { ChevronIcon, DownloadIcon } from '../../../components/ui/icons';
 import { prefersReducedMotion } from '../../../lib/media';
+import { safeHref } from '../../../lib/safe-url';
 import type { FooterPage } from '../../content/types';
 import { splitIntoColumns } from '../footer-columns';
+
+// the form (react-hook-form, zod, captcha) loads after the page: the footer is below the fold
+const NewsletterForm = lazy(() =>
+  import('../../newsletter/newsletter-form').then((module) => ({ default: module.NewsletterForm })),
+);
 
 interface SiteFooterProps {
   page: FooterPage;
@@ -17,7 +24,8 @@ function backToTop() {
 
 export function SiteFooter({ page, brandName }: SiteFooterProps) {
   const columns = splitIntoColumns(page.navLinks);
-  const { downloadAsset } = page;
+  const downloadHref = safeHref(page.downloadAsset.url);
+  const newsletterHeadingId = useId();
 
   return (
     <footer className="site-footer">
@@ -28,12 +36,23 @@ export function SiteFooter({ page, brandName }: SiteFooterProps) {
         </button>
       </div>
 
+      <section className="site-footer__newsletter" aria-labelledby={newsletterHeadingId}>
+        <h2 id={newsletterHeadingId} className="site-footer__heading">
+          STAY UPDATED
+        </h2>
+        <p>Don&apos;t miss out on product launches, events, and free SWAG.</p>
+        <Suspense fallback={null}>
+          <NewsletterForm labelledBy={newsletterHeadingId} />
+        </Suspense>
+      </section>
+
       <div className="site-footer__inner">
         <div className="site-footer__brand">
           {page.logo.src ? <img src={page.logo.src} alt={page.logo.alt || brandName} /> : null}
-          {downloadAsset.url ? (
-            <a className="button button--outline" href={downloadAsset.url} target="_blank" rel="noopener noreferrer">
-              {downloadAsset.label || 'Download'}
+          {downloadHref ? (
+            <a className="button button--outline" href={downloadHref} download target="_blank" rel="noopener noreferrer">
+              <DownloadIcon size={18} />
+              {page.downloadAsset.label || 'Download Product Guide'}
             </a>
           ) : null}
         </div>
@@ -56,13 +75,17 @@ export function SiteFooter({ page, brandName }: SiteFooterProps) {
 
         {page.socialLinks.length > 0 ? (
           <ul className="site-footer__social" aria-label="Social media">
-            {page.socialLinks.map((social) => (
-              <li key={social.url}>
-                <a href={social.url} target="_blank" rel="noopener noreferrer" aria-label={social.title}>
-                  {social.icon.src ? <img src={social.icon.src} alt="" width={24} height={24} /> : social.title}
-                </a>
-              </li>
-            ))}
+            {page.socialLinks.map((social) => {
+              const href = safeHref(social.url);
+              if (!href) return null;
+              return (
+                <li key={social.url}>
+                  <a href={href} target="_blank" rel="noopener noreferrer" aria-label={social.title}>
+                    {social.icon.src ? <img src={social.icon.src} alt="" width={24} height={24} /> : social.title}
+                  </a>
+                </li>
+              );
+            })}
           </ul>
         ) : null}
       </div>

@@ -1,0 +1,73 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import type { z } from 'zod/mini';
+import { TextField } from '../../../components/ui/field';
+import { PasswordField } from '../../../components/ui/password-field';
+import { useRuntimeConfig } from '../../../lib/runtime-config';
+import { cartKeys } from '../../cart/queries';
+import { Captcha, type CaptchaHandle } from '../../captcha/captcha';
+import { applyServerErrors } from '../../forms/rules';
+import { sessionKeys } from '../../session/queries';
+import { login } from '../api';
+import { loginSchema } from '../schemas';
+
+type Values = z.infer<typeof loginSchema>;
+
+/** Sign in: e-mail, password, captcha. Success goes home; failure clears and resets the captcha (spec: no message). */
+export function LoginForm() {
+  const brandName = useRuntimeConfig()?.brandName;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    setError,
+    formState: { errors, isSubmitting, isSubmitted },
+  } = useForm<Values>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '', captcha: '' } });
+  const captcha = useRef<CaptchaHandle>(null);
+  const signIn = useMutation({ mutationFn: login });
+
+  const submit = async (values: Values) => {
+    try {
+      const session = await signIn.mutateAsync(values);
+      queryClient.setQueryData(sessionKeys.current(), session);
+      await queryClient.invalidateQueries({ queryKey: cartKeys.all });
+      await navigate('/');
+    } catch (error) {
+      setValue('captcha', '');
+      captcha.current?.reset();
+      applyServerErrors(error, setError, ['email', 'password']);
+    }
+  };
+
+  return (
+    <form className="auth-form" aria-label="Sign in" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+      <TextField label="Email" type="email" autoComplete="email" required error={errors.email?.message} {...register('email')} />
+      <PasswordField
+        label="Password"
+        autoComplete="current-password"
+        required
+        error={errors.password?.message}
+        {...register('password')}
+      />
+      <Captcha
+        ref={captcha}
+        error={errors.captcha?.message}
+        onChange={(token) => {
+          setValue('captcha', token, { shouldValidate: isSubmitted });
+        }}
+      />
+      <button type="submit" className="button" disabled={isSubmitting}>
+        Sign In
+      </button>
+      <p className="auth-form__links">
+        <Link to="/forgot-password">Forgot Your Password?</Link>
+        <Link to="/register">New to {brandName || 'us'}? Create an account</Link>
+      </p>
+    </form>
+  );
+}

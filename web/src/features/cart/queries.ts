@@ -1,0 +1,32 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../lib/api';
+import { createStore, useStore } from '../../lib/store';
+import type { Cart } from './types';
+
+export const cartKeys = {
+  all: ['cart'] as const,
+  current: () => [...cartKeys.all, 'current'] as const,
+};
+
+/** The one cache entry for the cart: the header badge and the drawer both read it. */
+export const cartQuery = queryOptions({
+  queryKey: cartKeys.current(),
+  queryFn: ({ signal }) => apiGet<Cart>('/api/cart', { signal }),
+  staleTime: 30_000,
+});
+
+export function cartItemCount(cart: Pick<Cart, 'items'> | undefined): number {
+  return (cart?.items ?? []).reduce((sum, item) => sum + (Number.isFinite(item.quantity) ? item.quantity : 0), 0);
+}
+
+/** The number of items in the cart (sum of the line quantities); 0 until it loads. */
+export function useCartItemCount(): number {
+  return useQuery({ ...cartQuery, select: cartItemCount }).data ?? 0;
+}
+
+/** Whether the cart drawer is open. Page changes close it. */
+export const cartDrawerStore = createStore(false);
+
+export function useCartDrawerOpen(): boolean {
+  return useStore(cartDrawerStore);
+}

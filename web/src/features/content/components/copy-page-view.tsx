@@ -1,0 +1,22 @@
+import { safeImageSrc } from '../../../lib/safe-url';
+import type { CopyPage } from '../types';
+import { PageMeta } from './page-meta';
+import { RichText } from './rich-text';
+
+/** Terms of service and privacy policy: background image, heading, text and rich text. */
+export function CopyPageView({ page, fallbackTitle }: { page: CopyPage; fallbackTitle: string }) {
+  const background = safeImageSrc(page.backgroundImage.src);
+  return (
+    <div className="page page--copy">
+      <PageMeta title={fallbackTitle} metaData={page.metaData} />
+      <div
+        className="page-banner page-banner--image"
+        style={background ? { backgroundImage: `url(${JSON.stringify(background)})` } : undefined}
+      >
+        <h1>{page.heading || fallbackTitle}</h1>
+      </div>
+      {page.text ? <p className="page__lead">{page.text}</p> : null}
+      <RichText content={page.richText} />
+    </div>
+  );
+}

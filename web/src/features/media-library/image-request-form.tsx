@@ -1,0 +1,103 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod/mini';
+import { TextAreaField, TextField } from '../../components/ui/field';
+import { Captcha, type CaptchaHandle } from '../captcha/captcha';
+import { applyServerErrors, captchaToken, emailAddress, requiredText } from '../forms/rules';
+import { notify, notifyError } from '../notifications/store';
+import { requestImages } from './api';
+
+export const imageRequestSchema = z.object({
+  firstName: requiredText('First Name'),
+  lastName: requiredText('Last Name'),
+  email: emailAddress('Email'),
+  lookingFor: requiredText('What you are looking for'),
+  captcha: captchaToken(),
+});
+type Values = z.infer<typeof imageRequestSchema>;
+
+const empty: Values = { firstName: '', lastName: '', email: '', lookingFor: '', captcha: '' };
+
+/**
+ * The 'Product Image Request' form: first and last name, e-mail (valid), what they are looking for
+ * and the captcha, all required (placeholder 'Required'). Success shows the server's message and
+ * clears the form; failure clears and resets the captcha and goes to the shared error handler.
+ */
+export function ImageRequestForm({ labelledBy }: { labelledBy: string }) {
+  const captcha = useRef<CaptchaHandle>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setValue,
+    setError,
+    formState: { errors, isSubmitting, isSubmitted },
+  } = useForm<Values>({ resolver: zodResolver(imageRequestSchema), defaultValues: empty });
+  const send = useMutation({ mutationFn: requestImages });
+
+  const submit = async (values: Values) => {
+    try {
+      const answer = await send.mutateAsync(values);
+      reset();
+      captcha.current?.reset();
+      notify({ message: answer.message || 'Your image request has been received', type: 'success' });
+    } catch (error) {
+      setValue('captcha', '');
+      captcha.current?.reset();
+      applyServerErrors(error, setError, ['firstName', 'lastName', 'email', 'lookingFor']);
+      notifyError(error);
+    }
+  };
+
+  return (
+    <form className="image-request-form" aria-labelledby={labelledBy} noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+      <div className="form-row">
+        <TextField
+          label="First Name"
+          placeholder="Required"
+          autoComplete="given-name"
+          required
+          error={errors.firstName?.message}
+          {...register('firstName')}
+        />
+        <TextField
+          label="Last Name"
+          placeholder="Required"
+          autoComplete="family-name"
+          required
+          error={errors.lastName?.message}
+          {...register('lastName')}
+        />
+      </div>
+      <TextField
+        label="Email"
+        type="email"
+        placeholder="Required"
+        autoComplete="email"
+        required
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      <TextAreaField
+        label="What are you looking for?"
+        placeholder="Required"
+        rows={4}
+        required
+        error={errors.lookingFor?.message}
+        {...register('lookingFor')}
+      />
+      <Captcha
+        ref={captcha}
+        error={errors.captcha?.message}
+        onChange={(token) => {
+          setValue('captcha', token, { shouldValidate: isSubmitted });
+        }}
+      />
+      <button type="submit" className="button" disabled={isSubmitting}>
+        Submit Request
+      </button>
+    </form>
+  );
+}
