@@ -25,8 +25,11 @@ describe('notification banner', () => {
     act(() => {
       notify({ message: 'You have been subscribed to the newsletter', type: 'success' });
     });
-    const status = screen.getByRole('status', { name: '' });
-    expect(within(status).getByText('You have been subscribed to the newsletter')).toBeInTheDocument();
+    // Other polite live regions (the loading indicator) may be on the page too, so the
+    // message is found first and its region checked, rather than picking a region by role.
+    const message = await screen.findByText('You have been subscribed to the newsletter');
+    expect(message.closest('[role="status"]')).not.toBeNull();
+    expect(message.closest('[role="alert"]')).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Close notification' }));
     expect(screen.queryByText('You have been subscribed to the newsletter')).not.toBeInTheDocument();
