@@ -44,15 +44,30 @@ pub enum ApiError {
 }
 
 /// The RFC 9457 body.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "type": "/problems/validation-failed",
+    "title": "Unprocessable Entity",
+    "status": 422,
+    "detail": "validation failed",
+    "code": "validation_failed",
+    "errors": {"email": "Please enter a valid email address"}
+}))]
 pub struct Problem {
+    /// A relative URI naming the kind of problem: `/problems/<code with dashes>`.
     #[serde(rename = "type")]
     pub kind: String,
+    /// The HTTP status's reason phrase.
     pub title: &'static str,
+    /// The HTTP status code.
     pub status: u16,
+    /// A message for people, safe to show (never internal details).
     pub detail: String,
+    /// A stable, machine-readable code, such as `validation_failed` or `not_found`.
     pub code: &'static str,
+    /// For validation failures: one message per field (camelCase names; nested as `a.b`, `a[0].b`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
     pub errors: Option<BTreeMap<String, String>>,
 }
 

@@ -9,6 +9,7 @@ pub mod content;
 pub mod error;
 pub mod geo;
 pub mod metrics;
+pub mod openapi;
 pub mod rate_limit;
 pub mod request_id;
 pub mod routes;

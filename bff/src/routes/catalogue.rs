@@ -12,7 +12,6 @@
 
 use std::collections::BTreeMap;
 
-use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -31,13 +30,14 @@ use crate::content::camel_case_keys;
 use crate::error::ApiError;
 use crate::request_id::RequestId;
 use crate::state::SharedState;
+use utoipa_axum::router::OpenApiRouter;
 use crate::upstream::{Upstream, UpstreamError, UpstreamPath};
 
 /// The price map is one cache entry (tag `prices`) under this key.
 const PRICE_MAP_KEY: &str = "all";
 
-pub fn routes() -> Router<SharedState> {
-    Router::new()
+pub fn routes() -> OpenApiRouter<SharedState> {
+    OpenApiRouter::new()
         .route("/products/{title}", get(product))
         .route("/collections/{title}", get(collection))
         .route("/search", get(search))

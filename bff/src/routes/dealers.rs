@@ -12,7 +12,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -21,6 +21,7 @@ use crate::geo::{Geocoder, LatLng, ZipCode, within_radius};
 use crate::request_id::RequestId;
 use crate::routes::content;
 use crate::state::SharedState;
+use utoipa_axum::router::OpenApiRouter;
 use crate::upstream::UpstreamError;
 
 /// The locator's radius options (spec section 9).
@@ -34,8 +35,8 @@ pub const GEOCODING_FAILED: &str = "Geocoding request failed";
 
 const DEALER_PAGE: &str = "dealerlocator";
 
-pub fn routes() -> Router<SharedState> {
-    Router::new().route("/dealers", get(list))
+pub fn routes() -> OpenApiRouter<SharedState> {
+    OpenApiRouter::new().route("/dealers", get(list))
 }
 
 /// The validated query of a dealer search.

@@ -10,19 +10,35 @@ pub mod content;
 pub mod dealers;
 pub mod forms;
 pub mod health;
+pub mod message;
 pub mod orders;
 pub mod public_config;
 
 use axum::routing::{get, post, put};
 use axum::{Router, middleware};
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::error::ApiError;
+use crate::openapi;
 use crate::state::SharedState;
 
-/// Everything under `/api`.
+/// Everything under `/api`, with `GET /api/openapi.json` describing the rest.
 pub fn api(state: &SharedState) -> Router<SharedState> {
+    let (router, operations) = api_operations(state).split_for_parts();
+    let doc = openapi::document(operations);
+    router.route("/openapi.json", openapi::route(&doc))
+}
+
+/// The `/api` OpenAPI document (what `GET /api/openapi.json` serves).
+pub fn openapi_document(state: &SharedState) -> utoipa::openapi::OpenApi {
+    openapi::document(api_operations(state).into_openapi())
+}
+
+/// The documented endpoints. Register handlers only through `routes!` (never `.route`), so
+/// every endpoint is in the document.
+fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
     // Sign-in, registration and the password endpoints are limited per client IP.
-    let limited = Router::new()
+    let limited = OpenApiRouter::new()
         .route("/auth/login", post(auth::login))
         .route("/auth/register", post(auth::register))
         .route("/auth/forgot-password", post(auth::forgot_password))
@@ -31,7 +47,7 @@ pub fn api(state: &SharedState) -> Router<SharedState> {
             state.clone(),
             crate::rate_limit::layer,
         ));
-    Router::new()
+    OpenApiRouter::new()
         .merge(limited)
         .merge(catalogue::routes())
         .merge(dealers::routes())

@@ -1,0 +1,63 @@
+//! The problem answers (RFC 9457, `application/problem+json`) operations refer to by name, as
+//! reusable response components: `responses((status = 404, response = problems::NotFound))`.
+
+use utoipa::ToResponse;
+use utoipa::openapi::{RefOr, Response};
+
+use crate::error::Problem;
+
+macro_rules! problem_responses {
+    ($($(#[doc = $doc:literal])* $name:ident;)*) => {
+        $(
+            $(#[doc = $doc])*
+            #[derive(ToResponse)]
+            #[response(content_type = "application/problem+json")]
+            #[allow(dead_code)] // documentation only: the answers are built by `ApiError`
+            pub struct $name(Problem);
+        )*
+
+        /// Every problem response component, for the document's `components.responses`.
+        pub fn all() -> Vec<(String, RefOr<Response>)> {
+            vec![$({
+                let (name, response) = <$name as ToResponse>::response();
+                (name.to_owned(), response)
+            }),*]
+        }
+    };
+}
+
+problem_responses! {
+    /// The request is malformed beyond field validation (`code`: invalid_body, and others
+    /// named per operation).
+    BadRequest;
+    /// No signed-in session, or it has expired (`code`: unauthorized, session_expired).
+    Unauthorized;
+    /// The CSRF check refused the request: `X-CSRF: 1` missing, another `Origin`, or a
+    /// cross-site `Sec-Fetch-Site` (`code`: csrf_rejected).
+    CsrfRejected;
+    /// The resource does not exist (`code`: not_found).
+    NotFound;
+    /// The request conflicts with the resource's state (`code` per operation).
+    Conflict;
+    /// The request body, or an uploaded file, exceeds its limit (`code`: payload_too_large,
+    /// file_too_large; the detail names the file).
+    PayloadTooLarge;
+    /// An uploaded file's type is not allowed, by extension or by content (`code`:
+    /// unsupported_file_type; the detail names the file).
+    UnsupportedMediaType;
+    /// The input breaks a rule: `errors` has a message per field (`code`: validation_failed),
+    /// or the request cannot be carried out as asked (`code` per operation).
+    Invalid;
+    /// Too many attempts from this client; `Retry-After` says when to retry (`code`:
+    /// rate_limited).
+    TooManyRequests;
+    /// Something failed inside the BFF (`code`: internal).
+    Internal;
+    /// An upstream service failed or answered something unusable (`code`: upstream_error,
+    /// upstream_unavailable).
+    UpstreamFailed;
+    /// The BFF is at its concurrency limit; `Retry-After` says when to retry (`code`: overloaded).
+    Overloaded;
+    /// The request or an upstream call exceeded its deadline (`code`: timeout, upstream_timeout).
+    TimedOut;
+}

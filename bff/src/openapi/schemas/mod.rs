@@ -1,0 +1,1 @@
+//! Schemas of answers the BFF relays or composes from upstream JSON, for the OpenAPI document.
