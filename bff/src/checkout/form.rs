@@ -18,7 +18,7 @@ const BAD_COUNTRY: &str = "Only United States addresses are supported";
 const NO_DEALER: &str = "FFL items must ship to a licensed dealer: dealer information is required";
 
 /// A shipping method id: a number, or a numeric string as form fields often are.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum MethodId {
     Number(i64),
@@ -35,7 +35,7 @@ impl MethodId {
 }
 
 /// The dealer (FFL) form.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DealerForm {
     pub dealer_name: Option<String>,
@@ -50,7 +50,13 @@ pub struct DealerForm {
 
 /// The billing and shipping form (spec section 3), the dealer form when the cart holds FFL
 /// items, and (at checkout) the one-time payment token.
-#[derive(Debug, Clone, Default, Deserialize, Validate)]
+///
+/// Every field may be absent in the document; the rules are checked server-side with the spec's
+/// messages (422, `errors` per field): billing e-mail, names, address, city, a US state, a zip of
+/// at least 5 characters, country US and `shippingMethodId` always; the shipping fields when
+/// `shippingSameAsBilling` is false; every `dealerInfo` field (phone a US number) when the cart
+/// holds FFL items. Card number or card code fields are refused: send `paymentToken` only.
+#[derive(Debug, Clone, Default, Deserialize, Validate, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckoutForm {
     pub email: Option<String>,

@@ -12,9 +12,11 @@ pub use geocoder::{GeocodeError, Geocoder};
 pub use zip_centroids::{ZipCentroids, ZipCode};
 
 /// A point in WGS 84 decimal degrees.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct LatLng {
+    /// Latitude, -90 to 90.
     pub lat: f64,
+    /// Longitude, -180 to 180.
     pub lng: f64,
 }
 

@@ -39,11 +39,11 @@ problem_responses! {
     NotFound;
     /// The request conflicts with the resource's state (`code` per operation).
     Conflict;
-    /// The request body, or an uploaded file, exceeds its limit (`code`: payload_too_large,
-    /// file_too_large; the detail names the file).
+    /// The request body, or an uploaded file, exceeds its limit (`code`: payload_too_large; for
+    /// a file the detail names it).
     PayloadTooLarge;
     /// An uploaded file's type is not allowed, by extension or by content (`code`:
-    /// unsupported_file_type; the detail names the file).
+    /// unsupported_media_type; the detail names the file).
     UnsupportedMediaType;
     /// The input breaks a rule: `errors` has a message per field (`code`: validation_failed),
     /// or the request cannot be carried out as asked (`code` per operation).

@@ -8,10 +8,16 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use utoipa::{IntoParams, ToSchema};
 use validator::{Validate, ValidateEmail};
 
 use crate::error::ApiError;
+use crate::openapi::problems;
+use crate::openapi::schemas::account::{
+    MilitaryOutcome, MilitarySession, NewsletterStatus, Profile, StoredAddress,
+};
 use crate::request_id::RequestId;
+use crate::routes::message::MessageAnswer;
 use crate::session::tokens;
 use crate::session::{SessionHandle, UserTokens};
 use crate::state::SharedState;
@@ -107,6 +113,12 @@ fn remember_names(session: &SessionHandle, profile: &Value) {
 }
 
 /// `GET /api/account`: the profile (addresses, orders, favorites, builds included).
+#[utoipa::path(get, operation_id = "getAccount", path = "/account", tag = "account",
+    responses(
+        (status = 200, description = "The profile.", body = Profile),
+        (status = 401, response = problems::Unauthorized),
+    )
+)]
 pub async fn get(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -127,7 +139,7 @@ pub async fn get(
 
 /// The editable profile fields. The e-mail cannot be changed: when sent, the upstream accepts
 /// only the current address (and refuses any other with 'Email cannot be changed').
-#[derive(Debug, Deserialize, Serialize, Validate)]
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProfileUpdate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -141,6 +153,14 @@ pub struct ProfileUpdate {
 }
 
 /// `PUT /api/account`.
+#[utoipa::path(put, operation_id = "updateAccount", path = "/account", tag = "account", request_body = ProfileUpdate,
+    responses(
+        (status = 200, description = "The updated profile.", body = Profile),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn update(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -162,21 +182,25 @@ pub async fn update(
 }
 
 /// An address of the address book, with the account spec's rules.
-#[derive(Debug, Deserialize, Serialize, Validate)]
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Address {
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Address name is required"))]
     address_name: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "First name is required"))]
     first_name: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Last name is required"))]
     last_name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     company: Option<String>,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Phone is required"))]
     main_contact: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -184,6 +208,7 @@ pub struct Address {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     address_contact: Option<String>,
     #[serde(default)]
+    #[schema(required = true)]
     #[validate(required(message = "Address type is required"))]
     address_type: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -191,20 +216,25 @@ pub struct Address {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     is_default_billing: Option<bool>,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Street address is required"))]
     address_line1: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     address_line2: Option<String>,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "City is required"))]
     city: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "State is required"))]
     state: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Zip is required"))]
     postal_code: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Country is required"))]
     country: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -221,6 +251,14 @@ fn address_path(id: &str) -> Result<UpstreamPath, ApiError> {
 }
 
 /// `POST /api/account/addresses`: 201 with the stored address.
+#[utoipa::path(post, operation_id = "createAddress", path = "/account/addresses", tag = "account", request_body = Address,
+    responses(
+        (status = 201, description = "The stored address.", body = StoredAddress),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn create_address(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -241,6 +279,16 @@ pub async fn create_address(
 }
 
 /// `PUT /api/account/addresses/{id}`: replaces the address.
+#[utoipa::path(put, operation_id = "updateAddress", path = "/account/addresses/{id}", tag = "account", request_body = Address,
+    params(("id" = String, Path, description = "The address's id (digits).")),
+    responses(
+        (status = 200, description = "The stored address.", body = StoredAddress),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 404, response = problems::NotFound),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn update_address(
     State(state): State<SharedState>,
     Path(id): Path<String>,
@@ -263,6 +311,15 @@ pub async fn update_address(
 }
 
 /// `DELETE /api/account/addresses/{id}`: 204.
+#[utoipa::path(delete, operation_id = "deleteAddress", path = "/account/addresses/{id}", tag = "account",
+    params(("id" = String, Path, description = "The address's id (digits).")),
+    responses(
+        (status = 204, description = "The address is deleted."),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 404, response = problems::NotFound),
+    )
+)]
 pub async fn delete_address(
     State(state): State<SharedState>,
     Path(id): Path<String>,
@@ -283,10 +340,6 @@ pub async fn delete_address(
     Ok(StatusCode::NO_CONTENT)
 }
 
-fn message_of(answer: &Value) -> Json<Value> {
-    Json(json!({"message": answer.get("message").cloned().unwrap_or(Value::Null)}))
-}
-
 fn invalid_email(message: &str) -> ApiError {
     ApiError::Validation(std::collections::BTreeMap::from([(
         "email".to_owned(),
@@ -294,13 +347,24 @@ fn invalid_email(message: &str) -> ApiError {
     )]))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct StatusQuery {
+    /// The address to look up; the signed-in user's when absent.
     email: Option<String>,
 }
 
 /// `GET /api/newsletter/status[?email=]`: `{email, isSubscribed, isVerified}` for the given
 /// address, or the signed-in user's.
+#[utoipa::path(get, operation_id = "getNewsletterStatus", path = "/newsletter/status", tag = "newsletter", params(StatusQuery),
+    responses(
+        (status = 200, description = "The address's subscription.", body = NewsletterStatus),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 404, response = problems::NotFound),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn newsletter_status(
     State(state): State<SharedState>,
     Query(query): Query<StatusQuery>,
@@ -332,10 +396,11 @@ pub async fn newsletter_status(
     })))
 }
 
-#[derive(Debug, Deserialize, Serialize, Validate)]
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Subscribe {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, format = Email)]
     #[validate(
         length(min = 1, message = "Email is required"),
         email(message = "Email must be a valid email address")
@@ -346,17 +411,26 @@ pub struct Subscribe {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     last_name: Option<String>,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Captcha is required"))]
     captcha: String,
 }
 
 /// `POST /api/newsletter/subscribe`: a signed-in user's names fill the absent ones.
+#[utoipa::path(post, operation_id = "subscribeNewsletter", path = "/newsletter/subscribe", tag = "newsletter", request_body = Subscribe,
+    responses(
+        (status = 200, description = "Subscribed; a verification e-mail is on its way.", body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 409, response = problems::Conflict),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn newsletter_subscribe(
     State(state): State<SharedState>,
     session: SessionHandle,
     request_id: RequestId,
     Validated(mut body): Validated<Subscribe>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     if let Some(user) = session.get().user {
         let fill = |name: &mut Option<String>, known: &str| {
             if name.as_deref().is_none_or(|n| n.trim().is_empty()) && !known.is_empty() {
@@ -372,13 +446,14 @@ pub async fn newsletter_subscribe(
         .commerce
         .call_json(Call::post(&path, &body), &request_id)
         .await?;
-    Ok(message_of(&answer))
+    Ok(MessageAnswer::of(&answer))
 }
 
-#[derive(Debug, Deserialize, Serialize, Validate)]
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Unsubscribe {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, format = Email)]
     #[validate(
         length(min = 1, message = "Email is required"),
         email(message = "Email must be a valid email address")
@@ -387,26 +462,43 @@ pub struct Unsubscribe {
 }
 
 /// `POST /api/newsletter/unsubscribe`.
+#[utoipa::path(post, operation_id = "unsubscribeNewsletter", path = "/newsletter/unsubscribe", tag = "newsletter", request_body = Unsubscribe,
+    responses(
+        (status = 200, description = "Unsubscribed.", body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 404, response = problems::NotFound),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn newsletter_unsubscribe(
     State(state): State<SharedState>,
     request_id: RequestId,
     Validated(body): Validated<Unsubscribe>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     let path = UpstreamPath::fixed("Newsletter/unsubscribe");
     let body = to_body(&body);
     let answer = state
         .commerce
         .call_json(Call::post(&path, &body), &request_id)
         .await?;
-    Ok(message_of(&answer))
+    Ok(MessageAnswer::of(&answer))
 }
 
 /// `POST /api/newsletter/verify/{token}`: confirms a subscription from the e-mailed link.
+#[utoipa::path(post, operation_id = "verifyNewsletter", path = "/newsletter/verify/{token}", tag = "newsletter",
+    params(("token" = String, Path, description = "The token from the verification e-mail.")),
+    responses(
+        (status = 200, description = "The subscription is verified.", body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 404, response = problems::NotFound),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn newsletter_verify(
     State(state): State<SharedState>,
     Path(token): Path<String>,
     request_id: RequestId,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     let path = UpstreamPath::fixed("Newsletter/verify")
         .segment(&token)
         .map_err(UpstreamError::from)?;
@@ -414,10 +506,18 @@ pub async fn newsletter_verify(
         .commerce
         .call_json(Call::get(&path), &request_id)
         .await?;
-    Ok(message_of(&answer))
+    Ok(MessageAnswer::of(&answer))
 }
 
 /// `POST /api/military/session`: starts LE/MIL verification; `{authorizationUrl}`.
+#[utoipa::path(post, operation_id = "startMilitaryVerification", path = "/military/session", tag = "account",
+    responses(
+        (status = 200, description = "Where to verify.", body = MilitarySession),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 409, response = problems::Conflict),
+    )
+)]
 pub async fn military_session(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -443,19 +543,30 @@ pub async fn military_session(
     })))
 }
 
-#[derive(Debug, Deserialize, Validate)]
+#[derive(Debug, Deserialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MilitaryCallback {
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Code is required"))]
     code: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "State is required"))]
     state: String,
 }
 
 /// `POST /api/military/callback` `{code, state}`: completes verification; `{message,
 /// militaryStatus}`.
+#[utoipa::path(post, operation_id = "completeMilitaryVerification", path = "/military/callback", tag = "account", request_body = MilitaryCallback,
+    responses(
+        (status = 200, description = "The verification outcome.", body = MilitaryOutcome),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 409, response = problems::Conflict),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn military_callback(
     State(state): State<SharedState>,
     session: SessionHandle,

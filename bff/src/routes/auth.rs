@@ -7,10 +7,13 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 use validator::Validate;
 
 use crate::error::ApiError;
+use crate::openapi::problems;
 use crate::request_id::RequestId;
+use crate::routes::message::MessageAnswer;
 use crate::session::tokens::{self, AuthResponse};
 use crate::session::{Session, SessionHandle};
 use crate::state::SharedState;
@@ -18,18 +21,20 @@ use crate::upstream::{Call, UpstreamError, UpstreamPath};
 use crate::validation::{Validated, new_password};
 
 /// What the browser may know about its session: never a token.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionView {
     pub signed_in: bool,
     /// Whether a guest cart exists for this visitor.
     pub guest: bool,
+    #[schema(required = true)]
     pub user: Option<UserView>,
     /// When the current access token expires (Unix milliseconds); it is renewed automatically.
+    #[schema(required = true)]
     pub expires_at: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserView {
     pub first_name: String,
@@ -52,6 +57,15 @@ impl SessionView {
     }
 }
 
+/// The visitor's session: signed in or not, and who.
+///
+/// Renews the access token first when it is inside its refresh margin, so `expiresAt` is real.
+#[utoipa::path(get, operation_id = "getSession", path = "/session", tag = "session",
+    responses(
+        (status = 200, description = "The session as the browser may know it (never a token).", body = SessionView),
+        (status = 401, response = problems::Unauthorized),
+    )
+)]
 pub async fn session(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -62,102 +76,121 @@ pub async fn session(
     Ok(Json(SessionView::of(&session.get())))
 }
 
-#[derive(Debug, Deserialize, Serialize, Validate)]
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Login {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, format = Email)]
     #[validate(
         length(min = 1, message = "Email is required"),
         email(message = "Email must be a valid email address")
     )]
     email: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Password is required"))]
     password: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Captcha is required"))]
     captcha: String,
 }
 
-#[derive(Debug, Deserialize, Serialize, Validate)]
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Register {
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "First name is required"))]
     first_name: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Last name is required"))]
     last_name: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1, format = Email)]
     #[validate(
         length(min = 1, message = "Email is required"),
         email(message = "Email must be a valid email address")
     )]
     email: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 8)]
     #[validate(custom(function = "new_password"))]
     password: String,
     #[serde(default)]
+    #[schema(required = true)]
     #[validate(must_match(other = "password", message = "Passwords do not match"))]
     #[serde(skip_serializing)]
     confirm_password: String,
     #[serde(default)]
     newsletter: bool,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Captcha is required"))]
     captcha: String,
 }
 
-#[derive(Debug, Deserialize, Serialize, Validate)]
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ForgotPassword {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, format = Email)]
     #[validate(
         length(min = 1, message = "Email is required"),
         email(message = "Email must be a valid email address")
     )]
     email: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Captcha is required"))]
     captcha: String,
 }
 
-#[derive(Debug, Deserialize, Serialize, Validate)]
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ResetPassword {
     #[serde(default)]
+    #[schema(required = true, min_length = 8)]
     #[validate(custom(function = "new_password"))]
     password: String,
     #[serde(default)]
+    #[schema(required = true)]
     #[validate(must_match(other = "password", message = "Passwords do not match"))]
     #[serde(skip_serializing)]
     confirm_password: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Token is required"))]
     token: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Captcha is required"))]
     captcha: String,
 }
 
-#[derive(Debug, Deserialize, Serialize, Validate)]
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ChangePassword {
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Current password is required"))]
     current_password: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 8)]
     #[validate(custom(function = "new_password"))]
     new_password: String,
     #[serde(default)]
+    #[schema(required = true)]
     #[validate(must_match(other = "new_password", message = "Passwords do not match"))]
     confirm_password: String,
 }
 
-#[derive(Debug, Deserialize, Serialize, Validate)]
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VerifyRegistration {
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Token is required"))]
     token: String,
 }
@@ -218,6 +251,17 @@ async fn sign_in(
     Ok(Json(SessionView::of(&session.get())))
 }
 
+/// Sign in with e-mail and password.
+///
+/// Sets the session cookie; a guest cart is merged into the user's cart.
+#[utoipa::path(post, operation_id = "login", path = "/auth/login", tag = "session", request_body = Login,
+    responses(
+        (status = 200, description = "Signed in.", body = SessionView),
+        (status = 401, response = problems::Unauthorized),
+        (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
+    )
+)]
 pub async fn login(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -229,6 +273,16 @@ pub async fn login(
     sign_in(&state, &session, auth, &request_id).await
 }
 
+/// Create an account and sign in.
+#[utoipa::path(post, operation_id = "register", path = "/auth/register", tag = "session", request_body = Register,
+    responses(
+        (status = 201, description = "Registered and signed in.", body = SessionView),
+        (status = 400, response = problems::BadRequest),
+        (status = 409, response = problems::Conflict),
+        (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
+    )
+)]
 pub async fn register(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -241,6 +295,10 @@ pub async fn register(
     Ok((StatusCode::CREATED, view).into_response())
 }
 
+/// Sign out: the session cookie is cleared (the upstream tokens are revoked where possible).
+#[utoipa::path(post, operation_id = "logout", path = "/auth/logout", tag = "session",
+    responses((status = 204, description = "Signed out."))
+)]
 pub async fn logout(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -272,40 +330,65 @@ async fn relay(
     body: &Value,
     bearer: Option<&str>,
     request_id: &RequestId,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     let path = UpstreamPath::fixed(path);
     let answer = state
         .commerce
         .call_json(Call::post(&path, body).bearer(bearer), request_id)
         .await?;
-    Ok(Json(
-        json!({"message": answer.get("message").cloned().unwrap_or(Value::Null)}),
-    ))
+    Ok(MessageAnswer::of(&answer))
 }
 
+/// Ask for a password-reset e-mail.
+#[utoipa::path(post, operation_id = "forgotPassword", path = "/auth/forgot-password", tag = "session", request_body = ForgotPassword,
+    responses(
+        (status = 200, description = "The e-mail is on its way (also for unknown addresses).", body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 404, response = problems::NotFound),
+        (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
+    )
+)]
 pub async fn forgot_password(
     State(state): State<SharedState>,
     request_id: RequestId,
     Validated(body): Validated<ForgotPassword>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     let body = serde_json::to_value(&body).unwrap_or(Value::Null);
     relay(&state, "Auth/forgot-password", &body, None, &request_id).await
 }
 
+/// Set a new password with the token from the reset e-mail.
+#[utoipa::path(post, operation_id = "resetPassword", path = "/auth/reset-password", tag = "session", request_body = ResetPassword,
+    responses(
+        (status = 200, description = "The password is changed.", body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
+    )
+)]
 pub async fn reset_password(
     State(state): State<SharedState>,
     request_id: RequestId,
     Validated(body): Validated<ResetPassword>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     let body = serde_json::to_value(&body).unwrap_or(Value::Null);
     relay(&state, "Auth/reset-password", &body, None, &request_id).await
 }
 
+/// Confirm an account with the token from the verification e-mail.
+#[utoipa::path(post, operation_id = "verifyRegistration", path = "/auth/verify-registration", tag = "session", request_body = VerifyRegistration,
+    responses(
+        (status = 200, description = "The account is verified.", body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn verify_registration(
     State(state): State<SharedState>,
     request_id: RequestId,
     Validated(body): Validated<VerifyRegistration>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     let body = serde_json::to_value(&body).unwrap_or(Value::Null);
     relay(&state, "Auth/verify-registration", &body, None, &request_id).await
 }
@@ -321,12 +404,21 @@ async fn signed_in(
         .ok_or_else(|| ApiError::Unauthorized("Please sign in.".to_owned()))
 }
 
+/// Change the signed-in user's password.
+#[utoipa::path(post, operation_id = "changePassword", path = "/auth/change-password", tag = "session", request_body = ChangePassword,
+    responses(
+        (status = 200, description = "The password is changed.", body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn change_password(
     State(state): State<SharedState>,
     session: SessionHandle,
     request_id: RequestId,
     Validated(body): Validated<ChangePassword>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     let user = signed_in(&state, &session, &request_id).await?;
     let body = serde_json::to_value(&body).unwrap_or(Value::Null);
     let path = UpstreamPath::fixed("Auth/change-password");
@@ -343,14 +435,22 @@ pub async fn change_password(
         }
     })
     .await
-    .map(|answer| Json(json!({"message": answer.get("message").cloned().unwrap_or(Value::Null)})))
+    .map(|answer| MessageAnswer::of(&answer))
 }
 
+/// Send the signed-in user's verification e-mail again.
+#[utoipa::path(post, operation_id = "resendVerification", path = "/auth/resend-verification", tag = "session",
+    responses(
+        (status = 200, description = "The e-mail is on its way.", body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+    )
+)]
 pub async fn resend_verification(
     State(state): State<SharedState>,
     session: SessionHandle,
     request_id: RequestId,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     let user = signed_in(&state, &session, &request_id).await?;
     let path = UpstreamPath::fixed("Auth/resend-verification");
     let empty = json!({});
@@ -367,5 +467,5 @@ pub async fn resend_verification(
         }
     })
     .await
-    .map(|answer| Json(json!({"message": answer.get("message").cloned().unwrap_or(Value::Null)})))
+    .map(|answer| MessageAnswer::of(&answer))
 }

@@ -5,9 +5,12 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 use validator::Validate;
 
 use crate::error::ApiError;
+use crate::openapi::problems;
+use crate::openapi::schemas::cart::{Cart, NewCartItem, ShippingMethod};
 use crate::request_id::RequestId;
 use crate::session::SessionHandle;
 use crate::session::tokens;
@@ -81,6 +84,12 @@ pub async fn merge_pending(
 }
 
 /// `GET /api/cart`.
+#[utoipa::path(get, operation_id = "getCart", path = "/cart", tag = "cart",
+    responses(
+        (status = 200, description = "The visitor's cart; the empty guest cart when there is none.", body = Cart),
+        (status = 401, response = problems::Unauthorized),
+    )
+)]
 pub async fn get(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -179,6 +188,15 @@ async fn guest_id(
 }
 
 /// `POST /api/cart/items`.
+#[utoipa::path(post, operation_id = "addCartItem", path = "/cart/items", tag = "cart", request_body = NewCartItem,
+    responses(
+        (status = 200, description = "The cart with the line added (or its quantity increased).", body = Cart),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 404, response = problems::NotFound),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn add_item(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -323,9 +341,11 @@ fn cart_item_not_found() -> ApiError {
     ApiError::NotFound("Cart item not found.".to_owned())
 }
 
-#[derive(Debug, Deserialize, Validate)]
+#[derive(Debug, Deserialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QuantityUpdate {
+    /// The new quantity; 0 removes the line.
+    #[schema(required = true, minimum = 0, maximum = 999)]
     #[validate(
         required(message = "Quantity is required"),
         range(min = 0, max = 999, message = "Quantity must be between 0 and 999")
@@ -334,6 +354,16 @@ pub struct QuantityUpdate {
 }
 
 /// `PUT /api/cart/items/{id}`: a new quantity; 0 removes the line.
+#[utoipa::path(put, operation_id = "updateCartItem", path = "/cart/items/{id}", tag = "cart", request_body = QuantityUpdate,
+    params(("id" = String, Path, description = "The cart line's id.")),
+    responses(
+        (status = 200, description = "The cart with the line's new quantity (or without the line, for 0).", body = Cart),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 404, response = problems::NotFound),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn update_item(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -357,6 +387,15 @@ pub async fn update_item(
 }
 
 /// `DELETE /api/cart/items/{id}`.
+#[utoipa::path(delete, operation_id = "removeCartItem", path = "/cart/items/{id}", tag = "cart",
+    params(("id" = String, Path, description = "The cart line's id.")),
+    responses(
+        (status = 200, description = "The cart without the line.", body = Cart),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 404, response = problems::NotFound),
+    )
+)]
 pub async fn remove_item(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -377,10 +416,11 @@ pub async fn remove_item(
     .ok_or_else(cart_item_not_found)
 }
 
-#[derive(Debug, Deserialize, Validate)]
+#[derive(Debug, Deserialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PromoCode {
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(custom(function = "promo_required"))]
     promo_code: String,
 }
@@ -395,6 +435,14 @@ fn promo_required(code: &str) -> Result<(), validator::ValidationError> {
 
 /// `POST /api/cart/promo-code`: a code the upstream refuses is the spec's 'Discount code is
 /// invalid' on the `promoCode` field.
+#[utoipa::path(post, operation_id = "applyPromoCode", path = "/cart/promo-code", tag = "cart", request_body = PromoCode,
+    responses(
+        (status = 200, description = "The cart with the discount applied.", body = Cart),
+        (status = 401, response = problems::Unauthorized),
+        (status = 404, response = problems::NotFound),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn apply_promo_code(
     State(state): State<SharedState>,
     session: SessionHandle,
@@ -431,6 +479,9 @@ pub async fn apply_promo_code(
 }
 
 /// `GET /api/cart/shipping-methods`: `[{id, name, price}]`, cheapest (the default) first.
+#[utoipa::path(get, operation_id = "listShippingMethods", path = "/cart/shipping-methods", tag = "cart",
+    responses((status = 200, description = "The shipping methods, cheapest (the default) first.", body = Vec<ShippingMethod>))
+)]
 pub async fn shipping_methods(
     State(state): State<SharedState>,
     request_id: RequestId,
@@ -445,6 +496,15 @@ pub async fn shipping_methods(
 
 /// `POST /api/cart/compute`: the billing/shipping form (and the dealer form for FFL items),
 /// sent upstream in the spec's compute shape (full state names, country 'US').
+#[utoipa::path(post, operation_id = "computeCart", path = "/cart/compute", tag = "cart", request_body = crate::checkout::form::CheckoutForm,
+    responses(
+        (status = 200, description = "The cart with tax and shipping computed for the addresses.", body = Cart),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 404, response = problems::NotFound),
+        (status = 422, response = problems::Invalid),
+    )
+)]
 pub async fn compute(
     State(state): State<SharedState>,
     session: SessionHandle,

@@ -16,7 +16,6 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -28,23 +27,49 @@ use crate::cache::{self, CacheState, FetchFailure, Fetched, Lookup, RouteKind};
 use crate::catalogue::{PriceMap, answer, compose, query};
 use crate::content::camel_case_keys;
 use crate::error::ApiError;
+use crate::openapi::schemas::catalogue::{Collection, ProductPage, SearchResults, SearchText};
 use crate::request_id::RequestId;
 use crate::state::SharedState;
-use utoipa_axum::router::OpenApiRouter;
 use crate::upstream::{Upstream, UpstreamError, UpstreamPath};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// The price map is one cache entry (tag `prices`) under this key.
 const PRICE_MAP_KEY: &str = "all";
 
 pub fn routes() -> OpenApiRouter<SharedState> {
     OpenApiRouter::new()
-        .route("/products/{title}", get(product))
-        .route("/collections/{title}", get(collection))
-        .route("/search", get(search))
+        .routes(routes!(product))
+        .routes(routes!(collection))
+        .routes(routes!(search))
 }
 
+/// A product page, priced.
+///
 /// The product content with every sku's live figures, `noVariants`, the initially displayed sku,
 /// and priced related products.
+#[utoipa::path(
+    get,
+    path = "/products/{title}",
+    operation_id = "getProduct",
+    tag = "catalogue",
+    params(
+        ("title" = String, Path,
+            description = "The product's title, matched ignoring case and surrounding spaces."),
+    ),
+    responses(
+        (status = 200, description = "The product, priced.", body = ProductPage,
+            headers(
+                ("ETag" = String, description = "Strong; changes exactly when the answer does."),
+                ("Cache-Control" = String,
+                    description = "The shortest freshness of the content and the price map."),
+                ("Cache-Status" = String, description = "What the BFF's cache did (RFC 9211)."),
+            )),
+        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
+            headers(("ETag" = String))),
+        (status = 404, response = crate::openapi::problems::NotFound),
+    ),
+)]
 pub async fn product(
     State(state): State<SharedState>,
     Path(title): Path<String>,
@@ -73,7 +98,31 @@ pub async fn product(
     ))
 }
 
+/// A collection, priced.
+///
 /// The product group with its products priced, each showing its cheapest sku.
+#[utoipa::path(
+    get,
+    path = "/collections/{title}",
+    operation_id = "getCollection",
+    tag = "catalogue",
+    params(
+        ("title" = String, Path,
+            description = "The collection's title, matched ignoring case and surrounding spaces."),
+    ),
+    responses(
+        (status = 200, description = "The collection, priced.", body = Collection,
+            headers(
+                ("ETag" = String, description = "Strong; changes exactly when the answer does."),
+                ("Cache-Control" = String,
+                    description = "The shortest freshness of the content and the price map."),
+                ("Cache-Status" = String, description = "What the BFF's cache did (RFC 9211)."),
+            )),
+        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
+            headers(("ETag" = String))),
+        (status = 404, response = crate::openapi::problems::NotFound),
+    ),
+)]
 pub async fn collection(
     State(state): State<SharedState>,
     Path(title): Path<String>,
@@ -107,8 +156,35 @@ pub struct SearchParams {
     q: Option<String>,
 }
 
+/// Search products.
+///
 /// Priced search results sorted by title. A failed search is an empty result list, never an
 /// error page (spec, section 8); a query shorter than 2 characters is a 422.
+#[utoipa::path(
+    get,
+    path = "/search",
+    operation_id = "searchProducts",
+    tag = "catalogue",
+    params(
+        ("q" = inline(SearchText), Query,
+            description = "What to search for in titles and subtitles, ignoring case: 2 to 100 \
+                characters once surrounding spaces are trimmed."),
+    ),
+    responses(
+        (status = 200, description = "The matching products, priced; no results when the \
+            search could not run (then `Cache-Control: no-store` and no `ETag`).",
+            body = SearchResults,
+            headers(
+                ("ETag" = String, description = "Strong; changes exactly when the answer does."),
+                ("Cache-Control" = String,
+                    description = "The shortest freshness of the results and the price map."),
+                ("Cache-Status" = String, description = "What the BFF's cache did (RFC 9211)."),
+            )),
+        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
+            headers(("ETag" = String))),
+        (status = 422, response = crate::openapi::problems::Invalid),
+    ),
+)]
 pub async fn search(
     State(state): State<SharedState>,
     params: Result<Query<SearchParams>, QueryRejection>,

@@ -7,13 +7,16 @@ use axum::Extension;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, post};
 use bytes::Bytes;
 use serde_json::{Map, Value, json};
+use utoipa_axum::router::{UtoipaMethodRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::checkout::form::{self, CheckoutForm};
 use crate::checkout::idempotency::{self, Answer, IdempotencyStore, Outcome, Reply};
-use crate::error::ApiError;
+use crate::error::{ApiError, Problem};
+use crate::openapi::problems;
+use crate::openapi::schemas::checkout::OrderPlaced;
 use crate::request_id::RequestId;
 use crate::routes::cart;
 use crate::session::SessionHandle;
@@ -26,8 +29,8 @@ const REPLAYED: &str = "idempotent-replayed";
 const PROBLEM_JSON: &str = "application/problem+json";
 
 /// The route, with its own idempotency store (one per application).
-pub fn route() -> MethodRouter<SharedState> {
-    post(place_order).layer(Extension(Arc::new(IdempotencyStore::default())))
+pub fn route() -> UtoipaMethodRouter<SharedState> {
+    routes!(place_order).layer(Extension(Arc::new(IdempotencyStore::default())))
 }
 
 /// A problem+json answer with extra members.
@@ -119,6 +122,27 @@ fn cart_empty() -> ApiError {
 }
 
 /// `POST /api/checkout`.
+/// Place the order with a one-time payment token.
+///
+/// Idempotent per `Idempotency-Key` and visitor for 10 minutes: a repeat (also a concurrent one)
+/// gets the first answer, marked `Idempotent-Replayed: true`, and never places a second order.
+/// Validation failures are not kept, so a corrected request may reuse its key. After success the
+/// cart is gone and, when opted in, the shopper is subscribed to the newsletter.
+#[utoipa::path(post, operation_id = "placeOrder", path = "/checkout", tag = "checkout",
+    request_body = crate::checkout::form::CheckoutForm,
+    params(("Idempotency-Key" = String, Header, description = "1–255 visible ASCII characters, new for each order.",
+        min_length = 1, max_length = 255, pattern = "^[!-~]{1,255}$")),
+    responses(
+        (status = 200, description = "The order is placed.", body = OrderPlaced,
+            headers(("Idempotent-Replayed" = String, description = "`true` when this is the answer of an earlier request with the same key."))),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 404, response = problems::NotFound),
+        (status = 409, response = problems::Conflict),
+        (status = 422, description = "Validation failed (`errors` per field; card fields are refused), the cart is empty (`cart_empty`), holds items restricted where it ships (`restricted_items`, with `items`), the payment was declined (`payment_declined`), or the key was used with another body (`idempotency_key_reused`).",
+            body = Problem, content_type = "application/problem+json"),
+    )
+)]
 pub async fn place_order(
     State(state): State<SharedState>,
     Extension(store): Extension<Arc<IdempotencyStore>>,

@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::cache::{self, FetchFailure, Fetched, Lookup, RouteKind};
 use crate::content::{PAGE_NAMES, camel_case_keys};
 use crate::error::ApiError;
+use crate::openapi::schemas::content::{ContentPage, PageName};
 use crate::request_id::RequestId;
 use crate::state::SharedState;
 use crate::upstream::{Upstream, UpstreamError, UpstreamPath};
@@ -24,6 +25,32 @@ impl From<FetchFailure> for ApiError {
     }
 }
 
+/// A content page.
+///
+/// The content service's page, unwrapped from its `data` envelope, every key camelCased. Which
+/// schema answers depends on `name` (see `ContentPage`).
+#[utoipa::path(
+    get,
+    path = "/pages/{name}",
+    operation_id = "getPage",
+    tag = "content",
+    params(
+        ("name" = inline(PageName), Path,
+            description = "The page's name, matched ignoring case and surrounding spaces."),
+    ),
+    responses(
+        (status = 200, description = "The page.", body = ContentPage,
+            headers(
+                ("ETag" = String, description = "Strong; changes exactly when the page does."),
+                ("Cache-Control" = String,
+                    description = "The remaining freshness and the stale windows."),
+                ("Cache-Status" = String, description = "What the BFF's cache did (RFC 9211)."),
+            )),
+        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
+            headers(("ETag" = String))),
+        (status = 404, response = crate::openapi::problems::NotFound),
+    ),
+)]
 pub async fn page(
     State(state): State<SharedState>,
     Path(name): Path<String>,

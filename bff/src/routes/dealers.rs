@@ -7,22 +7,24 @@
 
 use std::collections::BTreeMap;
 
+use axum::Json;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::error::ApiError;
 use crate::geo::{Geocoder, LatLng, ZipCode, within_radius};
+use crate::openapi::schemas::dealers::RadiusMiles;
 use crate::request_id::RequestId;
 use crate::routes::content;
 use crate::state::SharedState;
-use utoipa_axum::router::OpenApiRouter;
 use crate::upstream::UpstreamError;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// The locator's radius options (spec section 9).
 pub const RADIUS_OPTIONS_MILES: [u32; 5] = [50, 100, 150, 200, 250];
@@ -36,7 +38,7 @@ pub const GEOCODING_FAILED: &str = "Geocoding request failed";
 const DEALER_PAGE: &str = "dealerlocator";
 
 pub fn routes() -> OpenApiRouter<SharedState> {
-    OpenApiRouter::new().route("/dealers", get(list))
+    OpenApiRouter::new().routes(routes!(list))
 }
 
 /// The validated query of a dealer search.
@@ -98,29 +100,40 @@ impl<S: Send + Sync> FromRequestParts<S> for DealerSearch {
 
 /// The answer: the dealers, the centre they were measured from, and the page's own texts, so
 /// the locator screen needs this one request.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DealerList {
     /// The geocoded zip; `null` when no zip was given.
+    #[schema(required)]
     pub center: Option<Center>,
     /// The search radius; it filters only when there is a centre.
     pub radius_miles: u32,
     /// Nearest first with a centre, in content order without.
     pub dealers: Vec<DealerCard>,
+    /// The locator page's heading (the `dealerlocator` page's texts, passed through; null when
+    /// the page has none).
+    #[schema(required, value_type = Option<String>)]
     pub heading: Option<Value>,
+    /// The invitation to become a dealer.
+    #[schema(required, value_type = Option<String>)]
     pub dealer_signup: Option<Value>,
+    #[schema(required, value_type = Option<crate::openapi::schemas::content::DealerSignupLink>)]
     pub dealer_signup_link: Option<Value>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Where the dealers were measured from: the zip's centre.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[schema(as = DealerSearchCenter)]
 pub struct Center {
+    /// The zip's centre, WGS 84 decimal degrees.
     pub lat: f64,
     pub lng: f64,
+    /// The zip searched.
     pub zip: String,
 }
 
 /// The spec's dealer locator card.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DealerCard {
     /// The dealer's name: the spec's card shows its id as the name.
@@ -132,6 +145,7 @@ pub struct DealerCard {
     pub coordinates: LatLng,
     /// From the centre, in the spec's miles, to 0.01; only when a zip was given.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub distance_miles: Option<f64>,
 }
 
@@ -151,6 +165,31 @@ struct ContentCoordinates {
     longitude: f64,
 }
 
+/// Find dealers.
+///
+/// Without a zip, every dealer with a place, in content order. With one, the dealers within the
+/// radius of the zip's centre, nearest first, each with its distance. Also the locator page's
+/// texts, so the screen needs this one request. A zip that is not a known US ZIP code is a 404
+/// (`detail`: Geocoding request failed).
+#[utoipa::path(
+    get,
+    path = "/dealers",
+    operation_id = "listDealers",
+    tag = "dealers",
+    params(
+        ("zip" = Option<String>, Query, pattern = r"^[0-9]{5}$",
+            description = "A US ZIP code, five digits. Absent or empty: every dealer."),
+        ("radius" = inline(Option<RadiusMiles>), Query,
+            description = "The search radius in miles; used only with a zip. Absent or empty: 50."),
+    ),
+    responses(
+        (status = 200, description = "The dealers.", body = DealerList,
+            headers(("Cache-Control" = String,
+                description = "As fresh as the locator page the dealers come from."))),
+        (status = 404, response = crate::openapi::problems::NotFound),
+        (status = 422, response = crate::openapi::problems::Invalid),
+    ),
+)]
 async fn list(
     State(state): State<SharedState>,
     search: DealerSearch,

@@ -9,11 +9,15 @@ use axum::Json;
 use axum::extract::State;
 use axum::extract::multipart::{Multipart, MultipartRejection};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
+use utoipa::ToSchema;
 use validator::{Validate, ValidateEmail};
 
 use crate::error::ApiError;
+use crate::openapi::problems;
+use crate::openapi::schemas::forms::{DealerRegistrationForm, ProDealForm};
 use crate::request_id::RequestId;
+use crate::routes::message::MessageAnswer;
 use crate::session::SessionHandle;
 use crate::session::tokens;
 use crate::state::SharedState;
@@ -22,8 +26,8 @@ use crate::upstream::{Call, UpstreamPath};
 use crate::validation::Validated;
 
 /// The request body limit of the two multipart routes (axum's `DefaultBodyLimit`), for a form
-/// with two dealer documents. The server-wide `server.max_body_bytes` limit still applies on top
-/// of it: a deployment that expects large dealer documents raises that one too.
+/// with two dealer documents. It replaces the server-wide `server.max_body_bytes` on these
+/// routes (the innermost `DefaultBodyLimit` wins): they take up to this size whatever that is.
 pub const MULTIPART_MAX_BODY_BYTES: usize = 21 * 1024 * 1024;
 
 /// Dealer documents: pdf, tif, tiff, each under 10 MB (the commerce API's own limit).
@@ -43,87 +47,139 @@ pub const PRO_DEAL_DOCUMENTS: Policy = Policy {
     accepted_label: "png, jpg, jpeg, tiff, tif and pdf",
 };
 
-fn relay_message(answer: &Value) -> Json<Value> {
-    Json(json!({"message": answer.get("message").cloned().unwrap_or(Value::Null)}))
-}
-
 async fn post_json<T: Serialize>(
     state: &SharedState,
     path: &'static str,
     body: &T,
     request_id: &RequestId,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     let path = UpstreamPath::fixed(path);
     let body = serde_json::to_value(body).unwrap_or(Value::Null);
     let answer = state
         .commerce
         .call_json(Call::post(&path, &body), request_id)
         .await?;
-    Ok(relay_message(&answer))
+    Ok(MessageAnswer::of(&answer))
 }
 
-#[derive(Debug, Deserialize, Serialize, Validate)]
+/// A back-in-stock alert for one product and its selected options. Every field but `options`
+/// is required and must not be blank.
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StockAlert {
+    /// Where the alert is sent.
     #[serde(default)]
+    #[schema(required = true, min_length = 1, format = Email)]
     #[validate(
         length(min = 1, message = "Email is required"),
         email(message = "Email must be a valid email address")
     )]
     email: String,
-    /// The sku code.
+    /// The sku code; an unknown one is answered 404.
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Product is required"))]
     product_id: String,
+    /// The product's name, as the confirmation repeats it.
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Product name is required"))]
     product_name: String,
-    /// Kept as sent: option values or `{label, value}` pairs.
+    /// The selected options, kept as sent: option values or `{label, value}` pairs (any JSON
+    /// value is accepted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     options: Option<Value>,
+    /// The reCAPTCHA response token; a token the captcha service refuses is a 422 on `captcha`.
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Captcha is required"))]
     captcha: String,
 }
 
-/// `POST /api/stock-alerts`.
+/// Subscribe to a back-in-stock alert
+///
+/// Records an alert for the product's sku and options; the same alert sent twice is recorded
+/// once. 422 when the body is not JSON of this shape, a field breaks a rule or the captcha is
+/// refused (`errors` names the fields); 404 when no product has the sku; 400 when the body
+/// cannot be read.
+#[utoipa::path(
+    post,
+    operation_id = "createStockAlert",
+    path = "/stock-alerts",
+    tag = "forms",
+    request_body = StockAlert,
+    responses(
+        (status = 200, description = "The alert is recorded; `message` confirms it for display.",
+            body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 404, response = problems::NotFound),
+        (status = 422, response = problems::Invalid),
+    ),
+)]
 pub async fn stock_alert(
     State(state): State<SharedState>,
     request_id: RequestId,
     Validated(body): Validated<StockAlert>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     post_json(&state, "ProductNotification/subscribe", &body, &request_id).await
 }
 
-#[derive(Debug, Deserialize, Serialize, Validate)]
+/// A request for product images from the media library. Every field is required and must not
+/// be blank.
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImageRequest {
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "First name is required"))]
     first_name: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Last name is required"))]
     last_name: String,
+    /// Where the team answers.
     #[serde(default)]
+    #[schema(required = true, min_length = 1, format = Email)]
     #[validate(
         length(min = 1, message = "Email is required"),
         email(message = "Email must be a valid email address")
     )]
     email: String,
+    /// What images are wanted, in the requester's words.
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Looking for is required"))]
     looking_for: String,
+    /// The reCAPTCHA response token; a token the captcha service refuses is a 422 on `captcha`.
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Captcha is required"))]
     captcha: String,
 }
 
-/// `POST /api/image-requests`.
+/// Request product images
+///
+/// Sends a media library image request to the team. 422 when the body is not JSON of this
+/// shape, a field breaks a rule or the captcha is refused (`errors` names the fields); 400 when
+/// the body cannot be read.
+#[utoipa::path(
+    post,
+    operation_id = "requestImages",
+    path = "/image-requests",
+    tag = "forms",
+    request_body = ImageRequest,
+    responses(
+        (status = 200, description = "The request is received; `message` confirms it for display.",
+            body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 422, response = problems::Invalid),
+    ),
+)]
 pub async fn image_request(
     State(state): State<SharedState>,
     request_id: RequestId,
     Validated(body): Validated<ImageRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     post_json(&state, "Registration/image-request", &body, &request_id).await
 }
 
@@ -345,12 +401,65 @@ async fn read_form(
     Ok((text, files))
 }
 
-/// `POST /api/dealer-registrations` (multipart): the dealer form with its FFL and SOT documents.
+/// The content types a policy's files have, for the document's multipart `encoding`. The files
+/// are judged by extension and content, not by their part's `Content-Type`, so this says what
+/// is accepted rather than what must be declared.
+fn accepted_content_types(policy: &Policy) -> String {
+    policy
+        .kinds
+        .iter()
+        .map(|kind| kind.content_type())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How a multipart form is refused before any field rule is checked.
+fn upload_rules(policy: &Policy) -> String {
+    format!(
+        "Only {} files are accepted, each under {}, checked by extension and by content: \
+         another type is a 415, a larger file a 413, each naming the file under its part. A \
+         body that is not `multipart/form-data` (or is malformed) is a 400; a whole body over \
+         {} MiB or a text part over {} KiB is a 413. Nothing is sent on when any part is refused.",
+        policy.accepted_label,
+        policy.max_label,
+        MULTIPART_MAX_BODY_BYTES / (1024 * 1024),
+        uploads::MAX_TEXT_BYTES / 1024,
+    )
+}
+
+/// Register as a dealer
+///
+/// The dealer registration form with its FFL and SOT documents, sent on as one multipart body
+/// once every part is valid. 422 when a field breaks a rule or the captcha is refused (`errors`
+/// has a message per part, e.g. `Required`); 400, 413 and 415 as described for the body.
+#[utoipa::path(
+    post,
+    operation_id = "registerDealer",
+    path = "/dealer-registrations",
+    tag = "forms",
+    request_body(
+        content = DealerRegistrationForm,
+        content_type = "multipart/form-data",
+        description = upload_rules(&DEALER_DOCUMENTS),
+        encoding(
+            ("fflDocument" = (content_type = accepted_content_types(&DEALER_DOCUMENTS))),
+            ("sotDocument" = (content_type = accepted_content_types(&DEALER_DOCUMENTS))),
+        ),
+    ),
+    responses(
+        (status = 200, description = "The registration is received; `message` confirms it for \
+            display.", body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 413, response = problems::PayloadTooLarge),
+        (status = 415, response = problems::UnsupportedMediaType),
+        (status = 422, response = problems::Invalid),
+    ),
+)]
 pub async fn dealer_registration(
     State(state): State<SharedState>,
     request_id: RequestId,
     multipart: Result<Multipart, MultipartRejection>,
-) -> Result<Json<Value>, FormError> {
+) -> Result<Json<MessageAnswer>, FormError> {
     let (text, files) = read_form(
         multipart,
         DEALER_TEXT_FIELDS,
@@ -380,17 +489,46 @@ pub async fn dealer_registration(
         .await
         .map_err(ApiError::from)?;
     let answer: Value = serde_json::from_slice(&answer.body).unwrap_or(Value::Null);
-    Ok(relay_message(&answer))
+    Ok(MessageAnswer::of(&answer))
 }
 
-/// `POST /api/pro-deal` (multipart, signed in): one or more `supportingDocuments`; the
-/// application is made for the account's e-mail.
+/// Apply for the Pro Deal
+///
+/// Signed in: one or more `supportingDocuments`; the application is made for the account's
+/// e-mail address and sets its Pro Deal status to pending. 401 without a signed-in session
+/// (checked before the body is read); 409 once the account's application is approved; 422
+/// without a document or when the account has no e-mail address; 400, 413 and 415 as
+/// described for the body.
+#[utoipa::path(
+    post,
+    operation_id = "applyForProDeal",
+    path = "/pro-deal",
+    tag = "forms",
+    request_body(
+        content = ProDealForm,
+        content_type = "multipart/form-data",
+        description = upload_rules(&PRO_DEAL_DOCUMENTS),
+        encoding(
+            ("supportingDocuments" = (content_type = accepted_content_types(&PRO_DEAL_DOCUMENTS))),
+        ),
+    ),
+    responses(
+        (status = 200, description = "The application is submitted and pending verification; \
+            `message` confirms it for display.", body = MessageAnswer),
+        (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
+        (status = 409, response = problems::Conflict),
+        (status = 413, response = problems::PayloadTooLarge),
+        (status = 415, response = problems::UnsupportedMediaType),
+        (status = 422, response = problems::Invalid),
+    ),
+)]
 pub async fn pro_deal(
     State(state): State<SharedState>,
     session: SessionHandle,
     request_id: RequestId,
     multipart: Result<Multipart, MultipartRejection>,
-) -> Result<Json<Value>, FormError> {
+) -> Result<Json<MessageAnswer>, FormError> {
     let user = super::account::signed_in(&state, &session, &request_id).await?;
     let (_, files) = read_form(
         multipart,
@@ -438,12 +576,65 @@ pub async fn pro_deal(
     })
     .await?;
     let answer: Value = serde_json::from_slice(&answer.body).unwrap_or(Value::Null);
-    Ok(relay_message(&answer))
+    Ok(MessageAnswer::of(&answer))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A documented schema as JSON, to compare with the parts the handlers read.
+    fn schema_json<T: utoipa::PartialSchema>() -> Value {
+        serde_json::to_value(T::schema()).unwrap()
+    }
+
+    fn names(value: &Value) -> Vec<String> {
+        let mut names: Vec<String> = match value {
+            Value::Object(map) => map.keys().cloned().collect(),
+            Value::Array(items) => items
+                .iter()
+                .filter_map(|item| item.as_str().map(str::to_owned))
+                .collect(),
+            _ => Vec::new(),
+        };
+        names.sort();
+        names
+    }
+
+    fn sorted(list: impl IntoIterator<Item = &'static str>) -> Vec<String> {
+        let mut names: Vec<String> = list.into_iter().map(str::to_owned).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_documented_dealer_form_lists_the_parts_the_handler_reads() {
+        let schema = schema_json::<DealerRegistrationForm>();
+        assert_eq!(
+            names(&schema["properties"]),
+            sorted(DEALER_TEXT_FIELDS.iter().chain(DEALER_FILE_FIELDS).copied())
+        );
+        assert_eq!(
+            names(&schema["required"]),
+            sorted(DEALER_REQUIRED.iter().copied().chain(["captcha"]))
+        );
+        let description = schema["description"].as_str().unwrap();
+        assert!(description.contains(DEALER_DOCUMENTS.max_label));
+        assert!(description.contains(&format!("{} KiB", uploads::MAX_TEXT_BYTES / 1024)));
+    }
+
+    #[test]
+    fn the_documented_pro_deal_form_lists_the_parts_the_handler_reads() {
+        let schema = schema_json::<ProDealForm>();
+        assert_eq!(
+            names(&schema["properties"]),
+            sorted(["supportingDocuments"])
+        );
+        assert_eq!(names(&schema["required"]), sorted(["supportingDocuments"]));
+        let description = schema["description"].as_str().unwrap();
+        assert!(description.contains(PRO_DEAL_DOCUMENTS.max_label));
+        assert!(description.contains(&PRO_DEAL_DOCUMENTS.max_bytes_exclusive.to_string()));
+    }
 
     #[test]
     fn websites_need_a_dotted_host() {

@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct MessageAnswer {
     /// The confirmation text; null when the upstream gave none.
+    #[schema(required = true)]
     pub message: Option<String>,
 }
 

@@ -14,9 +14,9 @@ pub mod message;
 pub mod orders;
 pub mod public_config;
 
-use axum::routing::{get, post, put};
 use axum::{Router, middleware};
 use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::ApiError;
 use crate::openapi;
@@ -39,10 +39,10 @@ pub fn openapi_document(state: &SharedState) -> utoipa::openapi::OpenApi {
 fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
     // Sign-in, registration and the password endpoints are limited per client IP.
     let limited = OpenApiRouter::new()
-        .route("/auth/login", post(auth::login))
-        .route("/auth/register", post(auth::register))
-        .route("/auth/forgot-password", post(auth::forgot_password))
-        .route("/auth/reset-password", post(auth::reset_password))
+        .routes(routes!(auth::login))
+        .routes(routes!(auth::register))
+        .routes(routes!(auth::forgot_password))
+        .routes(routes!(auth::reset_password))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             crate::rate_limit::layer,
@@ -51,56 +51,40 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .merge(limited)
         .merge(catalogue::routes())
         .merge(dealers::routes())
-        .route("/session", get(auth::session))
-        .route("/auth/logout", post(auth::logout))
-        .route("/auth/change-password", post(auth::change_password))
-        .route("/auth/resend-verification", post(auth::resend_verification))
-        .route("/auth/verify-registration", post(auth::verify_registration))
-        .route("/cart", get(cart::get))
-        .route("/cart/items", post(cart::add_item))
-        .route(
-            "/cart/items/{id}",
-            put(cart::update_item).delete(cart::remove_item),
-        )
-        .route("/cart/compute", post(cart::compute))
-        .route("/cart/promo-code", post(cart::apply_promo_code))
-        .route("/cart/shipping-methods", get(cart::shipping_methods))
-        .route("/checkout", checkout::route())
-        .route("/orders/{id}", get(orders::get))
-        .route("/account", get(account::get).put(account::update))
-        .route("/account/addresses", post(account::create_address))
-        .route(
-            "/account/addresses/{id}",
-            axum::routing::put(account::update_address).delete(account::delete_address),
-        )
-        .route("/newsletter/status", get(account::newsletter_status))
-        .route("/newsletter/subscribe", post(account::newsletter_subscribe))
-        .route(
-            "/newsletter/unsubscribe",
-            post(account::newsletter_unsubscribe),
-        )
-        .route(
-            "/newsletter/verify/{token}",
-            post(account::newsletter_verify),
-        )
-        .route("/military/session", post(account::military_session))
-        .route("/military/callback", post(account::military_callback))
-        .route("/stock-alerts", post(forms::stock_alert))
-        .route("/image-requests", post(forms::image_request))
-        .route(
-            "/dealer-registrations",
-            post(forms::dealer_registration).layer(axum::extract::DefaultBodyLimit::max(
-                forms::MULTIPART_MAX_BODY_BYTES,
-            )),
-        )
-        .route(
-            "/pro-deal",
-            post(forms::pro_deal).layer(axum::extract::DefaultBodyLimit::max(
-                forms::MULTIPART_MAX_BODY_BYTES,
-            )),
-        )
-        .route("/config", get(public_config::get))
-        .route("/pages/{name}", get(content::page))
+        .routes(routes!(auth::session))
+        .routes(routes!(auth::logout))
+        .routes(routes!(auth::change_password))
+        .routes(routes!(auth::resend_verification))
+        .routes(routes!(auth::verify_registration))
+        .routes(routes!(cart::get))
+        .routes(routes!(cart::add_item))
+        .routes(routes!(cart::update_item, cart::remove_item))
+        .routes(routes!(cart::compute))
+        .routes(routes!(cart::apply_promo_code))
+        .routes(routes!(cart::shipping_methods))
+        .routes(checkout::route())
+        .routes(routes!(orders::get))
+        .routes(routes!(account::get, account::update))
+        .routes(routes!(account::create_address))
+        .routes(routes!(account::update_address, account::delete_address))
+        .routes(routes!(account::newsletter_status))
+        .routes(routes!(account::newsletter_subscribe))
+        .routes(routes!(account::newsletter_unsubscribe))
+        .routes(routes!(account::newsletter_verify))
+        .routes(routes!(account::military_session))
+        .routes(routes!(account::military_callback))
+        .routes(routes!(forms::stock_alert))
+        .routes(routes!(forms::image_request))
+        .routes(utoipa_axum::router::UtoipaMethodRouterExt::layer(
+            routes!(forms::dealer_registration),
+            axum::extract::DefaultBodyLimit::max(forms::MULTIPART_MAX_BODY_BYTES),
+        ))
+        .routes(utoipa_axum::router::UtoipaMethodRouterExt::layer(
+            routes!(forms::pro_deal),
+            axum::extract::DefaultBodyLimit::max(forms::MULTIPART_MAX_BODY_BYTES),
+        ))
+        .routes(routes!(public_config::get))
+        .routes(routes!(content::page))
         .fallback(unknown_api_path)
         .layer(middleware::from_fn_with_state(
             state.clone(),

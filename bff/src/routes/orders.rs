@@ -6,12 +6,23 @@ use axum::extract::{Path, State};
 use serde_json::Value;
 
 use crate::error::ApiError;
+use crate::openapi::problems;
+use crate::openapi::schemas::account::Order;
 use crate::request_id::RequestId;
 use crate::session::SessionHandle;
 use crate::session::tokens;
 use crate::state::SharedState;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
 
+/// An order of this visitor: the signed-in user's, or the guest's own.
+#[utoipa::path(get, operation_id = "getOrder", path = "/orders/{id}", tag = "checkout",
+    params(("id" = String, Path, description = "The order's id (digits).")),
+    responses(
+        (status = 200, description = "The order.", body = Order),
+        (status = 401, response = problems::Unauthorized),
+        (status = 404, response = problems::NotFound),
+    )
+)]
 pub async fn get(
     State(state): State<SharedState>,
     Path(id): Path<String>,

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::config::{Config, Environment, resolve_sandbox};
 use crate::content::camel_case_keys;
+use crate::openapi::schemas::public_config::PublicConfig;
 use crate::state::SharedState;
 
 /// The `[public]` section, camelCased for the browser, `${sandbox}` resolved, plus the
@@ -38,6 +39,20 @@ fn resolve_strings(value: &mut Value, sandbox_origin: Option<&str>) {
     }
 }
 
+/// The public runtime configuration.
+///
+/// What the web app needs at run time (brand, contact addresses, third-party script URLs and
+/// public keys); the same JSON is injected into `index.html`, so this is for development servers.
+#[utoipa::path(
+    get,
+    path = "/config",
+    operation_id = "getConfig",
+    tag = "config",
+    responses(
+        (status = 200, description = "The configuration.", body = PublicConfig,
+            headers(("Cache-Control" = String, description = "`no-cache`: revalidate every time."))),
+    ),
+)]
 pub async fn get(State(state): State<SharedState>) -> Response {
     (
         [
