@@ -11,11 +11,11 @@ BFF := target/debug/bff
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/index.html web/public web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test test-rust test-web test-e2e test-k8s test-docker bench clean
+.PHONY: help run test test-rust test-web test-e2e test-api test-k8s test-docker bench clean
 
 help:
 	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox"
-	@echo "make test   every check: format, lint, unit, integration, web, browser, k8s, Dockerfile"
+	@echo "make test   every check: format, lint, unit, integration, web, browser, API contract, k8s, Dockerfile"
 	@echo "make bench  criterion benchmarks (the edge cache's hit path)"
 
 $(WEB_DEPS): web/package.json web/package-lock.json
@@ -30,8 +30,8 @@ run: web/dist/index.html
 	$(CARGO) build --locked -p bff
 	$(BFF)
 
-## test: every check, cheapest first; one debug build serves the Rust tests and the browser tests.
-test: test-rust test-web test-e2e test-k8s test-docker
+## test: every check, cheapest first; one debug build serves the Rust, browser and API contract tests.
+test: test-rust test-web test-e2e test-api test-k8s test-docker
 
 test-rust:
 	$(CARGO) fmt --all --check
@@ -40,6 +40,7 @@ test-rust:
 
 test-web: $(WEB_DEPS)
 	cd web && $(NPM) run lint
+	cd web && $(NPM) run check:api
 	cd web && $(NPM) run typecheck
 	cd web && $(NPM) test
 	cd web && $(NPM) run build
@@ -47,6 +48,11 @@ test-web: $(WEB_DEPS)
 test-e2e: $(WEB_DEPS)
 	$(CARGO) build --locked -p bff
 	cd web && BFF_BIN=../$(BFF) $(NPM) run e2e
+
+## test-api: schemathesis against the bff's own OpenAPI document (scripts/api-contract.sh).
+test-api:
+	$(CARGO) build --locked -p bff
+	BFF_BIN=$(BFF) bash scripts/api-contract.sh
 
 test-k8s:
 	bash scripts/validate-k8s.sh

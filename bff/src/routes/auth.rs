@@ -121,7 +121,6 @@ pub struct Register {
     #[serde(default)]
     #[schema(required = true)]
     #[validate(must_match(other = "password", message = "Passwords do not match"))]
-    #[serde(skip_serializing)]
     confirm_password: String,
     #[serde(default)]
     newsletter: bool,
@@ -157,7 +156,6 @@ pub struct ResetPassword {
     #[serde(default)]
     #[schema(required = true)]
     #[validate(must_match(other = "password", message = "Passwords do not match"))]
-    #[serde(skip_serializing)]
     confirm_password: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1)]
@@ -193,6 +191,16 @@ pub struct VerifyRegistration {
     #[schema(required = true, min_length = 1)]
     #[validate(length(min = 1, message = "Token is required"))]
     token: String,
+}
+
+/// The upstream body of a form whose password confirmation is checked here: the upstream's
+/// registration and reset payloads have no `confirmPassword`.
+fn without_confirmation<T: Serialize>(form: &T) -> Value {
+    let mut body = serde_json::to_value(form).unwrap_or(Value::Null);
+    if let Value::Object(fields) = &mut body {
+        fields.remove("confirmPassword");
+    }
+    body
 }
 
 async fn authenticate(
@@ -289,7 +297,7 @@ pub async fn register(
     request_id: RequestId,
     Validated(body): Validated<Register>,
 ) -> Result<Response, ApiError> {
-    let body = serde_json::to_value(&body).unwrap_or(Value::Null);
+    let body = without_confirmation(&body);
     let auth = authenticate(&state, "Auth/register", &body, &request_id).await?;
     let view = sign_in(&state, &session, auth, &request_id).await?;
     Ok((StatusCode::CREATED, view).into_response())
@@ -372,7 +380,7 @@ pub async fn reset_password(
     request_id: RequestId,
     Validated(body): Validated<ResetPassword>,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    let body = serde_json::to_value(&body).unwrap_or(Value::Null);
+    let body = without_confirmation(&body);
     relay(&state, "Auth/reset-password", &body, None, &request_id).await
 }
 
@@ -468,4 +476,28 @@ pub async fn resend_verification(
     })
     .await
     .map(|answer| MessageAnswer::of(&answer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use utoipa::PartialSchema;
+
+    #[test]
+    fn the_confirmation_is_in_the_contract_but_not_sent_upstream() {
+        let form: Register = serde_json::from_value(json!({
+            "firstName": "A", "lastName": "B", "email": "a@b.example",
+            "password": "Correct-Horse-9", "confirmPassword": "Correct-Horse-9",
+            "captcha": "c"
+        }))
+        .unwrap();
+        let body = without_confirmation(&form);
+        assert!(body.get("confirmPassword").is_none());
+        assert_eq!(body["password"], "Correct-Horse-9");
+
+        let schema = serde_json::to_value(Register::schema()).unwrap();
+        assert!(schema["properties"]["confirmPassword"].is_object());
+        let required = schema["required"].as_array().unwrap();
+        assert!(required.contains(&json!("confirmPassword")));
+    }
 }

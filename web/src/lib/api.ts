@@ -1,3 +1,4 @@
+import type { Problem } from '../api/types';
 import { createStore } from './store';
 
 /**
@@ -33,14 +34,8 @@ export class ApiError extends Error {
   }
 }
 
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors?: Record<string, string>;
-}
+/** The problem document of the contract (`Problem`): `errors` (field → message) may be absent or null. */
+export type ProblemDetails = Problem;
 
 /** A non-2xx answer with an `application/problem+json` body. */
 export class ApiProblem extends ApiError implements ProblemDetails {

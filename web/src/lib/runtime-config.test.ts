@@ -1,8 +1,15 @@
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import type { PublicConfig } from '../api/types';
 import { runtimeConfig } from '../test/fixtures';
 import { server } from '../test/server';
-import { loadRuntimeConfig, readEmbeddedRuntimeConfig, RuntimeConfigError } from './runtime-config';
+import {
+  loadRuntimeConfig,
+  readEmbeddedRuntimeConfig,
+  type RuntimeConfig,
+  runtimeConfigSchema,
+  RuntimeConfigError,
+} from './runtime-config';
 
 function embed(text: string | null) {
   document.getElementById('runtime-config')?.remove();
@@ -16,6 +23,12 @@ function embed(text: string | null) {
 
 afterEach(() => {
   embed(null);
+});
+
+it("accepts what the contract's PublicConfig allows", () => {
+  // the validator may be more lenient than the contract (`environment` is any string), never stricter
+  expectTypeOf<PublicConfig>().toExtend<RuntimeConfig>();
+  expect(runtimeConfigSchema.safeParse(runtimeConfig).success).toBe(true);
 });
 
 describe('runtime config', () => {

@@ -1,4 +1,4 @@
-import type { Cart } from '../features/cart/types';
+import type { Cart, CartItem, ProductCard, PublicConfig, SessionView } from '../api/types';
 import type {
   AboutUsPage,
   AppPage,
@@ -11,13 +11,11 @@ import type {
   MediaLibraryPage,
   RichText,
 } from '../features/content/types';
-import type { Session } from '../features/session/queries';
-import type { RuntimeConfig } from '../lib/runtime-config';
 
 const image = (name: string) => ({ src: `/images/${name}.jpg`, alt: `${name} image` });
 
-export const runtimeConfig: RuntimeConfig = {
-  environment: 'test',
+export const runtimeConfig: PublicConfig = {
+  environment: 'development',
   brandName: 'Test Arms',
   supportEmail: 'support@example.test',
   fflEmail: 'ffl@example.test',
@@ -206,19 +204,23 @@ export const privacyPage: CopyPage = {
   richText: [paragraph(text('We keep what we need.'))],
 };
 
-export const anonymousSessionFixture: Session = { signedIn: false, guest: false, user: null, expiresAt: null };
+export const anonymousSessionFixture: SessionView = { signedIn: false, guest: false, user: null, expiresAt: null };
 
-export const signedInSession: Session = {
+export const signedInSession: SessionView = {
   signedIn: true,
   guest: false,
   user: { firstName: 'Avery', lastName: 'Shooter', email: 'avery@example.test' },
   expiresAt: Date.now() + 15 * 60_000,
 };
 
+/** The empty guest cart, as the bff answers it for a visitor without a cart. */
 export const emptyCart: Cart = {
   id: null,
+  userId: null,
+  isAbandoned: false,
   isGuest: true,
   items: [],
+  inventoryWarnings: [],
   subTotal: 0,
   taxAmount: 0,
   shipping: 0,
@@ -226,3 +228,48 @@ export const emptyCart: Cart = {
   totalAmount: 0,
   appliedDiscounts: [],
 };
+
+/** A cart line with every field the contract requires; `overrides` sets the rest. */
+export function cartItem(overrides: Partial<CartItem> & Pick<CartItem, 'id'>): CartItem {
+  return {
+    productId: `SKU-${String(overrides.id)}`,
+    yotpoProductId: null,
+    productName: `Item ${String(overrides.id)}`,
+    options: [],
+    optionIds: null,
+    price: 10,
+    productPrice: 10,
+    quantity: 1,
+    imageUrl: `/images/item-${String(overrides.id)}.jpg`,
+    productUrl: null,
+    notes: null,
+    buildId: null,
+    isFflItem: false,
+    isReceiverItem: false,
+    restrictedStates: [],
+    restrictedZips: [],
+    ...overrides,
+  };
+}
+
+/** A product card (collections, search results) with every field the contract requires. */
+export function productCard(overrides: Partial<ProductCard> & Pick<ProductCard, 'title'>): ProductCard {
+  const slug = overrides.title.toLowerCase();
+  return {
+    id: 1,
+    documentId: `doc-${slug.replace(/\W+/g, '-')}`,
+    subtitle: '',
+    url: `/product/${encodeURIComponent(slug)}`,
+    displayType: null,
+    imgUrl: { src: '', alt: '' },
+    skus: [],
+    colorOptions: [],
+    filterOptions: [],
+    compatibility: [],
+    fflItem: false,
+    receiverItem: false,
+    noVariants: false,
+    displayedSku: null,
+    ...overrides,
+  };
+}

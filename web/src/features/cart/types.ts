@@ -1,21 +1,12 @@
-/** The cart as `GET /api/cart` answers it (the fields the frame reads; the cart feature extends this). */
+/** The cart as `GET /api/cart` answers it: the generated contract types (see `src/api/types.ts`). */
+export type { AppliedDiscount, Cart, CartItem, CartOption, InventoryWarning } from '../../api/types';
 
-export interface CartItemOption {
-  label: string;
-  value: string;
-}
-
-export interface CartItem {
-  id: number;
-  productId: string;
-  productName: string;
-  options: CartItemOption[];
-  price: number;
-  productPrice: number;
-  quantity: number;
-  imageUrl: string | null;
-  productUrl: string | null;
-}
+/*
+ * Local narrow types, kept because the contract is less precise here: `AppliedDiscount.
+ * promotionalPageInfo` is opaque (`unknown`), the content service's `{data: [{title, subtitle,
+ * promo_image: {url}, …}]}` passed through. They describe what the promotion modal reads; the
+ * value must be checked at run time before it is used as one (see `promotionOf`).
+ */
 
 export interface PromotionImage {
   url: string;
@@ -27,24 +18,6 @@ export interface PromotionalPage {
   title: string;
   subtitle?: string | null;
   promoImage?: PromotionImage | null;
-  /** The upstream spelling, in case the BFF passes it through unconverted. */
+  /** The upstream spelling, the one the contract documents (passed through unconverted). */
   promo_image?: PromotionImage | null;
-}
-
-export interface AppliedDiscount {
-  promoCode?: string | null;
-  appliedToCartItemIds?: number[];
-  promotionalPageInfo?: { data?: PromotionalPage[] | null } | null;
-}
-
-export interface Cart {
-  id: number | null;
-  isGuest: boolean;
-  items: CartItem[];
-  subTotal: number;
-  taxAmount: number;
-  shipping: number;
-  discountAmount: number;
-  totalAmount: number;
-  appliedDiscounts: AppliedDiscount[];
 }

@@ -1,13 +1,6 @@
+import type { ImageRequest, MessageAnswer } from '../../api/types';
 import { apiSend } from '../../lib/api';
 
-export interface ImageRequest {
-  firstName: string;
-  lastName: string;
-  email: string;
-  lookingFor: string;
-  captcha: string;
-}
-
-export function requestImages(request: ImageRequest): Promise<{ message: string }> {
+export function requestImages(request: ImageRequest): Promise<MessageAnswer> {
   return apiSend('POST', '/api/image-requests', request);
 }

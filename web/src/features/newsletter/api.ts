@@ -1,15 +1,9 @@
+import type { MessageAnswer, Subscribe } from '../../api/types';
 import { apiSend } from '../../lib/api';
-
-export interface NewsletterSubscription {
-  email: string;
-  firstName: string;
-  lastName: string;
-  captcha: string;
-}
 
 /** The spec's success message for a subscription. */
 export const SUBSCRIBED_MESSAGE = 'You have been subscribed to the newsletter';
 
-export function subscribeToNewsletter(subscription: NewsletterSubscription): Promise<{ message: string }> {
+export function subscribeToNewsletter(subscription: Subscribe): Promise<MessageAnswer> {
   return apiSend('POST', '/api/newsletter/subscribe', subscription);
 }

@@ -1,18 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { Image, ProductCard, SearchResults } from '../../api/types';
 import { apiGet } from '../../lib/api';
 
-/** A search suggestion as `GET /api/search?q=` answers it. */
-export interface SearchResult {
-  title: string;
-  subtitle?: string | null;
-  url: string;
-  /** An image, or its URL. */
-  imgUrl?: { src: string; alt?: string | null } | string | null;
-}
+/** A search suggestion: a product card of `GET /api/search?q=`. */
+export type SearchResult = ProductCard;
 
-export interface SearchResponse {
-  results: SearchResult[];
-}
+export type SearchResponse = SearchResults;
 
 /** Suggestions appear only for more than 2 characters, after 500 ms without typing (spec constants). */
 export const SUGGESTION_MIN_LENGTH = 3;
@@ -39,9 +32,11 @@ export function suggestionsQuery(query: string) {
   });
 }
 
-export function resultImage(result: SearchResult): { src: string; alt: string } | null {
-  const image = result.imgUrl;
-  if (!image) return null;
-  if (typeof image === 'string') return image ? { src: image, alt: '' } : null;
-  return image.src ? { src: image.src, alt: '' } : null;
+/**
+ * The result's image, without its text alternative (the title is next to it); null without a
+ * source. Takes a missing image too: the card is the content service's, passed through.
+ */
+export function resultImage(result: { imgUrl?: Image | null }): { src: string; alt: string } | null {
+  const src = result.imgUrl?.src;
+  return src ? { src, alt: '' } : null;
 }

@@ -1,22 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SessionView } from '../../api/types';
 import { apiGet } from '../../lib/api';
 
-/** `GET /api/session`: what the browser may know about its session (never a token). */
-export interface SessionUser {
-  firstName: string;
-  lastName: string;
-  email: string;
-}
-
-export interface Session {
-  signedIn: boolean;
-  guest: boolean;
-  user: SessionUser | null;
-  /** Epoch milliseconds, for a signed-in session. */
-  expiresAt: number | null;
-}
-
-export const anonymousSession: Session = { signedIn: false, guest: false, user: null, expiresAt: null };
+/** What `useSession` gives before `GET /api/session` answers (or when it cannot be read). */
+export const anonymousSession: SessionView = { signedIn: false, guest: false, user: null, expiresAt: null };
 
 export const sessionKeys = {
   all: ['session'] as const,
@@ -25,11 +12,11 @@ export const sessionKeys = {
 
 export const sessionQuery = queryOptions({
   queryKey: sessionKeys.current(),
-  queryFn: ({ signal }) => apiGet<Session>('/api/session', { signal }),
+  queryFn: ({ signal }) => apiGet<SessionView>('/api/session', { signal }),
   staleTime: 60_000,
 });
 
 /** The session; anonymous while it loads or when it cannot be read. */
-export function useSession(): Session {
+export function useSession(): SessionView {
   return useQuery(sessionQuery).data ?? anonymousSession;
 }

@@ -3,26 +3,19 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import '../../../app/routes/product';
-import { emptyCart, signedInSession } from '../../../test/fixtures';
+import type { Cart } from '../../../api/types';
+import { cartItem, emptyCart, signedInSession } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { server } from '../../../test/server';
 import '../../promotions/promotion-modal';
 import { MENU_HIDE_AFTER_NAVIGATION_MS } from './main-nav';
 import { defined } from '../../../test/defined';
 
-const cartWith = (...quantities: number[]) => ({
+const cartWith = (...quantities: number[]): Cart => ({
   ...emptyCart,
-  items: quantities.map((quantity, index) => ({
-    id: index + 1,
-    productId: `SKU-${String(index)}`,
-    productName: `Item ${String(index)}`,
-    options: [],
-    price: 10,
-    productPrice: 10,
-    quantity,
-    imageUrl: null,
-    productUrl: null,
-  })),
+  items: quantities.map((quantity, index) =>
+    cartItem({ id: index + 1, productId: `SKU-${String(index)}`, productName: `Item ${String(index)}`, quantity }),
+  ),
 });
 
 async function renderHeader() {
@@ -154,6 +147,8 @@ describe('promotion modal', () => {
           appliedDiscounts: [
             {
               promoCode: 'BUNDLE20',
+              discountPercentage: 20,
+              discountAmount: 2,
               appliedToCartItemIds: [1],
               promotionalPageInfo: {
                 data: [
@@ -166,7 +161,7 @@ describe('promotion modal', () => {
               },
             },
           ],
-        }),
+        } satisfies Cart),
       ),
     );
     const user = userEvent.setup();

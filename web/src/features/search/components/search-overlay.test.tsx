@@ -2,20 +2,21 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { productCard } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { server } from '../../../test/server';
 import { defined } from '../../../test/defined';
 import { advance, installFakeTimers } from '../../../test/timers';
-import { SUGGESTION_DEBOUNCE_MS, TOGGLE_DEBOUNCE_MS, type SearchResult } from '../api';
+import { SUGGESTION_DEBOUNCE_MS, TOGGLE_DEBOUNCE_MS, type SearchResponse, type SearchResult } from '../api';
 // loaded up front, so the lazily loaded overlay and pages are already in the module cache
 import '../../../app/routes/product';
 import '../../../app/routes/search';
 import './search-overlay';
 
 const results: SearchResult[] = [
-  { title: 'Summit LR', subtitle: 'Bolt action', url: '/product/summit%20lr', imgUrl: { src: '/img/slr.svg', alt: 'Summit LR' } },
-  { title: 'Summit Hunter', subtitle: 'Bolt action', url: '/product/summit%20hunter', imgUrl: '/img/sh.svg' },
-  { title: 'Summit Tactical', subtitle: null, url: '/product/summit%20tactical', imgUrl: null },
+  productCard({ title: 'Summit LR', subtitle: 'Bolt action', imgUrl: { src: '/img/slr.svg', alt: 'Summit LR' } }),
+  productCard({ title: 'Summit Hunter', subtitle: 'Bolt action', imgUrl: { src: '/img/sh.svg', alt: '' } }),
+  productCard({ title: 'Summit Tactical', subtitle: '', imgUrl: { src: '', alt: '' } }),
 ];
 
 let queries: string[];
@@ -26,7 +27,7 @@ beforeEach(() => {
     http.get('/api/search', ({ request }) => {
       const q = new URL(request.url).searchParams.get('q') ?? '';
       queries.push(q);
-      return HttpResponse.json({ results });
+      return HttpResponse.json({ query: q.trim().toLowerCase(), results } satisfies SearchResponse);
     }),
   );
 });
