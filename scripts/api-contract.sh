@@ -11,7 +11,7 @@
 #                                   never builds it: `make test-api` does)
 #   API_CONTRACT_MAX_EXAMPLES=30    generated test cases per operation in the fuzzing phase
 #   API_CONTRACT_SEED=4242          random seed; the same seed, schema and binary give the same run
-#   API_CONTRACT_PHASES=examples,coverage,fuzzing
+#   API_CONTRACT_PHASES=examples,coverage,fuzzing,stateful
 #                                   schemathesis phases (examples, coverage, fuzzing, stateful)
 #   API_CONTRACT_TIMEOUT=240        wall-clock bound of the schemathesis run, in seconds
 #   API_CONTRACT_REPORT_DIR=dir     also write JUnit XML and an NDJSON event log there
@@ -33,7 +33,7 @@ STOP_TIMEOUT_S=10
 BFF_BIN="${BFF_BIN:-$ROOT/target/debug/bff}"
 MAX_EXAMPLES="${API_CONTRACT_MAX_EXAMPLES:-30}"
 SEED="${API_CONTRACT_SEED:-4242}"
-PHASES="${API_CONTRACT_PHASES:-examples,coverage,fuzzing}"
+PHASES="${API_CONTRACT_PHASES:-examples,coverage,fuzzing,stateful}"
 TIME_LIMIT_S="${API_CONTRACT_TIMEOUT:-240}"
 REPORT_DIR="${API_CONTRACT_REPORT_DIR:-}"
 SCHEMA_FILE="${API_CONTRACT_SCHEMA:-}"
@@ -192,6 +192,9 @@ cat >"$tmp/schemathesis.toml" <<'TOML'
 [cache]
 enabled = false
 
+[phases.stateful]
+max-steps = 60
+
 [warnings]
 fail-on = [
   "unresolvable_reference",
@@ -213,11 +216,10 @@ TOML
 #   bff/src/session/csrf.rs), which would hide every POST/PUT/DELETE handler behind one answer.
 # - --mode all: valid and invalid inputs; an invalid one must get a documented 4xx, never a 5xx.
 # - Phases: examples (the document's own examples), coverage (deterministic boundary and
-#   invalid values per parameter), fuzzing (random, bounded by --max-examples). Not stateful by
-#   default: the bff's state lives in a sealed session cookie, not in resource ids that links
-#   (declared or inferred) could carry between operations (against a 39-operation stub it
-#   inferred 15 links and could follow none), and the phase runs its own scenario budget rather
-#   than --max-examples. API_CONTRACT_PHASES adds it back to explore.
+#   invalid values per parameter), fuzzing (random, bounded by --max-examples), stateful
+#   (sequences following the document's links: a created address to its update and delete, an
+#   added cart line to its update and removal, a placed order to its read; bounded by
+#   phases.stateful.max-steps in the config above; about 2 s per pass here).
 # - Reproducible: a fixed seed, one worker (request order, hence sandbox state, is fixed), and
 #   no example database (by default hypothesis would replay earlier failures from .hypothesis/).
 #   No shrinking: it costs many more requests per failure against a debug build on two cores,

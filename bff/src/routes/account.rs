@@ -253,7 +253,11 @@ fn address_path(id: &str) -> Result<UpstreamPath, ApiError> {
 /// `POST /api/account/addresses`: 201 with the stored address.
 #[utoipa::path(post, operation_id = "createAddress", path = "/account/addresses", tag = "account", request_body = Address,
     responses(
-        (status = 201, description = "The stored address.", body = StoredAddress),
+        (status = 201, description = "The stored address.", body = StoredAddress,
+            links(
+                ("updateAddress" = (operation_id = "updateAddress", parameters(("id" = "$response.body#/id")))),
+                ("deleteAddress" = (operation_id = "deleteAddress", parameters(("id" = "$response.body#/id")))),
+            )),
         (status = 400, response = problems::BadRequest),
         (status = 401, response = problems::Unauthorized),
         (status = 422, response = problems::Invalid),

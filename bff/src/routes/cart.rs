@@ -190,7 +190,11 @@ async fn guest_id(
 /// `POST /api/cart/items`.
 #[utoipa::path(post, operation_id = "addCartItem", path = "/cart/items", tag = "cart", request_body = NewCartItem,
     responses(
-        (status = 200, description = "The cart with the line added (or its quantity increased).", body = Cart),
+        (status = 200, description = "The cart with the line added (or its quantity increased).", body = Cart,
+            links(
+                ("updateFirstLine" = (operation_id = "updateCartItem", parameters(("id" = "$response.body#/items/0/id")))),
+                ("removeFirstLine" = (operation_id = "removeCartItem", parameters(("id" = "$response.body#/items/0/id")))),
+            )),
         (status = 400, response = problems::BadRequest),
         (status = 401, response = problems::Unauthorized),
         (status = 404, response = problems::NotFound),

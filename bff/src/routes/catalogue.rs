@@ -54,7 +54,7 @@ pub fn routes() -> OpenApiRouter<SharedState> {
     operation_id = "getProduct",
     tag = "catalogue",
     params(
-        ("title" = String, Path,
+        ("title" = String, Path, example = "Falcon 9",
             description = "The product's title, matched ignoring case and surrounding spaces."),
     ),
     responses(
@@ -107,7 +107,7 @@ pub async fn product(
     operation_id = "getCollection",
     tag = "catalogue",
     params(
-        ("title" = String, Path,
+        ("title" = String, Path, example = "Pistols",
             description = "The collection's title, matched ignoring case and surrounding spaces."),
     ),
     responses(

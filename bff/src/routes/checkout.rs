@@ -134,6 +134,7 @@ fn cart_empty() -> ApiError {
         min_length = 1, max_length = 255, pattern = "^[!-~]{1,255}$")),
     responses(
         (status = 200, description = "The order is placed.", body = OrderPlaced,
+            links(("getOrder" = (operation_id = "getOrder", parameters(("id" = "$response.body#/orderId"))))),
             headers(("Idempotent-Replayed" = String, description = "`true` when this is the answer of an earlier request with the same key."))),
         (status = 400, response = problems::BadRequest),
         (status = 401, response = problems::Unauthorized),

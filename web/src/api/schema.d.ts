@@ -1492,7 +1492,10 @@ export interface components {
          *     commerce service's to decide: whatever the browser sends for them is ignored.
          */
         NewCartItem: {
-            /** @description The sku code. */
+            /**
+             * @description The sku code.
+             * @example TF-F9-BLK-STD-10RD
+             */
             productId: string;
             /**
              * Format: int64
@@ -2429,7 +2432,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The product's title, matched ignoring case and surrounding spaces. */
+                /**
+                 * @description The product's title, matched ignoring case and surrounding spaces.
+                 * @example Falcon 9
+                 */
                 title: string;
             };
             cookie?: never;
@@ -2471,7 +2477,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The collection's title, matched ignoring case and surrounding spaces. */
+                /**
+                 * @description The collection's title, matched ignoring case and surrounding spaces.
+                 * @example Pistols
+                 */
                 title: string;
             };
             cookie?: never;

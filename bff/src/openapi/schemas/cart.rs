@@ -162,7 +162,7 @@ pub struct ShippingMethod {
 #[serde(rename_all = "camelCase")]
 pub struct NewCartItem {
     /// The sku code.
-    #[schema(min_length = 1)]
+    #[schema(min_length = 1, example = "TF-F9-BLK-STD-10RD")]
     pub product_id: String,
     /// Defaults to 1. Adding a line that already exists (same sku, options and name) adds to
     /// its quantity.
