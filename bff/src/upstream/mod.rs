@@ -65,7 +65,7 @@ impl UpstreamError {
                 errors: Some(_),
                 ..
             } if *status == StatusCode::BAD_REQUEST => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::Status { status, .. } if status.is_client_error() => *status,
+            Self::Status { status, .. } if is_relayed(*status) => *status,
             Self::Timeout { .. } => StatusCode::GATEWAY_TIMEOUT,
             Self::Overloaded { .. } => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::BAD_GATEWAY,
@@ -108,12 +108,28 @@ impl UpstreamError {
                 status,
                 message: Some(message),
                 ..
-            } if status.is_client_error() => message.clone(),
+            } if is_relayed(*status) => message.clone(),
             Self::Timeout { .. } => "The service took too long to answer.".to_owned(),
             Self::Overloaded { .. } => "The service is busy; please retry shortly.".to_owned(),
             _ => "The service is unavailable; please retry shortly.".to_owned(),
         }
     }
+}
+
+/// The upstream client errors that mean the same for this API's client and so pass through as
+/// they are (the OpenAPI document lists them per operation). Any other 4xx (405, 410, 418, ...)
+/// says the BFF called the upstream wrongly: a 502 like any other unusable answer.
+fn is_relayed(status: StatusCode) -> bool {
+    matches!(
+        status,
+        StatusCode::BAD_REQUEST
+            | StatusCode::UNAUTHORIZED
+            | StatusCode::FORBIDDEN
+            | StatusCode::NOT_FOUND
+            | StatusCode::CONFLICT
+            | StatusCode::UNPROCESSABLE_ENTITY
+            | StatusCode::TOO_MANY_REQUESTS
+    )
 }
 
 /// One request to an upstream, beyond a plain GET: method, query, JSON body, and the caller's
@@ -547,5 +563,38 @@ impl Upstream {
         }
         .instrument(span)
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answered(status: u16, message: &str) -> UpstreamError {
+        UpstreamError::Status {
+            upstream: "commerce",
+            status: StatusCode::from_u16(status).unwrap(),
+            message: Some(message.to_owned()),
+            errors: None,
+        }
+    }
+
+    #[test]
+    fn meaningful_client_errors_pass_through_with_their_message() {
+        for status in [400, 401, 403, 409, 422, 429] {
+            let error = answered(status, "Already subscribed");
+            assert_eq!(error.status().as_u16(), status);
+            assert_eq!(error.public_detail(), "Already subscribed");
+        }
+    }
+
+    #[test]
+    fn other_client_errors_are_a_bad_gateway() {
+        for status in [405, 410, 413, 415, 418] {
+            let error = answered(status, "teapot internals");
+            assert_eq!(error.status(), StatusCode::BAD_GATEWAY, "{status}");
+            assert_eq!(error.code(), "upstream_unavailable");
+            assert!(!error.public_detail().contains("teapot"));
+        }
     }
 }
