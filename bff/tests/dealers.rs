@@ -234,6 +234,37 @@ async fn the_dealer_page_comes_through_the_edge_cache() {
 }
 
 #[tokio::test]
+async fn an_answer_has_an_etag_per_search_and_revalidates_to_a_304() {
+    let server = start().await;
+    let all = server.get("/api/dealers").await;
+    let austin = server.get(&format!("/api/dealers?zip={AUSTIN}")).await;
+    let etag = header(&all, "etag").to_owned();
+    assert!(etag.starts_with('"'), "{etag}");
+    assert_ne!(
+        etag,
+        header(&austin, "etag"),
+        "another search, another answer"
+    );
+    // A purge of the locator page reaches CDNs holding the dealer list too.
+    assert!(
+        header(&all, "surrogate-key").contains("page:dealerlocator"),
+        "{}",
+        header(&all, "surrogate-key")
+    );
+    let again = server
+        .client
+        .get(server.url("/api/dealers"))
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    assert_eq!(header(&again, "etag"), etag);
+    assert!(again.bytes().await.unwrap().is_empty());
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn a_content_outage_is_a_502_problem() {
     let server = start().await;
     server

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{start_with, test_config};
+use common::{header, start, start_with, test_config};
 use serde_json::Value;
 
 const SECRETS: &[(&str, &str)] = &[
@@ -71,5 +71,33 @@ async fn the_content_token_is_sent_upstream_but_never_to_the_browser() {
         .find(|r| r["path"] == "/strapi/page/home")
         .unwrap();
     assert_eq!(page["authorization"], "Bearer content-token-9c2d4a");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_runtime_config_revalidates_to_a_304() {
+    let server = start().await;
+    let first = server.get("/api/config").await;
+    assert_eq!(header(&first, "cache-control"), "no-cache");
+    let etag = header(&first, "etag").to_owned();
+    assert!(etag.starts_with('"'), "{etag}");
+    let again = server
+        .client
+        .get(server.url("/api/config"))
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    assert_eq!(header(&again, "etag"), etag);
+    assert!(again.bytes().await.unwrap().is_empty());
+    let stale = server
+        .client
+        .get(server.url("/api/config"))
+        .header("if-none-match", "\"another\"")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stale.status(), 200);
     server.stop().await;
 }

@@ -7,15 +7,17 @@
 
 use std::collections::BTreeMap;
 
-use axum::Json;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use crate::cache::Lookup;
+use crate::catalogue::answer;
 use crate::error::ApiError;
 use crate::geo::{Geocoder, LatLng, ZipCode, within_radius};
 use crate::openapi::schemas::dealers::RadiusMiles;
@@ -184,8 +186,12 @@ struct ContentCoordinates {
     ),
     responses(
         (status = 200, description = "The dealers.", body = DealerList,
-            headers(("Cache-Control" = String,
-                description = "As fresh as the locator page the dealers come from."))),
+            headers(
+                ("Cache-Control" = String,
+                    description = "As fresh as the locator page the dealers come from."),
+                ("ETag" = String, description = "Of this answer; send it back as If-None-Match."),
+            )),
+        (status = 304, description = "Not modified: the If-None-Match ETag is current."),
         (status = 404, response = crate::openapi::problems::NotFound),
         (status = 422, response = crate::openapi::problems::Invalid),
     ),
@@ -194,6 +200,7 @@ async fn list(
     State(state): State<SharedState>,
     search: DealerSearch,
     request_id: RequestId,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     // Geocoded first: an unknown zip needs no content.
     let center = match &search.zip {
@@ -210,7 +217,7 @@ async fn list(
             })
         }
     };
-    let (page, cache_control) = dealer_page(state, request_id).await?;
+    let (page, lookup) = dealer_page(state, request_id).await?;
     let dealers = placed_dealers(&page);
     let dealers = match &center {
         None => dealers,
@@ -242,22 +249,19 @@ async fn list(
         dealer_signup: field("dealerSignup"),
         dealer_signup_link: field("dealerSignupLink"),
     };
-    let mut response = Json(list).into_response();
-    // As fresh as the page it is made from: a browser or CDN keeps it no longer than the cache.
-    if let Some(cache_control) = cache_control {
-        response
-            .headers_mut()
-            .insert(header::CACHE_CONTROL, cache_control);
-    }
-    Ok(response)
+    let body = serde_json::to_vec(&list)
+        .map_err(|err| ApiError::Internal(format!("dealer list: {err}")))?;
+    // The cache headers of the page it is made from (freshness, Cache-Status, Surrogate-Key, so
+    // a purge of the page reaches CDNs too) and an ETag of this very answer.
+    Ok(answer::respond(&[&lookup], Bytes::from(body), &headers))
 }
 
-/// The `dealerlocator` page, through the same edge-cache entry the pages route uses, with its
-/// `Cache-Control`.
+/// The `dealerlocator` page, parsed, and its edge-cache entry (the same one the pages route
+/// uses).
 async fn dealer_page(
     state: SharedState,
     request_id: RequestId,
-) -> Result<(Value, Option<HeaderValue>), ApiError> {
+) -> Result<(Value, Lookup), ApiError> {
     let lookup = content::page_lookup(&state, DEALER_PAGE, request_id).await?;
     let unreadable = |reason: String| {
         ApiError::Upstream(UpstreamError::Decode {
@@ -273,11 +277,7 @@ async fn dealer_page(
     }
     let page = serde_json::from_slice(&lookup.entry.body)
         .map_err(|err| unreadable(format!("the {DEALER_PAGE} page: {err}")))?;
-    let cache_control = crate::cache::respond(&lookup, &HeaderMap::new())
-        .headers()
-        .get(header::CACHE_CONTROL)
-        .cloned();
-    Ok((page, cache_control))
+    Ok((page, lookup))
 }
 
 /// The page's dealers that have a place, in content order. A malformed record is skipped with a

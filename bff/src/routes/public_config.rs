@@ -1,10 +1,12 @@
 //! `GET /api/config`: the public runtime configuration (also injected into `index.html`).
 
 use axum::extract::State;
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
+use crate::cache::entry::strong_etag;
+use crate::cache::http::matches_etag;
 use crate::config::{Config, Environment, resolve_sandbox};
 use crate::content::camel_case_keys;
 use crate::openapi::schemas::public_config::PublicConfig;
@@ -50,18 +52,30 @@ fn resolve_strings(value: &mut Value, sandbox_origin: Option<&str>) {
     tag = "config",
     responses(
         (status = 200, description = "The configuration.", body = PublicConfig,
-            headers(("Cache-Control" = String, description = "`no-cache`: revalidate every time."))),
+            headers(
+                ("Cache-Control" = String, description = "`no-cache`: revalidate every time."),
+                ("ETag" = String, description = "Of this configuration; send it back as If-None-Match."),
+            )),
+        (status = 304, description = "Not modified: the If-None-Match ETag is current."),
     ),
 )]
-pub async fn get(State(state): State<SharedState>) -> Response {
+pub async fn get(State(state): State<SharedState>, headers: HeaderMap) -> Response {
+    // The configuration is fixed for the process's life, so revalidation is one hash away; the
+    // browser (told `no-cache`) asks each time and mostly gets an empty 304.
+    let etag = strong_etag(state.public_config.as_bytes());
+    let cache_headers = [
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        (header::ETAG, etag.clone()),
+    ];
+    if matches_etag(&headers, &etag) {
+        return (StatusCode::NOT_MODIFIED, cache_headers).into_response();
+    }
     (
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            ),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        ],
+        cache_headers,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
         state.public_config.clone(),
     )
         .into_response()

@@ -2578,11 +2578,20 @@ export interface operations {
                 headers: {
                     /** @description As fresh as the locator page the dealers come from. */
                     "Cache-Control"?: string;
+                    /** @description Of this answer; send it back as If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DealerList"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             404: components["responses"]["NotFound"];
             422: components["responses"]["Invalid"];
@@ -3529,11 +3538,20 @@ export interface operations {
                 headers: {
                     /** @description `no-cache`: revalidate every time. */
                     "Cache-Control"?: string;
+                    /** @description Of this configuration; send it back as If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PublicConfig"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
