@@ -455,12 +455,8 @@ async fn a_stock_change_shows_with_a_new_etag_once_prices_are_purged() {
     assert_eq!(sku(&product, "TF-MAT")["inStock"], true);
 
     let unchanged = server
-        .client
-        .get(server.url("/api/products/range%20mat"))
-        .header("if-none-match", &etag)
-        .send()
-        .await
-        .unwrap();
+        .get_if_none_match("/api/products/range%20mat", &etag)
+        .await;
     assert_eq!(unchanged.status(), 304);
     assert_eq!(cache_state(&unchanged), "hit");
 
@@ -479,12 +475,8 @@ async fn a_stock_change_shows_with_a_new_etag_once_prices_are_purged() {
 
     admin_purge(&server, &["prices"]).await;
     let changed = server
-        .client
-        .get(server.url("/api/products/range%20mat"))
-        .header("if-none-match", &etag)
-        .send()
-        .await
-        .unwrap();
+        .get_if_none_match("/api/products/range%20mat", &etag)
+        .await;
     assert_eq!(changed.status(), 200, "the old ETag no longer matches");
     assert_ne!(header(&changed, "etag"), etag);
     assert_eq!(

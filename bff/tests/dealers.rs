@@ -251,13 +251,7 @@ async fn an_answer_has_an_etag_per_search_and_revalidates_to_a_304() {
         "{}",
         header(&all, "surrogate-key")
     );
-    let again = server
-        .client
-        .get(server.url("/api/dealers"))
-        .header("if-none-match", &etag)
-        .send()
-        .await
-        .unwrap();
+    let again = server.get_if_none_match("/api/dealers", &etag).await;
     assert_eq!(again.status(), 304);
     assert_eq!(header(&again, "etag"), etag);
     assert!(again.bytes().await.unwrap().is_empty());

@@ -321,13 +321,7 @@ async fn test_if_none_match_gets_a_304_without_a_body() {
     );
     assert!(header(&first, "cache-control").starts_with("public, max-age="));
     assert_eq!(header(&first, "surrogate-key"), "page:home");
-    let again = server
-        .client
-        .get(server.url("/api/pages/home"))
-        .header("if-none-match", &etag)
-        .send()
-        .await
-        .unwrap();
+    let again = server.get_if_none_match("/api/pages/home", &etag).await;
     assert_eq!(again.status(), 304);
     assert_eq!(header(&again, "etag"), etag);
     assert!(again.bytes().await.unwrap().is_empty());

@@ -81,23 +81,11 @@ async fn the_runtime_config_revalidates_to_a_304() {
     assert_eq!(header(&first, "cache-control"), "no-cache");
     let etag = header(&first, "etag").to_owned();
     assert!(etag.starts_with('"'), "{etag}");
-    let again = server
-        .client
-        .get(server.url("/api/config"))
-        .header("if-none-match", &etag)
-        .send()
-        .await
-        .unwrap();
+    let again = server.get_if_none_match("/api/config", &etag).await;
     assert_eq!(again.status(), 304);
     assert_eq!(header(&again, "etag"), etag);
     assert!(again.bytes().await.unwrap().is_empty());
-    let stale = server
-        .client
-        .get(server.url("/api/config"))
-        .header("if-none-match", "\"another\"")
-        .send()
-        .await
-        .unwrap();
+    let stale = server.get_if_none_match("/api/config", "\"another\"").await;
     assert_eq!(stale.status(), 200);
     server.stop().await;
 }

@@ -76,26 +76,12 @@ pub async fn product(
     request_id: RequestId,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let title = cache::normalise(&title);
-    let content = state.content.clone();
-    let fetch_id = request_id.clone();
-    let key = title.clone();
-    let product = state
-        .cache
-        .lookup(RouteKind::Product, &key, move || {
-            fetch_product(content, title, fetch_id)
-        })
-        .await?;
-    if product.entry.status != StatusCode::OK {
-        return Ok(cache::respond(&product, &headers));
-    }
-    let (prices, map) = price_map(&state, request_id).await?;
-    let body = compose::product_page(cached_json(&product)?, &map);
-    Ok(answer::respond(
-        &[&product, &prices],
-        to_bytes(&body),
-        &headers,
-    ))
+    let page = Priced {
+        kind: RouteKind::Product,
+        fetch: fetch_product,
+        compose: compose::product_page,
+    };
+    page.answer(&state, &title, request_id, &headers).await
 }
 
 /// A collection, priced.
@@ -129,26 +115,51 @@ pub async fn collection(
     request_id: RequestId,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let title = cache::normalise(&title);
-    let content = state.content.clone();
-    let fetch_id = request_id.clone();
-    let key = title.clone();
-    let group = state
-        .cache
-        .lookup(RouteKind::Collection, &key, move || {
-            fetch_collection(content, title, fetch_id)
-        })
-        .await?;
-    if group.entry.status != StatusCode::OK {
-        return Ok(cache::respond(&group, &headers));
+    let page = Priced {
+        kind: RouteKind::Collection,
+        fetch: fetch_collection,
+        compose: compose::collection,
+    };
+    page.answer(&state, &title, request_id, &headers).await
+}
+
+/// A page of content found by title and priced: a product or a collection.
+struct Priced<F> {
+    kind: RouteKind,
+    /// The content entry for a normalised title (its own cached 404 for an unknown one).
+    fetch: fn(Upstream, String, RequestId) -> F,
+    compose: fn(Value, &PriceMap) -> Value,
+}
+
+impl<F> Priced<F>
+where
+    F: Future<Output = Result<Fetched, UpstreamError>> + Send + 'static,
+{
+    /// The content through the cache, then the price map, composed. An unknown title answers
+    /// the content entry's cached 404 without touching the price map.
+    async fn answer(
+        &self,
+        state: &SharedState,
+        title: &str,
+        request_id: RequestId,
+        headers: &HeaderMap,
+    ) -> Result<Response, ApiError> {
+        let title = cache::normalise(title);
+        let content = state.content.clone();
+        let fetch_id = request_id.clone();
+        let fetch = self.fetch;
+        let key = title.clone();
+        let page = state
+            .cache
+            .lookup(self.kind, &key, move || fetch(content, title, fetch_id))
+            .await?;
+        if page.entry.status != StatusCode::OK {
+            return Ok(cache::respond(&page, headers));
+        }
+        let (prices, map) = price_map(state, request_id).await?;
+        let body = (self.compose)(cached_json(&page)?, &map);
+        Ok(answer::respond(&[&page, &prices], to_bytes(&body), headers))
     }
-    let (prices, map) = price_map(&state, request_id).await?;
-    let body = compose::collection(cached_json(&group)?, &map);
-    Ok(answer::respond(
-        &[&group, &prices],
-        to_bytes(&body),
-        &headers,
-    ))
 }
 
 #[derive(Debug, Deserialize)]

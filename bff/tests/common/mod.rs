@@ -109,6 +109,16 @@ impl TestServer {
         self.client.get(self.url(path)).send().await.unwrap()
     }
 
+    /// A conditional GET: `If-None-Match: etag`.
+    pub async fn get_if_none_match(&self, path: &str, etag: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(path))
+            .header("if-none-match", etag)
+            .send()
+            .await
+            .unwrap()
+    }
+
     /// What the sandbox received, most recent last.
     pub async fn sandbox_requests(&self) -> Vec<Value> {
         self.client

@@ -1522,7 +1522,7 @@ export interface components {
             isVerified: boolean;
         };
         /** @description An order. */
-        Order: {
+        Order: components["schemas"]["DealerInfo"] & {
             /** Format: int64 */
             id: number;
             status: string;
@@ -1547,15 +1547,6 @@ export interface components {
             state: string | null;
             zipCode: string | null;
             country: string | null;
-            /** @description The dealer fields are null when the order has no FFL items. */
-            dealerName: string | null;
-            dealerAddress: string | null;
-            dealerEmail: string | null;
-            dealerPhone: string | null;
-            dealerCity: string | null;
-            dealerState: string | null;
-            dealerZip: string | null;
-            dealerCountry: string | null;
             /** Format: int64 */
             shippingMethodId: number | null;
             shippingMethodName: string | null;

@@ -5,6 +5,8 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use super::cart::DealerInfo;
+
 /// The signed-in user's profile with the address book, orders, favorites and builds.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -106,23 +108,9 @@ pub struct Order {
     pub zip_code: Option<String>,
     #[schema(required = true)]
     pub country: Option<String>,
-    /// The dealer fields are null when the order has no FFL items.
-    #[schema(required = true)]
-    pub dealer_name: Option<String>,
-    #[schema(required = true)]
-    pub dealer_address: Option<String>,
-    #[schema(required = true)]
-    pub dealer_email: Option<String>,
-    #[schema(required = true)]
-    pub dealer_phone: Option<String>,
-    #[schema(required = true)]
-    pub dealer_city: Option<String>,
-    #[schema(required = true)]
-    pub dealer_state: Option<String>,
-    #[schema(required = true)]
-    pub dealer_zip: Option<String>,
-    #[schema(required = true)]
-    pub dealer_country: Option<String>,
+    /// The dealer: every field null when the order has no FFL items.
+    #[serde(flatten)]
+    pub dealer: DealerInfo,
     #[schema(required = true)]
     pub shipping_method_id: Option<i64>,
     #[schema(required = true)]
