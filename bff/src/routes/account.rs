@@ -50,25 +50,14 @@ async fn user_call(
     body: Option<Value>,
 ) -> Result<Value, ApiError> {
     let user = signed_in(state, session, request_id).await?;
-    tokens::with_user(state, session, user, request_id, |bearer| {
-        let state = state.clone();
-        let request_id = request_id.clone();
-        let method = method.clone();
-        let path = path.clone();
-        let query = query.clone();
-        let body = body.clone();
-        async move {
-            let mut call = Call::new(method, &path).bearer(Some(&bearer));
-            for (name, value) in query {
-                call = call.query(name, value);
-            }
-            if let Some(body) = &body {
-                call = call.json(body);
-            }
-            state.commerce.call_json(call, &request_id).await
-        }
-    })
-    .await
+    let mut call = Call::new(method, &path);
+    for (name, value) in query {
+        call = call.query(name, value);
+    }
+    if let Some(body) = &body {
+        call = call.json(body);
+    }
+    tokens::commerce_json(state, session, user, request_id, call).await
 }
 
 /// Removes anything token- or password-like from an upstream answer, at any depth.

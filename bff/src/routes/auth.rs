@@ -430,18 +430,13 @@ pub async fn change_password(
     let user = signed_in(&state, &session, &request_id).await?;
     let body = serde_json::to_value(&body).unwrap_or(Value::Null);
     let path = UpstreamPath::fixed("Auth/change-password");
-    tokens::with_user(&state, &session, user, &request_id, |bearer| {
-        let state = state.clone();
-        let body = body.clone();
-        let path = path.clone();
-        let request_id = request_id.clone();
-        async move {
-            state
-                .commerce
-                .call_json(Call::post(&path, &body).bearer(Some(&bearer)), &request_id)
-                .await
-        }
-    })
+    tokens::commerce_json(
+        &state,
+        &session,
+        user,
+        &request_id,
+        Call::post(&path, &body),
+    )
     .await
     .map(|answer| MessageAnswer::of(&answer))
 }
@@ -462,18 +457,13 @@ pub async fn resend_verification(
     let user = signed_in(&state, &session, &request_id).await?;
     let path = UpstreamPath::fixed("Auth/resend-verification");
     let empty = json!({});
-    tokens::with_user(&state, &session, user, &request_id, |bearer| {
-        let state = state.clone();
-        let path = path.clone();
-        let empty = empty.clone();
-        let request_id = request_id.clone();
-        async move {
-            state
-                .commerce
-                .call_json(Call::post(&path, &empty).bearer(Some(&bearer)), &request_id)
-                .await
-        }
-    })
+    tokens::commerce_json(
+        &state,
+        &session,
+        user,
+        &request_id,
+        Call::post(&path, &empty),
+    )
     .await
     .map(|answer| MessageAnswer::of(&answer))
 }

@@ -101,18 +101,8 @@ pub async fn get(
             merge_pending(&state, &session, &request_id).await;
         }
         let path = UpstreamPath::fixed("Cart");
-        let cart = tokens::with_user(&state, &session, user, &request_id, |bearer| {
-            let state = state.clone();
-            let path = path.clone();
-            let request_id = request_id.clone();
-            async move {
-                state
-                    .commerce
-                    .call_json(Call::get(&path).bearer(Some(&bearer)), &request_id)
-                    .await
-            }
-        })
-        .await?;
+        let cart =
+            tokens::commerce_json(&state, &session, user, &request_id, Call::get(&path)).await?;
         return Ok(Json(for_browser(cart)));
     }
     let Some(guest_id) = session.get().guest_id else {
@@ -210,18 +200,13 @@ pub async fn add_item(
     let body = serde_json::to_value(&item).unwrap_or(Value::Null);
     if let Some(user) = tokens::access_token(&state, &session, &request_id).await? {
         let path = UpstreamPath::fixed("Cart/items");
-        let cart = tokens::with_user(&state, &session, user, &request_id, |bearer| {
-            let state = state.clone();
-            let path = path.clone();
-            let body = body.clone();
-            let request_id = request_id.clone();
-            async move {
-                state
-                    .commerce
-                    .call_json(Call::post(&path, &body).bearer(Some(&bearer)), &request_id)
-                    .await
-            }
-        })
+        let cart = tokens::commerce_json(
+            &state,
+            &session,
+            user,
+            &request_id,
+            Call::post(&path, &body),
+        )
         .await?;
         return Ok(Json(for_browser(cart)));
     }
@@ -289,31 +274,13 @@ async fn cart_call(
     for segment in suffix {
         path = path.segment(segment).map_err(UpstreamError::from)?;
     }
+    let mut call = Call::new(method, &path);
+    if let Some(body) = &body {
+        call = call.json(body);
+    }
     let cart = match owner {
-        Owner::User(user) => {
-            tokens::with_user(state, session, user, request_id, |bearer| {
-                let state = state.clone();
-                let path = path.clone();
-                let body = body.clone();
-                let method = method.clone();
-                let request_id = request_id.clone();
-                async move {
-                    let mut call = Call::new(method, &path).bearer(Some(&bearer));
-                    if let Some(body) = &body {
-                        call = call.json(body);
-                    }
-                    state.commerce.call_json(call, &request_id).await
-                }
-            })
-            .await?
-        }
-        Owner::Guest(_) => {
-            let mut call = Call::new(method, &path);
-            if let Some(body) = &body {
-                call = call.json(body);
-            }
-            state.commerce.call_json(call, request_id).await?
-        }
+        Owner::User(user) => tokens::commerce_json(state, session, user, request_id, call).await?,
+        Owner::Guest(_) => state.commerce.call_json(call, request_id).await?,
     };
     Ok(Some(cart))
 }

@@ -303,21 +303,13 @@ async fn submit(
 ) -> Result<Value, ApiError> {
     let path = UpstreamPath::fixed("Checkout/simplified");
     if let Some(user) = tokens::access_token(state, session, request_id).await? {
-        return tokens::with_user(state, session, user, request_id, |bearer| {
-            let state = state.clone();
-            let path = path.clone();
-            let payload = payload.clone();
-            let request_id = request_id.clone();
-            async move {
-                state
-                    .commerce
-                    .call_json(
-                        Call::post(&path, &payload).bearer(Some(&bearer)),
-                        &request_id,
-                    )
-                    .await
-            }
-        })
+        return tokens::commerce_json(
+            state,
+            session,
+            user,
+            request_id,
+            Call::post(&path, payload),
+        )
         .await;
     }
     let guest_id = session.get().guest_id.ok_or_else(cart_empty)?;

@@ -36,18 +36,8 @@ pub async fn get(
         .segment(&id)
         .map_err(UpstreamError::from)?;
     if let Some(user) = tokens::access_token(&state, &session, &request_id).await? {
-        let order = tokens::with_user(&state, &session, user, &request_id, |bearer| {
-            let state = state.clone();
-            let path = path.clone();
-            let request_id = request_id.clone();
-            async move {
-                state
-                    .commerce
-                    .call_json(Call::get(&path).bearer(Some(&bearer)), &request_id)
-                    .await
-            }
-        })
-        .await?;
+        let order =
+            tokens::commerce_json(&state, &session, user, &request_id, Call::get(&path)).await?;
         return Ok(Json(order));
     }
     let Some(guest_id) = session.get().guest_id else {

@@ -236,6 +236,27 @@ pub async fn access_token(
     renew(state, session, &user, request_id).await.map(Some)
 }
 
+/// One commerce call as the user (bearer injected, with `with_user`'s refresh and single
+/// retry): the decoded JSON answer (`Null` for an empty one).
+pub async fn commerce_json(
+    state: &SharedState,
+    session: &SessionHandle,
+    user: UserTokens,
+    request_id: &RequestId,
+    call: Call<'_>,
+) -> Result<serde_json::Value, ApiError> {
+    with_user(state, session, user, request_id, |bearer| {
+        let call = call.clone();
+        async move {
+            state
+                .commerce
+                .call_json(call.bearer(Some(&bearer)), request_id)
+                .await
+        }
+    })
+    .await
+}
+
 /// Runs `call` with the user's bearer token; when the upstream answers 401 to a token believed
 /// valid, refreshes once and tries again. A second 401 ends the session.
 pub async fn with_user<T, F, Fut>(
