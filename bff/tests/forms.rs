@@ -123,6 +123,16 @@ async fn a_stock_alert_is_recorded_and_missing_fields_are_422() {
     assert_eq!(errors["productId"], "Product is required");
     assert_eq!(errors["productName"], "Product name is required");
     assert_eq!(errors["captcha"], "Captcha is required");
+    // An unknown sku is the commerce service's 404, with its message for the shopper.
+    let unknown = browser
+        .post(
+            "/api/stock-alerts",
+            json!({"email": "watcher@talonforge.example", "productId": "TF-NO-SUCH-SKU",
+                   "productName": "Nothing", "captcha": CAPTCHA}),
+        )
+        .await;
+    assert_eq!(unknown.status, 404, "{}", unknown.text);
+    assert_eq!(unknown.body["detail"], "Product TF-NO-SUCH-SKU not found");
     server.stop().await;
 }
 

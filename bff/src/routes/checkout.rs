@@ -303,14 +303,8 @@ async fn submit(
 ) -> Result<Value, ApiError> {
     let path = UpstreamPath::fixed("Checkout/simplified");
     if let Some(user) = tokens::access_token(state, session, request_id).await? {
-        return tokens::commerce_json(
-            state,
-            session,
-            user,
-            request_id,
-            Call::post(&path, payload),
-        )
-        .await;
+        return tokens::commerce_json(state, session, user, request_id, Call::post(&path, payload))
+            .await;
     }
     let guest_id = session.get().guest_id.ok_or_else(cart_empty)?;
     Ok(state

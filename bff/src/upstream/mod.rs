@@ -28,6 +28,8 @@ pub enum UpstreamError {
     NotFound {
         upstream: &'static str,
         path: String,
+        /// The upstream's own message, for the shopper ("Product TF-X not found").
+        message: Option<String>,
     },
     #[error("{upstream}: answered {status}")]
     Status {
@@ -103,6 +105,10 @@ impl UpstreamError {
     /// sentence otherwise (never hostnames or transport errors).
     pub fn public_detail(&self) -> String {
         match self {
+            Self::NotFound {
+                message: Some(message),
+                ..
+            } => message.clone(),
             Self::NotFound { .. } | Self::InvalidPath(_) => "Not found.".to_owned(),
             Self::Status {
                 status,
@@ -409,18 +415,26 @@ impl Upstream {
         tracing::Span::current().record("http.response.status_code", status.as_u16());
         if status.is_success() {
             Ok(UpstreamResponse { status, body })
-        } else if status == StatusCode::NOT_FOUND {
-            Err(UpstreamError::NotFound {
-                upstream,
-                path: path.to_owned(),
-            })
         } else {
-            Err(UpstreamError::Status {
-                upstream,
-                status,
-                message: message_of(&body),
-                errors: errors_of(&body),
-            })
+            Err(failure(upstream, path, status, &body))
+        }
+    }
+}
+
+/// A non-2xx answer as the error it is, with the upstream's message and field errors.
+fn failure(upstream: &'static str, path: &str, status: StatusCode, body: &[u8]) -> UpstreamError {
+    if status == StatusCode::NOT_FOUND {
+        UpstreamError::NotFound {
+            upstream,
+            path: path.to_owned(),
+            message: message_of(body),
+        }
+    } else {
+        UpstreamError::Status {
+            upstream,
+            status,
+            message: message_of(body),
+            errors: errors_of(body),
         }
     }
 }
@@ -547,18 +561,8 @@ impl Upstream {
             tracing::Span::current().record("http.response.status_code", status.as_u16());
             if status.is_success() {
                 Ok(UpstreamResponse { status, body })
-            } else if status == StatusCode::NOT_FOUND {
-                Err(UpstreamError::NotFound {
-                    upstream,
-                    path: path.as_str().to_owned(),
-                })
             } else {
-                Err(UpstreamError::Status {
-                    upstream,
-                    status,
-                    message: message_of(&body),
-                    errors: errors_of(&body),
-                })
+                Err(failure(upstream, path.as_str(), status, &body))
             }
         }
         .instrument(span)
@@ -586,6 +590,21 @@ mod tests {
             assert_eq!(error.status().as_u16(), status);
             assert_eq!(error.public_detail(), "Already subscribed");
         }
+    }
+
+    #[test]
+    fn a_not_found_keeps_the_upstreams_message() {
+        let body = br#"{"message": "Product TF-X not found"}"#;
+        let error = failure(
+            "commerce",
+            "ProductNotification/subscribe",
+            StatusCode::NOT_FOUND,
+            body,
+        );
+        assert_eq!(error.status(), StatusCode::NOT_FOUND);
+        assert_eq!(error.public_detail(), "Product TF-X not found");
+        let bare = failure("content", "products/x", StatusCode::NOT_FOUND, b"");
+        assert_eq!(bare.public_detail(), "Not found.");
     }
 
     #[test]
