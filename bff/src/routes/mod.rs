@@ -29,11 +29,6 @@ pub fn api(state: &SharedState) -> Router<SharedState> {
     router.route("/openapi.json", openapi::route(&doc))
 }
 
-/// The `/api` OpenAPI document (what `GET /api/openapi.json` serves).
-pub fn openapi_document(state: &SharedState) -> utoipa::openapi::OpenApi {
-    openapi::document(api_operations(state).into_openapi())
-}
-
 /// The documented endpoints. Register handlers only through `routes!` (never `.route`), so
 /// every endpoint is in the document.
 fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
