@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useStore } from '../../lib/store';
 import {
@@ -56,10 +56,14 @@ function useRouteNotifications() {
   const navigate = useNavigate();
   const previousPath = useRef<string | null>(null);
 
-  useEffect(() => {
+  // A layout effect, so the old page's notification is gone in the same commit that shows the new
+  // page: a passive effect would let the new page paint (and be read) with the stale banner.
+  useLayoutEffect(() => {
     if (previousPath.current !== null && previousPath.current !== location.pathname) clearNotification();
     previousPath.current = location.pathname;
+  }, [location.pathname]);
 
+  useEffect(() => {
     const fromState = notificationFromState(location.state);
     if (!fromState) return;
     notify(fromState);
