@@ -76,7 +76,54 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
         .route("/index.html", get(index))
         .nest("/assets", assets)
         .fallback_service(root_files)
+        .layer(middleware::from_fn(precompressed_build_files))
         .layer(middleware::from_fn(default_cache_control))
+}
+
+/// A WebGL build (Unity's `Build/` folder) ships files compressed ahead of time and asks for them
+/// by their full names (`game.wasm.br`). They must go out as what they contain, with the
+/// encoding named, or the browser hands compressed bytes to the WebAssembly compiler: the classic
+/// cause of broken Unity hosting.
+async fn precompressed_build_files(request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
+    let mut response = next.run(request).await;
+    let Some((encoding, content_type)) = precompressed(&path) else {
+        return response;
+    };
+    // a missing file falls back to the app shell, which is HTML and not compressed
+    let is_app_shell = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/html"));
+    if !response.status().is_success() || is_app_shell {
+        return response;
+    }
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+/// The encoding and the content type of a precompressed file, from its name.
+fn precompressed(path: &str) -> Option<(&'static str, &'static str)> {
+    let (inner, encoding) = if let Some(inner) = path.strip_suffix(".br") {
+        (inner, "br")
+    } else if let Some(inner) = path.strip_suffix(".gz") {
+        (inner, "gzip")
+    } else {
+        return None;
+    };
+    let extension = inner
+        .rsplit_once('.')
+        .map(|(_, ext)| ext.to_ascii_lowercase());
+    let content_type = match extension.as_deref() {
+        Some("wasm") => "application/wasm",
+        Some("js") => "text/javascript",
+        Some("json") => "application/json",
+        _ => "application/octet-stream",
+    };
+    Some((encoding, content_type))
 }
 
 async fn index(State(state): State<SharedState>, uri: Uri) -> Response {
@@ -130,7 +177,29 @@ async fn default_cache_control(request: Request, next: Next) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::render_index;
+    use super::{precompressed, render_index};
+
+    #[test]
+    fn precompressed_files_are_typed_by_what_they_contain() {
+        assert_eq!(
+            precompressed("/Build/game.wasm.br"),
+            Some(("br", "application/wasm"))
+        );
+        assert_eq!(
+            precompressed("/Build/game.framework.js.br"),
+            Some(("br", "text/javascript"))
+        );
+        assert_eq!(
+            precompressed("/Build/game.data.br"),
+            Some(("br", "application/octet-stream"))
+        );
+        assert_eq!(
+            precompressed("/Build/game.wasm.gz"),
+            Some(("gzip", "application/wasm"))
+        );
+        assert_eq!(precompressed("/Build/game.wasm"), None);
+        assert_eq!(precompressed("/favicon.svg"), None);
+    }
 
     #[test]
     fn config_cannot_close_the_script_element() {

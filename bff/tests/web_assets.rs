@@ -107,3 +107,51 @@ async fn text_answers_are_compressed_when_asked() {
     assert_eq!(header(&response, "content-encoding"), "br");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_prebuilt_webgl_build_is_served_as_what_its_files_contain() {
+    let server = start().await;
+    let build = server.running.state.config.web.dist_dir.join("Build");
+    std::fs::create_dir_all(&build).unwrap();
+    let compress = |bytes: &[u8]| {
+        let mut out = Vec::new();
+        let mut writer = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+        std::io::Write::write_all(&mut writer, bytes).unwrap();
+        drop(writer);
+        out
+    };
+    let wasm = compress(b"\0asm\x01\0\0\0 a tiny module");
+    let js = compress(b"var unityFramework = function () {};");
+    let data = compress(&[7_u8; 2048]);
+    std::fs::write(build.join("game.wasm.br"), &wasm).unwrap();
+    std::fs::write(build.join("game.framework.js.br"), &js).unwrap();
+    std::fs::write(build.join("game.data.br"), &data).unwrap();
+
+    for (path, content_type, body) in [
+        ("/Build/game.wasm.br", "application/wasm", &wasm),
+        ("/Build/game.framework.js.br", "text/javascript", &js),
+        ("/Build/game.data.br", "application/octet-stream", &data),
+    ] {
+        let response = server
+            .client
+            .get(server.url(path))
+            .header("accept-encoding", "br")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(header(&response, "content-encoding"), "br", "{path}");
+        assert_eq!(header(&response, "content-type"), content_type, "{path}");
+        assert_eq!(
+            &response.bytes().await.unwrap()[..],
+            &body[..],
+            "{path}: sent as stored"
+        );
+    }
+
+    // a build file that is not there is the app shell, never labelled as compressed
+    let missing = server.get("/Build/missing.wasm.br").await;
+    assert_eq!(header(&missing, "content-encoding"), "");
+    assert!(header(&missing, "content-type").starts_with("text/html"));
+    server.stop().await;
+}
