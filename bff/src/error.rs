@@ -33,6 +33,10 @@ pub enum ApiError {
     /// Field-level validation failures, with the specs' messages.
     #[error("validation failed")]
     Validation(BTreeMap<String, String>),
+    /// An upstream answered in a way this API names itself (e.g. the map provider refusing the
+    /// configured key), rather than relaying its status.
+    #[error("{detail}")]
+    BadGateway { code: &'static str, detail: String },
     #[error("too many requests")]
     Overloaded { retry_after_seconds: u64 },
     #[error("request timed out")]
@@ -82,6 +86,7 @@ impl ApiError {
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::BadGateway { .. } => StatusCode::BAD_GATEWAY,
             Self::Overloaded { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Timeout => StatusCode::GATEWAY_TIMEOUT,
             Self::Upstream(err) => err.status(),
@@ -94,7 +99,8 @@ impl ApiError {
             Self::NotFound(_) => "not_found",
             Self::BadRequest { code, .. }
             | Self::Unprocessable { code, .. }
-            | Self::Forbidden { code, .. } => code,
+            | Self::Forbidden { code, .. }
+            | Self::BadGateway { code, .. } => code,
             Self::TooManyRequests { .. } => "rate_limited",
             Self::Unauthorized(_) => "unauthorized",
             Self::PayloadTooLarge(_) => "payload_too_large",

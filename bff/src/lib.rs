@@ -18,6 +18,7 @@ pub mod server;
 pub mod session;
 pub mod state;
 pub mod telemetry;
+pub mod tiles;
 pub mod uploads;
 pub mod upstream;
 pub mod validation;
@@ -73,6 +74,7 @@ pub fn app(state: SharedState) -> Router {
     Router::new()
         .route("/healthz", get(routes::health::live))
         .route("/readyz", get(routes::health::ready))
+        .route(tiles::ROUTE, get(tiles::tile))
         .nest("/api", routes::api(&state))
         .merge(web_assets::router(&state))
         .layer(layers)

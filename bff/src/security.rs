@@ -116,10 +116,8 @@ fn content_security_policy(config: &Config, sandbox_origin: Option<&str>) -> Hea
         .into_iter()
         .filter_map(|url| origin_of(&resolve_sandbox(url, sandbox_origin))),
     );
-    let mut images = resolve(&config.security.csp_img_src);
-    images.extend(origin_of(
-        &resolve_sandbox(&public.maps.tile_url, sandbox_origin).replace(['{', '}'], ""),
-    ));
+    // map tiles come from the BFF itself ('self'): the provider is never contacted by browsers
+    let images = resolve(&config.security.csp_img_src);
     let mut frames = resolve(&config.security.csp_frame_src);
     frames.extend(origin_of(&resolve_sandbox(
         &public.builder.build_url,

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use url::Url;
 
-use crate::cache::EdgeCache;
+use axum::http::HeaderName;
+
+use crate::cache::{CacheConfig, EdgeCache};
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
 use crate::metrics::Metrics;
 use crate::rate_limit::AuthRateLimit;
@@ -15,6 +17,7 @@ use crate::routes::public_config::public_config_json;
 use crate::security::SecurityHeaders;
 use crate::session::seal::Sealer;
 use crate::session::tokens::Refresher;
+use crate::tiles::TileProvider;
 use crate::upstream::Upstream;
 use crate::web_assets::WebAssets;
 
@@ -33,6 +36,10 @@ pub struct AppState {
     pub web: WebAssets,
     pub readiness: Readiness,
     pub cache: EdgeCache,
+    /// Map tiles, apart from `cache` so they can never evict pages.
+    pub tile_cache: EdgeCache,
+    /// The map tile provider (its key stays here); `None` when `[maps] tile_url` is empty.
+    pub tiles: Option<TileProvider>,
     /// Seals and opens the session cookie.
     pub sealer: Sealer,
     pub auth_rate_limit: AuthRateLimit,
@@ -71,12 +78,16 @@ impl AppState {
         let public_config = public_config_json(&config, sandbox_origin);
         let web = WebAssets::load(&config.web.dist_dir, &public_config);
         let cache = EdgeCache::new(config.cache.clone(), metrics.clone());
+        let tile_cache = EdgeCache::new(tile_cache_config(&config.cache), metrics.clone());
+        let tiles = tile_provider(&config, &secrets, sandbox_origin, metrics.clone())?;
         let sealer = Sealer::new(&secrets.session_keys).ok_or_else(|| {
             ConfigError("BFF_SESSION_KEYS: at least one key is required".to_owned())
         })?;
         let auth_rate_limit = AuthRateLimit::new(&config.rate_limit);
         Ok(Arc::new(Self {
             cache,
+            tile_cache,
+            tiles,
             sealer,
             auth_rate_limit,
             refresher: Arc::new(Refresher::default()),
@@ -113,6 +124,7 @@ impl AppState {
         let mut without_cache = fresh.clone();
         without_cache.cache = self.config.cache.clone();
         let others_changed = without_cache.to_toml().ok() != self.config.to_toml().ok();
+        self.tile_cache.set_config(tile_cache_config(&fresh.cache));
         self.cache.set_config(fresh.cache);
         let summary = if others_changed {
             "cache policies reloaded; other changed settings take effect on restart"
@@ -122,4 +134,40 @@ impl AppState {
         tracing::info!(path = %path.display(), "{summary}");
         Ok(summary.to_owned())
     }
+}
+
+/// The tile cache: the `[cache]` policies with the tiles' own capacity.
+fn tile_cache_config(cache: &CacheConfig) -> CacheConfig {
+    CacheConfig {
+        capacity_bytes: cache.tile_capacity_bytes,
+        ..cache.clone()
+    }
+}
+
+/// The `[maps]` provider, its key from `BFF_MAP_TILE_KEY`.
+fn tile_provider(
+    config: &Config,
+    secrets: &Secrets,
+    sandbox_origin: Option<&str>,
+    metrics: Arc<Metrics>,
+) -> Result<Option<TileProvider>, ConfigError> {
+    let maps = &config.maps;
+    if !maps.has_provider() {
+        return Ok(None);
+    }
+    let template = resolve_sandbox(&maps.tile_url, sandbox_origin);
+    let base = Url::parse(&template.replace(['{', '}'], ""))
+        .map_err(|err| ConfigError(format!("maps.tile_url: not a URL ({err})")))?;
+    let upstream = Upstream::new("tiles", &maps.upstream(), base, None, metrics)
+        .map_err(|err| ConfigError(format!("maps: {err}")))?;
+    let key_header = (!maps.key_header.is_empty())
+        .then(|| HeaderName::from_bytes(maps.key_header.as_bytes()))
+        .transpose()
+        .map_err(|_| ConfigError("maps.key_header: not a header name".to_owned()))?;
+    Ok(Some(TileProvider::new(
+        upstream,
+        template,
+        secrets.map_tile_key.clone(),
+        key_header,
+    )))
 }

@@ -83,7 +83,8 @@ fn production_with_the_sandbox_is_refused() {
 fn production_with_development_secrets_is_refused() {
     let toml = "environment = \"production\"\n[sandbox]\nenabled = false\n\
                 [upstreams.commerce]\nbase_url = \"https://commerce.example/\"\n\
-                [upstreams.content]\nbase_url = \"https://content.example/api/\"\n";
+                [upstreams.content]\nbase_url = \"https://content.example/api/\"\n\
+                [maps]\ntile_url = \"https://tiles.example/{z}/{x}/{y}.png?key={key}\"\n";
     let missing = check_config(toml, &[]);
     assert!(!missing.status.success());
     assert!(

@@ -90,7 +90,8 @@ impl CachedResponse {
         tags: Vec<String>,
         policy: &CachePolicy,
     ) -> Self {
-        let worth_compressing = fetched.body.len() >= COMPRESS_MIN_BYTES;
+        let worth_compressing =
+            fetched.body.len() >= COMPRESS_MIN_BYTES && compressible(&fetched.content_type);
         let mut entry = Self {
             route,
             status: fetched.status,
@@ -145,6 +146,23 @@ impl CachedResponse {
     }
 }
 
+/// Text formats shrink; images, fonts and archives are compressed already (another pass costs
+/// CPU at store time and bytes in the cache for nothing).
+fn compressible(content_type: &HeaderValue) -> bool {
+    let essence = content_type
+        .to_str()
+        .unwrap_or_default()
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence.starts_with("text/")
+        || essence.ends_with("json")
+        || essence.ends_with("xml")
+        || essence == "application/javascript"
+        || essence == "image/svg+xml"
+}
 /// A strong validator for `body`: the first 128 bits of its SHA-256.
 pub fn strong_etag(body: &[u8]) -> HeaderValue {
     let digest = Sha256::digest(body);
@@ -262,5 +280,22 @@ mod tests {
             &CachePolicy::default(),
         );
         assert!(entry.gzip.is_none() && entry.brotli.is_none());
+    }
+
+    #[test]
+    fn images_are_stored_as_they_are() {
+        let png = Fetched {
+            content_type: HeaderValue::from_static("image/png"),
+            ..fetched(StatusCode::OK, &"x".repeat(4096))
+        };
+        let entry = CachedResponse::new(RouteKind::Tiles, png, vec![], &CachePolicy::default());
+        assert!(entry.gzip.is_none() && entry.brotli.is_none());
+
+        let svg = Fetched {
+            content_type: HeaderValue::from_static("image/svg+xml; charset=utf-8"),
+            ..fetched(StatusCode::OK, &"<g/>".repeat(1024))
+        };
+        let entry = CachedResponse::new(RouteKind::Pages, svg, vec![], &CachePolicy::default());
+        assert!(entry.gzip.is_some() && entry.brotli.is_some());
     }
 }

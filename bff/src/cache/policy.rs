@@ -13,15 +13,18 @@ pub enum RouteKind {
     Collection,
     Search,
     Prices,
+    /// Map tiles, held in a cache of their own (`[cache] tile_capacity_bytes`).
+    Tiles,
 }
 
 impl RouteKind {
-    pub const ALL: [RouteKind; 5] = [
+    pub const ALL: [RouteKind; 6] = [
         RouteKind::Pages,
         RouteKind::Product,
         RouteKind::Collection,
         RouteKind::Search,
         RouteKind::Prices,
+        RouteKind::Tiles,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -31,6 +34,7 @@ impl RouteKind {
             Self::Collection => "collection",
             Self::Search => "search",
             Self::Prices => "prices",
+            Self::Tiles => "tiles",
         }
     }
 
@@ -42,6 +46,7 @@ impl RouteKind {
             Self::Collection => format!("collection:{key}"),
             Self::Search => "search".to_owned(),
             Self::Prices => "prices".to_owned(),
+            Self::Tiles => "tiles".to_owned(),
         }
     }
 }
@@ -123,22 +128,31 @@ impl Default for CachePolicy {
 pub struct CacheConfig {
     /// Total bytes the cache may hold (bodies and their compressed variants).
     pub capacity_bytes: u64,
+    /// Bytes held for map tiles, in a cache of their own: panning a map (or walking every tile
+    /// of a zoom level) can never evict pages, products or collections.
+    pub tile_capacity_bytes: u64,
     pub pages: CachePolicy,
     pub product: CachePolicy,
     pub collection: CachePolicy,
     pub search: CachePolicy,
     pub prices: CachePolicy,
+    pub tiles: CachePolicy,
 }
 
 impl Default for CacheConfig {
     fn default() -> Self {
         Self {
             capacity_bytes: 64 * 1024 * 1024,
+            tile_capacity_bytes: 16 * 1024 * 1024,
             pages: CachePolicy::new(300, 600, 86_400, 60),
             product: CachePolicy::new(120, 300, 86_400, 30),
             collection: CachePolicy::new(120, 300, 86_400, 30),
             search: CachePolicy::new(60, 120, 3_600, 30),
             prices: CachePolicy::new(30, 30, 600, 10),
+            tiles: CachePolicy {
+                max_entry_bytes: 512 * 1024,
+                ..CachePolicy::new(86_400, 86_400, 7 * 86_400, 60)
+            },
         }
     }
 }
@@ -151,6 +165,7 @@ impl CacheConfig {
             RouteKind::Collection => &self.collection,
             RouteKind::Search => &self.search,
             RouteKind::Prices => &self.prices,
+            RouteKind::Tiles => &self.tiles,
         }
     }
 
@@ -165,6 +180,9 @@ impl CacheConfig {
             .collect();
         if self.capacity_bytes == 0 {
             problems.push("cache.capacity_bytes: must be at least 1".to_owned());
+        }
+        if self.tile_capacity_bytes == 0 {
+            problems.push("cache.tile_capacity_bytes: must be at least 1".to_owned());
         }
         problems
     }

@@ -44,6 +44,7 @@ pub struct Config {
     pub cache: CacheConfig,
     pub session: SessionConfig,
     pub rate_limit: RateLimitConfig,
+    pub maps: MapsConfig,
     pub public: PublicConfig,
 }
 
@@ -221,11 +222,105 @@ pub struct PaymentPublic {
     pub script_url: String,
 }
 
+/// The browser's map: the provider's attribution. The tile URL it gets is always the BFF's own
+/// [`TILE_PATH_TEMPLATE`] (the provider and its key stay server-side, see [`MapsConfig`]).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MapsPublic {
-    pub tile_url: String,
     pub attribution: String,
+}
+
+/// Where the browser asks for map tiles (`GET /tiles/{z}/{x}/{y}`, answered by the BFF).
+pub const TILE_PATH_TEMPLATE: &str = "/tiles/{z}/{x}/{y}";
+
+/// `[maps]`: the map tile provider. Only the BFF calls it, with the key from `BFF_MAP_TILE_KEY`
+/// injected here, so no browser ever sees the key or the provider's URL.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MapsConfig {
+    /// Provider URL template: `{z}`, `{x}` and `{y}` name the tile, `{key}` stands for the key
+    /// (URL-encoded). May start with `${sandbox}`. Empty: no tile provider (the map draws its
+    /// own outlines; `/tiles/...` answers 404).
+    pub tile_url: String,
+    /// A request header that carries the key (e.g. `X-Api-Key`) for providers that take it
+    /// there; empty: the key goes only where `{key}` stands in `tile_url`.
+    pub key_header: String,
+    /// The deepest zoom level served; deeper tiles are a 400.
+    pub max_zoom: u8,
+    pub connect_timeout_ms: u64,
+    pub timeout_ms: u64,
+    /// Tile requests in flight to the provider at once; more wait up to `queue_timeout_ms`.
+    pub max_concurrency: usize,
+    pub queue_timeout_ms: u64,
+}
+
+impl Default for MapsConfig {
+    fn default() -> Self {
+        Self {
+            tile_url: format!("{SANDBOX_PLACEHOLDER}/3p/tiles/{{z}}/{{x}}/{{y}}.png"),
+            key_header: String::new(),
+            max_zoom: 19,
+            connect_timeout_ms: 2_000,
+            timeout_ms: 5_000,
+            max_concurrency: 32,
+            queue_timeout_ms: 1_000,
+        }
+    }
+}
+
+impl MapsConfig {
+    /// The deepest zoom any tile provider serves.
+    const DEEPEST_ZOOM: u8 = 24;
+
+    /// Whether a tile provider is configured.
+    pub fn has_provider(&self) -> bool {
+        !self.tile_url.is_empty()
+    }
+
+    fn problems(&self, sandbox_enabled: bool) -> Vec<String> {
+        let mut problems = Vec::new();
+        if !self.has_provider() {
+            return problems;
+        }
+        for part in ["{z}", "{x}", "{y}"] {
+            if !self.tile_url.contains(part) {
+                problems.push(format!("maps.tile_url: must contain {part}"));
+            }
+        }
+        if self.tile_url.starts_with(SANDBOX_PLACEHOLDER) {
+            if !sandbox_enabled {
+                problems.push(format!(
+                    "maps.tile_url: refers to {SANDBOX_PLACEHOLDER} but sandbox.enabled is false"
+                ));
+            }
+        } else if let Err(err) = Url::parse(&self.tile_url.replace(['{', '}'], "")) {
+            problems.push(format!("maps.tile_url: not a URL ({err})"));
+        }
+        if self.max_zoom > Self::DEEPEST_ZOOM {
+            problems.push(format!("maps.max_zoom: at most {}", Self::DEEPEST_ZOOM));
+        }
+        if !self.key_header.is_empty()
+            && axum::http::HeaderName::from_bytes(self.key_header.as_bytes()).is_err()
+        {
+            problems.push("maps.key_header: not a header name".to_owned());
+        }
+        if self.max_concurrency == 0 {
+            problems.push("maps.max_concurrency: must be at least 1".to_owned());
+        }
+        problems
+    }
+
+    /// The provider as an upstream: its timeouts and concurrency limit.
+    pub fn upstream(&self) -> UpstreamConfig {
+        UpstreamConfig {
+            base_url: self.tile_url.clone(),
+            health_path: String::new(),
+            connect_timeout_ms: self.connect_timeout_ms,
+            timeout_ms: self.timeout_ms,
+            max_concurrency: self.max_concurrency,
+            queue_timeout_ms: self.queue_timeout_ms,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -263,6 +358,7 @@ impl Default for Config {
             cache: CacheConfig::default(),
             session: SessionConfig::default(),
             rate_limit: RateLimitConfig::default(),
+            maps: MapsConfig::default(),
             public: PublicConfig::default(),
         }
     }
@@ -406,7 +502,6 @@ impl Default for PaymentPublic {
 impl Default for MapsPublic {
     fn default() -> Self {
         Self {
-            tile_url: format!("{SANDBOX_PLACEHOLDER}/3p/tiles/{{z}}/{{x}}/{{y}}.png"),
             attribution: "Sandbox tiles".to_owned(),
         }
     }
@@ -529,6 +624,7 @@ impl Config {
                 ));
             }
         }
+        problems.extend(self.maps.problems(self.sandbox.enabled));
         if !(0.0..=1.0).contains(&self.telemetry.sample_ratio) {
             problems.push("telemetry.sample_ratio: must be between 0 and 1".to_owned());
         }

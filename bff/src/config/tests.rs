@@ -193,3 +193,20 @@ fn secrets_are_read_from_files_and_redacted_when_printed() {
     }
     assert!(printed.contains("[redacted]"));
 }
+
+#[test]
+fn the_tile_provider_template_is_checked() {
+    let mut config = Config::default();
+    config.maps.tile_url = "https://tiles.example/{z}/{x}.png".to_owned();
+    config.maps.max_zoom = 30;
+    config.maps.key_header = "bad header".to_owned();
+    let err = config.validate().unwrap_err().to_string();
+    assert!(err.contains("maps.tile_url: must contain {y}"), "{err}");
+    assert!(err.contains("maps.max_zoom: at most 24"), "{err}");
+    assert!(err.contains("maps.key_header: not a header name"), "{err}");
+
+    // no provider at all is a valid choice (the map draws its own outlines)
+    let mut none = Config::default();
+    none.maps.tile_url = String::new();
+    assert!(none.validate().is_ok());
+}

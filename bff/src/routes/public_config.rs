@@ -7,17 +7,26 @@ use serde_json::Value;
 
 use crate::cache::entry::strong_etag;
 use crate::cache::http::matches_etag;
-use crate::config::{Config, Environment, resolve_sandbox};
+use crate::config::{Config, Environment, TILE_PATH_TEMPLATE, resolve_sandbox};
 use crate::content::camel_case_keys;
 use crate::openapi::schemas::public_config::PublicConfig;
 use crate::state::SharedState;
 
 /// The `[public]` section, camelCased for the browser, `${sandbox}` resolved, plus the
-/// environment name. Nothing outside `[public]` is ever included.
+/// environment name and the BFF's own map tile path. Nothing else outside `[public]` is ever
+/// included (the tile provider's URL and key stay in `[maps]`).
 pub fn public_config_json(config: &Config, sandbox_origin: Option<&str>) -> String {
     let mut value = serde_json::to_value(&config.public).unwrap_or(Value::Null);
     resolve_strings(&mut value, sandbox_origin);
     let mut value = camel_case_keys(value);
+    if let Some(Value::Object(maps)) = value.get_mut("maps") {
+        let tile_url = if config.maps.has_provider() {
+            TILE_PATH_TEMPLATE
+        } else {
+            ""
+        };
+        maps.insert("tileUrl".to_owned(), Value::from(tile_url));
+    }
     if let Value::Object(map) = &mut value {
         let environment = match config.environment {
             Environment::Development => "development",

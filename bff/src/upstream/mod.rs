@@ -196,6 +196,7 @@ impl<'a> Call<'a> {
 pub struct UpstreamResponse {
     pub status: StatusCode,
     pub body: Bytes,
+    pub content_type: Option<HeaderValue>,
 }
 
 /// One upstream service.
@@ -332,16 +333,51 @@ impl Upstream {
         path: &str,
         request_id: &RequestId,
     ) -> Result<UpstreamResponse, UpstreamError> {
-        let method = call.method.clone();
-        let upstream = self.inner.name;
         let url = self
             .inner
             .base
             .join(path)
             .map_err(|err| UpstreamError::Decode {
-                upstream,
+                upstream: self.inner.name,
                 reason: err.to_string(),
             })?;
+        self.send_to(url, call, path, HeaderMap::new(), request_id)
+            .await
+    }
+
+    /// GET a full `url` built by the caller (a provider's URL template), with `headers` added
+    /// last; `label` names the request in errors and traces instead of the URL, which may carry
+    /// a key. Same limit, timeouts, metrics and trace propagation as every other call.
+    pub async fn get_url(
+        &self,
+        url: Url,
+        label: &str,
+        headers: HeaderMap,
+        request_id: &RequestId,
+    ) -> Result<UpstreamResponse, UpstreamError> {
+        let path = UpstreamPath::fixed("");
+        let span = tracing::info_span!(
+            "upstream",
+            upstream = self.inner.name,
+            http.request.method = "GET",
+            url.path = label,
+            http.response.status_code = tracing::field::Empty,
+        );
+        self.send_to(url, &Call::get(&path), label, headers, request_id)
+            .instrument(span)
+            .await
+    }
+
+    async fn send_to(
+        &self,
+        url: Url,
+        call: &Call<'_>,
+        path: &str,
+        extra_headers: HeaderMap,
+        request_id: &RequestId,
+    ) -> Result<UpstreamResponse, UpstreamError> {
+        let method = call.method.clone();
+        let upstream = self.inner.name;
         let _permit = tokio::time::timeout(self.inner.queue_timeout, self.inner.permits.acquire())
             .await
             .map_err(|_| UpstreamError::Overloaded { upstream })?
@@ -369,6 +405,7 @@ impl Upstream {
             value.set_sensitive(true);
             headers.insert("x-guest-id", value);
         }
+        headers.extend(extra_headers);
         let context = tracing::Span::current().context();
         opentelemetry::global::get_text_map_propagator(|propagator| {
             propagator.inject_context(
@@ -393,15 +430,16 @@ impl Upstream {
         let outcome = match result {
             Ok(response) => {
                 let status = response.status();
+                let content_type = response.headers().get(header::CONTENT_TYPE).cloned();
                 match response.bytes().await {
-                    Ok(body) => Ok((status, body)),
+                    Ok(body) => Ok((status, body, content_type)),
                     Err(err) => Err(transport_error(upstream, &err)),
                 }
             }
             Err(err) => Err(transport_error(upstream, &err)),
         };
         let status_label = match &outcome {
-            Ok((status, _)) => status.as_str().to_owned(),
+            Ok((status, _, _)) => status.as_str().to_owned(),
             Err(UpstreamError::Timeout { .. }) => "timeout".to_owned(),
             Err(_) => "error".to_owned(),
         };
@@ -411,10 +449,14 @@ impl Upstream {
             &status_label,
             started.elapsed(),
         );
-        let (status, body) = outcome?;
+        let (status, body, content_type) = outcome?;
         tracing::Span::current().record("http.response.status_code", status.as_u16());
         if status.is_success() {
-            Ok(UpstreamResponse { status, body })
+            Ok(UpstreamResponse {
+                status,
+                body,
+                content_type,
+            })
         } else {
             Err(failure(upstream, path, status, &body))
         }
@@ -542,25 +584,30 @@ impl Upstream {
             let outcome = match result {
                 Ok(response) => {
                     let status = response.status();
+                    let content_type = response.headers().get(header::CONTENT_TYPE).cloned();
                     match response.bytes().await {
-                        Ok(body) => Ok((status, body)),
+                        Ok(body) => Ok((status, body, content_type)),
                         Err(err) => Err(transport_error(upstream, &err)),
                     }
                 }
                 Err(err) => Err(transport_error(upstream, &err)),
             };
             let status_label = match &outcome {
-                Ok((status, _)) => status.as_str().to_owned(),
+                Ok((status, _, _)) => status.as_str().to_owned(),
                 Err(UpstreamError::Timeout { .. }) => "timeout".to_owned(),
                 Err(_) => "error".to_owned(),
             };
             self.inner
                 .metrics
                 .observe_upstream(upstream, "POST", &status_label, started.elapsed());
-            let (status, body) = outcome?;
+            let (status, body, content_type) = outcome?;
             tracing::Span::current().record("http.response.status_code", status.as_u16());
             if status.is_success() {
-                Ok(UpstreamResponse { status, body })
+                Ok(UpstreamResponse {
+                    status,
+                    body,
+                    content_type,
+                })
             } else {
                 Err(failure(upstream, path.as_str(), status, &body))
             }

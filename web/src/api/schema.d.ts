@@ -1392,7 +1392,10 @@ export interface components {
         };
         /** @description The dealer locator's map tiles. */
         MapsConfig: {
-            /** @description A tile URL template with `{z}`, `{x}` and `{y}`. */
+            /**
+             * @description The BFF's own tile path template, `/tiles/{z}/{x}/{y}` (the provider and its key stay
+             *     server-side); empty when no tile provider is configured.
+             */
             tileUrl: string;
             attribution: string;
         };

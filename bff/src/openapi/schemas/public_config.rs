@@ -53,7 +53,8 @@ pub struct PaymentConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MapsConfig {
-    /// A tile URL template with `{z}`, `{x}` and `{y}`.
+    /// The BFF's own tile path template, `/tiles/{z}/{x}/{y}` (the provider and its key stay
+    /// server-side); empty when no tile provider is configured.
     pub tile_url: String,
     pub attribution: String,
 }
