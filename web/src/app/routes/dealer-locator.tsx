@@ -1,15 +1,7 @@
-import type { QueryClient } from '@tanstack/react-query';
-import type { LoaderFunctionArgs } from 'react-router';
-import { DealerLocator, dealersLoader } from '../../features/dealers';
-import { pageQuery } from '../../features/content';
+import { dealersLoader, DealerLocator } from '../../features/dealers';
 
-export function loader(queryClient: QueryClient) {
-  const dealers = dealersLoader(queryClient);
-  return async (args: LoaderFunctionArgs) => {
-    await Promise.all([dealers(args), queryClient.query({ ...pageQuery('dealerlocator'), staleTime: 'static' })]);
-    return null;
-  };
-}
+/** The dealers of the URL's search (with the page's texts: one request). */
+export const loader = dealersLoader;
 
 export function Component() {
   return <DealerLocator />;

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { DealerCard } from '../../api/types';
-import { PageMeta } from '../content';
+import { PageMeta, pageQuery } from '../content';
 import { errorMessage, isApiError } from '../../lib/api';
 import { safeHref } from '../../lib/safe-url';
 import { DealerMap } from './dealer-map';
@@ -37,7 +37,10 @@ export function DealerLocator() {
   const failed = error !== null;
   const dealers: readonly DealerCard[] = failed ? [] : (data?.dealers ?? []).filter(hasPlaceOnMap);
   const center = failed ? null : (data?.center ?? null);
-  const heading = data?.heading || 'Dealer Locator';
+  // the texts come with the dealers; after a failed search, from the content page itself
+  const { data: page } = useQuery({ ...pageQuery('dealerlocator'), enabled: failed && data === undefined });
+  const texts = data ?? page;
+  const heading = texts?.heading || 'Dealer Locator';
 
   const onSearch = (next: DealerSearch) => {
     setParams(searchToParams(next));
@@ -75,7 +78,7 @@ export function DealerLocator() {
         </div>
         <DealerMap dealers={dealers} center={center} selectedId={selectedId} onSelect={select} />
       </div>
-      <DealerSignup text={data?.dealerSignup} link={data?.dealerSignupLink} />
+      <DealerSignup text={texts?.dealerSignup} link={texts?.dealerSignupLink} />
     </div>
   );
 }

@@ -174,6 +174,13 @@ export function createDealerMap(element: HTMLElement, options: DealerMapOptions)
         marker.on('click', () => {
           options.onSelect(dealer.id);
         });
+        // keyboard: the focused marker (a button) opens its info window with Enter or Space
+        marker.on('keypress', (event: L.LeafletKeyboardEvent) => {
+          const key = event.originalEvent.key;
+          if (key !== 'Enter' && key !== ' ') return;
+          event.originalEvent.preventDefault();
+          options.onSelect(dealer.id);
+        });
         marker.addTo(map);
         const icon = marker.getElement();
         if (icon) icon.setAttribute('aria-label', `${dealer.id}, ${dealer.address2}`.replace(/, $/, ''));

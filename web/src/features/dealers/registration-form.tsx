@@ -135,7 +135,7 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
       onSubmit={(event) => void handleSubmit(submit)(event)}
     >
       <fieldset className="form-section" aria-labelledby={companyId}>
-        <legend id={companyId}>Company</legend>
+        <legend id={companyId}>Business and Contact</legend>
         <div className="form-row">
           <TextField label="Company" autoComplete="organization" required error={errors.company?.message} {...register('company')} />
           <TextField

@@ -30,14 +30,15 @@ describe('ZipInput', () => {
     const user = userEvent.setup();
     const changes: string[] = [];
     render(
-      <label>
-        Zip
+      <>
+        <label htmlFor="zip">Zip</label>
         <ZipInput
+          id="zip"
           onChange={(event) => {
             changes.push(event.target.value);
           }}
         />
-      </label>,
+      </>,
     );
     const input = screen.getByLabelText('Zip');
     await user.type(input, '8a0b2-0 2');
