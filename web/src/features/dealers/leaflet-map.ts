@@ -121,7 +121,7 @@ export function createDealerMap(element: HTMLElement, options: DealerMapOptions)
       style: { color: '#5b6670', weight: 1, opacity: 0.9, fillColor: '#e9e6dc', fillOpacity: options.tileUrl ? 0.15 : 0.6 },
     }).addTo(map);
   });
-  if (!options.tileUrl) map.attributionControl.addAttribution('US Census Bureau (us-atlas)');
+  map.attributionControl.addAttribution('State outlines: US Census Bureau');
 
   const markers = new Map<string, { marker: L.Marker; dealer: DealerCard }>();
   let openId: string | null = null;
