@@ -9,7 +9,7 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import statesUrl from 'us-atlas/states-10m.json?url';
 import type { DealerCard, DealerSearchCenter } from '../../api/types';
 import { safeHref } from '../../lib/safe-url';
-import { hasPlaceOnMap } from './places';
+import { hasPlaceOnMap, isTileAuthFailure } from './places';
 
 /** Spec §9: default zoom 4 centred on the contiguous US; fit-to-bounds padding 16. */
 export const DEFAULT_CENTER: L.LatLngTuple = [39.8283, -98.5795];
@@ -66,6 +66,11 @@ const markerIcon = L.divIcon({
   popupAnchor: [0, -22],
 });
 
+async function problemCode(response: Response): Promise<string | null> {
+  const body: unknown = await response.json().catch(() => null);
+  return typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : null;
+}
+
 function isStatesTopology(value: unknown): value is Topology<{ states: GeometryCollection }> {
   if (typeof value !== 'object' || value === null || !('type' in value) || value.type !== 'Topology') return false;
   if (!('objects' in value) || typeof value.objects !== 'object' || value.objects === null) return false;
@@ -102,12 +107,15 @@ export function createDealerMap(element: HTMLElement, options: DealerMapOptions)
       checked = true;
       const src = event.tile.src;
       if (!src) return;
-      fetch(src, { credentials: 'same-origin' }).then(
-        (response) => {
-          if (response.status === 401 || response.status === 403) options.onAuthFailure();
-        },
-        () => undefined,
-      );
+      void fetch(src, { credentials: 'same-origin' })
+        .then(async (response) => {
+          if (response.ok) return;
+          const problem = (response.headers.get('Content-Type') ?? '').includes('application/problem+json')
+            ? await problemCode(response)
+            : null;
+          if (isTileAuthFailure(response.status, problem)) options.onAuthFailure();
+        })
+        .catch(() => undefined);
     });
     tiles.addTo(map);
   }
