@@ -81,7 +81,7 @@ describe('dealer locator', { timeout: 15_000 }, () => {
   });
 
   it('searches by zip and radius: nearest first with distances, the map centred on the zip', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { router } = renderRoute('/dealer-locator');
     await waitFor(() => {
       expect(within(list()).getAllByRole('listitem')).toHaveLength(3);
@@ -106,7 +106,7 @@ describe('dealer locator', { timeout: 15_000 }, () => {
   });
 
   it('keeps list and map in sync: a list entry opens its info window, a marker selects its entry, closing clears it', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderRoute('/dealer-locator');
     const entry = await screen.findByRole('button', { name: 'Old Pueblo Outfitters' });
     await waitFor(() => {

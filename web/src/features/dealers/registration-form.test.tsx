@@ -42,7 +42,7 @@ beforeEach(() => {
 async function renderForm() {
   const captcha = installFakeCaptcha();
   // a file chooser's `accept` is only a hint: people can still pick any file
-  const user = userEvent.setup({ applyAccept: false });
+  const user = userEvent.setup({ applyAccept: false, delay: null });
   renderRoute('/dealer-registration');
   const main = await screen.findByRole('main');
   const form = await within(main).findByRole('form', { name: 'Become a Dealer' }, { timeout: 5000 });

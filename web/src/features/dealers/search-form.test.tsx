@@ -27,7 +27,7 @@ describe('the search in the URL', () => {
 
 describe('ZipInput', () => {
   it('accepts digits only, five at most, typed or pasted', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const changes: string[] = [];
     render(
       <>
@@ -57,7 +57,7 @@ describe('ZipInput', () => {
 
 describe('DealerSearchForm', () => {
   it('offers 50 to 250 miles with 50 by default and submits the zip and radius', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const onSearch = vi.fn();
     render(<DealerSearchForm initial={{ zip: '', radius: 50 }} onSearch={onSearch} />);
     const radius = screen.getByLabelText('Radius');
