@@ -130,6 +130,11 @@ export type ContactUsPage = Schemas['ContactUsPage'];
 export type DealerSignupLink = Schemas['DealerSignupLink'];
 export type DealerLocatorContentPage = Schemas['DealerLocatorContentPage'];
 export type DealerRegistrationContentPage = Schemas['DealerRegistrationContentPage'];
+
+/** `GET /api/dealers`: the dealers (nearest first after a search), the searched centre and the page's texts. */
+export type DealerList = Schemas['DealerList'];
+export type DealerCard = Schemas['DealerCard'];
+export type DealerSearchCenter = Schemas['DealerSearchCenter'];
 export type FaqItem = Schemas['FaqItem'];
 export type FaqPage = Schemas['FaqPage'];
 export type LimitedEdition = Schemas['LimitedEdition'];

@@ -1,5 +1,12 @@
-import { PlaceholderPage } from './placeholder-page';
+import { BuilderFrame } from '../../features/builder';
+import { PageMeta } from '../../features/content';
 
 export function Component() {
-  return <PlaceholderPage title="3D Builder" />;
+  return (
+    <div className="page page--builder">
+      <PageMeta title="3D Builder" />
+      <h1 className="visually-hidden">3D Builder</h1>
+      <BuilderFrame />
+    </div>
+  );
 }

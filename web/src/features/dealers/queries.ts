@@ -1,0 +1,29 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { LoaderFunctionArgs } from 'react-router';
+import { fetchDealers } from './api';
+import { searchFromParams, type DealerSearch } from './locator-search';
+
+export const dealerKeys = {
+  all: ['dealers'] as const,
+  search: (search: DealerSearch) => [...dealerKeys.all, search.zip, search.zip ? search.radius : null] as const,
+};
+
+export function dealersQuery(search: DealerSearch) {
+  return queryOptions({
+    queryKey: dealerKeys.search(search),
+    queryFn: ({ signal }) => fetchDealers(search, signal),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/**
+ * Primes the dealers of the URL's search before the page renders. A failed search (an unknown
+ * zip) is left to the page, which shows its message.
+ */
+export function dealersLoader(queryClient: QueryClient) {
+  return async ({ request }: LoaderFunctionArgs) => {
+    const search = searchFromParams(new URL(request.url).searchParams);
+    await queryClient.query({ ...dealersQuery(search), staleTime: 'static' }).catch(() => undefined);
+    return null;
+  };
+}

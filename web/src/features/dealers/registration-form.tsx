@@ -1,0 +1,324 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useId, useRef, type ChangeEvent, type Ref, type SelectHTMLAttributes } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Captcha, type CaptchaHandle } from '../../components/captcha/captcha';
+import { notify, notifyError } from '../../components/notifications/store';
+import { CheckboxField, TextField } from '../../components/ui/field';
+import { applyServerErrors } from '../../lib/forms/rules';
+import { registerDealer } from './api';
+import {
+  COMPANY_ADDRESS_FIELDS,
+  DOCUMENT_ACCEPT,
+  LOCATOR_ADDRESS_FIELDS,
+  dealerRegistrationSchema,
+  emptyDealerRegistration,
+  formatUsPhone,
+  registrationParts,
+  type DealerRegistrationValues,
+} from './registration-schema';
+
+type DocumentField = 'fflDocument' | 'sotDocument';
+
+const SERVER_FIELDS = [
+  'company',
+  'website',
+  'phone',
+  'email',
+  'firstName',
+  'lastName',
+  ...COMPANY_ADDRESS_FIELDS,
+  ...LOCATOR_ADDRESS_FIELDS,
+  'fflNumber',
+  'sotEin',
+  'fflDocument',
+  'sotDocument',
+  'captcha',
+] as const;
+
+/**
+ * The dealer registration form (spec "Dealer registration"): company and contact, company
+ * address, the dealer-locator listing (its own address only when 'use this address' is off), the
+ * FFL/SOT licence with its documents (pdf, tif or tiff, checked when chosen), and the captcha.
+ * Success shows the server's message and clears the form; failure resets the captcha and shows
+ * the error.
+ */
+export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) {
+  const captcha = useRef<CaptchaHandle>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setValue,
+    getValues,
+    setError,
+    control,
+    formState: { errors, isSubmitting, isSubmitted },
+  } = useForm<DealerRegistrationValues>({
+    resolver: zodResolver(dealerRegistrationSchema),
+    defaultValues: emptyDealerRegistration,
+  });
+  const send = useMutation({
+    mutationFn: (values: DealerRegistrationValues) =>
+      registerDealer(
+        registrationParts(values),
+        values.hasFflSot ? { fflDocument: values.fflDocument, sotDocument: values.sotDocument } : {},
+      ),
+  });
+  const [appearInLocator, useThisAddress, hasFflSot] = useWatch({
+    control,
+    name: ['appearInDealerLocator', 'useThisAddressInDealerLocator', 'hasFflSot'],
+  });
+  const companyId = useId();
+  const addressId = useId();
+  const locatorId = useId();
+  const fflId = useId();
+
+  const submit = async (values: DealerRegistrationValues) => {
+    try {
+      const answer = await send.mutateAsync(values);
+      reset(emptyDealerRegistration);
+      captcha.current?.reset();
+      notify({
+        message: answer.message || 'Thank you for registering. Our dealer team will review your application and contact you.',
+        type: 'success',
+      });
+    } catch (error) {
+      setValue('captcha', '');
+      captcha.current?.reset();
+      applyServerErrors(error, setError, SERVER_FIELDS);
+      notifyError(error);
+    }
+  };
+
+  const phone = register('phone', {
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const formatted = formatUsPhone(event.target.value);
+      if (formatted !== event.target.value) setValue('phone', formatted, { shouldValidate: isSubmitted });
+    },
+  });
+
+  const useThisAddressField = register('useThisAddressInDealerLocator', {
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      if (!event.target.checked) return;
+      // the locator address is the company address
+      const values = getValues();
+      setValue('locatorStreetAddress', values.streetAddress);
+      setValue('locatorCity', values.city);
+      setValue('locatorState', values.state);
+      setValue('locatorPostalCode', values.postalCode);
+      setValue('locatorCountry', values.country);
+    },
+  });
+
+  // the document inputs live only while the FFL/SOT box is ticked: unticking drops the files
+  const hasFflSotField = register('hasFflSot', {
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      if (event.target.checked) return;
+      setValue('fflDocument', null);
+      setValue('sotDocument', null);
+    },
+  });
+
+  const documentInput = (field: DocumentField) => ({
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      setValue(field, event.target.files?.[0] ?? null, { shouldValidate: true });
+    },
+  });
+
+  return (
+    <form
+      className="dealer-registration-form"
+      aria-labelledby={labelledBy}
+      aria-label={labelledBy ? undefined : 'Dealer registration'}
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+    >
+      <fieldset className="form-section" aria-labelledby={companyId}>
+        <legend id={companyId}>Business and Contact</legend>
+        <div className="form-row">
+          <TextField label="Company" autoComplete="organization" required error={errors.company?.message} {...register('company')} />
+          <TextField
+            label="Website"
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            required
+            error={errors.website?.message}
+            {...register('website')}
+          />
+        </div>
+        <div className="form-row">
+          <TextField label="First Name" autoComplete="given-name" required error={errors.firstName?.message} {...register('firstName')} />
+          <TextField label="Last Name" autoComplete="family-name" required error={errors.lastName?.message} {...register('lastName')} />
+        </div>
+        <div className="form-row">
+          <TextField label="Phone" type="tel" autoComplete="tel" required error={errors.phone?.message} {...phone} />
+          <TextField label="Email" type="email" autoComplete="email" required error={errors.email?.message} {...register('email')} />
+        </div>
+      </fieldset>
+
+      <fieldset className="form-section" aria-labelledby={addressId}>
+        <legend id={addressId}>Company Address</legend>
+        <TextField
+          label="Street Address"
+          autoComplete="street-address"
+          required
+          error={errors.streetAddress?.message}
+          {...register('streetAddress')}
+        />
+        <div className="form-row">
+          <TextField label="City" autoComplete="address-level2" required error={errors.city?.message} {...register('city')} />
+          <TextField label="State" autoComplete="address-level1" required error={errors.state?.message} {...register('state')} />
+        </div>
+        <div className="form-row">
+          <TextField
+            label="Postal Code"
+            autoComplete="postal-code"
+            required
+            error={errors.postalCode?.message}
+            {...register('postalCode')}
+          />
+          <CountrySelect label="Country" error={errors.country?.message} {...register('country')} />
+        </div>
+      </fieldset>
+
+      <fieldset className="form-section" aria-labelledby={locatorId}>
+        <legend id={locatorId}>Dealer Locator</legend>
+        <CheckboxField label="Appear in the dealer locator" {...register('appearInDealerLocator')} />
+        {appearInLocator ? <CheckboxField label="Use this address in the dealer locator" {...useThisAddressField} /> : null}
+        {appearInLocator && !useThisAddress ? (
+          <div role="group" aria-label="Dealer locator address" className="form-subsection">
+            <TextField
+              label="Locator Street Address"
+              required
+              error={errors.locatorStreetAddress?.message}
+              {...register('locatorStreetAddress')}
+            />
+            <div className="form-row">
+              <TextField label="Locator City" required error={errors.locatorCity?.message} {...register('locatorCity')} />
+              <TextField label="Locator State" required error={errors.locatorState?.message} {...register('locatorState')} />
+            </div>
+            <div className="form-row">
+              <TextField
+                label="Locator Postal Code"
+                required
+                error={errors.locatorPostalCode?.message}
+                {...register('locatorPostalCode')}
+              />
+              <CountrySelect label="Locator Country" error={errors.locatorCountry?.message} {...register('locatorCountry')} />
+            </div>
+          </div>
+        ) : null}
+      </fieldset>
+
+      <fieldset className="form-section" aria-labelledby={fflId}>
+        <legend id={fflId}>FFL / SOT</legend>
+        <CheckboxField label="I have an FFL / SOT" {...hasFflSotField} />
+        {hasFflSot ? (
+          <div className="form-subsection">
+            <div className="form-row">
+              <TextField label="FFL Number" required error={errors.fflNumber?.message} {...register('fflNumber')} />
+              <TextField label="SOT / EIN (optional)" error={errors.sotEin?.message} {...register('sotEin')} />
+            </div>
+            <FileField
+              label="FFL Document"
+              hint="PDF, TIF or TIFF"
+              required
+              error={errors.fflDocument?.message}
+              {...documentInput('fflDocument')}
+            />
+            <FileField
+              label="SOT Document (optional)"
+              hint="PDF, TIF or TIFF"
+              error={errors.sotDocument?.message}
+              {...documentInput('sotDocument')}
+            />
+          </div>
+        ) : null}
+      </fieldset>
+
+      <Captcha
+        ref={captcha}
+        error={errors.captcha?.message}
+        onChange={(token) => {
+          setValue('captcha', token, { shouldValidate: isSubmitted });
+        }}
+      />
+      <button type="submit" className="button" disabled={isSubmitting}>
+        {isSubmitting ? 'Submitting…' : 'Submit'}
+      </button>
+    </form>
+  );
+}
+
+interface CountrySelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: string;
+  error?: string | undefined;
+  ref?: Ref<HTMLSelectElement>;
+}
+
+/** Only the United States is offered (spec). */
+function CountrySelect({ label, error, ref, ...select }: CountrySelectProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <select
+        ref={ref}
+        id={id}
+        className="field__control"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...select}
+      >
+        <option value="United States">United States</option>
+      </select>
+      {error ? (
+        <p id={`${id}-error`} className="field__error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+interface FileFieldProps {
+  label: string;
+  hint: string;
+  required?: boolean;
+  error?: string | undefined;
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+}
+
+function FileField({ label, hint, required, error, onChange }: FileFieldProps) {
+  const id = useId();
+  const describedBy = [`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="file"
+        className="field__control"
+        accept={DOCUMENT_ACCEPT}
+        aria-required={required ? true : undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={onChange}
+      />
+      <p id={`${id}-hint`} className="field__hint">
+        {hint}
+      </p>
+      {error ? (
+        <p id={`${id}-error`} className="field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
