@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import { installSessionExpiry } from '../features/session/expiry';
 import { isApiError } from '../lib/api';
 
 const MAX_RETRIES = 2;
@@ -10,7 +11,7 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
 }
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const queryClient = new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 60_000,
@@ -21,4 +22,7 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+  // a 401 `session_expired` from any call signs the shopper out
+  installSessionExpiry(queryClient);
+  return queryClient;
 }

@@ -2,10 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod/mini';
 import { TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
+import { safeReturnPath } from '../../../lib/paths';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
 import { cartKeys } from '../../cart/queries';
 import { Captcha, type CaptchaHandle } from '../../captcha/captcha';
@@ -16,10 +17,12 @@ import { loginSchema } from '../schemas';
 
 type Values = z.infer<typeof loginSchema>;
 
-/** Sign in: e-mail, password, captcha. Success goes home; failure clears and resets the captcha (spec: no message). */
+/** Sign in: e-mail, password, captcha. Success goes home (or back to the page that asked for sign-in); failure clears and resets the captcha (spec: no message). */
 export function LoginForm() {
   const brandName = useRuntimeConfig()?.brandName;
   const navigate = useNavigate();
+  // the page a signed-out visitor asked for (the account guard sends it), else home
+  const returnTo = safeReturnPath(useSearchParams()[0].get('redirectTo')) ?? '/';
   const queryClient = useQueryClient();
   const {
     register,
@@ -36,7 +39,7 @@ export function LoginForm() {
       const session = await signIn.mutateAsync(values);
       queryClient.setQueryData(sessionKeys.current(), session);
       await queryClient.invalidateQueries({ queryKey: cartKeys.all });
-      await navigate('/');
+      await navigate(returnTo, { replace: returnTo !== '/' });
     } catch (error) {
       setValue('captcha', '');
       captcha.current?.reset();
