@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { installSessionExpiry } from '../features/session/expiry';
+import { installSessionExpiry } from '../features/auth';
 import { isApiError } from '../lib/api';
 
 const MAX_RETRIES = 2;

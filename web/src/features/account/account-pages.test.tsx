@@ -1,13 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Address, Profile } from '../../api/types';
 import { installFakeCaptcha } from '../../test/captcha';
 import { defined } from '../../test/defined';
 import { cabinAddress, officeAddress, profile, signedInHandlers, summitOrder } from '../../test/fixtures/account';
 import { renderRoute } from '../../test/render';
 import { problem, server } from '../../test/server';
+
+// whole journeys through the real route table, typed by a user: slow on a busy machine
+vi.setConfig({ testTimeout: 20_000 });
 
 let account: Profile;
 

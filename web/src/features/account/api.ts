@@ -13,73 +13,81 @@ import type {
   Subscribe,
   Unsubscribe,
 } from '../../api/types';
-import { apiGet, apiSend } from '../../lib/api';
+import { api, unwrap } from '../../lib/api';
 
 /** Every BFF call of the account area and the verification pages. */
 
 export function getAccount(signal?: AbortSignal): Promise<Profile> {
-  return apiGet('/api/account', signal ? { signal } : {});
+  return unwrap(api.GET('/api/account', { signal }));
 }
 
 export function updateAccount(update: ProfileUpdate): Promise<Profile> {
-  return apiSend('PUT', '/api/account', update);
+  return unwrap(api.PUT('/api/account', { body: update }));
 }
 
 export function createAddress(address: Address): Promise<StoredAddress> {
-  return apiSend('POST', '/api/account/addresses', address);
+  return unwrap(api.POST('/api/account/addresses', { body: address }));
 }
 
 export function updateAddress(id: number, address: Address): Promise<StoredAddress> {
-  return apiSend('PUT', `/api/account/addresses/${String(id)}`, address);
+  return unwrap(api.PUT('/api/account/addresses/{id}', { params: { path: { id: String(id) } }, body: address }));
 }
 
 export function deleteAddress(id: number): Promise<void> {
-  return apiSend('DELETE', `/api/account/addresses/${String(id)}`);
+  return unwrap(api.DELETE('/api/account/addresses/{id}', { params: { path: { id: String(id) } } }));
 }
 
 export function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
-  return apiGet(`/api/orders/${encodeURIComponent(id)}`, signal ? { signal } : {});
+  return unwrap(api.GET('/api/orders/{id}', { params: { path: { id } }, signal }));
 }
 
 export function changePassword(change: ChangePassword): Promise<MessageAnswer> {
-  return apiSend('POST', '/api/auth/change-password', change);
+  return unwrap(api.POST('/api/auth/change-password', { body: change }));
 }
 
 export function resendVerification(): Promise<MessageAnswer> {
-  return apiSend('POST', '/api/auth/resend-verification');
+  return unwrap(api.POST('/api/auth/resend-verification'));
 }
 
 export function verifyRegistration(token: string): Promise<MessageAnswer> {
-  return apiSend('POST', '/api/auth/verify-registration', { token });
+  return unwrap(api.POST('/api/auth/verify-registration', { body: { token } }));
 }
 
 export function getNewsletterStatus(signal?: AbortSignal): Promise<NewsletterStatus> {
-  return apiGet('/api/newsletter/status', signal ? { signal } : {});
+  return unwrap(api.GET('/api/newsletter/status', { signal }));
 }
 
 export function subscribe(subscription: Subscribe): Promise<MessageAnswer> {
-  return apiSend('POST', '/api/newsletter/subscribe', subscription);
+  return unwrap(api.POST('/api/newsletter/subscribe', { body: subscription }));
 }
 
 export function unsubscribe(request: Unsubscribe): Promise<MessageAnswer> {
-  return apiSend('POST', '/api/newsletter/unsubscribe', request);
+  return unwrap(api.POST('/api/newsletter/unsubscribe', { body: request }));
 }
 
 export function verifyNewsletter(token: string): Promise<MessageAnswer> {
-  return apiSend('POST', `/api/newsletter/verify/${encodeURIComponent(token)}`);
+  return unwrap(api.POST('/api/newsletter/verify/{token}', { params: { path: { token } } }));
 }
 
 /** Multipart: one `supportingDocuments` part per file (the account's e-mail is the BFF's to add). */
 export function applyForProDeal(files: readonly File[]): Promise<MessageAnswer> {
-  const form = new FormData();
-  for (const file of files) form.append('supportingDocuments', file, file.name);
-  return apiSend('POST', '/api/pro-deal', form);
+  return unwrap(
+    api.POST('/api/pro-deal', {
+      // the contract types binary parts as strings; the files themselves go into the FormData
+      body: { supportingDocuments: files.map((file) => file.name) },
+      bodySerializer: () => {
+        const form = new FormData();
+        for (const file of files) form.append('supportingDocuments', file, file.name);
+        return form;
+      },
+    }),
+  );
 }
 
 export function startMilitaryVerification(): Promise<MilitarySession> {
-  return apiSend('POST', '/api/military/session');
+  return unwrap(api.POST('/api/military/session'));
 }
 
 export function completeMilitaryVerification(callback: MilitaryCallback): Promise<MilitaryOutcome> {
-  return apiSend('POST', '/api/military/callback', callback);
+  return unwrap(api.POST('/api/military/callback', { body: callback }));
 }

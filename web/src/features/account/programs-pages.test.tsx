@@ -12,6 +12,9 @@ import { profile, signedInHandlers } from '../../test/fixtures/account';
 import { createTestQueryClient, renderRoute } from '../../test/render';
 import { problem, server } from '../../test/server';
 
+// whole journeys through the real route table, typed by a user: slow on a busy machine
+vi.setConfig({ testTimeout: 20_000 });
+
 let account: Profile;
 
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Address, ChangePassword, MilitaryCallback, Profile, ProfileUpdate } from '../../api/types';
-import { sessionKeys } from '../session/queries';
+import { sessionKeys } from '../session';
 import {
   applyForProDeal,
   changePassword,
@@ -19,10 +19,9 @@ import {
 } from './api';
 
 /**
- * The account area's server state. Every query here belongs to the signed-in user: its `meta`
- * says so, and signing out (or a session that expired) drops them all.
+ * The account area's server state. It all belongs to the signed-in user: signing out (or a
+ * session that expired) drops it (`forgetSignedInUser` of the auth feature).
  */
-export const SIGNED_IN_ONLY = { signedInOnly: true } as const;
 
 export const accountKeys = {
   all: ['account'] as const,
@@ -35,20 +34,17 @@ export const accountKeys = {
 export const accountQuery = queryOptions({
   queryKey: accountKeys.profile(),
   queryFn: ({ signal }) => getAccount(signal),
-  meta: SIGNED_IN_ONLY,
 });
 
 export const orderQuery = (id: string) =>
   queryOptions({
     queryKey: accountKeys.order(id),
     queryFn: ({ signal }) => getOrder(id, signal),
-    meta: SIGNED_IN_ONLY,
   });
 
 export const newsletterStatusQuery = queryOptions({
   queryKey: accountKeys.newsletter(),
   queryFn: ({ signal }) => getNewsletterStatus(signal),
-  meta: SIGNED_IN_ONLY,
 });
 
 export function useAccount() {

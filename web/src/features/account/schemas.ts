@@ -4,7 +4,7 @@ import {
   newPassword,
   PASSWORDS_DO_NOT_MATCH,
   requiredText,
-} from '../forms/rules';
+} from '../../lib/forms/rules';
 import { proDealFileProblems } from './pro-deal-files';
 
 /** One schema per account form; the messages are the spec's ('<Field name> is required', …). */

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../lib/api';
+import { api, unwrap } from '../../lib/api';
 import { createStore, useStore } from '../../lib/store';
 import type { Cart } from './types';
 
@@ -11,7 +11,7 @@ export const cartKeys = {
 /** The one cache entry for the cart: the header badge and the drawer both read it. */
 export const cartQuery = queryOptions({
   queryKey: cartKeys.current(),
-  queryFn: ({ signal }) => apiGet<Cart>('/api/cart', { signal }),
+  queryFn: ({ signal }) => unwrap(api.GET('/api/cart', { signal })),
   staleTime: 30_000,
 });
 

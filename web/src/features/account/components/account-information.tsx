@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Profile } from '../../../api/types';
 import { isApiProblem } from '../../../lib/api';
-import { notify } from '../../notifications/store';
+import { notify } from '../../../components/notifications/store';
 import { useResendVerification } from '../queries';
 import { AccountPage } from './account-page';
 import { defaultAddresses, DefaultAddressCard } from './address-card';

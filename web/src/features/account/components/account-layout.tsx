@@ -1,10 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { Link, Navigate, Outlet, redirect, useLocation, type LoaderFunction } from 'react-router';
-import { notificationStore } from '../../notifications/store';
-import { anonymousSession, sessionQuery, useSession } from '../../session/queries';
+import { useState } from 'react';
+import { Link, Navigate, Outlet, redirect, useLocation, useNavigate, type LoaderFunction } from 'react-router';
+import { notificationStore } from '../../../components/notifications/store';
+import { anonymousSession, sessionQuery, useSession } from '../../session';
 import { paths } from '../../../lib/paths';
 import { accountQuery } from '../queries';
-import { useSignOutAndLeave } from '../use-sign-out';
+import { useSignOut } from '../../auth';
 import '../account.css';
 
 interface MenuEntry {
@@ -63,9 +64,9 @@ export function AccountLayout() {
   const { pathname, search } = useLocation();
   const path = normalize(pathname);
   const back = backPath(path);
-  const signOut = useSignOutAndLeave();
+  const logout = useLogout();
 
-  if (!signedIn && !signOut.leaving) {
+  if (!signedIn && !logout.leaving) {
     const notification = notificationStore.get();
     return <Navigate to={paths.login(`${pathname}${search}`)} replace state={notification ? { notification } : null} />;
   }
@@ -86,7 +87,7 @@ export function AccountLayout() {
             </li>
           ))}
           <li>
-            <button type="button" className="account__nav-link account__logout" onClick={signOut.run} disabled={signOut.leaving}>
+            <button type="button" className="account__nav-link account__logout" onClick={logout.run} disabled={logout.leaving}>
               Logout
             </button>
           </li>
@@ -102,4 +103,21 @@ export function AccountLayout() {
       </div>
     </div>
   );
+}
+
+/**
+ * Logout from the menu: home first (so the account area does not send the visitor, signed out by
+ * then, to sign-in), then the session ends (the auth hook forgets the user's data either way).
+ */
+function useLogout() {
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+  const [leaving, setLeaving] = useState(false);
+  const run = () => {
+    setLeaving(true);
+    void Promise.resolve(navigate('/')).then(() => {
+      signOut.mutate();
+    });
+  };
+  return { run, leaving };
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Profile } from '../../../api/types';
-import { PageMeta } from '../../content/components/page-meta';
+import { PageMeta } from '../../content';
 import { useAccount } from '../queries';
 
 interface AccountPageProps {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Profile, StoredAddress } from '../../../api/types';
 import { Dialog } from '../../../components/ui/dialog';
-import { notify, notifyError } from '../../notifications/store';
+import { notify, notifyError } from '../../../components/notifications/store';
 import { useDeleteAddress } from '../queries';
 import { AccountPage } from './account-page';
 import { AddressLines, defaultAddresses, DefaultAddressCard } from './address-card';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Profile } from '../../../api/types';
-import { notify, notifyError } from '../../notifications/store';
+import { notify, notifyError } from '../../../components/notifications/store';
 import { once } from '../once';
 import { militaryProgram } from '../programs';
 import { useCompleteMilitaryVerification, useStartMilitaryVerification } from '../queries';

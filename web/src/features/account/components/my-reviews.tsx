@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { PageMeta } from '../../content/components/page-meta';
+import { PageMeta } from '../../content';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
 
 interface MyReviewsPageProps {

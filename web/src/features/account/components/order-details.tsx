@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import type { Order, OrderItem } from '../../../api/types';
 import { safeHref } from '../../../lib/safe-url';
 import { isExternalHref } from '../../../lib/paths';
-import { PageMeta } from '../../content/components/page-meta';
+import { PageMeta } from '../../content';
 import { formatMoney } from '../format';
 import { orderQuery } from '../queries';
 

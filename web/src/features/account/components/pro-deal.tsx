@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import type { Profile } from '../../../api/types';
 import { isApiProblem } from '../../../lib/api';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
-import { notify, notifyError } from '../../notifications/store';
+import { notify, notifyError } from '../../../components/notifications/store';
 import { PRO_DEAL_ACCEPT } from '../pro-deal-files';
 import { proDealProgram } from '../programs';
 import { useApplyForProDeal } from '../queries';

@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { PasswordField } from '../../../components/ui/password-field';
 import { errorMessage } from '../../../lib/api';
-import { applyServerErrors } from '../../forms/rules';
-import { PageMeta } from '../../content/components/page-meta';
-import { notify } from '../../notifications/store';
+import { applyServerErrors } from '../../../lib/forms/rules';
+import { PageMeta } from '../../content';
+import { notify } from '../../../components/notifications/store';
 import { useChangePassword } from '../queries';
 import { updatePasswordSchema, type UpdatePasswordValues } from '../schemas';
 

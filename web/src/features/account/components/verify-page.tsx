@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import type { MessageAnswer } from '../../../api/types';
 import { isApiProblem } from '../../../lib/api';
-import { PageMeta } from '../../content/components/page-meta';
-import type { Notification } from '../../notifications/store';
+import { PageMeta } from '../../content';
+import type { Notification } from '../../../components/notifications/store';
 import { verifyNewsletter, verifyRegistration } from '../api';
 import { once } from '../once';
 

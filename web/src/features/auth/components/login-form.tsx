@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -8,11 +7,9 @@ import { TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
 import { safeReturnPath } from '../../../lib/paths';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
-import { cartKeys } from '../../cart/queries';
-import { Captcha, type CaptchaHandle } from '../../captcha/captcha';
-import { applyServerErrors } from '../../forms/rules';
-import { sessionKeys } from '../../session/queries';
-import { login } from '../api';
+import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
+import { applyServerErrors } from '../../../lib/forms/rules';
+import { useSignIn } from '../hooks';
 import { loginSchema } from '../schemas';
 
 type Values = z.infer<typeof loginSchema>;
@@ -23,7 +20,6 @@ export function LoginForm() {
   const navigate = useNavigate();
   // the page a signed-out visitor asked for (the account guard sends it), else home
   const returnTo = safeReturnPath(useSearchParams()[0].get('redirectTo')) ?? '/';
-  const queryClient = useQueryClient();
   const {
     register,
     handleSubmit,
@@ -32,13 +28,11 @@ export function LoginForm() {
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<Values>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '', captcha: '' } });
   const captcha = useRef<CaptchaHandle>(null);
-  const signIn = useMutation({ mutationFn: login });
+  const signIn = useSignIn();
 
   const submit = async (values: Values) => {
     try {
-      const session = await signIn.mutateAsync(values);
-      queryClient.setQueryData(sessionKeys.current(), session);
-      await queryClient.invalidateQueries({ queryKey: cartKeys.all });
+      await signIn.mutateAsync(values);
       await navigate(returnTo, { replace: returnTo !== '/' });
     } catch (error) {
       setValue('captcha', '');
