@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
@@ -11,11 +11,13 @@ import { anonymousSessionFixture, signedInSession } from '../../test/fixtures';
 import { profile } from '../../test/fixtures/account';
 import { createTestQueryClient, renderRoute } from '../../test/render';
 import { problem, server } from '../../test/server';
-import { installSessionExpiry, SESSION_EXPIRED_MESSAGE } from '../auth';
+import { installSessionExpiry } from '../../app/query-client';
+import { SESSION_EXPIRED_MESSAGE } from '../auth';
 import { backPath } from './components/account-layout';
 
 // whole journeys through the real route table, typed by a user: slow on a busy machine
 vi.setConfig({ testTimeout: 20_000 });
+configure({ asyncUtilTimeout: 5_000 });
 
 describe('the account guard', () => {
   it('sends a signed-out visitor to sign-in and back to the page asked for', async () => {
