@@ -196,7 +196,7 @@ function AddressForm({ profile, address }: { profile: Profile; address: StoredAd
           <TextField label="City" autoComplete="address-level2" required error={errors.city?.message} {...register('city')} />
           {regions.length > 0 ? (
             <SelectField label="State" required error={errors.state?.message} {...register('state')}>
-              <option value="">Please select a region, state or province</option>
+              <option value="">Select a state or province</option>
               {regions.map((region) => (
                 <option key={region.code} value={region.code}>
                   {region.name}
