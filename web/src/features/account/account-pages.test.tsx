@@ -66,7 +66,7 @@ describe('My Account', () => {
             : HttpResponse.json({ oops: true }, { status: 500 });
       }),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderRoute('/profile/account-information');
     await heading('Account Information');
     expect(screen.getByRole('region', { name: 'Newsletters' })).toHaveTextContent("You arent subscribed to our newsletter.");
@@ -94,7 +94,7 @@ describe('address book', () => {
         return new HttpResponse(null, { status: 204 });
       }),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderRoute('/profile/address-book');
     await heading('Address Book');
     expect(screen.getByRole('heading', { name: 'Default Addresses' })).toBeInTheDocument();
@@ -156,7 +156,7 @@ describe('address form', () => {
         return HttpResponse.json({ ...cabinAddress, id: 99 }, { status: 201 });
       }),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { router } = renderRoute('/profile/address-book/new');
     await heading('Add New Address');
     const form = screen.getByRole('form', { name: 'Address' });
@@ -233,7 +233,7 @@ describe('address form', () => {
         return HttpResponse.json(officeAddress);
       }),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { router } = renderRoute('/profile');
     await heading('My Account');
     await user.click(screen.getByRole('link', { name: 'Change billing Address' }));
@@ -265,7 +265,7 @@ describe('address form', () => {
 describe('orders', () => {
   it('lists the orders and shows one with its lines and summary', async () => {
     server.use(http.get('/api/orders/:id', () => HttpResponse.json(summitOrder)));
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderRoute('/profile/orders');
     await heading('My Orders');
     const table = screen.getByRole('table');
@@ -315,7 +315,7 @@ describe('Edit Information and Update Password', () => {
         return HttpResponse.json(account);
       }),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { router } = renderRoute('/profile/details');
     await heading('Edit Information');
     const form = screen.getByRole('form', { name: 'Edit Information' });
@@ -346,7 +346,7 @@ describe('Edit Information and Update Password', () => {
           : HttpResponse.json({ message: 'ok' });
       }),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderRoute('/profile/update-password');
     await heading('Update Password');
     const form = screen.getByRole('form', { name: 'Update Password' });
@@ -398,7 +398,7 @@ describe('newsletter preference', () => {
       }),
     );
     const captcha = installFakeCaptcha();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderRoute('/profile/newsletter');
     await heading('Newsletter Subscription');
     let form = screen.getByRole('form', { name: 'Newsletter Subscription' });

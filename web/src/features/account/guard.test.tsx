@@ -31,7 +31,7 @@ describe('the account guard', () => {
       http.get('/api/account', () => (signedIn ? HttpResponse.json(profile) : problem(401, { code: 'unauthorized' }))),
     );
     installFakeCaptcha();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { router } = renderRoute('/profile/orders?page=2');
 
     const form = await screen.findByRole('form', { name: 'Sign in' });
@@ -98,7 +98,7 @@ describe('the account guard', () => {
         return new HttpResponse(null, { status: 204 });
       }),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { router } = renderRoute('/profile');
     await user.click(await screen.findByRole('button', { name: 'Logout' }));
 

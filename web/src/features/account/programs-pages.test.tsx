@@ -69,7 +69,7 @@ describe('Pro Deal', () => {
         return HttpResponse.json({ message: 'Your Pro Deal application has been submitted and is pending verification.' });
       }),
     );
-    const user = userEvent.setup({ applyAccept: false });
+    const user = userEvent.setup({ applyAccept: false, delay: null });
     renderRoute('/profile/pro-deal');
     await screen.findByRole('heading', { level: 1, name: 'Pro Deal' }, slow);
     expect(screen.getByText('Dealers, FFLs and retail employees are ineligible for the Pro Deal program.')).toBeInTheDocument();
@@ -110,7 +110,7 @@ describe('Pro Deal', () => {
         problem(415, { title: 'Unsupported Media Type', detail: 'x', errors: { supportingDocuments: 'id.png is not a valid PNG file' } }),
       ),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { unmount } = renderRoute('/profile/pro-deal');
     const form = await screen.findByRole('form', { name: 'Pro Deal application' }, slow);
     await user.upload(within(form).getByLabelText('Supporting Documents'), new File(['nope'], 'id.png', { type: 'image/png' }));
@@ -140,7 +140,7 @@ describe('LE/MIL', () => {
     server.use(http.post('/api/military/session', () => HttpResponse.json({ authorizationUrl: 'https://idv.example.test/authorize?state=s1' })));
     const assign = vi.fn();
     vi.spyOn(window, 'location', 'get').mockReturnValue(Object.assign(new URL(window.location.href), { assign }) as unknown as Location);
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderRoute('/profile/le-mil');
     await user.click(await screen.findByRole('button', { name: 'Verify with VeriPass' }, slow));
     await waitFor(() => {
