@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isApiError } from '../lib/api';
+import { isApiError, isApiProblem } from '../lib/api';
 
 const MAX_RETRIES = 2;
 
@@ -10,7 +10,7 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
 }
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const queryClient = new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 60_000,
@@ -21,4 +21,31 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+  // a 401 `session_expired` from any call signs the shopper out
+  installSessionExpiry(queryClient);
+  return queryClient;
+}
+
+/**
+ * A 401 `session_expired` from any query or mutation signs the shopper out. Only the check lives
+ * in the entry bundle; the sign-out (auth feature) loads when first needed. Returns the
+ * unsubscriber.
+ */
+export function installSessionExpiry(queryClient: QueryClient): () => void {
+  const onError = (error: unknown) => {
+    if (!isApiProblem(error) || error.status !== 401 || error.code !== 'session_expired') return;
+    void import('../features/auth').then(({ endExpiredSession }) => {
+      endExpiredSession(queryClient);
+    });
+  };
+  const unsubscribeQueries = queryClient.getQueryCache().subscribe((event) => {
+    if (event.type === 'updated' && event.action.type === 'error') onError(event.action.error);
+  });
+  const unsubscribeMutations = queryClient.getMutationCache().subscribe((event) => {
+    if (event.type === 'updated' && event.action.type === 'error') onError(event.action.error);
+  });
+  return () => {
+    unsubscribeQueries();
+    unsubscribeMutations();
+  };
 }

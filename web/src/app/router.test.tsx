@@ -1,6 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { delay, http, HttpResponse } from 'msw';
+import { order, profile, signedInHandlers } from '../test/fixtures/account';
 import { renderRoute } from '../test/render';
+import { server } from '../test/server';
 import { resolveCopyId } from './routes/copy';
 import { RouteErrorPage } from './route-error-page';
 
@@ -24,13 +27,27 @@ describe('router', () => {
   it.each([
     ['/checkout', 'Checkout'],
     ['/search/long%20range', 'Results for "long range"'],
-    ['/Newsletter/verify/abc123', 'Verify Newsletter Subscription'],
     ['/copy/privacy', 'Privacy Policy'],
     ['/copy/anything-else', 'Terms of Service'],
-    ['/profile', 'My Account'],
-    ['/profile/address-book/new', 'Address'],
-    ['/profile/orders/42', 'Order Details'],
   ])('lazily loads the page for %s', async (path, heading) => {
+    renderRoute(path);
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/profile', 'My Account'],
+    ['/profile/address-book/new', 'Add New Address'],
+    ['/profile/orders/42', 'Order 42'],
+    ['/Newsletter/verify/abc123', 'VERIFYING EMAIL...'],
+  ])('lazily loads the page for %s (signed in)', async (path, heading) => {
+    server.use(
+      ...signedInHandlers(() => profile),
+      http.get('/api/orders/:id', () => HttpResponse.json(order({ id: 42 }))),
+      http.post('/api/newsletter/verify/:token', async () => {
+        await delay(500);
+        return HttpResponse.json({ message: null });
+      }),
+    );
     renderRoute(path);
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
   });

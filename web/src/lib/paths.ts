@@ -11,11 +11,21 @@ export const paths = {
   search: (query: string) => `/search/${segment(query)}`,
   dealerLocator: () => '/dealer-locator',
   checkout: () => '/checkout',
-  login: () => '/login',
+  /** The sign-in page; with `returnTo`, sign-in comes back to that page (see `safeReturnPath`). */
+  login: (returnTo?: string) => (returnTo ? `/login?redirectTo=${encodeURIComponent(returnTo)}` : '/login'),
   account: () => '/profile',
 } as const;
 
 /** True for links that leave the single-page app (other origins, mailto:, tel:, files). */
 export function isExternalHref(href: string): boolean {
   return /^(?:[a-z][a-z\d+.-]*:|\/\/)/i.test(href);
+}
+
+/**
+ * A path to go back to after sign-in: only a path of this site (`/…`, never `//host` or `/\\host`),
+ * else null.
+ */
+export function safeReturnPath(value: string | null | undefined): string | null {
+  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  return value;
 }

@@ -1,5 +1,8 @@
-import { PlaceholderPage } from './placeholder-page';
+import { useParams } from 'react-router';
+import { VerifyPage } from '../../features/account';
 
+/** `/Newsletter/verify/:token`: the newsletter's e-mail verification link. */
 export function Component() {
-  return <PlaceholderPage title="Verify Newsletter Subscription" />;
+  const { token = '' } = useParams();
+  return <VerifyPage kind="email" target="newsletter" token={token} />;
 }

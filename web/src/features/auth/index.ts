@@ -1,2 +1,3 @@
 /** Authentication: the sign-in, registration and password pages' forms, and the session mutations. */
 export { forgetSignedInUser, useRegister, useSignIn, useSignOut } from './hooks';
+export { endExpiredSession, SESSION_EXPIRED_MESSAGE } from './session-expiry';

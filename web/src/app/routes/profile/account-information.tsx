@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { AccountInformationPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="Account Information" />;
+  return <AccountInformationPage title="Account Information" />;
 }

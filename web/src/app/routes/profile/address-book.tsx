@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { AddressBookPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="Address Book" />;
+  return <AddressBookPage />;
 }

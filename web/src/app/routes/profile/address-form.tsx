@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { AddressFormPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="Address" />;
+  return <AddressFormPage />;
 }

@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { EditInformationPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="Edit Information" />;
+  return <EditInformationPage />;
 }

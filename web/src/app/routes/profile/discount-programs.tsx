@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { DiscountProgramsPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="Discount Programs" />;
+  return <DiscountProgramsPage />;
 }

@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { LeMilPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="LE/MIL" />;
+  return <LeMilPage />;
 }

@@ -1,5 +1,6 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { MyReviewsPage } from '../../../features/account';
+import { ReviewsWidget } from '../../../features/reviews';
 
 export function Component() {
-  return <PlaceholderPage title="My Reviews" />;
+  return <MyReviewsPage widget={<ReviewsWidget kind="list" />} />;
 }

@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { NewsletterPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="Newsletter" />;
+  return <NewsletterPage />;
 }

@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { OrderDetailsPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="Order Details" />;
+  return <OrderDetailsPage />;
 }

@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { OrdersPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="My Orders" />;
+  return <OrdersPage />;
 }

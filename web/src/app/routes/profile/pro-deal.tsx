@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { ProDealPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="Pro Deal" />;
+  return <ProDealPage />;
 }

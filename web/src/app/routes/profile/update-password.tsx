@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../placeholder-page';
+import { UpdatePasswordPage } from '../../../features/account';
 
 export function Component() {
-  return <PlaceholderPage title="Update Password" />;
+  return <UpdatePasswordPage />;
 }

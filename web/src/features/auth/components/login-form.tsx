@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod/mini';
 import { TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
+import { safeReturnPath } from '../../../lib/paths';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
 import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
 import { applyServerErrors } from '../../../lib/forms/rules';
@@ -13,10 +14,12 @@ import { loginSchema } from '../schemas';
 
 type Values = z.infer<typeof loginSchema>;
 
-/** Sign in: e-mail, password, captcha. Success goes home; failure clears and resets the captcha (spec: no message). */
+/** Sign in: e-mail, password, captcha. Success goes home (or back to the page that asked for sign-in); failure clears and resets the captcha (spec: no message). */
 export function LoginForm() {
   const brandName = useRuntimeConfig()?.brandName;
   const navigate = useNavigate();
+  // the page a signed-out visitor asked for (the account guard sends it), else home
+  const returnTo = safeReturnPath(useSearchParams()[0].get('redirectTo')) ?? '/';
   const {
     register,
     handleSubmit,
@@ -30,7 +33,7 @@ export function LoginForm() {
   const submit = async (values: Values) => {
     try {
       await signIn.mutateAsync(values);
-      await navigate('/');
+      await navigate(returnTo, { replace: returnTo !== '/' });
     } catch (error) {
       setValue('captcha', '');
       captcha.current?.reset();

@@ -1,0 +1,83 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import type { Profile } from '../../../api/types';
+import { CheckboxField } from '../../../components/ui/field';
+import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
+import { notify } from '../../../components/notifications/store';
+import { newsletterStatusQuery, useNewsletterPreference } from '../queries';
+import { newsletterPreferenceSchema, type NewsletterPreferenceValues } from '../schemas';
+import { AccountPage } from './account-page';
+
+export const SUBSCRIBED = 'You have been subscribed to the newsletter';
+export const UNSUBSCRIBED = 'You have been unsubscribed from the newsletter';
+
+/** Newsletter preference: a subscribe checkbox plus the captcha. */
+export function NewsletterPage() {
+  return <AccountPage title="Newsletter Subscription">{(profile) => <NewsletterPreference profile={profile} />}</AccountPage>;
+}
+
+function NewsletterPreference({ profile }: { profile: Profile }) {
+  const status = useQuery(newsletterStatusQuery);
+  const subscribed = status.data?.isSubscribed ?? profile.isSubscribedToNewsletter;
+  // the form starts from the status; it is keyed by it, so a reloaded status resets the form
+  return <NewsletterForm key={String(subscribed)} profile={profile} subscribed={subscribed} />;
+}
+
+function NewsletterForm({ profile, subscribed }: { profile: Profile; subscribed: boolean }) {
+  const preference = useNewsletterPreference();
+  const captcha = useRef<CaptchaHandle>(null);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    formState: { errors, isSubmitting, isSubmitted },
+  } = useForm<NewsletterPreferenceValues>({
+    resolver: zodResolver(newsletterPreferenceSchema),
+    defaultValues: { subscribed, captcha: '' },
+  });
+
+  const submit = async (values: NewsletterPreferenceValues) => {
+    if (values.subscribed === subscribed) {
+      // nothing to change; the captcha token stays unspent
+      notify({ message: subscribed ? 'You are subscribed to our newsletter.' : 'You arent subscribed to our newsletter.', type: 'success' });
+      return;
+    }
+    try {
+      await preference.mutateAsync({
+        subscribe: values.subscribed,
+        email: profile.email,
+        firstName: profile.firstName,
+        lastName: profile.lastName,
+        captcha: values.captcha,
+      });
+      notify({ message: values.subscribed ? SUBSCRIBED : UNSUBSCRIBED, type: 'success' });
+    } catch {
+      // spec: on failure the captcha is cleared and reset, no message
+      setValue('captcha', '');
+      captcha.current?.reset();
+    }
+  };
+
+  return (
+    <form className="account-form" aria-label="Newsletter Subscription" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+      <p>
+        {subscribed ? 'You are subscribed to our newsletter.' : 'You arent subscribed to our newsletter.'}
+      </p>
+      <CheckboxField label="General Subscription" {...register('subscribed')} />
+      <Captcha
+        ref={captcha}
+        error={errors.captcha?.message}
+        onChange={(token) => {
+          setValue('captcha', token, { shouldValidate: isSubmitted });
+        }}
+      />
+      <div className="account-form__actions">
+        <button type="submit" className="button" disabled={isSubmitting}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,1 @@
+export { ReviewsWidget } from './reviews-widget';
