@@ -1,15 +1,11 @@
 import type { MessageAnswer } from '../../api/types';
-import { apiGet, apiSend, isApiError } from '../../lib/api';
+import { api, isApiError, unwrap } from '../../lib/api';
 import type { Collection, ProductPage, SearchResults, StockAlert } from './types';
 
 /**
  * The catalogue's calls: one composed request per page view (content and live prices together).
  * A product or collection that does not exist answers null (the page shows the not-found page).
  */
-
-function segment(title: string): string {
-  return encodeURIComponent(title);
-}
 
 async function orNullOn404<T>(request: Promise<T>): Promise<T | null> {
   try {
@@ -21,17 +17,17 @@ async function orNullOn404<T>(request: Promise<T>): Promise<T | null> {
 }
 
 export function fetchProduct(title: string, signal?: AbortSignal): Promise<ProductPage | null> {
-  return orNullOn404(apiGet<ProductPage>(`/api/products/${segment(title)}`, signal ? { signal } : {}));
+  return orNullOn404(unwrap(api.GET('/api/products/{title}', { params: { path: { title } }, signal })));
 }
 
 export function fetchCollection(title: string, signal?: AbortSignal): Promise<Collection | null> {
-  return orNullOn404(apiGet<Collection>(`/api/collections/${segment(title)}`, signal ? { signal } : {}));
+  return orNullOn404(unwrap(api.GET('/api/collections/{title}', { params: { path: { title } }, signal })));
 }
 
 /** A search that fails answers no results (spec: shopping §8). */
 export async function fetchSearch(query: string, signal?: AbortSignal): Promise<SearchResults> {
   try {
-    const answer = await apiGet<SearchResults>(`/api/search?q=${encodeURIComponent(query)}`, signal ? { signal } : {});
+    const answer = await unwrap(api.GET('/api/search', { params: { query: { q: query } }, signal }));
     return { query: answer.query, results: Array.isArray(answer.results) ? answer.results : [] };
   } catch (error) {
     if (signal?.aborted) throw error;
@@ -40,5 +36,5 @@ export async function fetchSearch(query: string, signal?: AbortSignal): Promise<
 }
 
 export function sendStockAlert(alert: StockAlert): Promise<MessageAnswer> {
-  return apiSend('POST', '/api/stock-alerts', alert);
+  return unwrap(api.POST('/api/stock-alerts', { body: alert }));
 }

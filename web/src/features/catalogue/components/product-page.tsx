@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Breadcrumbs } from '../../content/components/breadcrumbs';
-import { PageMeta } from '../../content/components/page-meta';
+import { Breadcrumbs, PageMeta } from '../../content';
 import { canAddToCart, cartLineFor, cartOptions } from '../logic/cart-line';
 import { choose, initialSku, optionSelects, selectionOf, skuFor } from '../logic/options';
 import type { Image, ProductPage as ProductPageData, ProductSku } from '../types';

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { AppLink } from '../../../components/ui/app-link';
 import { formatPrice } from '../../../lib/money';
 import { safeHref, safeImageSrc } from '../../../lib/safe-url';
-import { RichText } from '../../content/components/rich-text';
+import { RichText } from '../../content';
 import type { AddOn, CompatibilityGroup, MoreDetail, ProductAbout, ProductCard, ProductPage, PromoVideos } from '../types';
 import { ProductGrid } from './product-card';
 import { Tabs } from './tabs';

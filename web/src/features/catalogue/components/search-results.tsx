@@ -1,4 +1,4 @@
-import { PageMeta } from '../../content/components/page-meta';
+import { PageMeta } from '../../content';
 import type { ProductCard } from '../types';
 import { ProductGrid } from './product-card';
 

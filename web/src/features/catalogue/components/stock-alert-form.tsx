@@ -5,8 +5,8 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { TextField } from '../../../components/ui/field';
 import { errorMessage } from '../../../lib/api';
-import { Captcha, type CaptchaHandle } from '../../captcha/captcha';
-import { applyServerErrors, captchaToken, emailAddress } from '../../forms/rules';
+import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
+import { applyServerErrors, captchaToken, emailAddress } from '../../../lib/forms/rules';
 import { sendStockAlert } from '../api';
 import type { CartOption } from '../types';
 

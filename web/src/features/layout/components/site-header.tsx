@@ -2,10 +2,10 @@ import { Link } from 'react-router';
 import { CartIcon, MapPinIcon, UserIcon } from '../../../components/ui/icons';
 import { VisuallyHidden } from '../../../components/ui/visually-hidden';
 import { paths } from '../../../lib/paths';
-import { useCartItemCount } from '../../cart/queries';
-import type { AppPage } from '../../content/types';
-import { SearchToggle } from '../../search/components/search-toggle';
-import { useSession } from '../../session/queries';
+import { useCartItemCount } from '../../cart';
+import type { AppPage } from '../../content';
+import { SearchToggle } from '../../search';
+import { useSession } from '../../session';
 import { MainNav } from './main-nav';
 import { MobileMenu } from './mobile-menu';
 
