@@ -1,3 +1,4 @@
+import '../catalogue.css';
 import { useId, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';

@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '../../../components/ui/dialog';
 import { safeImageSrc } from '../../../lib/safe-url';
 import type { Image } from '../types';
@@ -111,17 +111,25 @@ function Lightbox({
   onClose: () => void;
 }) {
   const image = images[index];
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'ArrowRight') onMove(1);
-    else if (event.key === 'ArrowLeft') onMove(-1);
-    else return;
-    event.preventDefault();
-  };
+  const onMoveRef = useRef(onMove);
+  useEffect(() => {
+    onMoveRef.current = onMove;
+  });
+  // the arrow keys work wherever the focus is inside the (modal) dialog
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+      event.preventDefault();
+      onMoveRef.current(event.key === 'ArrowRight' ? 1 : -1);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, []);
   return (
     <Dialog title={title} onClose={onClose} className="lightbox">
-      {/* the arrow keys work wherever the focus is inside the dialog */}
-      {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions -- keyboard shortcuts for the buttons below */}
-      <div className="lightbox__body" onKeyDown={onKeyDown}>
+      <div className="lightbox__body">
         <figure className="lightbox__figure">
           <img src={safeImageSrc(image?.src) ?? ''} alt={image?.alt ?? ''} />
           <figcaption aria-live="polite">

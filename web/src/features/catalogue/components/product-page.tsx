@@ -1,3 +1,4 @@
+import '../catalogue.css';
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Breadcrumbs, PageMeta } from '../../content';

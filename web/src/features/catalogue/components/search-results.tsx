@@ -1,3 +1,4 @@
+import '../catalogue.css';
 import { PageMeta } from '../../content';
 import type { ProductCard } from '../types';
 import { ProductGrid } from './product-card';

@@ -38,15 +38,16 @@ describe('Summit LR: three cascading selects', () => {
 
   it('resets the later selects to their first valid value when an earlier one changes', () => {
     const selection = choose(summitLrSkus, start('TF-SLR-65CM-24-FDE'), 0, '.308 Win');
-    expect(selection).toEqual(['.308 Win', '20"', 'Black']);
-    expect(skuFor(summitLrSkus, selection)).toMatchObject({ sku: 'TF-SLR-308-20-BLK', finalPrice: 2149 });
+    expect(selection).toEqual(['.308 Win', '24"', 'Black']);
+    expect(skuFor(summitLrSkus, selection)).toMatchObject({ sku: 'TF-SLR-308-24-BLK', finalPrice: 2199 });
     const selects = optionSelects(summitLrSkus, selection);
     expect(existing(selects[1])).toEqual(['24"', '20"']);
-    expect(existing(selects[2])).toEqual(['Black', 'Flat Dark Earth']);
+    expect(existing(selects[2])).toEqual(['Black']);
 
-    const longer = choose(summitLrSkus, selection, 1, '24"');
-    expect(longer).toEqual(['.308 Win', '24"', 'Black']);
-    expect(existing(optionSelects(summitLrSkus, longer)[2])).toEqual(['Black']);
+    const shorter = choose(summitLrSkus, selection, 1, '20"');
+    expect(shorter).toEqual(['.308 Win', '20"', 'Black']);
+    expect(skuFor(summitLrSkus, shorter)).toMatchObject({ sku: 'TF-SLR-308-20-BLK', finalPrice: 2149 });
+    expect(existing(optionSelects(summitLrSkus, shorter)[2])).toEqual(['Black', 'Flat Dark Earth']);
   });
 
   it('resets only the selects after the one changed', () => {

@@ -85,17 +85,14 @@ export function optionSelects(skus: readonly ProductSku[], selection: Selection)
 
 /**
  * Chooses `value` in select `index`: the earlier choices stay, and every later select is reset to
- * its first value that exists with the choices before it (the cascade).
+ * its first value (in the order it lists them) that exists with the choices before it (the cascade).
  */
 export function choose(skus: readonly ProductSku[], selection: Selection, index: number, value: string): Selection {
-  const keys = selectKeys(skus);
+  const count = selectKeys(skus).length;
   const next = [...selection.slice(0, index), value];
-  for (let later = index + 1; later < keys.length; later += 1) {
-    const key = keys[later]?.key ?? '';
-    const first = matching(skus, keys, next, later)
-      .map((sku) => valueOf(sku, key))
-      .find((candidate) => candidate !== undefined);
-    next.push(first ?? '');
+  for (let later = index + 1; later < count; later += 1) {
+    const first = optionSelects(skus, next)[later]?.values.find((candidate) => candidate.exists);
+    next.push(first?.label ?? '');
   }
   return next;
 }
