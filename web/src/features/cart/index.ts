@@ -10,3 +10,4 @@ export {
 } from './mutations';
 export type { AppliedDiscount, Cart, CartItem, CartOption, InventoryWarning, PromotionalPage, PromotionImage } from './types';
 export type { NewCartItem } from '../../api/types';
+export { CartButton, cartButtonLabel } from './components/cart-button';

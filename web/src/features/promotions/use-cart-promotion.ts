@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { safeImageSrc } from '../../lib/safe-url';
-import { cartQuery } from '../cart/queries';
-import type { Cart, PromotionalPage, PromotionImage } from '../cart/types';
+import { cartQuery, type Cart, type PromotionalPage, type PromotionImage } from '../cart';
 import { showPromotion, type Promotion } from './store';
 
 const SEEN_KEY = 'promotionsShown';
