@@ -1,9 +1,37 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** The feature folders, read from disk so a new feature is covered without editing this file. */
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * Import boundaries (bulletproof-react's): a feature reaches another only through its public
+ * `index.ts`; features never import the app; shared code (components, lib, api) imports neither.
+ * Tests are exempt: they render the real route table on purpose.
+ */
+const boundaryZones = [
+  ...features.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [`./${feature}`, ...features.filter((other) => other !== feature).map((other) => `./${other}/index.ts`)],
+    message: 'Import another feature only through its index.ts (its public API).',
+  })),
+  { target: './src/features', from: './src/app', message: 'Features must not import the app.' },
+  {
+    target: ['./src/components', './src/lib', './src/api'],
+    from: ['./src/features', './src/app'],
+    message: 'Shared code must not import features or the app.',
+  },
+];
 
 export default defineConfig([
   globalIgnores(['dist', 'coverage', 'test-results', 'playwright-report', 'blob-report']),
@@ -38,6 +66,15 @@ export default defineConfig([
     extends: [reactHooks.configs.flat['recommended-latest'], jsxA11y.flatConfigs.strict],
     languageOptions: {
       globals: globals.browser,
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
     },
   },
   {

@@ -6,7 +6,7 @@ import { useContentPage } from '../features/content/hooks';
 import { GlobalLoadingIndicator } from '../features/layout/components/global-loading-indicator';
 import { SiteFooter } from '../features/layout/components/site-footer';
 import { SiteHeader } from '../features/layout/components/site-header';
-import { NotificationBanner } from '../features/notifications/notification-banner';
+import { NotificationBanner } from '../components/notifications/notification-banner';
 import { promotionStore } from '../features/promotions/store';
 import { useCartPromotion } from '../features/promotions/use-cart-promotion';
 import { useRuntimeConfig } from '../lib/runtime-config';

@@ -1,16 +1,18 @@
+import createClient, { type Middleware } from 'openapi-fetch';
 import type { Problem } from '../api/types';
+import type { paths } from '../api/schema';
 import { createStore } from './store';
 
 /**
- * The one module that talks to the BFF. Every call is same-origin JSON under `/api`; errors arrive
- * as RFC 9457 problem details and become typed `ApiProblem`s.
+ * The one module that talks to the BFF. Every call is same-origin JSON under `/api`, typed by the
+ * BFF's OpenAPI contract (`src/api/schema.d.ts`): a call names its path, and its parameters, body
+ * and answer types follow from it. Errors arrive as RFC 9457 problem details and become typed
+ * `ApiProblem`s.
+ *
+ *   unwrap(api.GET('/api/products/{title}', { params: { path: { title } }, signal }))
  */
 
-export type UnsafeMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface RequestOptions {
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
+export interface UnwrapOptions {
   /**
    * Whether the request counts for the global loading indicator (default true). Only requests
    * the user does not wait for opt out. (Token refreshes, which the spec excludes, happen inside
@@ -18,6 +20,24 @@ export interface RequestOptions {
    */
   trackLoading?: boolean;
 }
+
+/** Unsafe methods carry the BFF's CSRF header (a simple request cannot set it cross-site). */
+const headers: Middleware = {
+  onRequest({ request }) {
+    request.headers.set('Accept', 'application/json, application/problem+json');
+    if (request.method !== 'GET' && request.method !== 'HEAD') request.headers.set('X-CSRF', '1');
+    return request;
+  },
+};
+
+export const api = createClient<paths>({
+  // absolute, so `new Request` works outside a document too (tests); same origin in the browser
+  baseUrl: globalThis.location.origin,
+  credentials: 'same-origin',
+  // looked up per call rather than captured once: test doubles (MSW) replace `fetch`
+  fetch: (request: Request) => globalThis.fetch(request),
+});
+api.use(headers);
 
 /** Requests in flight that count for the global loading indicator. */
 export const requestsInFlight = createStore(0);
@@ -81,84 +101,48 @@ export function errorToastText(err: unknown): string {
   return `Error: ${errorMessage(err)}`;
 }
 
-export function apiGet<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  return request<T>('GET', path, undefined, options);
+/** A call's answer as openapi-fetch gives it: the contract's data, or the error body. */
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
 }
 
-export function apiSend<T>(
-  method: UnsafeMethod,
-  path: string,
-  body?: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
-  return request<T>(method, path, body, options);
-}
-
-async function request<T>(
-  method: 'GET' | UnsafeMethod,
-  path: string,
-  body: unknown,
-  options: RequestOptions,
-): Promise<T> {
-  const headers = new Headers(options.headers);
-  headers.set('Accept', 'application/json, application/problem+json');
-  if (method !== 'GET') headers.set('X-CSRF', '1');
-
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) {
-    payload = body; // the browser sets the multipart boundary
-  } else if (body !== undefined) {
-    headers.set('Content-Type', 'application/json');
-    payload = JSON.stringify(body);
-  }
-
-  const init: RequestInit = { method, headers, credentials: 'same-origin' };
-  if (payload !== undefined) init.body = payload;
-  if (options.signal) init.signal = options.signal;
-
+/**
+ * Resolves a call of `api` to its data (typed by the contract), or throws: `ApiProblem` for a
+ * problem+json answer, `ApiError` for any other failure (status 0 when no answer arrived).
+ * Cancellations stay cancellations.
+ */
+export async function unwrap<T>(call: Promise<Answer<T>>, options: UnwrapOptions = {}): Promise<T> {
   const tracked = options.trackLoading !== false;
   if (tracked) requestsInFlight.set((count) => count + 1);
   try {
-    return await send<T>(path, init);
+    let answer: Answer<T>;
+    try {
+      answer = await call;
+    } catch (err) {
+      if (isAbort(err)) throw err;
+      if (err instanceof SyntaxError) throw new ApiError(0, 'The server sent an invalid response', { cause: err });
+      const message = err instanceof Error ? err.message : 'Network request failed';
+      throw new ApiError(0, message, { cause: err });
+    }
+    const { response } = answer;
+    if (!response.ok) throw toError(response, answer.error);
+    // 204 and empty bodies have no data; the contract gives those operations no body either
+    return answer.data as T;
   } finally {
     if (tracked) requestsInFlight.set((count) => Math.max(0, count - 1));
   }
 }
 
-async function send<T>(path: string, init: RequestInit): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, init);
-  } catch (err) {
-    if (isAbort(err)) throw err; // cancellations stay cancellations
-    const message = err instanceof Error ? err.message : 'Network request failed';
-    throw new ApiError(0, message, { cause: err });
-  }
-
-  if (!response.ok) throw await toError(response);
-  if (response.status === 204 || response.status === 205) return undefined as T;
-
-  const text = await response.text();
-  if (text === '') return undefined as T;
-  try {
-    return JSON.parse(text) as T;
-  } catch (err) {
-    throw new ApiError(response.status, 'The server sent an invalid response', { cause: err });
-  }
-}
-
-async function toError(response: Response): Promise<ApiError> {
+function toError(response: Response, body: unknown): ApiError {
   const contentType = response.headers.get('Content-Type') ?? '';
   const fallback = `Request failed with status ${String(response.status)}${
     response.statusText ? ` (${response.statusText})` : ''
   }`;
   if (contentType.includes('application/problem+json')) {
-    try {
-      const problem = toProblem(await response.json(), response.status);
-      if (problem) return new ApiProblem(problem);
-    } catch {
-      // an unreadable problem document is reported like any other failure
-    }
+    const problem = toProblem(body, response.status);
+    if (problem) return new ApiProblem(problem);
   }
   return new ApiError(response.status, fallback);
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod/mini';
-import { apiGet } from './api';
+import { api, unwrap } from './api';
 
 /**
  * Public runtime configuration. The server injects it as JSON into
@@ -49,7 +49,7 @@ export function readEmbeddedRuntimeConfig(doc: Document = document): RuntimeConf
 }
 
 export async function fetchRuntimeConfig(signal?: AbortSignal): Promise<RuntimeConfig> {
-  const json = await apiGet<unknown>('/api/config', signal ? { signal } : {});
+  const json: unknown = await unwrap(api.GET('/api/config', signal ? { signal } : {}));
   const parsed = runtimeConfigSchema.safeParse(json);
   if (!parsed.success) {
     throw new RuntimeConfigError(`Invalid runtime config: ${z.prettifyError(parsed.error)}`);

@@ -1,4 +1,4 @@
-import type { CaptchaApi } from '../features/captcha/load-captcha';
+import type { CaptchaApi } from '../components/captcha/load-captcha';
 
 /**
  * A stand-in for the captcha script: each widget is an "I'm not a robot" checkbox whose ticking

@@ -1,19 +1,19 @@
 import type { ForgotPassword, Login, MessageAnswer, Register, ResetPassword, SessionView } from '../../api/types';
-import { apiSend } from '../../lib/api';
+import { api, unwrap } from '../../lib/api';
 
 /** Sign-in and registration answer the new session (the tokens stay in the BFF). */
 export function login(credentials: Login): Promise<SessionView> {
-  return apiSend('POST', '/api/auth/login', credentials);
+  return unwrap(api.POST('/api/auth/login', { body: credentials }));
 }
 
 export function register(registration: Register): Promise<SessionView> {
-  return apiSend('POST', '/api/auth/register', registration);
+  return unwrap(api.POST('/api/auth/register', { body: registration }));
 }
 
 export function forgotPassword(request: ForgotPassword): Promise<MessageAnswer> {
-  return apiSend('POST', '/api/auth/forgot-password', request);
+  return unwrap(api.POST('/api/auth/forgot-password', { body: request }));
 }
 
 export function resetPassword(reset: ResetPassword): Promise<MessageAnswer> {
-  return apiSend('POST', '/api/auth/reset-password', reset);
+  return unwrap(api.POST('/api/auth/reset-password', { body: reset }));
 }

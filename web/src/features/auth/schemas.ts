@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { captchaToken, emailAddress, newPassword, PASSWORDS_DO_NOT_MATCH, requiredText } from '../forms/rules';
+import { captchaToken, emailAddress, newPassword, PASSWORDS_DO_NOT_MATCH, requiredText } from '../../lib/forms/rules';
 
 const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>(
   (values) => values.password === values.confirmPassword,

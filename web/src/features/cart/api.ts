@@ -1,5 +1,5 @@
 import type { Cart, NewCartItem } from '../../api/types';
-import { apiGet, apiSend, isApiError } from '../../lib/api';
+import { api, isApiError, unwrap } from '../../lib/api';
 
 /**
  * Every call to the BFF's cart API. Each answer is the whole cart, which replaces the cached one
@@ -29,7 +29,7 @@ export function isCartGone(error: unknown): boolean {
 
 export async function fetchCart(signal?: AbortSignal): Promise<Cart> {
   try {
-    return await apiGet<Cart>('/api/cart', signal ? { signal } : {});
+    return await unwrap(api.GET('/api/cart', signal ? { signal } : {}));
   } catch (error) {
     if (isCartGone(error)) return EMPTY_CART;
     throw error;
@@ -37,18 +37,18 @@ export async function fetchCart(signal?: AbortSignal): Promise<Cart> {
 }
 
 export function addCartItem(item: NewCartItem): Promise<Cart> {
-  return apiSend<Cart>('POST', '/api/cart/items', item);
+  return unwrap(api.POST('/api/cart/items', { body: item }));
 }
 
 /** A new quantity for a line; 0 removes it. */
 export function updateCartItem(id: number, quantity: number): Promise<Cart> {
-  return apiSend<Cart>('PUT', `/api/cart/items/${encodeURIComponent(String(id))}`, { quantity });
+  return unwrap(api.PUT('/api/cart/items/{id}', { params: { path: { id: String(id) } }, body: { quantity } }));
 }
 
 export function removeCartItem(id: number): Promise<Cart> {
-  return apiSend<Cart>('DELETE', `/api/cart/items/${encodeURIComponent(String(id))}`);
+  return unwrap(api.DELETE('/api/cart/items/{id}', { params: { path: { id: String(id) } } }));
 }
 
 export function applyPromoCode(promoCode: string): Promise<Cart> {
-  return apiSend<Cart>('POST', '/api/cart/promo-code', { promoCode });
+  return unwrap(api.POST('/api/cart/promo-code', { body: { promoCode } }));
 }

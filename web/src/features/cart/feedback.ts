@@ -1,7 +1,7 @@
 import type { Cart } from '../../api/types';
 import { errorToastText } from '../../lib/api';
 import { createStore } from '../../lib/store';
-import { notify, type NotificationType } from '../notifications/store';
+import { notify, type NotificationType } from '../../components/notifications/store';
 import { isCartGone } from './api';
 import { inventoryWarningText } from './lines';
 

@@ -1,5 +1,14 @@
-/** The cart feature's public entry: other features and routes import the cart only from here. */
-export { cartDrawerStore, cartItemCount, cartKeys, cartQuery, closeCartDrawer, openCartDrawer, useCartDrawerOpen, useCartItemCount } from './queries';
+/** The cart's public API: one cart in the query cache, read by the header, the drawer, add-to-cart and checkout. */
+export {
+  cartDrawerStore,
+  cartItemCount,
+  cartKeys,
+  cartQuery,
+  closeCartDrawer,
+  openCartDrawer,
+  useCartDrawerOpen,
+  useCartItemCount,
+} from './queries';
 export {
   useAddToCart,
   useApplyPromoCode,

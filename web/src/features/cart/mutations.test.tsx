@@ -7,7 +7,7 @@ import { createFakeCart, newItem } from '../../test/fixtures/cart';
 import { createTestQueryClient } from '../../test/render';
 import { problem, server } from '../../test/server';
 import { http } from 'msw';
-import { notificationStore } from '../notifications/store';
+import { notificationStore } from '../../components/notifications/store';
 import { cartAnnouncementStore } from './feedback';
 import { cartDrawerStore, cartQuery, useAddToCart, useCartItemCount } from './index';
 

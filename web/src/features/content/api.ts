@@ -1,4 +1,4 @@
-import { apiGet } from '../../lib/api';
+import { api, unwrap } from '../../lib/api';
 import { emptyPages } from './defaults';
 import type { ContentPages, PageName } from './types';
 
@@ -10,10 +10,7 @@ import type { ContentPages, PageName } from './types';
 export async function fetchPage<N extends PageName>(name: N, signal?: AbortSignal): Promise<ContentPages[N]> {
   const fallback = emptyPages[name];
   try {
-    const page = await apiGet<Partial<ContentPages[N]> | null>(
-      `/api/pages/${encodeURIComponent(name)}`,
-      signal ? { signal } : {},
-    );
+    const page: unknown = await unwrap(api.GET('/api/pages/{name}', { params: { path: { name } }, signal }));
     return withDefaults(fallback, page);
   } catch (err) {
     if (signal?.aborted) throw err;
@@ -21,7 +18,7 @@ export async function fetchPage<N extends PageName>(name: N, signal?: AbortSigna
   }
 }
 
-function withDefaults<T extends object>(fallback: T, page: Partial<T> | null): T {
+function withDefaults<T extends object>(fallback: T, page: unknown): T {
   if (typeof page !== 'object' || page === null || Array.isArray(page)) return fallback;
   const present = Object.entries(page).filter(([, value]) => value !== null && value !== undefined);
   return { ...fallback, ...(Object.fromEntries(present) as Partial<T>) };

@@ -1,6 +1,6 @@
 import type { ImageRequest, MessageAnswer } from '../../api/types';
-import { apiSend } from '../../lib/api';
+import { api, unwrap } from '../../lib/api';
 
 export function requestImages(request: ImageRequest): Promise<MessageAnswer> {
-  return apiSend('POST', '/api/image-requests', request);
+  return unwrap(api.POST('/api/image-requests', { body: request }));
 }

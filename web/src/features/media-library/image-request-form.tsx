@@ -4,9 +4,9 @@ import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { TextAreaField, TextField } from '../../components/ui/field';
-import { Captcha, type CaptchaHandle } from '../captcha/captcha';
-import { applyServerErrors, captchaToken, emailAddress, requiredText } from '../forms/rules';
-import { notify, notifyError } from '../notifications/store';
+import { Captcha, type CaptchaHandle } from '../../components/captcha/captcha';
+import { applyServerErrors, captchaToken, emailAddress, requiredText } from '../../lib/forms/rules';
+import { notify, notifyError } from '../../components/notifications/store';
 import { requestImages } from './api';
 
 export const imageRequestSchema = z.object({

@@ -1,9 +1,9 @@
 import type { MessageAnswer, Subscribe } from '../../api/types';
-import { apiSend } from '../../lib/api';
+import { api, unwrap } from '../../lib/api';
 
 /** The spec's success message for a subscription. */
 export const SUBSCRIBED_MESSAGE = 'You have been subscribed to the newsletter';
 
 export function subscribeToNewsletter(subscription: Subscribe): Promise<MessageAnswer> {
-  return apiSend('POST', '/api/newsletter/subscribe', subscription);
+  return unwrap(api.POST('/api/newsletter/subscribe', { body: subscription }));
 }

@@ -4,10 +4,10 @@ import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { TextField } from '../../components/ui/field';
-import { Captcha, type CaptchaHandle } from '../captcha/captcha';
-import { applyServerErrors, captchaToken, emailAddress } from '../forms/rules';
-import { notify } from '../notifications/store';
-import { useSession } from '../session/queries';
+import { Captcha, type CaptchaHandle } from '../../components/captcha/captcha';
+import { applyServerErrors, captchaToken, emailAddress } from '../../lib/forms/rules';
+import { notify } from '../../components/notifications/store';
+import { useSession } from '../session';
 import { SUBSCRIBED_MESSAGE, subscribeToNewsletter } from './api';
 
 const schema = z.object({ email: emailAddress('Email'), captcha: captchaToken() });

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { safeImageSrc } from '../../lib/safe-url';
-import { cartQuery, type Cart, type PromotionalPage, type PromotionImage } from '../cart';
+import { cartQuery } from '../cart';
+import type { Cart, PromotionalPage, PromotionImage } from '../cart';
 import { showPromotion, type Promotion } from './store';
 
 const SEEN_KEY = 'promotionsShown';

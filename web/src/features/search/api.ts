@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Image, ProductCard, SearchResults } from '../../api/types';
-import { apiGet } from '../../lib/api';
+import { api, unwrap } from '../../lib/api';
 
 /** A search suggestion: a product card of `GET /api/search?q=`. */
 export type SearchResult = ProductCard;
@@ -24,7 +24,7 @@ export function suggestionsQuery(query: string) {
   return queryOptions({
     queryKey: searchKeys.suggestions(query),
     queryFn: async ({ signal }) => {
-      const answer = await apiGet<SearchResponse>(`/api/search?q=${encodeURIComponent(query)}`, { signal });
+      const answer = await unwrap(api.GET('/api/search', { params: { query: { q: query } }, signal }));
       return Array.isArray(answer.results) ? answer.results : [];
     },
     staleTime: 60_000,

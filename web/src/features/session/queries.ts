@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SessionView } from '../../api/types';
-import { apiGet } from '../../lib/api';
+import { api, unwrap } from '../../lib/api';
 
 /** What `useSession` gives before `GET /api/session` answers (or when it cannot be read). */
 export const anonymousSession: SessionView = { signedIn: false, guest: false, user: null, expiresAt: null };
@@ -12,7 +12,7 @@ export const sessionKeys = {
 
 export const sessionQuery = queryOptions({
   queryKey: sessionKeys.current(),
-  queryFn: ({ signal }) => apiGet<SessionView>('/api/session', { signal }),
+  queryFn: ({ signal }) => unwrap(api.GET('/api/session', { signal })),
   staleTime: 60_000,
 });
 

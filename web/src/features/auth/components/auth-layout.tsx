@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { PageMeta } from '../../content/components/page-meta';
-import type { AuthContentPage } from '../../content/types';
+import { PageMeta } from '../../content';
+import type { AuthContentPage } from '../../content';
 import { safeImageSrc } from '../../../lib/safe-url';
 
 interface AuthLayoutProps {

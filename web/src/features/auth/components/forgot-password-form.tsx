@@ -5,9 +5,9 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod/mini';
 import { TextField } from '../../../components/ui/field';
-import { Captcha, type CaptchaHandle } from '../../captcha/captcha';
-import { applyServerErrors } from '../../forms/rules';
-import { notify } from '../../notifications/store';
+import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
+import { applyServerErrors } from '../../../lib/forms/rules';
+import { notify } from '../../../components/notifications/store';
 import { forgotPassword } from '../api';
 import { forgotPasswordSchema } from '../schemas';
 

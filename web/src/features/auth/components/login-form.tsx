@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
@@ -7,11 +6,9 @@ import type { z } from 'zod/mini';
 import { TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
-import { cartKeys } from '../../cart/queries';
-import { Captcha, type CaptchaHandle } from '../../captcha/captcha';
-import { applyServerErrors } from '../../forms/rules';
-import { sessionKeys } from '../../session/queries';
-import { login } from '../api';
+import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
+import { applyServerErrors } from '../../../lib/forms/rules';
+import { useSignIn } from '../hooks';
 import { loginSchema } from '../schemas';
 
 type Values = z.infer<typeof loginSchema>;
@@ -20,7 +17,6 @@ type Values = z.infer<typeof loginSchema>;
 export function LoginForm() {
   const brandName = useRuntimeConfig()?.brandName;
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const {
     register,
     handleSubmit,
@@ -29,13 +25,11 @@ export function LoginForm() {
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<Values>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '', captcha: '' } });
   const captcha = useRef<CaptchaHandle>(null);
-  const signIn = useMutation({ mutationFn: login });
+  const signIn = useSignIn();
 
   const submit = async (values: Values) => {
     try {
-      const session = await signIn.mutateAsync(values);
-      queryClient.setQueryData(sessionKeys.current(), session);
-      await queryClient.invalidateQueries({ queryKey: cartKeys.all });
+      await signIn.mutateAsync(values);
       await navigate('/');
     } catch (error) {
       setValue('captcha', '');

@@ -1,16 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod/mini';
 import { CheckboxField, TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
-import { cartKeys } from '../../cart/queries';
-import { Captcha, type CaptchaHandle } from '../../captcha/captcha';
-import { applyServerErrors } from '../../forms/rules';
-import { sessionKeys } from '../../session/queries';
-import { register as registerAccount } from '../api';
+import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
+import { applyServerErrors } from '../../../lib/forms/rules';
+import { useRegister } from '../hooks';
 import { registerSchema } from '../schemas';
 
 type Values = z.infer<typeof registerSchema>;
@@ -28,7 +25,6 @@ const empty: Values = {
 /** Registration. Success signs in and goes home; failure clears and resets the captcha (spec). */
 export function RegisterForm() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const {
     register,
     handleSubmit,
@@ -37,13 +33,11 @@ export function RegisterForm() {
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<Values>({ resolver: zodResolver(registerSchema), defaultValues: empty });
   const captcha = useRef<CaptchaHandle>(null);
-  const signUp = useMutation({ mutationFn: registerAccount });
+  const signUp = useRegister();
 
   const submit = async (values: Values) => {
     try {
-      const session = await signUp.mutateAsync(values);
-      queryClient.setQueryData(sessionKeys.current(), session);
-      await queryClient.invalidateQueries({ queryKey: cartKeys.all });
+      await signUp.mutateAsync(values);
       await navigate('/');
     } catch (error) {
       setValue('captcha', '');

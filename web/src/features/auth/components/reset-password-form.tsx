@@ -5,9 +5,9 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod/mini';
 import { PasswordField } from '../../../components/ui/password-field';
-import { Captcha, type CaptchaHandle } from '../../captcha/captcha';
-import { applyServerErrors } from '../../forms/rules';
-import { notify } from '../../notifications/store';
+import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
+import { applyServerErrors } from '../../../lib/forms/rules';
+import { notify } from '../../../components/notifications/store';
 import { resetPassword } from '../api';
 import { resetPasswordSchema } from '../schemas';
 

@@ -6,7 +6,7 @@ import { cartItem } from '../../../test/fixtures';
 import { createFakeCart } from '../../../test/fixtures/cart';
 import { renderRoute } from '../../../test/render';
 import { problem, server } from '../../../test/server';
-import { notificationStore } from '../../notifications/store';
+import { notificationStore } from '../../../components/notifications/store';
 import { inventoryWarningText } from '../lines';
 import './cart-drawer';
 

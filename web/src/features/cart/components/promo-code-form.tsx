@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import type { Cart } from '../../../api/types';
 import { TextField } from '../../../components/ui/field';
-import { requiredText } from '../../forms/rules';
+import { requiredText } from '../../../lib/forms/rules';
 import { promotionOf, showPromotion } from '../../promotions';
 import { useApplyPromoCode } from '../mutations';
 

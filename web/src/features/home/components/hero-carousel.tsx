@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { AppLink } from '../../../components/ui/app-link';
 import { ChevronIcon } from '../../../components/ui/icons';
 import { prefersReducedMotion } from '../../../lib/media';
-import type { CarouselSlide } from '../../content/types';
+import type { CarouselSlide } from '../../content';
 
 /** Carousel auto-advance interval (spec constants). */
 export const CAROUSEL_INTERVAL_MS = 5000;

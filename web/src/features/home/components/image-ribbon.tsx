@@ -1,5 +1,5 @@
 import { AppLink } from '../../../components/ui/app-link';
-import type { RibbonItem } from '../../content/types';
+import type { RibbonItem } from '../../content';
 
 /** Slide width of the image ribbon, in px (spec constants). */
 export const RIBBON_SLIDE_WIDTH = 250;

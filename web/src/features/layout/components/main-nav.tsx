@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type PointerEvent } from 'react';
 import { useLocation } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
 import { ChevronIcon } from '../../../components/ui/icons';
-import type { Menu, MenuCard, MenuGroup } from '../../content/types';
+import type { Menu, MenuCard, MenuGroup } from '../../content';
 
 /** After a page change the menus stay hidden this long, even under the pointer (spec: hide briefly). */
 export const MENU_HIDE_AFTER_NAVIGATION_MS = 600;

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { ChevronIcon, MapPinIcon, MenuIcon, UserIcon } from '../../../components/ui/icons';
 import { paths } from '../../../lib/paths';
-import type { Menu } from '../../content/types';
+import type { Menu } from '../../content';
 import { MenuContents } from './main-nav';
 
 interface MobileMenuProps {

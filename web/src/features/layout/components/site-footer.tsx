@@ -3,12 +3,12 @@ import { AppLink } from '../../../components/ui/app-link';
 import { ChevronIcon, DownloadIcon } from '../../../components/ui/icons';
 import { prefersReducedMotion } from '../../../lib/media';
 import { safeHref } from '../../../lib/safe-url';
-import type { FooterPage } from '../../content/types';
+import type { FooterPage } from '../../content';
 import { splitIntoColumns } from '../footer-columns';
 
 // the form (react-hook-form, zod, captcha) loads after the page: the footer is below the fold
 const NewsletterForm = lazy(() =>
-  import('../../newsletter/newsletter-form').then((module) => ({ default: module.NewsletterForm })),
+  import('../../newsletter').then((module) => ({ default: module.NewsletterForm })),
 );
 
 interface SiteFooterProps {

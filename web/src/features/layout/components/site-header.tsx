@@ -3,9 +3,9 @@ import { MapPinIcon, UserIcon } from '../../../components/ui/icons';
 import { VisuallyHidden } from '../../../components/ui/visually-hidden';
 import { paths } from '../../../lib/paths';
 import { CartButton } from '../../cart';
-import type { AppPage } from '../../content/types';
-import { SearchToggle } from '../../search/components/search-toggle';
-import { useSession } from '../../session/queries';
+import type { AppPage } from '../../content';
+import { SearchToggle } from '../../search';
+import { useSession } from '../../session';
 import { MainNav } from './main-nav';
 import { MobileMenu } from './mobile-menu';
 
@@ -15,8 +15,8 @@ interface SiteHeaderProps {
 }
 
 /**
- * Desktop: logo, the four menus, and icons for search, cart (a button with its item count, which opens the cart drawer), dealer locator
- * and account. Mobile: hamburger menu (with the dealer-locator and account entries), logo, search
+ * Desktop: logo, the four menus, and icons for search, cart (a button with its item count that
+ * opens the cart drawer), dealer locator and account. Mobile: hamburger menu (with the dealer-locator and account entries), logo, search
  * and cart. The two layouts switch with CSS.
  */
 export function SiteHeader({ page, brandName }: SiteHeaderProps) {

@@ -1,6 +1,6 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { isApiProblem } from '../../lib/api';
+import { isApiProblem } from '../api';
 
 /** The shared form rules (spec): '<Field name> is required', '<Field name> must be a valid email address'. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
