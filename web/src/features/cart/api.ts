@@ -29,7 +29,7 @@ export function isCartGone(error: unknown): boolean {
 
 export async function fetchCart(signal?: AbortSignal): Promise<Cart> {
   try {
-    return await unwrap(api.GET('/api/cart', { signal }));
+    return await unwrap(api.GET('/api/cart', signal ? { signal } : {}));
   } catch (error) {
     if (isCartGone(error)) return EMPTY_CART;
     throw error;

@@ -1,5 +1,14 @@
-/** The cart feature's public entry: other features and routes import the cart only from here. */
-export { cartDrawerStore, cartItemCount, cartKeys, cartQuery, closeCartDrawer, openCartDrawer, useCartDrawerOpen, useCartItemCount } from './queries';
+/** The cart's public API: one cart in the query cache, read by the header, the drawer, add-to-cart and checkout. */
+export {
+  cartDrawerStore,
+  cartItemCount,
+  cartKeys,
+  cartQuery,
+  closeCartDrawer,
+  openCartDrawer,
+  useCartDrawerOpen,
+  useCartItemCount,
+} from './queries';
 export {
   useAddToCart,
   useApplyPromoCode,
@@ -10,3 +19,4 @@ export {
 } from './mutations';
 export type { AppliedDiscount, Cart, CartItem, CartOption, InventoryWarning, PromotionalPage, PromotionImage } from './types';
 export type { NewCartItem } from '../../api/types';
+export { CartButton, cartButtonLabel } from './components/cart-button';

@@ -66,6 +66,8 @@ async function begin(client: QueryClient, change: CartChange): Promise<Pending> 
   if (sync.changes.size === 0) sync.confirmed = client.getQueryData(cartQuery.queryKey);
   const token = Symbol('cart change');
   sync.changes.set(token, change);
+  show(client);
+  // a cancelled read puts back the data it started from: show the change again once it is gone
   await client.cancelQueries({ queryKey: cartKeys.all });
   show(client);
   return { token };

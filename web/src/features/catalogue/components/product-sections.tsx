@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { AppLink } from '../../../components/ui/app-link';
-import { formatPrice } from '../../../lib/money';
+import { formatUsd } from '../../../lib/money';
 import { safeHref, safeImageSrc } from '../../../lib/safe-url';
 import { RichText } from '../../content';
 import type { AddOn, CompatibilityGroup, MoreDetail, ProductAbout, ProductCard, ProductPage, PromoVideos } from '../types';
@@ -39,7 +39,7 @@ export function AddOns({
               >
                 {image ? <img src={image} alt="" className="add-on__image" /> : null}
                 <span className="add-on__label">{addOn.label}</span>
-                <span className="add-on__price">+{formatPrice(addOn.addOnPrice)}</span>
+                <span className="add-on__price">+{formatUsd(addOn.addOnPrice)}</span>
               </button>
             </li>
           );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPrice } from '../../../lib/money';
+import { formatUsd } from '../../../lib/money';
 import { percentOff, priceDisplay, priceText } from './price';
 
 describe('priceDisplay', () => {
@@ -26,13 +26,13 @@ describe('priceDisplay', () => {
   });
 });
 
-describe('formatPrice: USD, en-US', () => {
+describe('formatUsd: USD, en-US', () => {
   it('rounds to the cent with grouping', () => {
-    expect(formatPrice(1979.1)).toBe('$1,979.10');
-    expect(formatPrice(0.1 + 0.2)).toBe('$0.30');
-    expect(formatPrice(29.245)).toBe('$29.25');
-    expect(formatPrice(1234567.891)).toBe('$1,234,567.89');
-    expect(formatPrice(0)).toBe('$0.00');
-    expect(formatPrice(Number.NaN)).toBe('$0.00');
+    expect(formatUsd(1979.1)).toBe('$1,979.10');
+    expect(formatUsd(0.1 + 0.2)).toBe('$0.30');
+    expect(formatUsd(29.245)).toBe('$29.25');
+    expect(formatUsd(1234567.891)).toBe('$1,234,567.89');
+    expect(formatUsd(0)).toBe('$0.00');
+    expect(formatUsd(Number.NaN)).toBe('$0.00');
   });
 });

@@ -1,4 +1,4 @@
-import { formatPrice } from '../../../lib/money';
+import { formatUsd } from '../../../lib/money';
 import type { ProductSku } from '../types';
 
 /** What a price line shows, from a sku's live figures (spec: shopping §2 and §3). */
@@ -15,9 +15,9 @@ export function priceDisplay(sku: PricedSku): PriceDisplay {
   const final = sku.finalPrice;
   if (!Number.isFinite(final) || final <= 0) return { kind: 'coming-soon' };
   if (final < sku.price) {
-    return { kind: 'discounted', price: formatPrice(final), original: formatPrice(sku.price), percentOff: percentOff(sku) };
+    return { kind: 'discounted', price: formatUsd(final), original: formatUsd(sku.price), percentOff: percentOff(sku) };
   }
-  return { kind: 'regular', price: formatPrice(final) };
+  return { kind: 'regular', price: formatUsd(final) };
 }
 
 /**
