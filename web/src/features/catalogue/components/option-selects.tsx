@@ -93,8 +93,8 @@ function Swatches({
         <button
           key={option.title}
           type="button"
-          className={['swatch', value.available ? '' : 'swatch--unavailable'].filter(Boolean).join(' ')}
-          aria-label={value.available ? option.title : `${option.title}${OUT_OF_STOCK_SUFFIX}`}
+          className={['swatch', value.exists && !value.available ? 'swatch--unavailable' : ''].filter(Boolean).join(' ')}
+          aria-label={value.exists && !value.available ? `${option.title}${OUT_OF_STOCK_SUFFIX}` : option.title}
           aria-pressed={select.selected === option.title}
           disabled={!value.exists}
           style={{ backgroundColor: option.value }}
