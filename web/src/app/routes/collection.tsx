@@ -1,8 +1,9 @@
 import { useParams } from 'react-router';
-import { CollectionPage, collectionLoader, emptyCollection, useCollection } from '../../features/catalogue';
+import { CollectionPage, collectionLoader, emptyCollection, useCollection, revalidateOnPathChange } from '../../features/catalogue';
 import { Component as NotFound } from './not-found';
 
 export const loader = collectionLoader;
+export const shouldRevalidate = revalidateOnPathChange;
 
 /** `/collection/:title`: a collection that does not exist shows the not-found page. */
 export function Component() {

@@ -1,9 +1,10 @@
 import { useParams } from 'react-router';
-import { emptyProduct, ProductPage, productLoader, useProduct } from '../../features/catalogue';
+import { emptyProduct, ProductPage, productLoader, useProduct, revalidateOnPathChange } from '../../features/catalogue';
 import { ReviewsWidget } from '../../features/reviews/reviews-widget';
 import { Component as NotFound } from './not-found';
 
 export const loader = productLoader;
+export const shouldRevalidate = revalidateOnPathChange;
 
 /**
  * `/product/:title`: a product that does not exist shows the not-found page; a failed load the

@@ -12,6 +12,7 @@ export {
   prefetchProduct,
   productLoader,
   productQuery,
+  revalidateOnPathChange,
   searchLoader,
   searchQuery,
 } from './queries';

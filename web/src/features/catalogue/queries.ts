@@ -1,4 +1,5 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { ShouldRevalidateFunction } from 'react-router';
 import { fetchCollection, fetchProduct, fetchSearch } from './api';
 
 /** Titles and queries match ignoring case (the bff normalises them the same way). */
@@ -72,3 +73,10 @@ export function searchLoader(queryClient: QueryClient) {
 export function prefetchProduct(queryClient: QueryClient, title: string): void {
   queryClient.query(productQuery(title)).catch(() => undefined);
 }
+
+/**
+ * A catalogue page's data depends on its path only: the query (filters, tab, selected sku) is view
+ * state, so changing it does not run the loader again (no loading state on every filter click).
+ */
+export const revalidateOnPathChange: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate;
