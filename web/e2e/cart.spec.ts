@@ -56,6 +56,11 @@ test('a guest changes quantities, removes a line, applies promo codes and leaves
   await expect(page.locator('body')).not.toHaveClass(/cart-open/);
   await expect(cartButton(page, 2)).toBeFocused();
 
+  // a click on the overlay (left of the drawer) closes it too
+  drawer = await openCart(page, 2);
+  await page.mouse.click(20, 400);
+  await expect(drawer).toBeHidden();
+
   drawer = await openCart(page, 2);
   await expect(drawer.getByRole('link', { name: 'Field Maintenance Kit' })).toHaveAttribute('href', FIELD_KIT.productUrl);
   // the discounted state: the original struck through beside the unit price
