@@ -9,14 +9,7 @@ export {
   useCartDrawerOpen,
   useCartItemCount,
 } from './queries';
-export {
-  useAddToCart,
-  useApplyPromoCode,
-  useRemoveCartItem,
-  useSetCartItemQuantity,
-  type AddToCartResult,
-  type QuantityChange,
-} from './mutations';
+export { useAddToCart, type AddToCartResult } from './use-add-to-cart';
 export type { AppliedDiscount, Cart, CartItem, CartOption, InventoryWarning, PromotionalPage, PromotionImage } from './types';
 export type { NewCartItem } from '../../api/types';
 export { CartButton, cartButtonLabel } from './components/cart-button';

@@ -98,6 +98,32 @@ describe('cart drawer', () => {
     expect(fake.requests).toEqual([{ method: 'PUT', path: '/api/cart/items/5', body: { quantity: 2 } }]);
   });
 
+  it('serialises rapid clicks: each update is sent after the previous answer, the last one wins, one read afterwards', async () => {
+    const { drawer, user, banner, fake } = await openDrawer({ items: [mat], latency: 60 });
+    let reads = 0;
+    server.use(
+      http.get('/api/cart', () => {
+        reads += 1;
+        return HttpResponse.json(fake.cart());
+      }),
+    );
+    const increase = within(drawer).getByRole('button', { name: 'Increase quantity of Range Mat' });
+
+    await user.click(increase);
+    await user.click(increase);
+    await user.click(increase);
+    expect(within(drawer).getByRole('spinbutton', { name: 'Quantity of Range Mat' })).toHaveValue(4);
+    expect(within(banner).getByRole('button', { name: 'Cart, 4 items' })).toBeInTheDocument();
+
+    await waitFor(() => {
+      expect(reads).toBe(1);
+    });
+    expect(fake.requests.map((request) => request.body)).toEqual([{ quantity: 2 }, { quantity: 3 }, { quantity: 4 }]);
+    expect(fake.stats.maxConcurrentWrites).toBe(1);
+    expect(fake.cart().items[0]?.quantity).toBe(4);
+    expect(within(drawer).getByRole('spinbutton', { name: 'Quantity of Range Mat' })).toHaveValue(4);
+  });
+
   it('reverts the displayed quantity when the update fails, with the error toast', async () => {
     const { drawer, user, banner } = await openDrawer({ items: [mat] });
     server.use(

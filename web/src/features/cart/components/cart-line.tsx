@@ -6,7 +6,7 @@ import { isExternalHref } from '../../../lib/paths';
 import { safeImageSrc } from '../../../lib/safe-url';
 import { describeItem, isPendingLine } from '../lines';
 import { formatUsd } from '../money';
-import { useRemoveCartItem, useSetCartItemQuantity } from '../mutations';
+import { useRemoveCartItem, useSetCartItemQuantity } from '../drawer-mutations';
 
 interface CartLineProps {
   line: CartItem;

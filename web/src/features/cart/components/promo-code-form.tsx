@@ -5,7 +5,7 @@ import type { Cart } from '../../../api/types';
 import { TextField } from '../../../components/ui/field';
 import { requiredText } from '../../../lib/forms/rules';
 import { promotionOf, showPromotion } from '../../promotions';
-import { useApplyPromoCode } from '../mutations';
+import { useApplyPromoCode } from '../drawer-mutations';
 
 const promoSchema = z.object({ promoCode: requiredText('Promo code') });
 type Values = z.infer<typeof promoSchema>;

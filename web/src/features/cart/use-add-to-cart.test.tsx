@@ -129,6 +129,7 @@ describe('useAddToCart', () => {
       expect.objectContaining({ method: 'POST' }),
       { method: 'PUT', path: '/api/cart/items/101', body: { quantity: 2 } },
     ]);
+    expect(fake.stats.maxConcurrentWrites).toBe(1);
     expect(fake.cart().items).toEqual([expect.objectContaining({ quantity: 2 })]);
     await waitFor(() => {
       expect(result.current.cart?.items).toEqual([expect.objectContaining({ id: 101, quantity: 2 })]);
