@@ -83,6 +83,21 @@ export type SearchResults = Schemas['SearchResults'];
 /** A product as collections, search results and related products show it. */
 export type ProductCard = Schemas['ProductCard'];
 export type ProductSku = Schemas['ProductSku'];
+/** `GET /api/products/{title}`. */
+export type ProductPage = Schemas['ProductPage'];
+/** `GET /api/collections/{title}`. */
+export type Collection = Schemas['Collection'];
+export type SkuVariant = Schemas['SkuVariant'];
+export type AddOn = Schemas['AddOn'];
+export type FilterCategory = Schemas['FilterCategory'];
+export type FilterTag = Schemas['FilterTag'];
+export type CompatibilityGroup = Schemas['CompatibilityGroup'];
+export type ColorOption = Schemas['ColorOption'];
+export type PromoCard = Schemas['PromoCard'];
+export type PromoVideos = Schemas['PromoVideos'];
+export type ProductAbout = Schemas['ProductAbout'];
+export type TechSpec = Schemas['TechSpec'];
+export type MoreDetail = Schemas['MoreDetail'];
 
 // content pages: `GET /api/pages/{name}` -------------------------------------------------------
 

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import type { LoaderFunction } from 'react-router';
+import type { LoaderFunction, ShouldRevalidateFunction } from 'react-router';
 
 /**
  * What a lazily loaded route module exports. Loaders are factories over the query client so
@@ -10,4 +10,6 @@ import type { LoaderFunction } from 'react-router';
 export interface RouteModule {
   Component: ComponentType;
   loader?: (queryClient: QueryClient) => LoaderFunction;
+  /** When the loader runs again (default: every navigation, search-parameter changes included). */
+  shouldRevalidate?: ShouldRevalidateFunction;
 }

@@ -15,9 +15,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
   const page = (load: () => Promise<RouteModule>): Pick<RouteObject, 'lazy'> => ({
     lazy: async () => {
       const module = await load();
-      return module.loader
-        ? { Component: module.Component, loader: module.loader(queryClient) }
-        : { Component: module.Component };
+      return {
+        Component: module.Component,
+        ...(module.loader ? { loader: module.loader(queryClient) } : {}),
+        ...(module.shouldRevalidate ? { shouldRevalidate: module.shouldRevalidate } : {}),
+      };
     },
   });
 

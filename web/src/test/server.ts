@@ -14,6 +14,7 @@ import {
   runtimeConfig,
   termsPage,
 } from './fixtures';
+import { plainProduct } from './fixtures/catalogue';
 
 /** Default handlers: the pages, config, session and cart every rendered page needs. Tests add or override. */
 export const handlers = [
@@ -35,6 +36,18 @@ export const handlers = [
       { type: 'about:blank', title: 'Not Found', status: 404, detail: 'No such page', code: 'not_found' },
       { status: 404, headers: { 'Content-Type': 'application/problem+json' } },
     ),
+  ),
+  // catalogue: any product is a plain demo product (pages link to products everywhere); no
+  // collection exists; searches find nothing. Catalogue tests override these.
+  http.get('/api/products/:title', () => HttpResponse.json(plainProduct)),
+  http.get('/api/collections/:title', () =>
+    HttpResponse.json(
+      { type: 'about:blank', title: 'Not Found', status: 404, detail: 'No such collection', code: 'not_found' },
+      { status: 404, headers: { 'Content-Type': 'application/problem+json' } },
+    ),
+  ),
+  http.get('/api/search', ({ request }) =>
+    HttpResponse.json({ query: new URL(request.url).searchParams.get('q') ?? '', results: [] }),
   ),
   // media files the media library fetches into object URLs
   http.get('https://media.example.test/:file', ({ params }) =>

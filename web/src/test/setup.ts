@@ -1,9 +1,13 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { CONSENT_KEY, CONSENT_TIMESTAMP_KEY } from '../features/analytics/consent';
 import { resetAllStores } from '../lib/store';
 import { server } from './server';
+
+// findBy*/waitFor: a page's lazily loaded route module is compiled on first use, which on the
+// shared CI cores can take longer than Testing Library's 1 s default
+configure({ asyncUtilTimeout: 3_000 });
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });

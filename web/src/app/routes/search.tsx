@@ -1,13 +1,12 @@
 import { useParams } from 'react-router';
-import { PageMeta } from '../../features/content/components/page-meta';
+import { searchLoader, SearchResultsPage, useSearchResults, revalidateOnPathChange } from '../../features/catalogue';
 
+export const loader = searchLoader;
+export const shouldRevalidate = revalidateOnPathChange;
+
+/** `/search/:query`: 'Results for "{query}"'; a failed search shows the same title with no results. */
 export function Component() {
   const query = useParams().query ?? '';
-  const title = `Results for "${query}"`;
-  return (
-    <div className="page page--search">
-      <PageMeta title={title} />
-      <h1>{title}</h1>
-    </div>
-  );
+  const results = useSearchResults(query);
+  return <SearchResultsPage query={query} results={results?.results ?? []} />;
 }

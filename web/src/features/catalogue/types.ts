@@ -1,0 +1,23 @@
+/** The catalogue's shapes: the generated contract types (see `src/api/types.ts`). */
+export type {
+  AddOn,
+  CartOption,
+  Collection,
+  ColorOption,
+  CompatibilityGroup,
+  FilterCategory,
+  FilterTag,
+  Image,
+  MoreDetail,
+  NewCartItem,
+  ProductAbout,
+  ProductCard,
+  ProductPage,
+  ProductSku,
+  PromoCard,
+  PromoVideos,
+  SearchResults,
+  SkuVariant,
+  StockAlert,
+  TechSpec,
+} from '../../api/types';
