@@ -61,9 +61,10 @@ export function PaymentStep({ billing, dealer, onLeave }: PaymentStepProps) {
       const orderId = placed.orderId;
       if (orderId === null) throw new Error(placed.message ?? 'The order could not be placed');
       onLeave();
-      clearForms();
       recordPurchase({ orderId: String(orderId) });
       await navigate(`/confirm/${String(orderId)}`);
+      // only now: this page must not see the forms gone (it would go back to billing) meanwhile
+      clearForms();
       await resetCart(queryClient);
     } catch (error) {
       // the provider's first message, or the server's
