@@ -6,7 +6,7 @@ test.describe('home page', () => {
 
     const banner = page.getByRole('banner');
     await expect(banner.getByRole('link', { name: 'Talonforge Arms' })).toHaveAttribute('href', '/');
-    await expect(banner.getByRole('link', { name: /^Cart, \d+ items?$/ })).toBeVisible();
+    await expect(banner.getByRole('button', { name: /^Cart, \d+ items?$/ })).toBeVisible();
     await expect(banner.getByRole('link', { name: 'Dealer locator' })).toHaveAttribute('href', '/dealer-locator');
     await expect(banner.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
 
@@ -70,7 +70,7 @@ test.describe('home page', () => {
       const banner = page.getByRole('banner');
       await expect(banner.getByRole('navigation', { name: 'Main' })).toBeHidden();
       await expect(banner.getByRole('button', { name: 'Search' })).toBeVisible();
-      await expect(banner.getByRole('link', { name: /^Cart/ })).toBeVisible();
+      await expect(banner.getByRole('button', { name: /^Cart/ })).toBeVisible();
       await expect(page.getByRole('main').getByRole('heading', { name: 'Built for the Long Range' })).toBeVisible();
 
       await openMobileMenu(page);

@@ -17,7 +17,7 @@ describe('layout', () => {
     }
     expect(within(banner).getByRole('link', { name: 'Test Arms' })).toHaveAttribute('href', '/');
     expect(within(banner).getByRole('button', { name: 'Search' })).toBeInTheDocument();
-    expect(within(banner).getByRole('link', { name: 'Cart, 0 items' })).toBeInTheDocument();
+    expect(within(banner).getByRole('button', { name: 'Cart, 0 items' })).toBeInTheDocument();
     expect(within(banner).getByRole('link', { name: 'Dealer locator' })).toHaveAttribute('href', '/dealer-locator');
     expect(within(banner).getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
   });

@@ -1,3 +1,15 @@
-/** The cart's public API: one cart in the query cache, read by the header, the drawer and checkout. */
-export { cartDrawerStore, cartItemCount, cartKeys, cartQuery, useCartDrawerOpen, useCartItemCount } from './queries';
+/** The cart's public API: one cart in the query cache, read by the header, the drawer, add-to-cart and checkout. */
+export {
+  cartDrawerStore,
+  cartItemCount,
+  cartKeys,
+  cartQuery,
+  closeCartDrawer,
+  openCartDrawer,
+  useCartDrawerOpen,
+  useCartItemCount,
+} from './queries';
+export { useAddToCart, type AddToCartResult } from './use-add-to-cart';
 export type { AppliedDiscount, Cart, CartItem, CartOption, InventoryWarning, PromotionalPage, PromotionImage } from './types';
+export type { NewCartItem } from '../../api/types';
+export { CartButton, cartButtonLabel } from './components/cart-button';

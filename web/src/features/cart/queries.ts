@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../lib/api';
 import { createStore, useStore } from '../../lib/store';
+import { fetchCart } from './api';
+import { itemCount } from './lines';
 import type { Cart } from './types';
 
 export const cartKeys = {
@@ -8,15 +9,15 @@ export const cartKeys = {
   current: () => [...cartKeys.all, 'current'] as const,
 };
 
-/** The one cache entry for the cart: the header badge and the drawer both read it. */
+/** The one cache entry for the cart: the header badge, the drawer, add-to-cart and checkout read it. */
 export const cartQuery = queryOptions({
   queryKey: cartKeys.current(),
-  queryFn: ({ signal }) => unwrap(api.GET('/api/cart', { signal })),
+  queryFn: ({ signal }) => fetchCart(signal),
   staleTime: 30_000,
 });
 
 export function cartItemCount(cart: Pick<Cart, 'items'> | undefined): number {
-  return (cart?.items ?? []).reduce((sum, item) => sum + (Number.isFinite(item.quantity) ? item.quantity : 0), 0);
+  return itemCount(cart);
 }
 
 /** The number of items in the cart (sum of the line quantities); 0 until it loads. */
@@ -29,4 +30,12 @@ export const cartDrawerStore = createStore(false);
 
 export function useCartDrawerOpen(): boolean {
   return useStore(cartDrawerStore);
+}
+
+export function openCartDrawer(): void {
+  cartDrawerStore.set(true);
+}
+
+export function closeCartDrawer(): void {
+  cartDrawerStore.set(false);
 }

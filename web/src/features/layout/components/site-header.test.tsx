@@ -37,7 +37,7 @@ describe('site header', () => {
     );
     const { banner, queryClient } = await renderHeader();
 
-    const cart = await within(banner).findByRole('link', { name: 'Cart, 3 items' });
+    const cart = await within(banner).findByRole('button', { name: 'Cart, 3 items' });
     expect(within(cart).getByText('3')).toHaveAttribute('aria-hidden', 'true');
     expect(queryClient.getQueryCache().findAll({ queryKey: ['cart'] })).toHaveLength(1);
     expect(cartCalls).toBe(1);

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import { CartIcon, MapPinIcon, UserIcon } from '../../../components/ui/icons';
+import { MapPinIcon, UserIcon } from '../../../components/ui/icons';
 import { VisuallyHidden } from '../../../components/ui/visually-hidden';
 import { paths } from '../../../lib/paths';
-import { useCartItemCount } from '../../cart';
+import { CartButton } from '../../cart';
 import type { AppPage } from '../../content';
 import { SearchToggle } from '../../search';
 import { useSession } from '../../session';
@@ -15,8 +15,8 @@ interface SiteHeaderProps {
 }
 
 /**
- * Desktop: logo, the four menus, and icons for search, cart (with its item count), dealer locator
- * and account. Mobile: hamburger menu (with the dealer-locator and account entries), logo, search
+ * Desktop: logo, the four menus, and icons for search, cart (a button with its item count that
+ * opens the cart drawer), dealer locator and account. Mobile: hamburger menu (with the dealer-locator and account entries), logo, search
  * and cart. The two layouts switch with CSS.
  */
 export function SiteHeader({ page, brandName }: SiteHeaderProps) {
@@ -24,8 +24,6 @@ export function SiteHeader({ page, brandName }: SiteHeaderProps) {
   const { signedIn } = useSession();
   const accountHref = signedIn ? paths.account() : paths.login();
   const accountLabel = signedIn ? 'Account' : 'Sign in';
-  const itemCount = useCartItemCount();
-  const cartLabel = `Cart, ${String(itemCount)} ${itemCount === 1 ? 'item' : 'items'}`;
 
   return (
     <header className="site-header">
@@ -37,16 +35,7 @@ export function SiteHeader({ page, brandName }: SiteHeaderProps) {
         <MainNav menus={page.menus} />
         <div className="site-header__actions">
           <SearchToggle />
-          {/* The cart drawer (issue of the cart) opens from here; until then the icon goes to checkout. */}
-          <Link to={paths.checkout()} className="icon-button site-header__cart">
-            <CartIcon />
-            {itemCount > 0 ? (
-              <span className="site-header__badge" aria-hidden="true">
-                {itemCount > 99 ? '99+' : itemCount}
-              </span>
-            ) : null}
-            <VisuallyHidden>{cartLabel}</VisuallyHidden>
-          </Link>
+          <CartButton />
           <Link to={paths.dealerLocator()} className="icon-button site-header__desktop-only">
             <MapPinIcon />
             <VisuallyHidden>Dealer locator</VisuallyHidden>

@@ -1,0 +1,89 @@
+import { useMutation } from '@tanstack/react-query';
+import type { Cart } from '../../api/types';
+import { isApiError } from '../../lib/api';
+import * as cartApi from './api';
+import { announce, announceCartError, announceInventoryWarnings } from './feedback';
+import { cartKeys } from './queries';
+import { begin, CART_SCOPE, confirm, settle, type Pending } from './sync';
+
+/*
+ * The drawer's cart mutations (quantity, remove, promo code): the same serialised, optimistic
+ * machinery as add-to-cart (see sync.ts). Only the drawer uses them, so they load with its code.
+ */
+
+export interface QuantityChange {
+  /** The cart line's id. */
+  id: number;
+  /** The new quantity; 0 (or less) removes the line. */
+  quantity: number;
+}
+
+/**
+ * A line's new quantity (the drawer's field and its − / + buttons), shown at once; 0 removes the
+ * line. On failure the displayed quantity reverts.
+ */
+export function useSetCartItemQuantity() {
+  return useMutation<Cart, Error, QuantityChange, Pending>({
+    mutationKey: [...cartKeys.all, 'quantity'],
+    scope: CART_SCOPE,
+    onMutate: ({ id, quantity }, { client }) => begin(client, { kind: 'quantity', id, quantity: Math.max(0, quantity) }),
+    mutationFn: ({ id, quantity }) =>
+      quantity <= 0 ? cartApi.removeCartItem(id) : cartApi.updateCartItem(id, quantity),
+    onSuccess: (cart, _change, _pending, { client }) => {
+      confirm(client, cart);
+      announceInventoryWarnings(cart);
+    },
+    onError: announceCartError,
+    onSettled: (_cart, _error, _change, pending, { client }) => {
+      settle(client, pending);
+    },
+  });
+}
+
+/** Removes a line (the drawer's Remove), at once; it comes back if the server refuses. */
+export function useRemoveCartItem() {
+  return useMutation<Cart, Error, { id: number }, Pending>({
+    mutationKey: [...cartKeys.all, 'remove'],
+    scope: CART_SCOPE,
+    onMutate: ({ id }, { client }) => begin(client, { kind: 'remove', id }),
+    mutationFn: ({ id }) => cartApi.removeCartItem(id),
+    onSuccess: (cart, _line, _pending, { client }) => {
+      confirm(client, cart);
+      announceInventoryWarnings(cart);
+    },
+    onError: announceCartError,
+    onSettled: (_cart, _error, _line, pending, { client }) => {
+      settle(client, pending);
+    },
+  });
+}
+
+export const PROMO_APPLIED = 'Discount code applied successfully';
+export const PROMO_INVALID = 'Discount code is invalid';
+
+/** Applies a promo code: 'Discount code applied successfully' or 'Discount code is invalid'. */
+export function useApplyPromoCode() {
+  return useMutation<Cart, Error, string, Pending>({
+    mutationKey: [...cartKeys.all, 'promo-code'],
+    scope: CART_SCOPE,
+    onMutate: (_code, { client }) => begin(client, { kind: 'none' }),
+    mutationFn: (code) => cartApi.applyPromoCode(code.trim()),
+    onSuccess: (cart, _code, _pending, { client }) => {
+      confirm(client, cart);
+      announce(PROMO_APPLIED, 'success');
+      announceInventoryWarnings(cart);
+    },
+    onError: (error) => {
+      // the server refuses an unknown or expired code as a validation error on `promoCode`
+      if (isPromoRefused(error)) announce(PROMO_INVALID, 'error');
+      else announceCartError(error);
+    },
+    onSettled: (_cart, _error, _code, pending, { client }) => {
+      settle(client, pending);
+    },
+  });
+}
+
+function isPromoRefused(error: unknown): boolean {
+  return isApiError(error) && (error.status === 422 || error.status === 400);
+}

@@ -1,0 +1,36 @@
+import type { Cart } from '../../api/types';
+import { errorToastText } from '../../lib/api';
+import { createStore } from '../../lib/store';
+import { notify, type NotificationType } from '../../components/notifications/store';
+import { isCartGone } from './api';
+import { inventoryWarningText } from './lines';
+
+export interface CartAnnouncement {
+  message: string;
+  type: NotificationType;
+}
+
+/**
+ * The last cart message, repeated inside the drawer's own live region: while the drawer (a modal
+ * dialog) is open, the page behind it, banner included, is inert and not announced.
+ */
+export const cartAnnouncementStore = createStore<CartAnnouncement | null>(null);
+
+/** A cart toast: the page's notification banner, and the drawer's live region. */
+export function announce(message: string, type: NotificationType): void {
+  notify({ message, type });
+  cartAnnouncementStore.set({ message, type });
+}
+
+/** Inventory warnings in a cart answer: one warning toast, a line per warning (spec §8). */
+export function announceInventoryWarnings(cart: Cart): boolean {
+  if (cart.inventoryWarnings.length === 0) return false;
+  announce(inventoryWarningText(cart.inventoryWarnings), 'warning');
+  return true;
+}
+
+/** 'Error: {server message, else title, else the error's own message}'; a 404 of the cart is silent. */
+export function announceCartError(error: unknown): void {
+  if (isCartGone(error)) return;
+  announce(errorToastText(error), 'error');
+}
