@@ -57,13 +57,13 @@ async function addToCart(page: Page, productId: string, quantity = 1): Promise<v
   expect(response.status(), await response.text()).toBe(200);
 }
 
-/** Counts the browser's calls to the BFF's checkout. */
-function countCheckoutRequests(page: Page): { count: () => number } {
-  let count = 0;
+/** The browser's calls to the BFF's checkout: how many, and their bodies. */
+function watchCheckoutRequests(page: Page): { count: () => number; bodies: string[] } {
+  const bodies: string[] = [];
   page.on('request', (request) => {
-    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/checkout') count += 1;
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/checkout') bodies.push(request.postData() ?? '');
   });
-  return { count: () => count };
+  return { count: () => bodies.length, bodies };
 }
 
 interface Address {
@@ -291,7 +291,7 @@ test('card errors: the tokenizer refuses a bad check digit, a declined card plac
   page,
 }) => {
   const email = uniqueEmail('declined');
-  const browserCalls = countCheckoutRequests(page);
+  const browserCalls = watchCheckoutRequests(page);
   await page.goto('/');
   await addToCart(page, SKU.kit);
   await page.goto('/checkout');
@@ -322,6 +322,11 @@ test('card errors: the tokenizer refuses a bad check digit, a declined card plac
   expect(await checkoutCalls(page.request)).toBe(callsBefore + 1);
   expect(browserCalls.count()).toBe(browserBefore + 1);
   expect(await orderEmails(page.request, email)).toHaveLength(1);
+  // the card went to the tokenizer only: the BFF got a token, never a card number or code
+  for (const body of browserCalls.bodies) {
+    expect(body).toContain('"paymentToken":"sandbox-payment-');
+    expect(body).not.toMatch(/4111|4000300011112220|cardNumber|cardCode/);
+  }
 });
 
 test('a signed-in demo shopper has the e-mail locked and the default addresses prefilled', async ({ page }) => {
