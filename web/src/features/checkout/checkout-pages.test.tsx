@@ -43,6 +43,24 @@ describe('checkout page', () => {
   });
 });
 
+describe('saved forms', () => {
+  it('keeps the billing form in the session as it is typed, so a reload shows it again', async () => {
+    const user = userEvent.setup();
+    server.use(...checkoutHandlers());
+    const first = renderRoute('/checkout');
+    const form = await screen.findByRole('form', { name: 'Billing & shipping' }, FIRST_RENDER);
+    await user.type(within(form).getByRole('textbox', { name: 'Email' }), 'jane@example.com');
+    await user.type(within(form).getByRole('textbox', { name: 'Phone (optional)' }), '5125550100');
+    first.unmount();
+
+    renderRoute('/checkout');
+    const again = await screen.findByRole('form', { name: 'Billing & shipping' }, FIRST_RENDER);
+    expect(within(again).getByRole('textbox', { name: 'Email' })).toHaveValue('jane@example.com');
+    expect(within(again).getByRole('textbox', { name: 'Phone (optional)' })).toHaveValue('(512) 555-0100');
+    expect(Object.keys(JSON.parse(sessionStorage.getItem('billingForm') ?? '{}') as object)).not.toContain('cardNumber');
+  });
+});
+
 describe('confirmation page', () => {
   it('shows the order: number, e-mail, shipping address, items, totals', async () => {
     server.use(...orderHandlers());

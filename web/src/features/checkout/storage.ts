@@ -43,9 +43,17 @@ export function loadDealerForm(): DealerForm | null {
   return merge(emptyDealerForm, read(DEALER_FORM_KEY));
 }
 
-export function saveForms(billing: BillingForm, dealer: DealerForm | null): void {
+export function saveBillingForm(billing: BillingForm): void {
   write(BILLING_FORM_KEY, billing);
-  if (dealer) write(DEALER_FORM_KEY, dealer);
+}
+
+export function saveDealerForm(dealer: DealerForm): void {
+  write(DEALER_FORM_KEY, dealer);
+}
+
+export function saveForms(billing: BillingForm, dealer: DealerForm | null): void {
+  saveBillingForm(billing);
+  if (dealer) saveDealerForm(dealer);
 }
 
 export function clearForms(): void {

@@ -23,7 +23,7 @@ import {
   type DealerForm,
 } from '../schemas';
 import { US_STATES, COUNTRY, stateCode } from '../states';
-import { loadBillingForm, loadDealerForm, saveForms } from '../storage';
+import { loadBillingForm, loadDealerForm, saveBillingForm, saveDealerForm, saveForms } from '../storage';
 import { RestrictedItemsModal } from './restricted-items-modal';
 import { SelectField } from './select-field';
 
@@ -110,6 +110,30 @@ function BillingForms({ cart, onLeave, initial, lockedEmail }: BillingFormsProps
   const [formErrors, setFormErrors] = useState<string[]>([]);
   const [restricted, setRestricted] = useState<CartItem[]>([]);
   const errorsId = useId();
+
+  // kept as they are typed, so a reload does not lose them (the payment step still needs them valid)
+  useEffect(
+    () =>
+      billing.subscribe({
+        formState: { values: true },
+        callback: ({ values }) => {
+          saveBillingForm(values);
+        },
+      }),
+    [billing],
+  );
+  useEffect(
+    () =>
+      needsDealer
+        ? dealer.subscribe({
+            formState: { values: true },
+            callback: ({ values }) => {
+              saveDealerForm(values);
+            },
+          })
+        : undefined,
+    [dealer, needsDealer],
+  );
 
   const methods = useQuery(shippingMethodsQuery);
   const firstMethod = methods.data?.[0];
