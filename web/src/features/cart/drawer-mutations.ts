@@ -1,9 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, type QueryClient } from '@tanstack/react-query';
 import type { Cart } from '../../api/types';
 import { isApiError } from '../../lib/api';
 import * as cartApi from './api';
 import { announce, announceCartError, announceInventoryWarnings } from './feedback';
-import { cartKeys } from './queries';
+import { cartKeys, cartQuery } from './queries';
 import { begin, CART_SCOPE, confirm, settle, type Pending } from './sync';
 
 /*
@@ -11,11 +11,18 @@ import { begin, CART_SCOPE, confirm, settle, type Pending } from './sync';
  * machinery as add-to-cart (see sync.ts). Only the drawer uses them, so they load with its code.
  */
 
-export interface QuantityChange {
-  /** The cart line's id. */
-  id: number;
-  /** The new quantity; 0 (or less) removes the line. */
-  quantity: number;
+/**
+ * A line's new quantity (`quantity`, typed in the field) or a step from the quantity shown when
+ * the change starts (`by`, the − / + buttons: rapid clicks each count, even before a re-render).
+ * 0 or less removes the line.
+ */
+export type QuantityChange = { id: number; quantity: number } | { id: number; by: number };
+
+/** The quantity each change resolved to when it started (read by its request). */
+const targets = new WeakMap<QuantityChange, number>();
+
+function shownQuantity(client: QueryClient, id: number): number {
+  return client.getQueryData(cartQuery.queryKey)?.items.find((line) => line.id === id)?.quantity ?? 0;
 }
 
 /**
@@ -26,9 +33,15 @@ export function useSetCartItemQuantity() {
   return useMutation<Cart, Error, QuantityChange, Pending>({
     mutationKey: [...cartKeys.all, 'quantity'],
     scope: CART_SCOPE,
-    onMutate: ({ id, quantity }, { client }) => begin(client, { kind: 'quantity', id, quantity: Math.max(0, quantity) }),
-    mutationFn: ({ id, quantity }) =>
-      quantity <= 0 ? cartApi.removeCartItem(id) : cartApi.updateCartItem(id, quantity),
+    onMutate: (change, { client }) => {
+      const quantity = Math.max(0, 'by' in change ? shownQuantity(client, change.id) + change.by : change.quantity);
+      targets.set(change, quantity);
+      return begin(client, { kind: 'quantity', id: change.id, quantity });
+    },
+    mutationFn: (change) => {
+      const quantity = targets.get(change) ?? 0;
+      return quantity === 0 ? cartApi.removeCartItem(change.id) : cartApi.updateCartItem(change.id, quantity);
+    },
     onSuccess: (cart, _change, _pending, { client }) => {
       confirm(client, cart);
       announceInventoryWarnings(cart);

@@ -65,7 +65,10 @@ export async function begin(client: QueryClient, change: CartChange): Promise<Pe
 /** The cart as the server last confirmed it (read once if the page has not loaded it yet). */
 export async function confirmedCart(client: QueryClient): Promise<Cart> {
   const sync = syncOf(client);
-  sync.confirmed ??= await client.query(cartQuery);
+  if (!sync.confirmed) {
+    sync.confirmed = await client.query(cartQuery);
+    show(client); // the changes waiting on it appear now
+  }
   return sync.confirmed;
 }
 
@@ -75,6 +78,7 @@ export function confirm(client: QueryClient, cart: Cart): void {
   show(client);
 }
 
+/** A mutation is done (either way): its change leaves; after the last one, the cart is read again. */
 export function settle(client: QueryClient, pending: Pending | undefined): void {
   const sync = syncOf(client);
   if (pending) sync.changes.delete(pending.token);

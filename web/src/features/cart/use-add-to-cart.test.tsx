@@ -102,22 +102,27 @@ describe('useAddToCart', () => {
   });
 
   it('two rapid adds of the same product end with quantity 2: serialised, the second an update', async () => {
-    const fake = createFakeCart({ latency: 30 });
+    const fake = createFakeCart();
     server.use(...fake.handlers);
     const { result } = setup();
     await waitFor(() => {
       expect(result.current.cart).toBeDefined();
     });
+    fake.hold();
 
     act(() => {
       result.current.add.mutate(newItem('TF-CAP-BLK'));
       result.current.add.mutate(newItem('TF-CAP-BLK'));
     });
-    // both shown at once, as one line
+    // both shown at once, as one line; the second waits for the first's answer
     await waitFor(() => {
       expect(result.current.count).toBe(2);
     });
     expect(result.current.cart?.items).toHaveLength(1);
+    await waitFor(() => {
+      expect(fake.requests).toHaveLength(1);
+    });
+    fake.release();
 
     await waitFor(() => {
       expect(fake.requests).toHaveLength(2);

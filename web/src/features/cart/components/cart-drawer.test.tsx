@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { cartItem } from '../../../test/fixtures';
 import { createFakeCart } from '../../../test/fixtures/cart';
@@ -85,12 +85,14 @@ describe('cart drawer', () => {
   });
 
   it('changes a quantity at once, before the server answers, and the badge follows', async () => {
-    const { drawer, user, banner, fake } = await openDrawer({ items: [mat], latency: 150 });
+    const { drawer, user, banner, fake } = await openDrawer({ items: [mat] });
+    fake.hold();
 
     await user.click(within(drawer).getByRole('button', { name: 'Increase quantity of Range Mat' }));
     expect(within(drawer).getByRole('spinbutton', { name: 'Quantity of Range Mat' })).toHaveValue(2);
     expect(within(banner).getByRole('button', { name: 'Cart, 2 items' })).toBeInTheDocument();
     expect(fake.cart().items[0]?.quantity).toBe(1); // not confirmed yet
+    fake.release();
 
     await waitFor(() => {
       expect(fake.cart().items[0]?.quantity).toBe(2);
@@ -99,7 +101,8 @@ describe('cart drawer', () => {
   });
 
   it('serialises rapid clicks: each update is sent after the previous answer, the last one wins, one read afterwards', async () => {
-    const { drawer, user, banner, fake } = await openDrawer({ items: [mat], latency: 60 });
+    const { drawer, banner, fake } = await openDrawer({ items: [mat] });
+    fake.hold();
     let reads = 0;
     server.use(
       http.get('/api/cart', () => {
@@ -109,11 +112,20 @@ describe('cart drawer', () => {
     );
     const increase = within(drawer).getByRole('button', { name: 'Increase quantity of Range Mat' });
 
-    await user.click(increase);
-    await user.click(increase);
-    await user.click(increase);
-    expect(within(drawer).getByRole('spinbutton', { name: 'Quantity of Range Mat' })).toHaveValue(4);
+    // three clicks in a row, all before the first answer
+    fireEvent.click(increase);
+    fireEvent.click(increase);
+    fireEvent.click(increase);
+    await waitFor(() => {
+      expect(within(drawer).getByRole('spinbutton', { name: 'Quantity of Range Mat' })).toHaveValue(4);
+    });
     expect(within(banner).getByRole('button', { name: 'Cart, 4 items' })).toBeInTheDocument();
+    // one write at a time: the others wait for its answer
+    await waitFor(() => {
+      expect(fake.requests).toHaveLength(1);
+    });
+    expect(reads).toBe(0);
+    fake.release();
 
     await waitFor(() => {
       expect(reads).toBe(1);
@@ -126,15 +138,20 @@ describe('cart drawer', () => {
 
   it('reverts the displayed quantity when the update fails, with the error toast', async () => {
     const { drawer, user, banner } = await openDrawer({ items: [mat] });
+    let fail: () => void = () => undefined;
+    const failure = new Promise<void>((resolve) => {
+      fail = resolve;
+    });
     server.use(
       http.put('/api/cart/items/:id', async () => {
-        await delay(100);
+        await failure;
         return problem(503, { title: 'Service Unavailable', detail: 'The commerce service is overloaded', code: 'overloaded' });
       }),
     );
 
     await user.click(within(drawer).getByRole('button', { name: 'Increase quantity of Range Mat' }));
     expect(within(drawer).getByRole('spinbutton', { name: 'Quantity of Range Mat' })).toHaveValue(2);
+    fail();
 
     await waitFor(() => {
       expect(within(drawer).getByRole('spinbutton', { name: 'Quantity of Range Mat' })).toHaveValue(1);

@@ -30,6 +30,9 @@ export function CartLine({ line, warning }: CartLineProps) {
   const change = (quantity: number) => {
     setQuantity.mutate({ id: line.id, quantity: Math.max(0, quantity) });
   };
+  const step = (by: 1 | -1) => {
+    setQuantity.mutate({ id: line.id, by });
+  };
   const applyDraft = () => {
     if (draft === null) return;
     setDraft(null);
@@ -69,7 +72,7 @@ export function CartLine({ line, warning }: CartLineProps) {
               aria-label={`Decrease quantity of ${description}`}
               disabled={pending}
               onClick={() => {
-                change(line.quantity - 1);
+                step(-1);
               }}
             >
               <span aria-hidden="true">−</span>
@@ -96,7 +99,7 @@ export function CartLine({ line, warning }: CartLineProps) {
               aria-label={`Increase quantity of ${description}`}
               disabled={pending}
               onClick={() => {
-                change(line.quantity + 1);
+                step(1);
               }}
             >
               <span aria-hidden="true">+</span>
