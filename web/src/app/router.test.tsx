@@ -2,12 +2,18 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
 import { order, profile, signedInHandlers } from '../test/fixtures/account';
+import { checkoutHandlers } from '../test/fixtures/checkout';
 import { renderRoute } from '../test/render';
 import { server } from '../test/server';
 import { resolveCopyId } from './routes/copy';
 import { RouteErrorPage } from './route-error-page';
 
 describe('router', () => {
+  beforeEach(() => {
+    // the checkout page needs something in the cart (an empty cart goes home)
+    server.use(...checkoutHandlers());
+  });
+
   it('shows the not-found page, inside the layout, for an unknown path', async () => {
     renderRoute('/no/such/page');
 

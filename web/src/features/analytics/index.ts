@@ -1,0 +1,2 @@
+/** Analytics: consent-gated events other features record. */
+export { recordPurchase } from './purchase';

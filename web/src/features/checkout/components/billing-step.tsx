@@ -1,0 +1,454 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import type { Cart, CartItem, Profile, StoredAddress } from '../../../api/types';
+import { notifyError } from '../../../components/notifications/store';
+import { CheckboxField, TextField } from '../../../components/ui/field';
+import { useRuntimeConfig } from '../../../lib/runtime-config';
+import { useSession } from '../../session';
+import { accountQuery, checkoutBody, computeCart, shippingMethodsQuery } from '../api';
+import { storeCart } from '../cart-bridge';
+import { BILLING_FORM_ERRORS, DEALER_FORM_ERRORS, RESTRICTED_ITEMS_IN_CART } from '../messages';
+import { formatShipping } from '../money';
+import { hasFflItems, restrictedItems } from '../restrictions';
+import {
+  billingSchema,
+  dealerSchema,
+  emptyBillingForm,
+  emptyDealerForm,
+  formatUsPhone,
+  type BillingForm,
+  type DealerForm,
+} from '../schemas';
+import { US_STATES, COUNTRY, stateCode } from '../states';
+import { loadBillingForm, loadDealerForm, saveBillingForm, saveDealerForm, saveForms } from '../storage';
+import { RestrictedItemsModal } from './restricted-items-modal';
+import { SelectField } from './select-field';
+
+const STATE_OPTIONS = US_STATES.map(([code, name]) => [code, name] as const);
+const COUNTRY_OPTIONS = [[COUNTRY, COUNTRY]] as const;
+
+interface BillingStepProps {
+  cart: Cart;
+  /** Called before the page leaves checkout on its own (so the empty-cart redirect stays quiet). */
+  onLeave: () => void;
+}
+
+/** The billing step: waits for the signed-in shopper's profile, then shows the forms prefilled. */
+export function BillingStep({ cart, onLeave }: BillingStepProps) {
+  const session = useSession();
+  const account = useQuery({ ...accountQuery, enabled: session.signedIn });
+  if (session.signedIn && account.isPending) {
+    return <p role="status">Loading your details…</p>;
+  }
+  const lockedEmail = session.signedIn ? (account.data?.email ?? session.user?.email ?? '') : null;
+  const initial = initialForms(account.data ?? null, lockedEmail);
+  return <BillingForms cart={cart} onLeave={onLeave} initial={initial} lockedEmail={lockedEmail} />;
+}
+
+function fromAddress(address: StoredAddress) {
+  return {
+    firstName: address.firstName,
+    lastName: address.lastName,
+    company: address.company ?? '',
+    mainContact: address.mainContact,
+    address: address.addressLine1,
+    city: address.city,
+    state: stateCode(address.state),
+    zip: address.postalCode,
+  };
+}
+
+/** The saved forms, else the signed-in shopper's default addresses, else empty ones. */
+function initialForms(account: Profile | null, lockedEmail: string | null): { billing: BillingForm; dealer: DealerForm } {
+  const dealer = loadDealerForm() ?? emptyDealerForm;
+  const saved = loadBillingForm();
+  if (saved) return { billing: lockedEmail === null ? saved : { ...saved, email: lockedEmail }, dealer };
+  if (!account) return { billing: { ...emptyBillingForm, email: lockedEmail ?? '' }, dealer };
+
+  const billingAddress = account.addresses.find((address) => address.isDefaultBilling);
+  const shippingAddress = account.addresses.find((address) => address.isDefaultShipping);
+  const main = billingAddress ?? shippingAddress;
+  const billing: BillingForm = {
+    ...emptyBillingForm,
+    email: lockedEmail ?? account.email,
+    firstName: account.firstName,
+    lastName: account.lastName,
+    mainContact: account.phoneNumber ?? '',
+    ...(main ? fromAddress(main) : {}),
+  };
+  if (shippingAddress && main && shippingAddress.id !== main.id) {
+    const shipping = fromAddress(shippingAddress);
+    Object.assign(billing, {
+      shippingSameAsBilling: false,
+      shippingFirstName: shipping.firstName,
+      shippingLastName: shipping.lastName,
+      shippingCompany: shipping.company,
+      addressContact: shipping.mainContact,
+      shippingAddress: shipping.address,
+      shippingCity: shipping.city,
+      shippingState: shipping.state,
+      shippingZip: shipping.zip,
+    });
+  }
+  return { billing, dealer };
+}
+
+interface BillingFormsProps extends BillingStepProps {
+  initial: { billing: BillingForm; dealer: DealerForm };
+  lockedEmail: string | null;
+}
+
+function BillingForms({ cart, onLeave, initial, lockedEmail }: BillingFormsProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const needsDealer = hasFflItems(cart.items);
+  const billing = useForm<BillingForm>({ resolver: zodResolver(billingSchema), defaultValues: initial.billing });
+  const dealer = useForm<DealerForm>({ resolver: zodResolver(dealerSchema), defaultValues: initial.dealer });
+  const [formErrors, setFormErrors] = useState<string[]>([]);
+  const [restricted, setRestricted] = useState<CartItem[]>([]);
+  const errorsId = useId();
+
+  // kept as they are typed, so a reload does not lose them (the payment step still needs them valid)
+  useEffect(
+    () =>
+      billing.subscribe({
+        formState: { values: true },
+        callback: ({ values }) => {
+          saveBillingForm(values);
+        },
+      }),
+    [billing],
+  );
+  useEffect(
+    () =>
+      needsDealer
+        ? dealer.subscribe({
+            formState: { values: true },
+            callback: ({ values }) => {
+              saveDealerForm(values);
+            },
+          })
+        : undefined,
+    [dealer, needsDealer],
+  );
+
+  const methods = useQuery(shippingMethodsQuery);
+  const firstMethod = methods.data?.[0];
+  useEffect(() => {
+    // the first shipping method is the default
+    if (firstMethod && billing.getValues('shippingMethodId') === '') {
+      billing.setValue('shippingMethodId', String(firstMethod.id));
+    }
+  }, [firstMethod, billing]);
+
+  const compute = useMutation({
+    mutationFn: computeCart,
+    onSuccess: async (computed) => {
+      storeCart(queryClient, computed);
+      if (computed.items.length > 0) await navigate('/checkout?stepId=payment');
+    },
+    onError: notifyError,
+  });
+
+  const next = async () => {
+    const billingOk = await billing.trigger(undefined, { shouldFocus: true });
+    const dealerOk = needsDealer ? await dealer.trigger(undefined, { shouldFocus: billingOk }) : true;
+    const errors: string[] = [];
+    if (!billingOk) errors.push(BILLING_FORM_ERRORS);
+    if (!dealerOk) errors.push(DEALER_FORM_ERRORS);
+    let blocked: CartItem[] = [];
+    if (billingOk && dealerOk) {
+      blocked = restrictedItems(cart.items, billing.getValues(), needsDealer ? dealer.getValues() : null);
+      if (blocked.length > 0) errors.push(RESTRICTED_ITEMS_IN_CART);
+    }
+    setFormErrors(errors);
+    setRestricted(blocked);
+    if (errors.length > 0) return;
+
+    const billingValues = billingSchema.parse(billing.getValues());
+    const dealerValues = needsDealer ? dealerSchema.parse(dealer.getValues()) : null;
+    saveForms(billingValues, dealerValues);
+    compute.mutate(checkoutBody(billingValues, dealerValues));
+  };
+
+  return (
+    <form
+      className="checkout-form"
+      aria-label="Billing & shipping"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void next();
+      }}
+    >
+      <BillingFields form={billing} lockedEmail={lockedEmail} />
+      <ShippingFields form={billing} />
+      <ShippingMethods form={billing} />
+      {needsDealer ? <DealerFields form={dealer} /> : null}
+      <div className="checkout-form__actions">
+        <div id={errorsId} role="alert" className="checkout-form__errors">
+          {formErrors.length > 0 ? (
+            <ul>
+              {formErrors.map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+        <button
+          type="submit"
+          className="button"
+          disabled={compute.isPending}
+          aria-describedby={formErrors.length > 0 ? errorsId : undefined}
+        >
+          {compute.isPending ? 'Saving…' : 'Next'}
+        </button>
+      </div>
+      {restricted.length > 0 ? (
+        <RestrictedItemsModal
+          items={restricted}
+          onClose={() => {
+            setRestricted([]);
+          }}
+          onLeave={onLeave}
+          onRemoved={() => {
+            setRestricted([]);
+            setFormErrors([]);
+          }}
+        />
+      ) : null}
+    </form>
+  );
+}
+
+function BillingFields({ form, lockedEmail }: { form: UseFormReturn<BillingForm>; lockedEmail: string | null }) {
+  const {
+    register,
+    setValue,
+    formState: { errors },
+  } = form;
+  return (
+    <fieldset className="checkout-form__section">
+      <legend>Billing Address</legend>
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        disabled={lockedEmail !== null}
+        hint={lockedEmail !== null ? 'The e-mail of your account' : undefined}
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      <div className="form-row">
+        <TextField label="First Name" autoComplete="billing given-name" required error={errors.firstName?.message} {...register('firstName')} />
+        <TextField label="Last Name" autoComplete="billing family-name" required error={errors.lastName?.message} {...register('lastName')} />
+      </div>
+      <div className="form-row">
+        <TextField label="Company (optional)" autoComplete="billing organization" {...register('company')} />
+        <TextField
+          label="Phone (optional)"
+          type="tel"
+          autoComplete="billing tel"
+          {...register('mainContact', {
+            onChange: (event: { target: { value: string } }) => {
+              setValue('mainContact', formatUsPhone(event.target.value));
+            },
+          })}
+        />
+      </div>
+      <TextField label="Address" autoComplete="billing street-address" required error={errors.address?.message} {...register('address')} />
+      <div className="form-row">
+        <TextField label="City" autoComplete="billing address-level2" required error={errors.city?.message} {...register('city')} />
+        <SelectField
+          label="State"
+          autoComplete="billing address-level1"
+          required
+          placeholder="Select a state"
+          options={STATE_OPTIONS}
+          error={errors.state?.message}
+          {...register('state')}
+        />
+      </div>
+      <div className="form-row">
+        <TextField label="Zip Code" autoComplete="billing postal-code" inputMode="numeric" required error={errors.zip?.message} {...register('zip')} />
+        <SelectField label="Country" autoComplete="billing country-name" options={COUNTRY_OPTIONS} {...register('country')} />
+      </div>
+      <CheckboxField label="Sign up for our newsletter" {...register('optInNewsletter')} />
+    </fieldset>
+  );
+}
+
+function ShippingFields({ form }: { form: UseFormReturn<BillingForm> }) {
+  const {
+    register,
+    setValue,
+    control,
+    formState: { errors },
+  } = form;
+  const same = useWatch({ control, name: 'shippingSameAsBilling' });
+  return (
+    <fieldset className="checkout-form__section">
+      <legend>Shipping Address</legend>
+      <CheckboxField label="Shipping address same as billing" {...register('shippingSameAsBilling')} />
+      {same ? null : (
+        <>
+          <div className="form-row">
+            <TextField
+              label="Shipping First Name"
+              autoComplete="shipping given-name"
+              required
+              error={errors.shippingFirstName?.message}
+              {...register('shippingFirstName')}
+            />
+            <TextField
+              label="Shipping Last Name"
+              autoComplete="shipping family-name"
+              required
+              error={errors.shippingLastName?.message}
+              {...register('shippingLastName')}
+            />
+          </div>
+          <div className="form-row">
+            <TextField label="Shipping Company (optional)" autoComplete="shipping organization" {...register('shippingCompany')} />
+            <TextField
+              label="Shipping Phone (optional)"
+              type="tel"
+              autoComplete="shipping tel"
+              {...register('addressContact', {
+                onChange: (event: { target: { value: string } }) => {
+                  setValue('addressContact', formatUsPhone(event.target.value));
+                },
+              })}
+            />
+          </div>
+          <TextField
+            label="Shipping Address"
+            autoComplete="shipping street-address"
+            required
+            error={errors.shippingAddress?.message}
+            {...register('shippingAddress')}
+          />
+          <div className="form-row">
+            <TextField
+              label="Shipping City"
+              autoComplete="shipping address-level2"
+              required
+              error={errors.shippingCity?.message}
+              {...register('shippingCity')}
+            />
+            <SelectField
+              label="Shipping State"
+              autoComplete="shipping address-level1"
+              required
+              placeholder="Select a state"
+              options={STATE_OPTIONS}
+              error={errors.shippingState?.message}
+              {...register('shippingState')}
+            />
+          </div>
+          <div className="form-row">
+            <TextField
+              label="Shipping Zip Code"
+              autoComplete="shipping postal-code"
+              inputMode="numeric"
+              required
+              error={errors.shippingZip?.message}
+              {...register('shippingZip')}
+            />
+            <SelectField label="Shipping Country" autoComplete="shipping country-name" options={COUNTRY_OPTIONS} {...register('shippingCountry')} />
+          </div>
+        </>
+      )}
+    </fieldset>
+  );
+}
+
+function ShippingMethods({ form }: { form: UseFormReturn<BillingForm> }) {
+  const methods = useQuery(shippingMethodsQuery);
+  const {
+    register,
+    formState: { errors },
+  } = form;
+  const errorId = useId();
+  const error = errors.shippingMethodId?.message;
+  return (
+    <fieldset className="checkout-form__section checkout-form__methods" aria-describedby={error ? errorId : undefined}>
+      <legend>Shipping Method</legend>
+      {methods.isPending ? <p role="status">Loading shipping methods…</p> : null}
+      {methods.isError ? <p role="alert">The shipping methods could not be loaded.</p> : null}
+      {methods.data?.map((method) => (
+        <div key={method.id} className="field field--checkbox">
+          <input id={`${errorId}-${String(method.id)}`} type="radio" value={String(method.id)} {...register('shippingMethodId')} />
+          <label htmlFor={`${errorId}-${String(method.id)}`}>
+            {method.name}: {formatShipping(method.price)}
+          </label>
+        </div>
+      ))}
+      {error ? (
+        <p id={errorId} className="field__error">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function DealerFields({ form }: { form: UseFormReturn<DealerForm> }) {
+  const fflEmail = useRuntimeConfig()?.fflEmail;
+  const {
+    register,
+    setValue,
+    formState: { errors },
+  } = form;
+  return (
+    <fieldset className="checkout-form__section">
+      <legend>Dealer Address</legend>
+      <div className="checkout-ffl-notice">
+        <p>
+          Your cart holds FFL items: they must be shipped to a licensed dealer (FFL), and you will complete an ATF
+          form 4473 and a background check when you pick them up.
+        </p>
+        <p>
+          Please ask your dealer to email their license to{' '}
+          {fflEmail ? <a href={`mailto:${fflEmail}`}>{fflEmail}</a> : 'our FFL team'} with your name and order number.
+        </p>
+      </div>
+      <TextField label="Dealer Name" autoComplete="off" required error={errors.dealerName?.message} {...register('dealerName')} />
+      <TextField label="Dealer Address" autoComplete="off" required error={errors.dealerAddress?.message} {...register('dealerAddress')} />
+      <div className="form-row">
+        <TextField label="Dealer Email" type="email" autoComplete="off" required error={errors.dealerEmail?.message} {...register('dealerEmail')} />
+        <TextField
+          label="Dealer Phone"
+          type="tel"
+          autoComplete="off"
+          required
+          error={errors.dealerPhone?.message}
+          {...register('dealerPhone', {
+            onChange: (event: { target: { value: string } }) => {
+              setValue('dealerPhone', formatUsPhone(event.target.value));
+            },
+          })}
+        />
+      </div>
+      <div className="form-row">
+        <TextField label="Dealer City" autoComplete="off" required error={errors.dealerCity?.message} {...register('dealerCity')} />
+        <SelectField
+          label="Dealer State"
+          required
+          placeholder="Select a state"
+          options={STATE_OPTIONS}
+          error={errors.dealerState?.message}
+          {...register('dealerState')}
+        />
+      </div>
+      <div className="form-row">
+        <TextField label="Dealer Zip Code" inputMode="numeric" autoComplete="off" required error={errors.dealerZip?.message} {...register('dealerZip')} />
+        <SelectField label="Dealer Country" options={COUNTRY_OPTIONS} {...register('dealerCountry')} />
+      </div>
+    </fieldset>
+  );
+}
