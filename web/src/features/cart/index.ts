@@ -9,7 +9,8 @@ export {
   useCartDrawerOpen,
   useCartItemCount,
 } from './queries';
-export { useAddToCart, type AddToCartResult } from './use-add-to-cart';
+export { AddToCartButton } from './add-to-cart';
+export type { AddToCartResult } from './use-add-to-cart';
 export type { AppliedDiscount, Cart, CartItem, CartOption, InventoryWarning, PromotionalPage, PromotionImage } from './types';
 export type { NewCartItem } from '../../api/types';
 export { CartButton, cartButtonLabel } from './components/cart-button';

@@ -47,11 +47,6 @@ export function inventoryWarningText(warnings: readonly InventoryWarning[]): str
   return warnings.map((warning) => `${warning.warningType}: (${warning.productName}) - ${warning.message}`).join('\n');
 }
 
-/** The sum of the line quantities. */
-export function itemCount(cart: Pick<Cart, 'items'> | undefined): number {
-  return (cart?.items ?? []).reduce((sum, item) => sum + (Number.isFinite(item.quantity) ? item.quantity : 0), 0);
-}
-
 /** A line the server has not confirmed yet (an add in flight) carries a negative id. */
 export function isPendingLine(line: Pick<CartItem, 'id'>): boolean {
   return line.id < 0;

@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { createStore, useStore } from '../../lib/store';
 import { fetchCart } from './api';
-import { itemCount } from './lines';
 import type { Cart } from './types';
 
 export const cartKeys = {
@@ -16,8 +15,9 @@ export const cartQuery = queryOptions({
   staleTime: 30_000,
 });
 
+/** The sum of the line quantities (the header's badge). */
 export function cartItemCount(cart: Pick<Cart, 'items'> | undefined): number {
-  return itemCount(cart);
+  return (cart?.items ?? []).reduce((sum, item) => sum + (Number.isFinite(item.quantity) ? item.quantity : 0), 0);
 }
 
 /** The number of items in the cart (sum of the line quantities); 0 until it loads. */

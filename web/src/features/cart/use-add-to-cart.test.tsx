@@ -9,7 +9,8 @@ import { problem, server } from '../../test/server';
 import { http } from 'msw';
 import { notificationStore } from '../../components/notifications/store';
 import { cartAnnouncementStore } from './feedback';
-import { cartDrawerStore, cartQuery, useAddToCart, useCartItemCount } from './index';
+import { cartDrawerStore, cartQuery, useCartItemCount } from './index';
+import { useAddToCart } from './use-add-to-cart';
 
 function setup() {
   const queryClient = createTestQueryClient();

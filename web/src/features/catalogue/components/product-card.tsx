@@ -6,7 +6,7 @@ import { safeImageSrc } from '../../../lib/safe-url';
 import { canAddToCart, cartLineFor } from '../logic/cart-line';
 import { prefetchProduct } from '../queries';
 import type { ProductCard as ProductCardData } from '../types';
-import { AddToCartButton } from './add-to-cart-button';
+import { AddToCartButton } from '../../cart';
 import { Price } from './price';
 
 interface ProductCardProps {

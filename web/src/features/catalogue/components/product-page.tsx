@@ -5,7 +5,7 @@ import { Breadcrumbs, PageMeta } from '../../content';
 import { canAddToCart, cartLineFor, cartOptions } from '../logic/cart-line';
 import { choose, initialSku, optionSelects, selectionOf, skuFor } from '../logic/options';
 import type { Image, ProductPage as ProductPageData, ProductSku } from '../types';
-import { AddToCartButton } from './add-to-cart-button';
+import { AddToCartButton } from '../../cart';
 import { OptionSelects } from './option-selects';
 import { Price } from './price';
 import { ProductImages } from './product-images';

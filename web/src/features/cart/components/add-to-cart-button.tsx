@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { useAddToCart } from '../../cart';
-import type { NewCartItem } from '../types';
+import type { NewCartItem } from '../../../api/types';
+import { useAddToCart } from '../use-add-to-cart';
 
-interface AddToCartButtonProps {
+export interface AddToCartButtonProps {
   line: NewCartItem;
   children: ReactNode;
   className?: string;
