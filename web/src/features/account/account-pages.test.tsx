@@ -186,7 +186,7 @@ describe('address form', () => {
     await user.type(within(form).getByLabelText('Phone'), '2085550199');
     expect(within(form).getByLabelText('Phone')).toHaveValue('(208) 555-0199');
     await user.type(within(form).getByLabelText('Fax'), '1-208-555-0198');
-    expect(within(form).getByLabelText('Fax')).toHaveValue('(208) 555-0198');
+    expect(within(form).getByLabelText('Fax')).toHaveValue('1 (208) 555-0198');
     await user.type(within(form).getByLabelText('Street Address'), '1 Range Rd');
     await user.type(within(form).getByLabelText('City'), 'Meridian');
     expect(within(form).getByRole('combobox', { name: 'Country' })).toHaveValue('United States');
@@ -205,7 +205,7 @@ describe('address form', () => {
         lastName: 'Shooter',
         company: null,
         mainContact: '(208) 555-0199',
-        faxContact: '(208) 555-0198',
+        faxContact: '1 (208) 555-0198',
         addressContact: null,
         addressType: 10,
         isDefaultShipping: true,

@@ -1,9 +1,7 @@
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+import { formatUsd as formatMoney } from '../../lib/money';
 
-/** Currency USD, en-US format (spec section 9). */
-export function formatMoney(amount: number): string {
-  return usd.format(amount);
-}
+/** Currency USD, en-US format (spec section 9): the storefront's one formatter. */
+export { formatMoney };
 
 /** A shipping price: 0 reads 'Free'. */
 export function formatShipping(amount: number): string {

@@ -29,20 +29,8 @@ export function isUsPhone(value: string): boolean {
   return digits.length === 10 || (digits.length === 11 && digits.startsWith('1'));
 }
 
-/** Phone inputs are auto-formatted US style: `(208) 555-0142`, `1 (208) 555-0142`. */
-export function formatUsPhone(value: string): string {
-  let digits = digitsOf(value);
-  let prefix = '';
-  if (digits.length > 10 && digits.startsWith('1')) {
-    prefix = '1 ';
-    digits = digits.slice(1);
-  }
-  digits = digits.slice(0, 10);
-  if (digits.length === 0) return prefix.trim();
-  if (digits.length < 4) return `${prefix}(${digits}`;
-  if (digits.length < 7) return `${prefix}(${digits.slice(0, 3)}) ${digits.slice(3)}`;
-  return `${prefix}(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
-}
+/** Phone inputs are auto-formatted US style (one formatter for every phone field). */
+export { formatUsPhone } from '../../lib/forms/phone';
 
 const shippingFields = ['shippingFirstName', 'shippingLastName', 'shippingAddress', 'shippingCity'] as const;
 

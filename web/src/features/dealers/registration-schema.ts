@@ -167,17 +167,5 @@ export function registrationParts(values: DealerRegistrationValues): DealerRegis
   return parts;
 }
 
-/** US-style phone formatting as the user types: `(208) 555-0100`; a leading country code 1 is kept. */
-export function formatUsPhone(input: string): string {
-  let digits = input.replace(/\D/g, '');
-  let prefix = '';
-  if (digits.length > 10 && digits.startsWith('1')) {
-    prefix = '1 ';
-    digits = digits.slice(1);
-  }
-  digits = digits.slice(0, 10);
-  if (digits.length === 0) return prefix.trim();
-  if (digits.length < 4) return `${prefix}(${digits}`;
-  if (digits.length < 7) return `${prefix}(${digits.slice(0, 3)}) ${digits.slice(3)}`;
-  return `${prefix}(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
-}
+/** Phone inputs are auto-formatted US style (one formatter for every phone field). */
+export { formatUsPhone } from '../../lib/forms/phone';
