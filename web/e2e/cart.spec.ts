@@ -150,10 +150,9 @@ test('a guest cart survives sign-in: the merged lines show without a reload', as
   await expect(page.locator('html')).toHaveAttribute('data-e2e-mark', 'same-document');
 });
 
-// The two adds through the catalogue's UI (issue 12, Done when). The collection and product pages
-// are built on the catalogue branch (issue 11) in parallel: this test is `fixme` ONLY until that
-// branch is merged; the lead enables it then (the '+' button's name must match the catalogue's).
-test.fixme('a guest adds from a collection quick + and a variant product from its page: toasts and badge', async ({ page }) => {
+// The two adds through the catalogue's UI (issue 12, Done when): a collection card's quick '+'
+// and a variant product's Add to Cart.
+test('a guest adds from a collection quick + and a variant product from its page: toasts and badge', async ({ page }) => {
   await page.goto('/collection/cases');
   await page.getByRole('button', { name: /add field maintenance kit to (the )?cart/i }).click();
   let drawer = page.getByRole('dialog', { name: 'Cart' });
