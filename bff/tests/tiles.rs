@@ -164,12 +164,7 @@ async fn a_refused_key_is_a_502_of_its_own_and_is_not_cached() {
     let down: Value = server.get("/tiles/1/0/0").await.json().await.unwrap();
     assert_eq!(down["code"], "upstream_unavailable");
 
-    server
-        .client
-        .delete(format!("{}/sandbox/faults", server.sandbox))
-        .send()
-        .await
-        .unwrap();
+    server.clear_faults().await;
     assert_eq!(server.get("/tiles/1/0/0").await.status(), 200);
     server.stop().await;
 }
@@ -189,12 +184,7 @@ async fn an_answer_that_is_not_an_image_is_never_cached_as_a_tile() {
         "application/problem+json"
     );
 
-    server
-        .client
-        .delete(format!("{}/sandbox/faults", server.sandbox))
-        .send()
-        .await
-        .unwrap();
+    server.clear_faults().await;
     let tile = server.get("/tiles/2/1/1").await;
     assert_eq!(tile.status(), 200);
     assert_eq!(header(&tile, "content-type"), "image/png");

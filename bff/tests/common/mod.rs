@@ -145,6 +145,15 @@ impl TestServer {
         );
     }
 
+    /// Clears every fault injected into the sandbox.
+    pub async fn clear_faults(&self) {
+        self.client
+            .delete(format!("{}/sandbox/faults", self.sandbox))
+            .send()
+            .await
+            .unwrap();
+    }
+
     pub async fn stop(self) {
         self.running.shutdown();
         self.running.wait().await.unwrap();

@@ -12,7 +12,7 @@ import { useSaveAddress } from '../queries';
 import { COUNTRIES, DEFAULT_COUNTRY, regionsOf } from '../regions';
 import { addressSchema, type AddressValues } from '../schemas';
 import { AccountPage } from './account-page';
-import { SelectField } from './select-field';
+import { SelectField } from '../../../components/ui/select-field';
 
 /** The default address type (spec constants). */
 export const DEFAULT_ADDRESS_TYPE = 10;

@@ -25,7 +25,7 @@ import {
 import { US_STATES, COUNTRY, stateCode } from '../states';
 import { loadBillingForm, loadDealerForm, saveBillingForm, saveDealerForm, saveForms } from '../storage';
 import { RestrictedItemsModal } from './restricted-items-modal';
-import { SelectField } from './select-field';
+import { SelectField } from '../../../components/ui/select-field';
 
 const STATE_OPTIONS = US_STATES.map(([code, name]) => [code, name] as const);
 const COUNTRY_OPTIONS = [[COUNTRY, COUNTRY]] as const;

@@ -16,7 +16,7 @@ import { createOrderPlacer } from '../idempotency';
 import { cardSchema, emptyCardForm, type BillingForm, type CardForm, type DealerForm } from '../schemas';
 import { clearForms } from '../storage';
 import { tokenizeCard } from '../tokenizer';
-import { SelectField } from './select-field';
+import { SelectField } from '../../../components/ui/select-field';
 
 interface PaymentStepProps {
   billing: BillingForm;

@@ -1,16 +1,28 @@
-import { useId, type Ref, type SelectHTMLAttributes } from 'react';
+import { useId, type ReactNode, type Ref, type SelectHTMLAttributes } from 'react';
 
 interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
   label: string;
   error?: string | undefined;
-  options: readonly (readonly [value: string, label: string])[];
-  /** The empty first option's text; none when omitted. */
+  /** `[value, label]` pairs; or give the `<option>`s as children. */
+  options?: readonly (readonly [value: string, label: string])[];
+  /** The empty first option's text (with `options`); none when omitted. */
   placeholder?: string;
+  children?: ReactNode;
   ref?: Ref<HTMLSelectElement>;
 }
 
-/** A labelled select with its validation message (as `TextField`). */
-export function SelectField({ label, error, options, placeholder, ref, className, required, ...select }: SelectFieldProps) {
+/** A labelled select with its validation message, styled and announced like `TextField`. */
+export function SelectField({
+  label,
+  error,
+  options,
+  placeholder,
+  children,
+  ref,
+  className,
+  required,
+  ...select
+}: SelectFieldProps) {
   const id = useId();
   return (
     <div className={['field', className].filter(Boolean).join(' ')}>
@@ -27,11 +39,12 @@ export function SelectField({ label, error, options, placeholder, ref, className
         {...select}
       >
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options.map(([value, text]) => (
+        {options?.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
           </option>
         ))}
+        {children}
       </select>
       {error ? (
         <p id={`${id}-error`} className="field__error">
