@@ -10,7 +10,6 @@ import {
   emptyBillingForm,
   emptyCardForm,
   emptyDealerForm,
-  formatUsPhone,
   type BillingForm,
   type DealerForm,
 } from './schemas';
@@ -135,14 +134,6 @@ describe('dealer schema', () => {
         dealerPhone: 'Must be a valid phone number',
       });
     }
-  });
-
-  it('formats phone numbers US style as they are typed', () => {
-    expect(formatUsPhone('512')).toBe('(512');
-    expect(formatUsPhone('512555')).toBe('(512) 555');
-    expect(formatUsPhone('5125550199')).toBe('(512) 555-0199');
-    expect(formatUsPhone('15125550199')).toBe('1 (512) 555-0199');
-    expect(formatUsPhone('(512) 555-01999')).toBe('(512) 555-0199');
   });
 });
 

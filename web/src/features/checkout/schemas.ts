@@ -29,8 +29,6 @@ export function isUsPhone(value: string): boolean {
   return digits.length === 10 || (digits.length === 11 && digits.startsWith('1'));
 }
 
-/** Phone inputs are auto-formatted US style (one formatter for every phone field). */
-export { formatUsPhone } from '../../lib/forms/phone';
 
 const shippingFields = ['shippingFirstName', 'shippingLastName', 'shippingAddress', 'shippingCity'] as const;
 

@@ -5,6 +5,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { Captcha, type CaptchaHandle } from '../../components/captcha/captcha';
 import { notify, notifyError } from '../../components/notifications/store';
 import { CheckboxField, TextField } from '../../components/ui/field';
+import { PhoneField } from '../../components/ui/phone-field';
 import { applyServerErrors } from '../../lib/forms/rules';
 import { registerDealer } from './api';
 import {
@@ -13,7 +14,6 @@ import {
   LOCATOR_ADDRESS_FIELDS,
   dealerRegistrationSchema,
   emptyDealerRegistration,
-  formatUsPhone,
   registrationParts,
   type DealerRegistrationValues,
 } from './registration-schema';
@@ -91,12 +91,6 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
     }
   };
 
-  const phone = register('phone', {
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
-      const formatted = formatUsPhone(event.target.value);
-      if (formatted !== event.target.value) setValue('phone', formatted, { shouldValidate: isSubmitted });
-    },
-  });
 
   const useThisAddressField = register('useThisAddressInDealerLocator', {
     onChange: (event: ChangeEvent<HTMLInputElement>) => {
@@ -153,7 +147,7 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
           <TextField label="Last Name" autoComplete="family-name" required error={errors.lastName?.message} {...register('lastName')} />
         </div>
         <div className="form-row">
-          <TextField label="Phone" type="tel" autoComplete="tel" required error={errors.phone?.message} {...phone} />
+          <PhoneField label="Phone" autoComplete="tel" required error={errors.phone?.message} {...register('phone')} />
           <TextField label="Email" type="email" autoComplete="email" required error={errors.email?.message} {...register('email')} />
         </div>
       </fieldset>

@@ -3,7 +3,6 @@ import {
   CAPTCHA_REQUIRED,
   dealerRegistrationSchema,
   emptyDealerRegistration,
-  formatUsPhone,
   registrationParts,
   type DealerRegistrationValues,
 } from './registration-schema';
@@ -148,17 +147,5 @@ describe('registrationParts', () => {
     expect(unlisted.appearInDealerLocator).toBe('false');
     expect(unlisted.locatorCity).toBeUndefined();
     expect(unlisted.fflNumber).toBeUndefined();
-  });
-});
-
-describe('formatUsPhone', () => {
-  it('formats US style as digits arrive', () => {
-    expect(formatUsPhone('2')).toBe('(2');
-    expect(formatUsPhone('2085')).toBe('(208) 5');
-    expect(formatUsPhone('2085550')).toBe('(208) 555-0');
-    expect(formatUsPhone('208-555-0100')).toBe('(208) 555-0100');
-    expect(formatUsPhone('208555010099')).toBe('(208) 555-0100');
-    expect(formatUsPhone('12085550100')).toBe('1 (208) 555-0100');
-    expect(formatUsPhone('')).toBe('');
   });
 });

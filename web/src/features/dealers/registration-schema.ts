@@ -167,5 +167,3 @@ export function registrationParts(values: DealerRegistrationValues): DealerRegis
   return parts;
 }
 
-/** Phone inputs are auto-formatted US style (one formatter for every phone field). */
-export { formatUsPhone } from '../../lib/forms/phone';

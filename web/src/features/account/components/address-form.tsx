@@ -4,7 +4,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import type { Address, Profile, StoredAddress } from '../../../api/types';
 import { CheckboxField, TextField } from '../../../components/ui/field';
-import { formatUsPhone } from '../../../lib/forms/phone';
+import { PhoneField } from '../../../components/ui/phone-field';
 import { safeReturnPath } from '../../../lib/paths';
 import { applyServerErrors } from '../../../lib/forms/rules';
 import { notifyError } from '../../../components/notifications/store';
@@ -262,9 +262,8 @@ function PhoneInput({ control, name, label, required, error }: PhoneInputProps) 
       control={control}
       name={name}
       render={({ field }) => (
-        <TextField
+        <PhoneField
           label={label}
-          type="tel"
           autoComplete={name === 'mainContact' ? 'tel' : 'off'}
           required={required}
           error={error}
@@ -272,9 +271,7 @@ function PhoneInput({ control, name, label, required, error }: PhoneInputProps) 
           name={field.name}
           value={field.value}
           onBlur={field.onBlur}
-          onChange={(event) => {
-            field.onChange(formatUsPhone(event.target.value));
-          }}
+          onChange={field.onChange}
         />
       )}
     />

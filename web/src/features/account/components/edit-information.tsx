@@ -3,7 +3,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { Profile } from '../../../api/types';
 import { TextField } from '../../../components/ui/field';
-import { formatUsPhone } from '../../../lib/forms/phone';
+import { PhoneField } from '../../../components/ui/phone-field';
 import { applyServerErrors } from '../../../lib/forms/rules';
 import { notifyError } from '../../../components/notifications/store';
 import { useUpdateProfile } from '../queries';
@@ -57,18 +57,15 @@ function EditInformationForm({ profile }: { profile: Profile }) {
         control={control}
         name="phoneNumber"
         render={({ field }) => (
-          <TextField
+          <PhoneField
             label="Phone"
-            type="tel"
             autoComplete="tel"
             error={errors.phoneNumber?.message}
             ref={field.ref}
             name={field.name}
             value={field.value}
             onBlur={field.onBlur}
-            onChange={(event) => {
-              field.onChange(formatUsPhone(event.target.value));
-            }}
+            onChange={field.onChange}
           />
         )}
       />

@@ -18,13 +18,13 @@ import {
   dealerSchema,
   emptyBillingForm,
   emptyDealerForm,
-  formatUsPhone,
   type BillingForm,
   type DealerForm,
 } from '../schemas';
 import { US_STATES, COUNTRY, stateCode } from '../states';
 import { loadBillingForm, loadDealerForm, saveBillingForm, saveDealerForm, saveForms } from '../storage';
 import { RestrictedItemsModal } from './restricted-items-modal';
+import { PhoneField } from '../../../components/ui/phone-field';
 import { SelectField } from '../../../components/ui/select-field';
 
 const STATE_OPTIONS = US_STATES.map(([code, name]) => [code, name] as const);
@@ -227,7 +227,6 @@ function BillingForms({ cart, onLeave, initial, lockedEmail }: BillingFormsProps
 function BillingFields({ form, lockedEmail }: { form: UseFormReturn<BillingForm>; lockedEmail: string | null }) {
   const {
     register,
-    setValue,
     formState: { errors },
   } = form;
   return (
@@ -249,16 +248,7 @@ function BillingFields({ form, lockedEmail }: { form: UseFormReturn<BillingForm>
       </div>
       <div className="form-row">
         <TextField label="Company (optional)" autoComplete="billing organization" {...register('company')} />
-        <TextField
-          label="Phone (optional)"
-          type="tel"
-          autoComplete="billing tel"
-          {...register('mainContact', {
-            onChange: (event: { target: { value: string } }) => {
-              setValue('mainContact', formatUsPhone(event.target.value));
-            },
-          })}
-        />
+        <PhoneField label="Phone (optional)" autoComplete="billing tel" {...register('mainContact')} />
       </div>
       <TextField label="Address" autoComplete="billing street-address" required error={errors.address?.message} {...register('address')} />
       <div className="form-row">
@@ -285,7 +275,6 @@ function BillingFields({ form, lockedEmail }: { form: UseFormReturn<BillingForm>
 function ShippingFields({ form }: { form: UseFormReturn<BillingForm> }) {
   const {
     register,
-    setValue,
     control,
     formState: { errors },
   } = form;
@@ -314,16 +303,7 @@ function ShippingFields({ form }: { form: UseFormReturn<BillingForm> }) {
           </div>
           <div className="form-row">
             <TextField label="Shipping Company (optional)" autoComplete="shipping organization" {...register('shippingCompany')} />
-            <TextField
-              label="Shipping Phone (optional)"
-              type="tel"
-              autoComplete="shipping tel"
-              {...register('addressContact', {
-                onChange: (event: { target: { value: string } }) => {
-                  setValue('addressContact', formatUsPhone(event.target.value));
-                },
-              })}
-            />
+            <PhoneField label="Shipping Phone (optional)" autoComplete="shipping tel" {...register('addressContact')} />
           </div>
           <TextField
             label="Shipping Address"
@@ -401,7 +381,6 @@ function DealerFields({ form }: { form: UseFormReturn<DealerForm> }) {
   const fflEmail = useRuntimeConfig()?.fflEmail;
   const {
     register,
-    setValue,
     formState: { errors },
   } = form;
   return (
@@ -421,18 +400,7 @@ function DealerFields({ form }: { form: UseFormReturn<DealerForm> }) {
       <TextField label="Dealer Address" autoComplete="off" required error={errors.dealerAddress?.message} {...register('dealerAddress')} />
       <div className="form-row">
         <TextField label="Dealer Email" type="email" autoComplete="off" required error={errors.dealerEmail?.message} {...register('dealerEmail')} />
-        <TextField
-          label="Dealer Phone"
-          type="tel"
-          autoComplete="off"
-          required
-          error={errors.dealerPhone?.message}
-          {...register('dealerPhone', {
-            onChange: (event: { target: { value: string } }) => {
-              setValue('dealerPhone', formatUsPhone(event.target.value));
-            },
-          })}
-        />
+        <PhoneField label="Dealer Phone" autoComplete="off" required error={errors.dealerPhone?.message} {...register('dealerPhone')} />
       </div>
       <div className="form-row">
         <TextField label="Dealer City" autoComplete="off" required error={errors.dealerCity?.message} {...register('dealerCity')} />
