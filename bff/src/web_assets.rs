@@ -85,11 +85,10 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
 /// encoding named, or the browser hands compressed bytes to the WebAssembly compiler: the classic
 /// cause of broken Unity hosting.
 async fn precompressed_build_files(request: Request, next: Next) -> Response {
-    let path = request.uri().path().to_owned();
-    let mut response = next.run(request).await;
-    let Some((encoding, content_type)) = precompressed(&path) else {
-        return response;
+    let Some((encoding, content_type)) = precompressed(request.uri().path()) else {
+        return next.run(request).await;
     };
+    let mut response = next.run(request).await;
     // a missing file falls back to the app shell, which is HTML and not compressed
     let is_app_shell = response
         .headers()
