@@ -1,14 +1,21 @@
 //! One error type for every handler, rendered as RFC 9457 problem+json.
 //!
-//! The client gets a stable `code` and a clean message; the full cause goes to the logs.
+//! The client gets a stable `code` and a clean message; the full cause goes to the logs, once,
+//! written by the [`log_errors`] middleware from the record every error answer carries (so an
+//! error is logged in its request's span, however deep it was raised).
 
 use std::collections::BTreeMap;
 
 use axum::Json;
+use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
 use serde::Serialize;
+use serde_json::{Map, Value};
 
+use crate::cache::FetchFailure;
 use crate::upstream::UpstreamError;
 
 #[derive(Debug, thiserror::Error)]
@@ -30,6 +37,16 @@ pub enum ApiError {
     TooManyRequests { retry_after_seconds: u64 },
     #[error("{detail}")]
     Unprocessable { code: &'static str, detail: String },
+    /// A refusal with per-field messages and/or extra problem members under its own code (a
+    /// refused upload, card data, restricted items): status, code and members as given.
+    #[error("{detail}")]
+    Refused {
+        status: StatusCode,
+        code: &'static str,
+        detail: String,
+        errors: Option<BTreeMap<String, String>>,
+        members: Map<String, Value>,
+    },
     /// Field-level validation failures, with the specs' messages.
     #[error("validation failed")]
     Validation(BTreeMap<String, String>),
@@ -73,6 +90,11 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required = false)]
     pub errors: Option<BTreeMap<String, String>>,
+    /// Members particular to one problem (`items` of `restricted_items`, ...), documented by
+    /// the operations that answer them.
+    #[serde(flatten)]
+    #[schema(ignore)]
+    pub members: Map<String, Value>,
 }
 
 impl ApiError {
@@ -85,6 +107,7 @@ impl ApiError {
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Refused { status, .. } => *status,
             Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::BadGateway { .. } => StatusCode::BAD_GATEWAY,
             Self::Overloaded { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -100,6 +123,7 @@ impl ApiError {
             Self::BadRequest { code, .. }
             | Self::Unprocessable { code, .. }
             | Self::Forbidden { code, .. }
+            | Self::Refused { code, .. }
             | Self::BadGateway { code, .. } => code,
             Self::TooManyRequests { .. } => "rate_limited",
             Self::Unauthorized(_) => "unauthorized",
@@ -131,7 +155,11 @@ impl ApiError {
             detail: self.detail(),
             code: self.code(),
             errors: match self {
-                Self::Validation(errors) => Some(errors.clone()),
+                Self::Validation(errors)
+                | Self::Refused {
+                    errors: Some(errors),
+                    ..
+                } => Some(errors.clone()),
                 Self::Upstream(UpstreamError::Status {
                     status,
                     errors: Some(errors),
@@ -139,19 +167,64 @@ impl ApiError {
                 }) if status.is_client_error() => Some(errors.clone()),
                 _ => None,
             },
+            members: match self {
+                Self::Refused { members, .. } => members.clone(),
+                _ => Map::new(),
+            },
         }
     }
+
+    /// The problem+json body, for answers kept as bytes (negative cache entries, idempotent
+    /// replays).
+    pub fn problem_body(&self) -> Bytes {
+        // A `Problem` is strings, numbers and maps of them: serialising it cannot fail.
+        Bytes::from(serde_json::to_vec(&self.problem()).unwrap_or_default())
+    }
+
+    /// What the error log says about this error (the full cause, never shown to the client).
+    pub fn record(&self) -> ErrorRecord {
+        ErrorRecord {
+            code: self.code(),
+            cause: self.to_string(),
+        }
+    }
+}
+
+/// The cause of an error answer, attached to the response for [`log_errors`].
+#[derive(Debug, Clone)]
+pub struct ErrorRecord {
+    pub code: &'static str,
+    pub cause: String,
+}
+
+impl ErrorRecord {
+    /// Attaches the record to an error answer built outside `ApiError::into_response` (a replay
+    /// of a kept answer carries none: it was logged when it was made).
+    pub fn attach(self, response: &mut Response) {
+        response.extensions_mut().insert(self);
+    }
+}
+
+/// Logs each error answer once, in its request's span: server errors at ERROR, refusals at
+/// DEBUG.
+pub async fn log_errors(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    if let Some(record) = response.extensions().get::<ErrorRecord>() {
+        let status = response.status().as_u16();
+        if response.status().is_server_error() {
+            tracing::error!(status, code = record.code, error = %record.cause, "request failed");
+        } else {
+            tracing::debug!(status, code = record.code, error = %record.cause, "request rejected");
+        }
+    }
+    response
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        if status.is_server_error() {
-            tracing::error!(error = %self, code = self.code(), "request failed");
-        } else {
-            tracing::debug!(error = %self, code = self.code(), "request rejected");
-        }
         let mut response = (status, Json(self.problem())).into_response();
+        self.record().attach(&mut response);
         response.headers_mut().insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/problem+json"),
@@ -170,6 +243,16 @@ impl IntoResponse for ApiError {
         response
     }
 }
+
+impl From<FetchFailure> for ApiError {
+    fn from(failure: FetchFailure) -> Self {
+        match failure {
+            FetchFailure::Upstream(err) => ApiError::Upstream(err),
+            FetchFailure::Aborted => ApiError::Internal("cache fetch aborted".to_owned()),
+        }
+    }
+}
+
 
 #[cfg(test)]
 mod tests {

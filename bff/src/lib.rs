@@ -4,6 +4,7 @@
 pub mod cache;
 pub mod catalogue;
 pub mod checkout;
+pub mod commerce;
 pub mod config;
 pub mod content;
 pub mod error;
@@ -52,6 +53,7 @@ pub fn app(state: SharedState) -> Router {
             security::apply,
         ))
         .layer(trace_layer())
+        .layer(middleware::from_fn(error::log_errors))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             metrics::track,
@@ -87,7 +89,8 @@ pub fn admin_app(state: SharedState) -> Router {
         .layer(
             ServiceBuilder::new()
                 .layer(middleware::from_fn(request_id::assign))
-                .layer(trace_layer()),
+                .layer(trace_layer())
+                .layer(middleware::from_fn(error::log_errors)),
         )
         .with_state(state)
 }

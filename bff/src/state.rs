@@ -9,6 +9,7 @@ use url::Url;
 use axum::http::HeaderName;
 
 use crate::cache::{CacheConfig, EdgeCache};
+use crate::commerce::Gateway;
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
 use crate::metrics::Metrics;
 use crate::rate_limit::AuthRateLimit;
@@ -29,6 +30,8 @@ pub struct AppState {
     pub secrets: Secrets,
     pub metrics: Arc<Metrics>,
     pub commerce: Upstream,
+    /// Commerce as the visitor: the upstream with the refresher and the refresh margin.
+    pub gateway: Gateway,
     pub content: Upstream,
     pub security: SecurityHeaders,
     /// The public runtime config, serialised once: served at `/api/config` and in `index.html`.
@@ -84,13 +87,21 @@ impl AppState {
             ConfigError("BFF_SESSION_KEYS: at least one key is required".to_owned())
         })?;
         let auth_rate_limit = AuthRateLimit::new(&config.rate_limit);
+        let refresher = Arc::new(Refresher::default());
+        let gateway = Gateway {
+            upstream: commerce.clone(),
+            refresher: refresher.clone(),
+            metrics: metrics.clone(),
+            refresh_margin_s: i64::try_from(config.session.refresh_margin_ms / 1000).unwrap_or(60),
+        };
         Ok(Arc::new(Self {
             cache,
             tile_cache,
             tiles,
             sealer,
             auth_rate_limit,
-            refresher: Arc::new(Refresher::default()),
+            refresher,
+            gateway,
             config_path,
             security: SecurityHeaders::new(&config, sandbox_origin),
             readiness: Readiness::default(),

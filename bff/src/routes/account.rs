@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use utoipa::{IntoParams, ToSchema};
 use validator::{Validate, ValidateEmail};
 
+use crate::commerce::Shopper;
 use crate::error::ApiError;
 use crate::openapi::problems;
 use crate::openapi::schemas::account::{
@@ -18,7 +19,6 @@ use crate::openapi::schemas::account::{
 };
 use crate::request_id::RequestId;
 use crate::routes::message::MessageAnswer;
-use crate::session::tokens;
 use crate::session::{SessionHandle, UserTokens};
 use crate::state::SharedState;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
@@ -33,7 +33,8 @@ pub(crate) async fn signed_in(
     session: &SessionHandle,
     request_id: &RequestId,
 ) -> Result<UserTokens, ApiError> {
-    tokens::access_token(state, session, request_id)
+    Shopper::of(state, session, request_id)
+        .user()
         .await?
         .ok_or_else(|| ApiError::Unauthorized("Please sign in.".to_owned()))
 }
@@ -57,7 +58,9 @@ async fn user_call(
     if let Some(body) = &body {
         call = call.json(body);
     }
-    tokens::commerce_json(state, session, user, request_id, call).await
+    Shopper::of(state, session, request_id)
+        .as_user::<Value>(user, call)
+        .await
 }
 
 /// Removes anything token- or password-like from an upstream answer, at any depth.
@@ -83,8 +86,7 @@ fn to_body<T: Serialize>(value: &T) -> Value {
 
 /// Keeps the session's copy of the user's name in step with the profile.
 fn remember_names(session: &SessionHandle, profile: &Value) {
-    let mut updated = session.get();
-    if let Some(user) = updated.user.as_mut() {
+    if let Some(mut user) = session.get().user().cloned() {
         let text = |field: &str| {
             profile
                 .get(field)
@@ -97,7 +99,7 @@ fn remember_names(session: &SessionHandle, profile: &Value) {
         if let Some(last) = text("lastName") {
             user.last_name = last;
         }
-        session.set(updated);
+        session.update(|current| current.with_tokens(user));
     }
 }
 
@@ -366,7 +368,8 @@ pub async fn newsletter_status(
 ) -> Result<Json<Value>, ApiError> {
     let email = match query.email.map(|email| email.trim().to_owned()) {
         Some(email) if !email.is_empty() => email,
-        _ => tokens::access_token(&state, &session, &request_id)
+        _ => Shopper::of(&state, &session, &request_id)
+            .user()
             .await?
             .map(|user| user.email)
             .filter(|email| !email.is_empty())
@@ -424,7 +427,7 @@ pub async fn newsletter_subscribe(
     request_id: RequestId,
     Validated(mut body): Validated<Subscribe>,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    if let Some(user) = session.get().user {
+    if let Some(user) = session.get().user().cloned() {
         let fill = |name: &mut Option<String>, known: &str| {
             if name.as_deref().is_none_or(|n| n.trim().is_empty()) && !known.is_empty() {
                 *name = Some(known.to_owned());

@@ -10,15 +10,17 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 use validator::Validate;
 
+use crate::commerce::Shopper;
 use crate::error::ApiError;
 use crate::openapi::problems;
 use crate::request_id::RequestId;
 use crate::routes::message::MessageAnswer;
-use crate::session::tokens::{self, AuthResponse};
+use crate::session::tokens::AuthResponse;
 use crate::session::{Session, SessionHandle};
 use crate::state::SharedState;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
-use crate::validation::{Validated, new_password};
+use crate::validation::Validated;
+use crate::validation::rules::new_password;
 
 /// What the browser may know about its session: never a token.
 #[derive(Debug, Serialize, ToSchema)]
@@ -45,14 +47,14 @@ pub struct UserView {
 impl SessionView {
     pub fn of(session: &Session) -> Self {
         Self {
-            signed_in: session.user.is_some(),
-            guest: session.user.is_none() && session.guest_id.is_some(),
-            user: session.user.as_ref().map(|user| UserView {
+            signed_in: session.user().is_some(),
+            guest: session.guest_id().is_some(),
+            user: session.user().map(|user| UserView {
                 first_name: user.first_name.clone(),
                 last_name: user.last_name.clone(),
                 email: user.email.clone(),
             }),
-            expires_at: session.user.as_ref().map(|user| user.expires_at * 1000),
+            expires_at: session.user().map(|user| user.expires_at * 1000),
         }
     }
 }
@@ -72,7 +74,7 @@ pub async fn session(
     request_id: RequestId,
 ) -> Result<Json<SessionView>, ApiError> {
     // Renews a token inside its margin, so the expiry shown is the real one.
-    tokens::access_token(&state, &session, &request_id).await?;
+    Shopper::of(&state, &session, &request_id).user().await?;
     Ok(Json(SessionView::of(&session.get())))
 }
 
@@ -249,13 +251,8 @@ async fn sign_in(
     user.first_name = text("firstName");
     user.last_name = text("lastName");
     user.email = text("email");
-    let mut updated = session.get();
-    if let Some(guest_id) = updated.guest_id.take() {
-        updated.pending_merge = Some(guest_id);
-    }
-    updated.user = Some(user);
-    session.set(updated);
-    crate::routes::cart::merge_pending(state, session, request_id).await;
+    session.update(|current| current.signed_in(user));
+    crate::commerce::cart::merge_pending(&Shopper::of(state, session, request_id)).await;
     Ok(Json(SessionView::of(&session.get())))
 }
 
@@ -312,7 +309,7 @@ pub async fn logout(
     session: SessionHandle,
     request_id: RequestId,
 ) -> StatusCode {
-    if let Some(user) = session.get().user {
+    if let Some(user) = session.get().user().cloned() {
         let path = UpstreamPath::fixed("Auth/logout");
         let empty = json!({});
         if let Err(err) = state
@@ -407,7 +404,8 @@ async fn signed_in(
     session: &SessionHandle,
     request_id: &RequestId,
 ) -> Result<crate::session::UserTokens, ApiError> {
-    tokens::access_token(state, session, request_id)
+    Shopper::of(state, session, request_id)
+        .user()
         .await?
         .ok_or_else(|| ApiError::Unauthorized("Please sign in.".to_owned()))
 }
@@ -430,15 +428,10 @@ pub async fn change_password(
     let user = signed_in(&state, &session, &request_id).await?;
     let body = serde_json::to_value(&body).unwrap_or(Value::Null);
     let path = UpstreamPath::fixed("Auth/change-password");
-    tokens::commerce_json(
-        &state,
-        &session,
-        user,
-        &request_id,
-        Call::post(&path, &body),
-    )
-    .await
-    .map(|answer| MessageAnswer::of(&answer))
+    Shopper::of(&state, &session, &request_id)
+        .as_user::<Value>(user, Call::post(&path, &body))
+        .await
+        .map(|answer| MessageAnswer::of(&answer))
 }
 
 /// Send the signed-in user's verification e-mail again.
@@ -457,15 +450,10 @@ pub async fn resend_verification(
     let user = signed_in(&state, &session, &request_id).await?;
     let path = UpstreamPath::fixed("Auth/resend-verification");
     let empty = json!({});
-    tokens::commerce_json(
-        &state,
-        &session,
-        user,
-        &request_id,
-        Call::post(&path, &empty),
-    )
-    .await
-    .map(|answer| MessageAnswer::of(&answer))
+    Shopper::of(&state, &session, &request_id)
+        .as_user::<Value>(user, Call::post(&path, &empty))
+        .await
+        .map(|answer| MessageAnswer::of(&answer))
 }
 
 #[cfg(test)]

@@ -8,80 +8,16 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 use validator::Validate;
 
+use crate::commerce::cart::{empty_cart, for_browser};
+use crate::commerce::{Shopper, cart};
 use crate::error::ApiError;
 use crate::openapi::problems;
 use crate::openapi::schemas::cart::{Cart, NewCartItem, ShippingMethod};
 use crate::request_id::RequestId;
-use crate::session::SessionHandle;
-use crate::session::tokens;
+use crate::session::{Session, SessionHandle};
 use crate::state::SharedState;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
 use crate::validation::Validated;
-
-/// The spec's default: a guest cart with no items and all amounts 0.
-fn empty_cart() -> Value {
-    json!({
-        "id": null, "userId": null, "isAbandoned": false, "isGuest": true,
-        "items": [], "inventoryWarnings": [], "subTotal": 0, "taxAmount": 0, "shipping": 0,
-        "discountAmount": 0, "totalAmount": 0, "appliedDiscounts": []
-    })
-}
-
-/// The upstream cart without the guest token it carries (the token is the guest's credential).
-fn for_browser(mut cart: Value) -> Value {
-    if let Value::Object(map) = &mut cart {
-        map.remove("guestId");
-    }
-    cart
-}
-
-/// Merges the guest cart waiting in the session into the user's cart. On failure the guest
-/// token stays in the session and the merge is retried on the next cart read: no cart is lost.
-pub async fn merge_pending(
-    state: &SharedState,
-    session: &SessionHandle,
-    request_id: &RequestId,
-) -> bool {
-    let current = session.get();
-    let (Some(user), Some(guest_id)) = (current.user.clone(), current.pending_merge.clone()) else {
-        return true;
-    };
-    let path = UpstreamPath::fixed("Cart/merge");
-    let body = json!({"guestId": guest_id});
-    let outcome = tokens::with_user(state, session, user, request_id, |bearer| {
-        let state = state.clone();
-        let body = body.clone();
-        let path = path.clone();
-        let guest_id = guest_id.clone();
-        let request_id = request_id.clone();
-        async move {
-            let call = Call::post(&path, &body)
-                .query("guestId", guest_id)
-                .bearer(Some(&bearer));
-            state.commerce.call(call, &request_id).await
-        }
-    })
-    .await;
-    let done = match outcome {
-        Ok(_) => {
-            state.metrics.count_session_event("merge_ok");
-            true
-        }
-        // The guest (and so its cart) no longer exists upstream: nothing left to merge.
-        Err(ApiError::Upstream(UpstreamError::NotFound { .. })) => true,
-        Err(err) => {
-            state.metrics.count_session_event("merge_failed");
-            tracing::warn!(error = %err, "guest cart merge failed; kept for a retry");
-            false
-        }
-    };
-    if done {
-        let mut updated = session.get();
-        updated.pending_merge = None;
-        session.set(updated);
-    }
-    done
-}
 
 /// `GET /api/cart`.
 #[utoipa::path(get, operation_id = "getCart", path = "/cart", tag = "cart",
@@ -95,17 +31,18 @@ pub async fn get(
     session: SessionHandle,
     request_id: RequestId,
 ) -> Result<Json<Value>, ApiError> {
-    if let Some(user) = tokens::access_token(&state, &session, &request_id).await? {
-        if session.get().pending_merge.is_some() {
+    if let Some(user) = Shopper::of(&state, &session, &request_id).user().await? {
+        if session.get().pending_merge().is_some() {
             state.metrics.count_session_event("merge_retried");
-            merge_pending(&state, &session, &request_id).await;
+            cart::merge_pending(&Shopper::of(&state, &session, &request_id)).await;
         }
         let path = UpstreamPath::fixed("Cart");
-        let cart =
-            tokens::commerce_json(&state, &session, user, &request_id, Call::get(&path)).await?;
+        let cart = Shopper::of(&state, &session, &request_id)
+            .as_user::<Value>(user, Call::get(&path))
+            .await?;
         return Ok(Json(for_browser(cart)));
     }
-    let Some(guest_id) = session.get().guest_id else {
+    let Some(guest_id) = session.get().guest_id().map(str::to_owned) else {
         return Ok(Json(empty_cart()));
     };
     let path = UpstreamPath::fixed("Cart/guest")
@@ -119,9 +56,7 @@ pub async fn get(
         Ok(cart) => Ok(Json(for_browser(cart))),
         // The spec's silent 404: the guest is unknown upstream; start afresh.
         Err(UpstreamError::NotFound { .. }) => {
-            let mut updated = session.get();
-            updated.guest_id = None;
-            session.set(updated);
+            session.set(Session::Anonymous);
             Ok(Json(empty_cart()))
         }
         Err(err) => Err(err.into()),
@@ -146,37 +81,6 @@ fn one() -> i64 {
     1
 }
 
-/// The guest token of this session, creating a guest upstream on first need.
-async fn guest_id(
-    state: &SharedState,
-    session: &SessionHandle,
-    request_id: &RequestId,
-) -> Result<String, ApiError> {
-    if let Some(guest_id) = session.get().guest_id {
-        return Ok(guest_id);
-    }
-    let path = UpstreamPath::fixed("Auth/guest");
-    let answer = state
-        .commerce
-        .call_json(Call::post(&path, &json!({})), request_id)
-        .await?;
-    let guest_id = answer
-        .get("guestId")
-        .and_then(Value::as_str)
-        .filter(|id| id.starts_with("gid_"))
-        .ok_or_else(|| {
-            ApiError::Upstream(UpstreamError::Decode {
-                upstream: "commerce",
-                reason: "guest token missing or malformed".to_owned(),
-            })
-        })?
-        .to_owned();
-    let mut updated = session.get();
-    updated.guest_id = Some(guest_id.clone());
-    session.set(updated);
-    Ok(guest_id)
-}
-
 /// `POST /api/cart/items`.
 #[utoipa::path(post, operation_id = "addCartItem", path = "/cart/items", tag = "cart", request_body = NewCartItem,
     responses(
@@ -198,19 +102,14 @@ pub async fn add_item(
     Validated(item): Validated<NewItem>,
 ) -> Result<Json<Value>, ApiError> {
     let body = serde_json::to_value(&item).unwrap_or(Value::Null);
-    if let Some(user) = tokens::access_token(&state, &session, &request_id).await? {
+    if let Some(user) = Shopper::of(&state, &session, &request_id).user().await? {
         let path = UpstreamPath::fixed("Cart/items");
-        let cart = tokens::commerce_json(
-            &state,
-            &session,
-            user,
-            &request_id,
-            Call::post(&path, &body),
-        )
-        .await?;
+        let cart = Shopper::of(&state, &session, &request_id)
+            .as_user::<Value>(user, Call::post(&path, &body))
+            .await?;
         return Ok(Json(for_browser(cart)));
     }
-    let guest_id = guest_id(&state, &session, &request_id).await?;
+    let guest_id = cart::guest_id(&Shopper::of(&state, &session, &request_id)).await?;
     let path = UpstreamPath::fixed("Cart/guest")
         .segment(&guest_id)
         .map_err(UpstreamError::from)?
@@ -221,91 +120,6 @@ pub async fn add_item(
         .call_json(Call::post(&path, &body), &request_id)
         .await?;
     Ok(Json(for_browser(cart)))
-}
-
-/// Whose cart a call addresses: a signed-in user's (bearer) or a guest's (token in the path).
-enum Owner {
-    User(crate::session::UserTokens),
-    Guest(String),
-}
-
-/// The owner of this session's cart. A guest without a token gets one only when `create` is
-/// set (a write); otherwise `None`: the visitor has no cart yet.
-async fn owner(
-    state: &SharedState,
-    session: &SessionHandle,
-    request_id: &RequestId,
-    create: bool,
-) -> Result<Option<Owner>, ApiError> {
-    if let Some(user) = tokens::access_token(state, session, request_id).await? {
-        return Ok(Some(Owner::User(user)));
-    }
-    if let Some(guest_id) = session.get().guest_id {
-        return Ok(Some(Owner::Guest(guest_id)));
-    }
-    if create {
-        return Ok(Some(Owner::Guest(
-            guest_id(state, session, request_id).await?,
-        )));
-    }
-    Ok(None)
-}
-
-/// One cart call, `Cart/{suffix…}` for users and `Cart/guest/{token}/{suffix…}` for guests.
-/// `None` when the visitor has no cart and `create` is not set.
-async fn cart_call(
-    state: &SharedState,
-    session: &SessionHandle,
-    request_id: &RequestId,
-    method: reqwest::Method,
-    suffix: &[&str],
-    body: Option<Value>,
-    create: bool,
-) -> Result<Option<Value>, ApiError> {
-    let Some(owner) = owner(state, session, request_id, create).await? else {
-        return Ok(None);
-    };
-    let mut path = match &owner {
-        Owner::User(_) => UpstreamPath::fixed("Cart"),
-        Owner::Guest(guest_id) => UpstreamPath::fixed("Cart/guest")
-            .segment(guest_id)
-            .map_err(UpstreamError::from)?,
-    };
-    for segment in suffix {
-        path = path.segment(segment).map_err(UpstreamError::from)?;
-    }
-    let mut call = Call::new(method, &path);
-    if let Some(body) = &body {
-        call = call.json(body);
-    }
-    let cart = match owner {
-        Owner::User(user) => tokens::commerce_json(state, session, user, request_id, call).await?,
-        Owner::Guest(_) => state.commerce.call_json(call, request_id).await?,
-    };
-    Ok(Some(cart))
-}
-
-/// This session's cart as the upstream answers it (guest token included: for the BFF's own
-/// use, never for the browser). `None` when the visitor has no cart yet.
-pub async fn current(
-    state: &SharedState,
-    session: &SessionHandle,
-    request_id: &RequestId,
-) -> Result<Option<Value>, ApiError> {
-    match cart_call(
-        state,
-        session,
-        request_id,
-        reqwest::Method::GET,
-        &[],
-        None,
-        false,
-    )
-    .await
-    {
-        Err(ApiError::Upstream(UpstreamError::NotFound { .. })) => Ok(None),
-        other => other,
-    }
 }
 
 fn cart_item_not_found() -> ApiError {
@@ -343,10 +157,8 @@ pub async fn update_item(
     Validated(update): Validated<QuantityUpdate>,
 ) -> Result<Json<Value>, ApiError> {
     let body = json!({"quantity": update.quantity});
-    cart_call(
-        &state,
-        &session,
-        &request_id,
+    cart::cart_call(
+        &Shopper::of(&state, &session, &request_id),
         reqwest::Method::PUT,
         &["items", &id],
         Some(body),
@@ -373,10 +185,8 @@ pub async fn remove_item(
     request_id: RequestId,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    cart_call(
-        &state,
-        &session,
-        &request_id,
+    cart::cart_call(
+        &Shopper::of(&state, &session, &request_id),
         reqwest::Method::DELETE,
         &["items", &id],
         None,
@@ -421,10 +231,8 @@ pub async fn apply_promo_code(
     Validated(promo): Validated<PromoCode>,
 ) -> Result<Json<Value>, ApiError> {
     let body = json!({"promoCode": promo.promo_code.trim()});
-    match cart_call(
-        &state,
-        &session,
-        &request_id,
+    match cart::cart_call(
+        &Shopper::of(&state, &session, &request_id),
         reqwest::Method::POST,
         &["promo-code"],
         Some(body),
@@ -488,12 +296,10 @@ pub async fn compute(
     }
     // The cart is read first: its id goes in the payload, its items say whether it holds FFL
     // items (and so whether the dealer goes along).
-    let cart = match current(&state, &session, &request_id).await? {
+    let cart = match cart::current(&Shopper::of(&state, &session, &request_id)).await? {
         Some(cart) => cart,
-        None => cart_call(
-            &state,
-            &session,
-            &request_id,
+        None => cart::cart_call(
+            &Shopper::of(&state, &session, &request_id),
             reqwest::Method::GET,
             &[],
             None,
@@ -504,10 +310,8 @@ pub async fn compute(
     };
     let has_ffl = crate::checkout::form::has_ffl_items(&cart);
     let payload = form.compute_payload(cart.get("id").cloned().unwrap_or(Value::Null), has_ffl);
-    let computed = cart_call(
-        &state,
-        &session,
-        &request_id,
+    let computed = cart::cart_call(
+        &Shopper::of(&state, &session, &request_id),
         reqwest::Method::POST,
         &["compute"],
         Some(payload),

@@ -20,12 +20,12 @@ use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::content::{decode, json_entry, not_found};
 use crate::cache::http::CACHE_STATUS;
 use crate::cache::status::cache_status_header;
 use crate::cache::{self, CacheState, FetchFailure, Fetched, Lookup, RouteKind};
 use crate::catalogue::{PriceMap, answer, compose, query};
 use crate::content::camel_case_keys;
+use crate::content::pages::{decode, json_entry, not_found};
 use crate::error::ApiError;
 use crate::openapi::schemas::catalogue::{Collection, ProductPage, SearchResults, SearchText};
 use crate::request_id::RequestId;

@@ -14,13 +14,12 @@ use utoipa_axum::routes;
 
 use crate::checkout::form::{self, CheckoutForm};
 use crate::checkout::idempotency::{self, Answer, IdempotencyStore, Outcome, Reply};
+use crate::commerce::Shopper;
 use crate::error::{ApiError, Problem};
 use crate::openapi::problems;
 use crate::openapi::schemas::checkout::OrderPlaced;
 use crate::request_id::RequestId;
-use crate::routes::cart;
 use crate::session::SessionHandle;
-use crate::session::tokens;
 use crate::state::SharedState;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
 
@@ -103,7 +102,7 @@ fn idempotency_key(headers: &HeaderMap) -> Result<String, ApiError> {
 /// Who is checking out, as the scope of the idempotency keys: the user, else the guest.
 fn identity(session: &SessionHandle) -> Option<String> {
     let current = session.get();
-    if let Some(user) = &current.user {
+    if let Some(user) = current.user() {
         let who = if user.email.is_empty() {
             idempotency::fingerprint(user.refresh_token.as_bytes())
         } else {
@@ -111,7 +110,7 @@ fn identity(session: &SessionHandle) -> Option<String> {
         };
         return Some(format!("user:{who}"));
     }
-    current.guest_id.map(|guest| format!("guest:{guest}"))
+    current.guest_id().map(|guest| format!("guest:{guest}"))
 }
 
 fn cart_empty() -> ApiError {
@@ -224,11 +223,12 @@ async fn place(
     request_id: RequestId,
     form: CheckoutForm,
 ) -> Outcome {
-    let cart = match cart::current(&state, &session, &request_id).await {
-        Ok(Some(cart)) if !form::is_empty(&cart) => cart,
-        Ok(_) => return rejected(&cart_empty()),
-        Err(err) => return rejected(&err),
-    };
+    let cart =
+        match crate::commerce::cart::current(&Shopper::of(&state, &session, &request_id)).await {
+            Ok(Some(cart)) if !form::is_empty(&cart) => cart,
+            Ok(_) => return rejected(&cart_empty()),
+            Err(err) => return rejected(&err),
+        };
     let has_ffl = form::has_ffl_items(&cart);
     let errors = form.validate_checkout(has_ffl);
     if !errors.is_empty() {
@@ -302,11 +302,16 @@ async fn submit(
     payload: &Value,
 ) -> Result<Value, ApiError> {
     let path = UpstreamPath::fixed("Checkout/simplified");
-    if let Some(user) = tokens::access_token(state, session, request_id).await? {
-        return tokens::commerce_json(state, session, user, request_id, Call::post(&path, payload))
+    if let Some(user) = Shopper::of(state, session, request_id).user().await? {
+        return Shopper::of(state, session, request_id)
+            .as_user::<Value>(user, Call::post(&path, payload))
             .await;
     }
-    let guest_id = session.get().guest_id.ok_or_else(cart_empty)?;
+    let guest_id = session
+        .get()
+        .guest_id()
+        .map(str::to_owned)
+        .ok_or_else(cart_empty)?;
     Ok(state
         .commerce
         .call_json(

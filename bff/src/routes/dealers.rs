@@ -22,9 +22,9 @@ use crate::error::ApiError;
 use crate::geo::{Geocoder, LatLng, ZipCode, within_radius};
 use crate::openapi::schemas::dealers::RadiusMiles;
 use crate::request_id::RequestId;
-use crate::routes::content;
 use crate::state::SharedState;
 use crate::upstream::UpstreamError;
+use axum::extract::FromRef;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -262,7 +262,9 @@ async fn dealer_page(
     state: SharedState,
     request_id: RequestId,
 ) -> Result<(Value, Lookup), ApiError> {
-    let lookup = content::page_lookup(&state, DEALER_PAGE, request_id).await?;
+    let lookup = crate::content::Content::from_ref(&state)
+        .page_lookup(DEALER_PAGE, request_id)
+        .await?;
     let unreadable = |reason: String| {
         ApiError::Upstream(UpstreamError::Decode {
             upstream: "content",

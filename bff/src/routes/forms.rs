@@ -13,15 +13,15 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use validator::{Validate, ValidateEmail};
 
+use crate::commerce::Shopper;
 use crate::error::ApiError;
 use crate::openapi::problems;
 use crate::openapi::schemas::forms::{DealerRegistrationForm, ProDealForm};
 use crate::request_id::RequestId;
 use crate::routes::message::MessageAnswer;
 use crate::session::SessionHandle;
-use crate::session::tokens;
 use crate::state::SharedState;
-use crate::uploads::{self, FileKind, FormBody, FormError, Policy, Upload, UploadError};
+use crate::uploads::{self, FileKind, FormBody, Policy, Upload, UploadError};
 use crate::upstream::{Call, UpstreamPath};
 use crate::validation::Validated;
 
@@ -459,7 +459,7 @@ pub async fn dealer_registration(
     State(state): State<SharedState>,
     request_id: RequestId,
     multipart: Result<Multipart, MultipartRejection>,
-) -> Result<Json<MessageAnswer>, FormError> {
+) -> Result<Json<MessageAnswer>, ApiError> {
     let (text, files) = read_form(
         multipart,
         DEALER_TEXT_FIELDS,
@@ -528,8 +528,10 @@ pub async fn pro_deal(
     session: SessionHandle,
     request_id: RequestId,
     multipart: Result<Multipart, MultipartRejection>,
-) -> Result<Json<MessageAnswer>, FormError> {
-    let user = super::account::signed_in(&state, &session, &request_id).await?;
+) -> Result<Json<MessageAnswer>, ApiError> {
+    let user = Shopper::of(&state, &session, &request_id)
+        .signed_in()
+        .await?;
     let (_, files) = read_form(
         multipart,
         &[],
@@ -561,20 +563,21 @@ pub async fn pro_deal(
     }
     let (content_type, body) = form.encode();
     let path = UpstreamPath::fixed("Registration/prodeal");
-    let answer = tokens::with_user(&state, &session, user, &request_id, |bearer| {
-        let state = state.clone();
-        let path = path.clone();
-        let content_type = content_type.clone();
-        let body = body.clone();
-        let request_id = request_id.clone();
-        async move {
-            state
-                .commerce
-                .post_multipart(&path, Some(&bearer), content_type, body, &request_id)
-                .await
-        }
-    })
-    .await?;
+    let answer = Shopper::of(&state, &session, &request_id)
+        .with_user(user, |bearer| {
+            let state = state.clone();
+            let path = path.clone();
+            let content_type = content_type.clone();
+            let body = body.clone();
+            let request_id = request_id.clone();
+            async move {
+                state
+                    .commerce
+                    .post_multipart(&path, Some(&bearer), content_type, body, &request_id)
+                    .await
+            }
+        })
+        .await?;
     let answer: Value = serde_json::from_slice(&answer.body).unwrap_or(Value::Null);
     Ok(MessageAnswer::of(&answer))
 }

@@ -5,12 +5,12 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde_json::Value;
 
+use crate::commerce::Shopper;
 use crate::error::ApiError;
 use crate::openapi::problems;
 use crate::openapi::schemas::account::Order;
 use crate::request_id::RequestId;
 use crate::session::SessionHandle;
-use crate::session::tokens;
 use crate::state::SharedState;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
 
@@ -35,12 +35,13 @@ pub async fn get(
     let path = UpstreamPath::fixed("Order")
         .segment(&id)
         .map_err(UpstreamError::from)?;
-    if let Some(user) = tokens::access_token(&state, &session, &request_id).await? {
-        let order =
-            tokens::commerce_json(&state, &session, user, &request_id, Call::get(&path)).await?;
+    if let Some(user) = Shopper::of(&state, &session, &request_id).user().await? {
+        let order = Shopper::of(&state, &session, &request_id)
+            .as_user::<Value>(user, Call::get(&path))
+            .await?;
         return Ok(Json(order));
     }
-    let Some(guest_id) = session.get().guest_id else {
+    let Some(guest_id) = session.get().guest_id().map(str::to_owned) else {
         return Err(ApiError::NotFound("There is no such order.".to_owned()));
     };
     let order = state

@@ -49,6 +49,12 @@ impl SessionHandle {
         }
     }
 
+    /// Replaces the session with `change(current)`.
+    pub fn update(&self, change: impl FnOnce(Session) -> Session) {
+        let current = self.get();
+        self.set(change(current));
+    }
+
     /// Ends the session: the cookie is removed.
     pub fn clear(&self) {
         let mut inner = self.lock();

@@ -2,19 +2,134 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One visitor's session: a guest token, or a signed-in user's tokens (and, until a merge
-/// succeeds, the guest cart that still has to be merged into the user's).
+/// One visitor's session: nobody yet, a guest (with the guest token the cart lives under), or a
+/// signed-in user (with, until a merge succeeds, the guest cart still to be merged into theirs).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Session {
-    /// The guest token (`gid_…`) while the visitor is a guest.
+#[serde(from = "Wire", into = "Wire")]
+pub enum Session {
+    #[default]
+    Anonymous,
+    Guest {
+        /// The guest token (`gid_…`).
+        guest_id: String,
+    },
+    User {
+        tokens: UserTokens,
+        /// A guest cart waiting to be merged into the user's cart; kept until the merge
+        /// succeeds, so no cart is ever lost.
+        pending_merge: Option<String>,
+    },
+}
+
+impl Session {
+    pub fn guest(guest_id: String) -> Self {
+        Self::Guest { guest_id }
+    }
+
+    /// The signed-in user's tokens; `None` for anonymous visitors and guests.
+    pub fn user(&self) -> Option<&UserTokens> {
+        match self {
+            Self::User { tokens, .. } => Some(tokens),
+            _ => None,
+        }
+    }
+
+    /// The guest token while the visitor is a guest.
+    pub fn guest_id(&self) -> Option<&str> {
+        match self {
+            Self::Guest { guest_id } => Some(guest_id),
+            _ => None,
+        }
+    }
+
+    /// The guest cart a signed-in user still has to merge.
+    pub fn pending_merge(&self) -> Option<&str> {
+        match self {
+            Self::User { pending_merge, .. } => pending_merge.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Signed in with `tokens`: a guest's cart becomes the pending merge (one already pending
+    /// stays).
+    pub fn signed_in(self, tokens: UserTokens) -> Self {
+        let pending_merge = match self {
+            Self::Guest { guest_id } => Some(guest_id),
+            Self::User { pending_merge, .. } => pending_merge,
+            Self::Anonymous => None,
+        };
+        Self::User {
+            tokens,
+            pending_merge,
+        }
+    }
+
+    /// The same user with renewed or edited tokens.
+    pub fn with_tokens(self, tokens: UserTokens) -> Self {
+        match self {
+            Self::User { pending_merge, .. } => Self::User {
+                tokens,
+                pending_merge,
+            },
+            other => other,
+        }
+    }
+
+    /// The pending guest cart is merged (or gone): nothing left to merge.
+    pub fn merged(self) -> Self {
+        match self {
+            Self::User { tokens, .. } => Self::User {
+                tokens,
+                pending_merge: None,
+            },
+            other => other,
+        }
+    }
+}
+
+/// The cookie's shape (short names keep the sealed cookie small); unchanged from the struct
+/// the session used to be, so cookies issued before stay valid.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Wire {
     #[serde(rename = "g", default, skip_serializing_if = "Option::is_none")]
-    pub guest_id: Option<String>,
+    guest_id: Option<String>,
     #[serde(rename = "u", default, skip_serializing_if = "Option::is_none")]
-    pub user: Option<UserTokens>,
-    /// A guest cart waiting to be merged into the user's cart; kept until the merge succeeds,
-    /// so no cart is ever lost.
+    user: Option<UserTokens>,
     #[serde(rename = "m", default, skip_serializing_if = "Option::is_none")]
-    pub pending_merge: Option<String>,
+    pending_merge: Option<String>,
+}
+
+impl From<Wire> for Session {
+    fn from(wire: Wire) -> Self {
+        match (wire.user, wire.guest_id) {
+            (Some(tokens), _) => Self::User {
+                tokens,
+                pending_merge: wire.pending_merge,
+            },
+            (None, Some(guest_id)) => Self::Guest { guest_id },
+            (None, None) => Self::Anonymous,
+        }
+    }
+}
+
+impl From<Session> for Wire {
+    fn from(session: Session) -> Self {
+        match session {
+            Session::Anonymous => Self::default(),
+            Session::Guest { guest_id } => Self {
+                guest_id: Some(guest_id),
+                ..Self::default()
+            },
+            Session::User {
+                tokens,
+                pending_merge,
+            } => Self {
+                user: Some(tokens),
+                pending_merge,
+                ..Self::default()
+            },
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

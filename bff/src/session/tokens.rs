@@ -1,6 +1,6 @@
-//! The signed-in user's tokens: refreshed before use when inside the margin, once per session
-//! even under concurrent requests (single flight), and once more when the upstream refuses a
-//! token we believed valid. A failed refresh ends the session.
+//! The signed-in user's tokens: the upstream's auth answer as tokens, and their refresh, once
+//! per refresh token even under concurrent requests (single flight). When to refresh, and
+//! what a refusal does to the session, is the commerce `Shopper`'s business.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -13,11 +13,8 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use tracing::Instrument;
 
-use super::handle::SessionHandle;
 use super::model::UserTokens;
-use crate::error::ApiError;
 use crate::request_id::RequestId;
-use crate::state::SharedState;
 use crate::upstream::{Call, Upstream, UpstreamError, UpstreamPath};
 
 /// How long a rotation is remembered: requests still carrying the previous cookie (sent before
@@ -64,7 +61,7 @@ impl AuthResponse {
 }
 
 #[derive(Debug, Clone)]
-enum RefreshFailure {
+pub enum RefreshFailure {
     /// The upstream refused the refresh token: the session is over.
     Refused,
     /// The upstream could not be asked: the session stays, this request fails.
@@ -112,7 +109,7 @@ impl Refresher {
     /// New tokens for `current`: the rotation already done for its refresh token, the one in
     /// flight, or a new one (run in its own task, so a cancelled request cannot strand the
     /// others).
-    async fn refresh(
+    pub async fn refresh(
         self: &Arc<Self>,
         commerce: &Upstream,
         current: &UserTokens,
@@ -190,101 +187,5 @@ async fn call_refresh(
             Err(RefreshFailure::Refused)
         }
         Err(err) => Err(RefreshFailure::Unavailable(err)),
-    }
-}
-
-/// Replaces the session's tokens with a refreshed set, or ends the session when refused.
-async fn renew(
-    state: &SharedState,
-    session: &SessionHandle,
-    current: &UserTokens,
-    request_id: &RequestId,
-) -> Result<UserTokens, ApiError> {
-    match state
-        .refresher
-        .refresh(&state.commerce, current, request_id, &state.metrics)
-        .await
-    {
-        Ok(tokens) => {
-            let mut updated = session.get();
-            updated.user = Some(tokens.clone());
-            session.set(updated);
-            Ok(tokens)
-        }
-        Err(RefreshFailure::Refused) => {
-            session.clear();
-            Err(ApiError::SessionExpired)
-        }
-        Err(RefreshFailure::Unavailable(err)) => Err(ApiError::Upstream(err)),
-    }
-}
-
-/// The signed-in user's access token, refreshed first when it expires within the margin.
-/// `None` for guests.
-pub async fn access_token(
-    state: &SharedState,
-    session: &SessionHandle,
-    request_id: &RequestId,
-) -> Result<Option<UserTokens>, ApiError> {
-    let Some(user) = session.get().user else {
-        return Ok(None);
-    };
-    let margin_s = i64::try_from(state.config.session.refresh_margin_ms / 1000).unwrap_or(60);
-    if user.expires_at - now_ms() / 1000 > margin_s {
-        return Ok(Some(user));
-    }
-    renew(state, session, &user, request_id).await.map(Some)
-}
-
-/// One commerce call as the user (bearer injected, with `with_user`'s refresh and single
-/// retry): the decoded JSON answer (`Null` for an empty one).
-pub async fn commerce_json(
-    state: &SharedState,
-    session: &SessionHandle,
-    user: UserTokens,
-    request_id: &RequestId,
-    call: Call<'_>,
-) -> Result<serde_json::Value, ApiError> {
-    with_user(state, session, user, request_id, |bearer| {
-        let call = call.clone();
-        async move {
-            state
-                .commerce
-                .call_json(call.bearer(Some(&bearer)), request_id)
-                .await
-        }
-    })
-    .await
-}
-
-/// Runs `call` with the user's bearer token; when the upstream answers 401 to a token believed
-/// valid, refreshes once and tries again. A second 401 ends the session.
-pub async fn with_user<T, F, Fut>(
-    state: &SharedState,
-    session: &SessionHandle,
-    user: UserTokens,
-    request_id: &RequestId,
-    call: F,
-) -> Result<T, ApiError>
-where
-    F: Fn(String) -> Fut,
-    Fut: std::future::Future<Output = Result<T, UpstreamError>>,
-{
-    match call(user.access_token.clone()).await {
-        Err(UpstreamError::Status { status, .. })
-            if status == reqwest::StatusCode::UNAUTHORIZED =>
-        {
-            let renewed = renew(state, session, &user, request_id).await?;
-            match call(renewed.access_token.clone()).await {
-                Err(UpstreamError::Status { status, .. })
-                    if status == reqwest::StatusCode::UNAUTHORIZED =>
-                {
-                    session.clear();
-                    Err(ApiError::SessionExpired)
-                }
-                other => other.map_err(ApiError::from),
-            }
-        }
-        other => other.map_err(ApiError::from),
     }
 }

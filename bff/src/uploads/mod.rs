@@ -6,13 +6,11 @@
 
 use std::collections::BTreeMap;
 
-use axum::Json;
 use axum::extract::multipart::{Field, Multipart, MultipartError, MultipartRejection};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderValue, StatusCode};
 use bytes::{BufMut, Bytes, BytesMut};
 
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 
 /// The most a text part may hold; form fields are short.
 pub const MAX_TEXT_BYTES: usize = 16 * 1024;
@@ -124,22 +122,22 @@ impl From<MultipartRejection> for UploadError {
     }
 }
 
-impl IntoResponse for UploadError {
-    fn into_response(self) -> Response {
-        let (status, code, detail, errors) = match self {
-            Self::UnsupportedType { field, message } => (
+impl From<UploadError> for ApiError {
+    fn from(err: UploadError) -> Self {
+        let (status, code, detail, errors) = match err {
+            UploadError::UnsupportedType { field, message } => (
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
                 message.clone(),
                 Some(BTreeMap::from([(field, message)])),
             ),
-            Self::TooLarge { field, message } => (
+            UploadError::TooLarge { field, message } => (
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "payload_too_large",
                 message.clone(),
                 Some(BTreeMap::from([(field, message)])),
             ),
-            Self::Malformed { status, detail } => {
+            UploadError::Malformed { status, detail } => {
                 let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
                     "payload_too_large"
                 } else {
@@ -148,48 +146,12 @@ impl IntoResponse for UploadError {
                 (status, code, detail, None)
             }
         };
-        tracing::debug!(status = status.as_u16(), code, detail, "upload rejected");
-        let problem = Problem {
-            kind: format!("/problems/{}", code.replace('_', "-")),
-            title: status.canonical_reason().unwrap_or("Error"),
-            status: status.as_u16(),
-            detail,
+        ApiError::Refused {
+            status,
             code,
+            detail,
             errors,
-        };
-        let mut response = (status, Json(problem)).into_response();
-        response.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/problem+json"),
-        );
-        response
-    }
-}
-
-/// A form handler's error: an upload refusal or any other API error.
-#[derive(Debug)]
-pub enum FormError {
-    Upload(UploadError),
-    Api(ApiError),
-}
-
-impl From<UploadError> for FormError {
-    fn from(err: UploadError) -> Self {
-        Self::Upload(err)
-    }
-}
-
-impl From<ApiError> for FormError {
-    fn from(err: ApiError) -> Self {
-        Self::Api(err)
-    }
-}
-
-impl IntoResponse for FormError {
-    fn into_response(self) -> Response {
-        match self {
-            Self::Upload(err) => err.into_response(),
-            Self::Api(err) => err.into_response(),
+            members: serde_json::Map::new(),
         }
     }
 }

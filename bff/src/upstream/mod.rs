@@ -2,6 +2,7 @@
 //! total timeouts, a per-upstream concurrency limit, request-id and trace propagation, and
 //! server-side credential injection.
 
+mod contract;
 mod path;
 
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use tracing::Instrument;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use url::Url;
 
+pub use contract::{decode, decode_value};
 pub use path::{PathError, UpstreamPath};
 
 use crate::config::UpstreamConfig;
@@ -53,6 +55,19 @@ pub enum UpstreamError {
         upstream: &'static str,
         reason: String,
     },
+    /// The answer lacks a field the API's type requires, or has it with another type.
+    #[error("{upstream}: answer breaks the contract at `{field}` ({reason})")]
+    Contract {
+        upstream: &'static str,
+        field: String,
+        reason: String,
+    },
+    /// A request body could not be encoded (a bug: the API's types always serialise).
+    #[error("{upstream}: request body not encodable ({reason})")]
+    Encode {
+        upstream: &'static str,
+        reason: String,
+    },
     #[error("invalid path: {0}")]
     InvalidPath(#[from] PathError),
 }
@@ -70,6 +85,7 @@ impl UpstreamError {
             Self::Status { status, .. } if is_relayed(*status) => *status,
             Self::Timeout { .. } => StatusCode::GATEWAY_TIMEOUT,
             Self::Overloaded { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Encode { .. } => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_GATEWAY,
         }
     }
@@ -97,6 +113,8 @@ impl UpstreamError {
             },
             Self::Timeout { .. } => "upstream_timeout",
             Self::Overloaded { .. } => "overloaded",
+            Self::Contract { .. } => "upstream_contract",
+            Self::Encode { .. } => "internal",
             _ => "upstream_unavailable",
         }
     }
@@ -117,6 +135,7 @@ impl UpstreamError {
             } if is_relayed(*status) => message.clone(),
             Self::Timeout { .. } => "The service took too long to answer.".to_owned(),
             Self::Overloaded { .. } => "The service is busy; please retry shortly.".to_owned(),
+            Self::Encode { .. } => "Something went wrong on our side.".to_owned(),
             _ => "The service is unavailable; please retry shortly.".to_owned(),
         }
     }
@@ -145,7 +164,8 @@ pub struct Call<'a> {
     pub method: reqwest::Method,
     pub path: &'a UpstreamPath,
     pub query: Vec<(&'a str, String)>,
-    pub body: Option<&'a serde_json::Value>,
+    /// The JSON body, encoded when the call is built.
+    pub body: Option<Result<Bytes, String>>,
     pub bearer: Option<&'a str>,
     pub guest_id: Option<&'a str>,
 }
@@ -166,12 +186,18 @@ impl<'a> Call<'a> {
         Self::new(reqwest::Method::GET, path)
     }
 
-    pub fn post(path: &'a UpstreamPath, body: &'a serde_json::Value) -> Self {
+    pub fn post<T: serde::Serialize + ?Sized>(path: &'a UpstreamPath, body: &T) -> Self {
         Self::new(reqwest::Method::POST, path).json(body)
     }
 
-    pub fn json(mut self, body: &'a serde_json::Value) -> Self {
-        self.body = Some(body);
+    /// Sends `body` as JSON. An encoding failure (impossible for the API's own types) fails
+    /// the call, never sends `null`.
+    pub fn json<T: serde::Serialize + ?Sized>(mut self, body: &T) -> Self {
+        self.body = Some(
+            serde_json::to_vec(body)
+                .map(Bytes::from)
+                .map_err(|err| err.to_string()),
+        );
         self
     }
 
@@ -315,6 +341,17 @@ impl Upstream {
         })
     }
 
+    /// `call`, reading the JSON answer into `T` (see [`decode`]: unknown fields tolerated, a
+    /// missing or mistyped required field is an `upstream_contract` error).
+    pub async fn call_as<T: serde::de::DeserializeOwned>(
+        &self,
+        call: Call<'_>,
+        request_id: &RequestId,
+    ) -> Result<T, UpstreamError> {
+        let response = self.call(call, request_id).await?;
+        decode(self.inner.name, &response.body)
+    }
+
     /// Whether the upstream answers at all (any status below 500), for readiness.
     pub async fn probe(&self, request_id: &RequestId) -> bool {
         let health = UpstreamPath::fixed("health");
@@ -423,8 +460,19 @@ impl Upstream {
         if !call.query.is_empty() {
             request = request.query(&call.query);
         }
-        if let Some(body) = call.body {
-            request = request.json(body);
+        match &call.body {
+            Some(Ok(body)) => {
+                request = request
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .body(body.clone());
+            }
+            Some(Err(reason)) => {
+                return Err(UpstreamError::Encode {
+                    upstream,
+                    reason: reason.clone(),
+                });
+            }
+            None => {}
         }
         let result = request.send().await;
         let outcome = match result {

@@ -1,7 +1,31 @@
-//! Content-service vocabulary shared by the routes: the page names the specs allow, and the
-//! key conversion from the CMS's snake_case to the API's camelCase.
+//! The content service as this API uses it: pages (and, with live prices, the catalogue)
+//! through the edge cache; the page names the specs allow, and the key conversion from the
+//! CMS's snake_case to the API's camelCase.
 
+pub mod pages;
+
+use axum::extract::FromRef;
 use serde_json::{Map, Value};
+
+use crate::cache::EdgeCache;
+use crate::state::SharedState;
+use crate::upstream::Upstream;
+
+/// What the content services need: the content upstream and the edge cache.
+#[derive(Debug, Clone)]
+pub struct Content {
+    pub upstream: Upstream,
+    pub cache: EdgeCache,
+}
+
+impl FromRef<SharedState> for Content {
+    fn from_ref(state: &SharedState) -> Self {
+        Self {
+            upstream: state.content.clone(),
+            cache: state.cache.clone(),
+        }
+    }
+}
 
 /// Every content page name in the specs (section 7 of the account spec, plus `app` and
 /// `footer`).

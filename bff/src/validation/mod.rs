@@ -8,6 +8,8 @@ use bytes::Bytes;
 use serde::de::DeserializeOwned;
 use validator::{Validate, ValidationErrors, ValidationErrorsKind};
 
+pub mod rules;
+
 use crate::content::camel_case;
 use crate::error::ApiError;
 
@@ -78,18 +80,4 @@ where
             .map_err(|errors| ApiError::Validation(field_errors(&errors)))?;
         Ok(Self(value))
     }
-}
-
-/// The specs' rule for a new password: present, and at least 8 characters.
-pub fn new_password(password: &str) -> Result<(), validator::ValidationError> {
-    if password.is_empty() {
-        return Err(
-            validator::ValidationError::new("required").with_message("Password is required".into())
-        );
-    }
-    if password.chars().count() < 8 {
-        return Err(validator::ValidationError::new("length")
-            .with_message("Password must be at least 8 characters long".into()));
-    }
-    Ok(())
 }

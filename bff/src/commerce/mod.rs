@@ -1,0 +1,9 @@
+//! The commerce service as this API uses it: one typed service per domain (cart, checkout,
+//! account, auth, forms, orders), each owning its upstream paths, the guest-or-user choice, the
+//! reshaping of answers and its domain errors. Handlers extract a [`Shopper`], call a service
+//! and respond.
+
+pub mod cart;
+mod shopper;
+
+pub use shopper::{Gateway, Shopper};

@@ -1,0 +1,188 @@
+//! "Call commerce as this visitor": the session's identity (a user's bearer token, refreshed
+//! before use inside the margin and once more when the upstream refuses a token believed
+//! valid), injected server-side; the browser never holds a token.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::extract::{FromRef, FromRequestParts};
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::request_id::RequestId;
+use crate::session::tokens::{RefreshFailure, Refresher, now_ms};
+use crate::session::{SessionHandle, UserTokens};
+use crate::state::SharedState;
+use crate::upstream::{Call, Upstream, UpstreamError};
+
+/// What the commerce services need from the application: the upstream, the single-flight
+/// refresher and the refresh margin.
+#[derive(Debug, Clone)]
+pub struct Gateway {
+    pub upstream: Upstream,
+    pub refresher: Arc<Refresher>,
+    pub metrics: Arc<Metrics>,
+    /// Refresh an access token this many seconds before it expires.
+    pub refresh_margin_s: i64,
+}
+
+impl FromRef<SharedState> for Gateway {
+    fn from_ref(state: &SharedState) -> Self {
+        state.gateway.clone()
+    }
+}
+
+/// One request's visitor, as commerce sees them.
+#[derive(Debug, Clone)]
+pub struct Shopper {
+    gateway: Gateway,
+    session: SessionHandle,
+    request_id: RequestId,
+}
+
+impl<S> FromRequestParts<S> for Shopper
+where
+    S: Send + Sync,
+    Gateway: FromRef<S>,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Ok(Self {
+            gateway: Gateway::from_ref(state),
+            session: SessionHandle::from_request_parts(parts, state).await?,
+            request_id: match RequestId::from_request_parts(parts, state).await {
+                Ok(id) => id,
+                Err(never) => match never {},
+            },
+        })
+    }
+}
+
+impl Shopper {
+    pub fn new(gateway: Gateway, session: SessionHandle, request_id: RequestId) -> Self {
+        Self {
+            gateway,
+            session,
+            request_id,
+        }
+    }
+
+    /// Transitional: the shopper of a handler that still extracts the whole state.
+    pub fn of(state: &SharedState, session: &SessionHandle, request_id: &RequestId) -> Self {
+        Self::new(state.gateway.clone(), session.clone(), request_id.clone())
+    }
+
+    pub fn session(&self) -> &SessionHandle {
+        &self.session
+    }
+
+    pub fn request_id(&self) -> &RequestId {
+        &self.request_id
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.gateway.metrics
+    }
+
+    /// The commerce upstream, for calls made without the user's identity (guests, public).
+    pub fn upstream(&self) -> &Upstream {
+        &self.gateway.upstream
+    }
+
+    /// An anonymous (or guest, via `Call::guest`) call, its answer read into `T`.
+    pub async fn call_as<T: DeserializeOwned>(&self, call: Call<'_>) -> Result<T, ApiError> {
+        Ok(self.upstream().call_as(call, &self.request_id).await?)
+    }
+
+    /// The signed-in user's tokens, refreshed first when they expire within the margin; `None`
+    /// for anonymous visitors and guests.
+    pub async fn user(&self) -> Result<Option<UserTokens>, ApiError> {
+        let Some(user) = self.session.get().user().cloned() else {
+            return Ok(None);
+        };
+        if user.expires_at - now_ms() / 1000 > self.gateway.refresh_margin_s {
+            return Ok(Some(user));
+        }
+        self.renew(&user).await.map(Some)
+    }
+
+    /// The signed-in user's tokens, or 401 for a visitor who is not signed in.
+    pub async fn signed_in(&self) -> Result<UserTokens, ApiError> {
+        self.user()
+            .await?
+            .ok_or_else(|| ApiError::Unauthorized("Please sign in.".to_owned()))
+    }
+
+    /// One call as `user` (bearer injected, with [`Self::with_user`]'s refresh and single
+    /// retry), its answer read into `T`.
+    pub async fn as_user<T: DeserializeOwned>(
+        &self,
+        user: UserTokens,
+        call: Call<'_>,
+    ) -> Result<T, ApiError> {
+        self.with_user(user, |bearer| {
+            let call = call.clone();
+            async move {
+                self.upstream()
+                    .call_as(call.bearer(Some(&bearer)), &self.request_id)
+                    .await
+            }
+        })
+        .await
+    }
+
+    /// Runs `call` with the user's bearer token; when the upstream answers 401 to a token
+    /// believed valid, refreshes once and tries again. A second 401 ends the session.
+    pub async fn with_user<T, F, Fut>(&self, user: UserTokens, call: F) -> Result<T, ApiError>
+    where
+        F: Fn(String) -> Fut,
+        Fut: Future<Output = Result<T, UpstreamError>>,
+    {
+        match call(user.access_token.clone()).await {
+            Err(UpstreamError::Status { status, .. })
+                if status == reqwest::StatusCode::UNAUTHORIZED =>
+            {
+                let renewed = self.renew(&user).await?;
+                match call(renewed.access_token.clone()).await {
+                    Err(UpstreamError::Status { status, .. })
+                        if status == reqwest::StatusCode::UNAUTHORIZED =>
+                    {
+                        self.session.clear();
+                        Err(ApiError::SessionExpired)
+                    }
+                    other => other.map_err(ApiError::from),
+                }
+            }
+            other => other.map_err(ApiError::from),
+        }
+    }
+
+    /// Replaces the session's tokens with a refreshed set, or ends the session when refused.
+    async fn renew(&self, current: &UserTokens) -> Result<UserTokens, ApiError> {
+        let refreshed = self
+            .gateway
+            .refresher
+            .refresh(
+                &self.gateway.upstream,
+                current,
+                &self.request_id,
+                &self.gateway.metrics,
+            )
+            .await;
+        match refreshed {
+            Ok(tokens) => {
+                self.session
+                    .update(|session| session.with_tokens(tokens.clone()));
+                Ok(tokens)
+            }
+            Err(RefreshFailure::Refused) => {
+                self.session.clear();
+                Err(ApiError::SessionExpired)
+            }
+            Err(RefreshFailure::Unavailable(err)) => Err(ApiError::Upstream(err)),
+        }
+    }
+}
