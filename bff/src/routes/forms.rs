@@ -470,7 +470,7 @@ pub async fn dealer_registration(
     .await?;
     let errors = dealer_errors(&text, &files);
     if !errors.is_empty() {
-        return Err(ApiError::Validation(errors).into());
+        return Err(ApiError::Validation(errors));
     }
     let mut form = FormBody::default();
     for name in DEALER_TEXT_FIELDS {
@@ -554,7 +554,7 @@ pub async fn pro_deal(
         );
     }
     if !errors.is_empty() {
-        return Err(ApiError::Validation(errors).into());
+        return Err(ApiError::Validation(errors));
     }
     let mut form = FormBody::default();
     form.text("email", &user.email);
