@@ -253,7 +253,6 @@ impl From<FetchFailure> for ApiError {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,8 +6,10 @@ use std::time::{Duration, Instant};
 use axum::extract::{MatchedPath, Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
-use prometheus_client::encoding::EncodeLabelSet;
+use std::fmt::Write as _;
+
 use prometheus_client::encoding::text::encode;
+use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
@@ -58,7 +60,43 @@ struct FetchLabels {
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct EventLabels {
-    event: String,
+    event: SessionEvent,
+}
+
+/// What happened to a session, counted in `bff_session_events_total{event}`.
+#[derive(Debug, Clone, Copy, Hash, PartialEq, Eq)]
+pub enum SessionEvent {
+    RefreshOk,
+    RefreshFailed,
+    MergeOk,
+    MergeFailed,
+    /// A cart read found a merge still pending and tried it again.
+    MergeRetried,
+    CsrfRejected,
+    /// A session cookie that did not open (tampered, or sealed with a retired key).
+    CookieRejected,
+    RateLimited,
+}
+
+impl SessionEvent {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::RefreshOk => "refresh_ok",
+            Self::RefreshFailed => "refresh_failed",
+            Self::MergeOk => "merge_ok",
+            Self::MergeFailed => "merge_failed",
+            Self::MergeRetried => "merge_retried",
+            Self::CsrfRejected => "csrf_rejected",
+            Self::CookieRejected => "cookie_rejected",
+            Self::RateLimited => "rate_limited",
+        }
+    }
+}
+
+impl EncodeLabelValue for SessionEvent {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> Result<(), std::fmt::Error> {
+        encoder.write_str(self.as_str())
+    }
 }
 
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
@@ -201,11 +239,9 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
-    pub fn count_session_event(&self, event: &str) {
+    pub fn count_session_event(&self, event: SessionEvent) {
         self.session_events
-            .get_or_create(&EventLabels {
-                event: event.to_owned(),
-            })
+            .get_or_create(&EventLabels { event })
             .inc();
     }
 

@@ -62,7 +62,9 @@ pub async fn layer(State(state): State<SharedState>, request: Request, next: Nex
     if let Some(ip) = limit.client_ip(&request)
         && let Err(retry_after_seconds) = limit.check(ip)
     {
-        state.metrics.count_session_event("rate_limited");
+        state
+            .metrics
+            .count_session_event(crate::metrics::SessionEvent::RateLimited);
         return ApiError::TooManyRequests {
             retry_after_seconds,
         }

@@ -55,13 +55,17 @@ pub async fn merge_pending(shopper: &Shopper) -> bool {
         .await;
     let done = match outcome {
         Ok(()) => {
-            shopper.metrics().count_session_event("merge_ok");
+            shopper
+                .metrics()
+                .count_session_event(crate::metrics::SessionEvent::MergeOk);
             true
         }
         // The guest (and so its cart) no longer exists upstream: nothing left to merge.
         Err(ApiError::Upstream(UpstreamError::NotFound { .. })) => true,
         Err(err) => {
-            shopper.metrics().count_session_event("merge_failed");
+            shopper
+                .metrics()
+                .count_session_event(crate::metrics::SessionEvent::MergeFailed);
             tracing::warn!(error = %err, "guest cart merge failed; kept for a retry");
             false
         }

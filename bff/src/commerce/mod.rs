@@ -4,6 +4,8 @@
 //! and respond.
 
 pub mod cart;
+mod message;
 mod shopper;
 
+pub use message::MessageAnswer;
 pub use shopper::{Gateway, Shopper};

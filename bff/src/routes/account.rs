@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use utoipa::{IntoParams, ToSchema};
 use validator::{Validate, ValidateEmail};
 
+use crate::commerce::MessageAnswer;
 use crate::commerce::Shopper;
 use crate::error::ApiError;
 use crate::openapi::problems;
@@ -18,7 +19,6 @@ use crate::openapi::schemas::account::{
     MilitaryOutcome, MilitarySession, NewsletterStatus, Profile, StoredAddress,
 };
 use crate::request_id::RequestId;
-use crate::routes::message::MessageAnswer;
 use crate::session::{SessionHandle, UserTokens};
 use crate::state::SharedState;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};

@@ -10,11 +10,11 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 use validator::Validate;
 
+use crate::commerce::MessageAnswer;
 use crate::commerce::Shopper;
 use crate::error::ApiError;
 use crate::openapi::problems;
 use crate::request_id::RequestId;
-use crate::routes::message::MessageAnswer;
 use crate::session::tokens::AuthResponse;
 use crate::session::{Session, SessionHandle};
 use crate::state::SharedState;

@@ -33,7 +33,9 @@ pub async fn get(
 ) -> Result<Json<Value>, ApiError> {
     if let Some(user) = Shopper::of(&state, &session, &request_id).user().await? {
         if session.get().pending_merge().is_some() {
-            state.metrics.count_session_event("merge_retried");
+            state
+                .metrics
+                .count_session_event(crate::metrics::SessionEvent::MergeRetried);
             cart::merge_pending(&Shopper::of(&state, &session, &request_id)).await;
         }
         let path = UpstreamPath::fixed("Cart");

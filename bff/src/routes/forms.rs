@@ -13,12 +13,12 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use validator::{Validate, ValidateEmail};
 
+use crate::commerce::MessageAnswer;
 use crate::commerce::Shopper;
 use crate::error::ApiError;
 use crate::openapi::problems;
 use crate::openapi::schemas::forms::{DealerRegistrationForm, ProDealForm};
 use crate::request_id::RequestId;
-use crate::routes::message::MessageAnswer;
 use crate::session::SessionHandle;
 use crate::state::SharedState;
 use crate::uploads::{self, FileKind, FormBody, Policy, Upload, UploadError};

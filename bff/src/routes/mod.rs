@@ -10,7 +10,6 @@ pub mod content;
 pub mod dealers;
 pub mod forms;
 pub mod health;
-pub mod message;
 pub mod orders;
 pub mod public_config;
 

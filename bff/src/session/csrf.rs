@@ -51,7 +51,9 @@ pub async fn layer(State(state): State<SharedState>, request: Request, next: Nex
         .origin()
         .ascii_serialization();
     if let Some(reason) = violation(&request, &origin) {
-        state.metrics.count_session_event("csrf_rejected");
+        state
+            .metrics
+            .count_session_event(crate::metrics::SessionEvent::CsrfRejected);
         tracing::info!(reason, method = %request.method(), "CSRF check failed");
         return ApiError::Forbidden {
             code: "csrf_rejected",

@@ -118,7 +118,9 @@ pub async fn layer(State(state): State<SharedState>, mut request: Request, next:
             }
             None => {
                 tracing::debug!("session cookie did not open; treating the visitor as new");
-                state.metrics.count_session_event("cookie_rejected");
+                state
+                    .metrics
+                    .count_session_event(crate::metrics::SessionEvent::CookieRejected);
                 inner.clear = true;
             }
         }

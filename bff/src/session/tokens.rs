@@ -137,9 +137,11 @@ impl Refresher {
                         match &result {
                             Ok(tokens) => {
                                 this.rotated.insert(task_key.clone(), tokens.clone());
-                                metrics.count_session_event("refresh_ok");
+                                metrics
+                                    .count_session_event(crate::metrics::SessionEvent::RefreshOk);
                             }
-                            Err(_) => metrics.count_session_event("refresh_failed"),
+                            Err(_) => metrics
+                                .count_session_event(crate::metrics::SessionEvent::RefreshFailed),
                         }
                         this.lock().remove(&task_key);
                         result
