@@ -17,6 +17,7 @@ pub mod routes;
 pub mod security;
 pub mod server;
 pub mod session;
+pub mod single_flight;
 pub mod state;
 pub mod telemetry;
 pub mod tiles;

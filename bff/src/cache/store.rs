@@ -5,11 +5,9 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use futures::FutureExt;
-use futures::future::{BoxFuture, Shared};
 use moka::Expiry;
 use moka::notification::RemovalCause;
 use tracing::Instrument;
@@ -19,6 +17,7 @@ use super::key::cache_key;
 use super::policy::{CacheConfig, RouteKind};
 use super::status::CacheState;
 use crate::metrics::Metrics;
+use crate::single_flight::{self, Flight, Role, SingleFlight};
 use crate::upstream::UpstreamError;
 
 /// Why a fetch produced no answer. Cloneable: every waiter of a coalesced fetch gets it.
@@ -59,13 +58,7 @@ struct FetchOutcome {
     stored: bool,
 }
 
-type SharedFetch = Shared<BoxFuture<'static, Result<FetchOutcome, FetchFailure>>>;
-
-/// One fetch in flight, shared by every request for its key.
-struct Inflight {
-    id: u64,
-    future: SharedFetch,
-}
+type FetchResult = Result<FetchOutcome, FetchFailure>;
 
 /// The answer to one lookup.
 #[derive(Debug, Clone)]
@@ -94,8 +87,8 @@ pub struct EdgeCache {
 struct Inner {
     entries: moka::future::Cache<String, Arc<CachedResponse>>,
     /// A std `Mutex`: held only to look up or insert a handle, never across an await.
-    inflight: Mutex<HashMap<String, Inflight>>,
-    next_fetch_id: AtomicU64,
+    /// One fetch per key in flight, shared by every request for it.
+    inflight: SingleFlight<String, FetchResult>,
     /// Bumped by every purge; a fetch that started before a purge does not store its answer,
     /// so a purge can never be undone by a response already on its way.
     generation: AtomicU64,
@@ -137,32 +130,7 @@ impl Expiry<String, Arc<CachedResponse>> for HardLimit {
     }
 }
 
-/// Removes a finished fetch from the in-flight map, also when its task panics or is aborted.
-struct InflightGuard {
-    inner: Arc<Inner>,
-    key: String,
-    id: u64,
-}
-
-impl Drop for InflightGuard {
-    fn drop(&mut self) {
-        let mut inflight = self.inner.lock_inflight();
-        if inflight
-            .get(&self.key)
-            .is_some_and(|current| current.id == self.id)
-        {
-            inflight.remove(&self.key);
-        }
-    }
-}
-
 impl Inner {
-    fn lock_inflight(&self) -> MutexGuard<'_, HashMap<String, Inflight>> {
-        self.inflight
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     fn config(&self) -> Arc<CacheConfig> {
         self.config
             .read()
@@ -226,8 +194,7 @@ impl EdgeCache {
         Self {
             inner: Arc::new(Inner {
                 entries,
-                inflight: Mutex::new(HashMap::new()),
-                next_fetch_id: AtomicU64::new(0),
+                inflight: SingleFlight::default(),
                 generation: AtomicU64::new(0),
                 config: RwLock::new(Arc::new(config)),
                 counters: RouteKind::ALL
@@ -323,7 +290,13 @@ impl EdgeCache {
             }
         }
         let (shared, leader) = self.join_or_start(route, title, key, fetch);
-        match shared.await {
+        let fetched = match shared.await {
+            single_flight::Outcome::Completed(result) => result,
+            single_flight::Outcome::Panicked | single_flight::Outcome::Cancelled => {
+                Err(FetchFailure::Aborted)
+            }
+        };
+        match fetched {
             Ok(outcome) => Ok(Lookup {
                 freshness: outcome.entry.freshness(policy),
                 forward_status: Some(outcome.entry.status.as_u16()),
@@ -362,73 +335,45 @@ impl EdgeCache {
         title: &str,
         key: String,
         fetch: F,
-    ) -> (SharedFetch, bool)
+    ) -> (Flight<FetchResult>, bool)
     where
         F: FnOnce() -> Fut + Send + 'static,
         Fut: Future<Output = Result<Fetched, UpstreamError>> + Send + 'static,
     {
-        // Held while spawning and registering, so the task's guard (which takes the same lock)
-        // can never remove the entry before it is inserted.
-        let mut inflight = self.inner.lock_inflight();
-        if let Some(existing) = inflight.get(&key) {
-            return (existing.future.clone(), false);
-        }
-        let id = self.inner.next_fetch_id.fetch_add(1, Ordering::Relaxed);
         let inner = self.inner.clone();
         let policy = inner.config().policy(route).clone();
         let tag = route.tag(title);
         let task_key = key.clone();
         let span = tracing::info_span!("cache.fetch", cache.route = route.as_str());
-        let task = tokio::spawn(
-            async move {
-                let _guard = InflightGuard {
-                    inner: inner.clone(),
-                    key: task_key.clone(),
-                    id,
-                };
-                let generation = inner.generation.load(Ordering::SeqCst);
-                let started = Instant::now();
-                let fetched = fetch().await;
-                inner.metrics.observe_cache_fetch(
-                    route.as_str(),
-                    if fetched.is_ok() { "ok" } else { "error" },
-                    started.elapsed(),
-                );
-                let fetched = fetched?;
-                let mut tags = vec![tag];
-                tags.extend(fetched.extra_tags.iter().cloned());
-                let entry = Arc::new(CachedResponse::new(route, fetched, tags, &policy));
-                let cacheable = entry.body.len() <= policy.max_entry_bytes;
-                let mut stored = false;
-                if cacheable && inner.generation.load(Ordering::SeqCst) == generation {
-                    inner.entries.insert(task_key.clone(), entry.clone()).await;
-                    stored = true;
-                    // A purge that landed during the insert wins.
-                    if inner.generation.load(Ordering::SeqCst) != generation {
-                        inner.entries.invalidate(&task_key).await;
-                        stored = false;
-                    }
+        let work = async move {
+            let generation = inner.generation.load(Ordering::SeqCst);
+            let started = Instant::now();
+            let fetched = fetch().await;
+            inner.metrics.observe_cache_fetch(
+                route.as_str(),
+                if fetched.is_ok() { "ok" } else { "error" },
+                started.elapsed(),
+            );
+            let fetched = fetched?;
+            let mut tags = vec![tag];
+            tags.extend(fetched.extra_tags.iter().cloned());
+            let entry = Arc::new(CachedResponse::new(route, fetched, tags, &policy));
+            let cacheable = entry.body.len() <= policy.max_entry_bytes;
+            let mut stored = false;
+            if cacheable && inner.generation.load(Ordering::SeqCst) == generation {
+                inner.entries.insert(task_key.clone(), entry.clone()).await;
+                stored = true;
+                // A purge that landed during the insert wins.
+                if inner.generation.load(Ordering::SeqCst) != generation {
+                    inner.entries.invalidate(&task_key).await;
+                    stored = false;
                 }
-                Ok(FetchOutcome { entry, stored })
             }
-            .instrument(span),
-        );
-        let future: SharedFetch = async move {
-            task.await.unwrap_or_else(|join_error| {
-                tracing::error!(%join_error, "cache fetch task failed");
-                Err(FetchFailure::Aborted)
-            })
+            Ok(FetchOutcome { entry, stored })
         }
-        .boxed()
-        .shared();
-        inflight.insert(
-            key,
-            Inflight {
-                id,
-                future: future.clone(),
-            },
-        );
-        (future, true)
+        .instrument(span);
+        let (flight, role) = self.inner.inflight.join_or_start(key, work);
+        (flight, role == Role::Leader)
     }
 
     /// Drops every entry carrying one of `tags`; returns how many there were.
@@ -535,7 +480,7 @@ impl EdgeCache {
             entries: self.inner.entries.entry_count(),
             bytes: self.inner.entries.weighted_size(),
             capacity_bytes: self.config().capacity_bytes,
-            in_flight: self.inner.lock_inflight().len(),
+            in_flight: self.inner.inflight.len(),
             routes,
         }
     }

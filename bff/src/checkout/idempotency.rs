@@ -2,16 +2,16 @@
 //! that key within the retention window, and concurrent repeats share one run (single flight).
 //! Keys are scoped by the caller's identity, so one visitor's key never reads another's answer.
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
 use bytes::Bytes;
-use futures::FutureExt;
-use futures::future::{BoxFuture, Shared};
 use sha2::{Digest, Sha256};
+
+use crate::error::ApiError;
+use crate::single_flight::{self, SingleFlight};
 
 /// How long an answer is kept for its key.
 pub const RETENTION: Duration = Duration::from_secs(10 * 60);
@@ -32,8 +32,6 @@ pub struct Outcome {
     pub keep: bool,
 }
 
-type Flight = Shared<BoxFuture<'static, Arc<Answer>>>;
-
 /// The reply for one request: the answer, and whether it was produced for an earlier request.
 #[derive(Debug)]
 pub enum Reply {
@@ -45,10 +43,10 @@ pub enum Reply {
     Mismatch,
 }
 
+/// Checkout answers by key: kept ones (for the retention window) and runs in flight, whose
+/// per-run data is the request body's fingerprint.
 pub struct IdempotencyStore {
-    /// A std `Mutex`, never held across an await: it guards the look-up in both places and the
-    /// hand-over from in flight to done, so no request can slip between them.
-    inflight: Mutex<HashMap<String, (String, Flight)>>,
+    inflight: SingleFlight<String, Outcome, String>,
     done: moka::sync::Cache<String, (String, Arc<Answer>)>,
 }
 
@@ -81,7 +79,7 @@ pub fn fingerprint(body: &[u8]) -> String {
 impl IdempotencyStore {
     pub fn new(retention: Duration, capacity: u64) -> Self {
         Self {
-            inflight: Mutex::new(HashMap::new()),
+            inflight: SingleFlight::default(),
             done: moka::sync::Cache::builder()
                 .max_capacity(capacity)
                 .time_to_live(retention)
@@ -89,20 +87,16 @@ impl IdempotencyStore {
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, (String, Flight)>> {
-        self.inflight
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     /// The answer for `key`: a kept one, the one in flight, or a new run of `work` (in its own
-    /// task, so a cancelled request cannot strand the requests waiting on it).
-    pub async fn run<F>(self: &Arc<Self>, key: String, fingerprint: String, work: F) -> Reply
+    /// task, so a cancelled request cannot strand the requests waiting on it). The look-up of
+    /// kept answers and runs happens under the runs' lock, and a run's answer is kept under
+    /// the same lock before its key is released: no request can slip between the two.
+    pub async fn run<F>(&self, key: String, fingerprint: String, work: F) -> Reply
     where
         F: Future<Output = Outcome> + Send + 'static,
     {
         let (flight, replayed) = {
-            let mut inflight = self.lock();
+            let mut runs = self.inflight.lock();
             if let Some((kept_fingerprint, answer)) = self.done.get(&key) {
                 return if kept_fingerprint == fingerprint {
                     Reply::Answer {
@@ -113,67 +107,43 @@ impl IdempotencyStore {
                     Reply::Mismatch
                 };
             }
-            if let Some((running_fingerprint, flight)) = inflight.get(&key) {
-                if *running_fingerprint != fingerprint {
+            match runs.get(&key) {
+                Some((_, running_fingerprint)) if *running_fingerprint != fingerprint => {
                     return Reply::Mismatch;
                 }
-                (flight.clone(), true)
-            } else {
-                (self.start(&mut inflight, key, fingerprint, work), false)
-            }
-        };
-        Reply::Answer {
-            answer: flight.await,
-            replayed,
-        }
-    }
-
-    /// Registers and spawns a new run for `key` (called with the in-flight map locked).
-    fn start<F>(
-        self: &Arc<Self>,
-        inflight: &mut HashMap<String, (String, Flight)>,
-        key: String,
-        fingerprint: String,
-        work: F,
-    ) -> Flight
-    where
-        F: Future<Output = Outcome> + Send + 'static,
-    {
-        let this = self.clone();
-        let task_key = key.clone();
-        let task_fingerprint = fingerprint.clone();
-        let task = tokio::spawn(async move {
-            let outcome = work.await;
-            let mut inflight = this.lock();
-            if outcome.keep {
-                this.done
-                    .insert(task_key.clone(), (task_fingerprint, outcome.answer.clone()));
-            }
-            inflight.remove(&task_key);
-            outcome.answer
-        });
-        let this = self.clone();
-        let cleanup_key = key.clone();
-        let flight: Flight = async move {
-                match task.await {
-                    Ok(answer) => answer,
-                    Err(err) => {
-                        this.lock().remove(&cleanup_key);
-                        tracing::error!(error = %err, "checkout task failed");
-                        Arc::new(Answer {
-                            status: StatusCode::INTERNAL_SERVER_ERROR,
-                            content_type: "application/problem+json",
-                            body: Bytes::from_static(
-                                br#"{"type":"/problems/internal","title":"Internal Server Error","status":500,"detail":"Something went wrong on our side.","code":"internal"}"#,
-                            ),
-                        })
-                    }
+                Some((flight, _)) => (flight, true),
+                None => {
+                    let done = self.done.clone();
+                    let (kept_key, kept_fingerprint) = (key.clone(), fingerprint.clone());
+                    let flight = runs.start(key, fingerprint, work, move |outcome| {
+                        if outcome.keep {
+                            done.insert(kept_key, (kept_fingerprint, outcome.answer.clone()));
+                        }
+                    });
+                    (flight, false)
                 }
             }
-            .boxed()
-            .shared();
-        inflight.insert(key, (fingerprint, flight.clone()));
-        flight
+        };
+        let answer = match flight.await {
+            single_flight::Outcome::Completed(outcome) => outcome.answer,
+            single_flight::Outcome::Panicked | single_flight::Outcome::Cancelled => {
+                Arc::new(Answer::from_error(&ApiError::Internal(
+                    "the checkout run did not finish".to_owned(),
+                )))
+            }
+        };
+        Reply::Answer { answer, replayed }
+    }
+}
+
+impl Answer {
+    /// An error's problem+json, kept as an answer.
+    pub fn from_error(error: &ApiError) -> Self {
+        Self {
+            status: error.status(),
+            content_type: "application/problem+json",
+            body: error.problem_body(),
+        }
     }
 }
 

@@ -2,19 +2,18 @@
 //! per refresh token even under concurrent requests (single flight). When to refresh, and
 //! what a refusal does to the session, is the commerce `Shopper`'s business.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
-use futures::FutureExt;
-use futures::future::{BoxFuture, Shared};
 use serde::Deserialize;
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use tracing::Instrument;
 
 use super::model::UserTokens;
+use crate::metrics::SessionEvent;
 use crate::request_id::RequestId;
+use crate::single_flight::{Outcome, SingleFlight};
 use crate::upstream::{Call, Upstream, UpstreamError, UpstreamPath};
 
 /// How long a rotation is remembered: requests still carrying the previous cookie (sent before
@@ -68,25 +67,17 @@ pub enum RefreshFailure {
     Unavailable(UpstreamError),
 }
 
-type SharedRefresh = Shared<BoxFuture<'static, Result<UserTokens, RefreshFailure>>>;
-
 /// Refreshes in flight and recent rotations, keyed by a hash of the refresh token they spend.
+#[derive(Debug)]
 pub struct Refresher {
-    /// A std `Mutex`: only held to look up or register a refresh, never across an await.
-    inflight: Mutex<HashMap<String, SharedRefresh>>,
+    inflight: SingleFlight<String, Result<UserTokens, RefreshFailure>>,
     rotated: moka::sync::Cache<String, UserTokens>,
-}
-
-impl std::fmt::Debug for Refresher {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Refresher")
-    }
 }
 
 impl Default for Refresher {
     fn default() -> Self {
         Self {
-            inflight: Mutex::new(HashMap::new()),
+            inflight: SingleFlight::default(),
             rotated: moka::sync::Cache::builder()
                 .max_capacity(100_000)
                 .time_to_live(ROTATION_MEMORY)
@@ -100,69 +91,65 @@ fn key_of(refresh_token: &str) -> String {
 }
 
 impl Refresher {
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, SharedRefresh>> {
-        self.inflight
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     /// New tokens for `current`: the rotation already done for its refresh token, the one in
     /// flight, or a new one (run in its own task, so a cancelled request cannot strand the
-    /// others).
+    /// others, and a panicking one cannot strand the key).
     pub async fn refresh(
-        self: &Arc<Self>,
+        &self,
         commerce: &Upstream,
         current: &UserTokens,
         request_id: &RequestId,
         metrics: &Arc<crate::metrics::Metrics>,
     ) -> Result<UserTokens, RefreshFailure> {
+        let (commerce, tokens, request_id) =
+            (commerce.clone(), current.clone(), request_id.clone());
+        let work = async move { call_refresh(&commerce, &tokens, &request_id).await };
+        self.refresh_with(current, work, metrics.clone()).await
+    }
+
+    /// `refresh` with the upstream call given: the single flight and the rotation memory.
+    async fn refresh_with<F>(
+        &self,
+        current: &UserTokens,
+        work: F,
+        metrics: Arc<crate::metrics::Metrics>,
+    ) -> Result<UserTokens, RefreshFailure>
+    where
+        F: Future<Output = Result<UserTokens, RefreshFailure>> + Send + 'static,
+    {
         let key = key_of(&current.refresh_token);
         if let Some(tokens) = self.rotated.get(&key) {
             return Ok(tokens);
         }
-        let shared = {
-            let mut inflight = self.lock();
-            if let Some(shared) = inflight.get(&key) {
-                shared.clone()
-            } else {
-                let this = self.clone();
-                let commerce = commerce.clone();
-                let current = current.clone();
-                let request_id = request_id.clone();
-                let metrics = metrics.clone();
-                let task_key = key.clone();
-                let task = tokio::spawn(
-                    async move {
-                        let result = call_refresh(&commerce, &current, &request_id).await;
-                        match &result {
-                            Ok(tokens) => {
-                                this.rotated.insert(task_key.clone(), tokens.clone());
-                                metrics
-                                    .count_session_event(crate::metrics::SessionEvent::RefreshOk);
-                            }
-                            Err(_) => metrics
-                                .count_session_event(crate::metrics::SessionEvent::RefreshFailed),
+        let flight = {
+            let mut runs = self.inflight.lock();
+            match runs.get(&key) {
+                Some((flight, ())) => flight,
+                None => {
+                    let rotated = self.rotated.clone();
+                    let settled_key = key.clone();
+                    let span = tracing::info_span!("session.refresh");
+                    let _entered = span.enter();
+                    // Counted once per run, however many requests wait on it.
+                    runs.start(key, (), work, move |result| match result {
+                        Ok(tokens) => {
+                            rotated.insert(settled_key, tokens.clone());
+                            metrics.count_session_event(SessionEvent::RefreshOk);
                         }
-                        this.lock().remove(&task_key);
-                        result
-                    }
-                    .instrument(tracing::info_span!("session.refresh")),
-                );
-                let shared: SharedRefresh = async move {
-                    task.await.unwrap_or_else(|err| {
-                        Err(RefreshFailure::Unavailable(UpstreamError::Decode {
-                            upstream: "commerce",
-                            reason: format!("refresh task failed: {err}"),
-                        }))
+                        Err(_) => metrics.count_session_event(SessionEvent::RefreshFailed),
                     })
                 }
-                .boxed()
-                .shared();
-                inflight.insert(key, shared.clone());
-                shared
             }
         };
-        shared.await
+        match flight.await {
+            Outcome::Completed(result) => result,
+            Outcome::Panicked | Outcome::Cancelled => {
+                Err(RefreshFailure::Unavailable(UpstreamError::Decode {
+                    upstream: "commerce",
+                    reason: "the refresh did not finish".to_owned(),
+                }))
+            }
+        }
     }
 }
 
@@ -189,5 +176,83 @@ async fn call_refresh(
             Err(RefreshFailure::Refused)
         }
         Err(err) => Err(RefreshFailure::Unavailable(err)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::Metrics;
+
+    fn tokens(refresh_token: &str) -> UserTokens {
+        UserTokens {
+            access_token: format!("access-{refresh_token}"),
+            refresh_token: refresh_token.to_owned(),
+            token_type: "Bearer".to_owned(),
+            expires_at: 0,
+            issued_at_ms: 0,
+            first_name: String::new(),
+            last_name: String::new(),
+            email: String::new(),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_refresh_whose_leader_panics_releases_its_key() {
+        let refresher = Refresher::default();
+        let metrics = Arc::new(Metrics::new());
+        let current = tokens("r1");
+        let panicked = refresher
+            .refresh_with(
+                &current,
+                async { panic!("the refresh call blew up") },
+                metrics.clone(),
+            )
+            .await;
+        assert!(matches!(panicked, Err(RefreshFailure::Unavailable(_))));
+        assert!(refresher.inflight.is_empty(), "the key is released");
+        // The next request of the session refreshes for real.
+        let next = refresher
+            .refresh_with(&current, async { Ok(tokens("r2")) }, metrics.clone())
+            .await;
+        assert_eq!(next.map(|t| t.refresh_token).ok().as_deref(), Some("r2"));
+        // And a request still carrying the spent token gets the rotation, with no new run.
+        let again = refresher
+            .refresh_with(
+                &current,
+                async { panic!("must not run: the rotation is remembered") },
+                metrics,
+            )
+            .await;
+        assert_eq!(again.map(|t| t.refresh_token).ok().as_deref(), Some("r2"));
+    }
+
+    #[tokio::test]
+    async fn concurrent_refreshes_of_one_token_make_one_call() {
+        let refresher = Arc::new(Refresher::default());
+        let metrics = Arc::new(Metrics::new());
+        let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut waiting = Vec::new();
+        for _ in 0..5 {
+            let (refresher, metrics, calls) = (refresher.clone(), metrics.clone(), calls.clone());
+            waiting.push(tokio::spawn(async move {
+                let work = async move {
+                    calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(30)).await;
+                    Ok(tokens("r2"))
+                };
+                refresher.refresh_with(&tokens("r1"), work, metrics).await
+            }));
+        }
+        for handle in waiting {
+            assert!(handle.await.unwrap().is_ok());
+        }
+        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert!(
+            metrics
+                .render()
+                .contains("bff_session_events_total{event=\"refresh_ok\"} 1\n"),
+            "counted once per run"
+        );
     }
 }
