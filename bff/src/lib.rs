@@ -12,6 +12,7 @@ pub mod geo;
 pub mod metrics;
 pub mod openapi;
 pub mod rate_limit;
+pub mod readiness;
 pub mod request_id;
 pub mod routes;
 pub mod security;
@@ -50,17 +51,17 @@ pub fn app(state: SharedState) -> Router {
     let layers = ServiceBuilder::new()
         .layer(middleware::from_fn(request_id::assign))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.security.clone(),
             security::apply,
         ))
         .layer(trace_layer())
         .layer(middleware::from_fn(error::log_errors))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.metrics.clone(),
             metrics::track,
         ))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.sessions.clone(),
             session::handle::layer,
         ))
         .layer(CatchPanicLayer::custom(panic_response))
@@ -79,7 +80,7 @@ pub fn app(state: SharedState) -> Router {
         .route("/readyz", get(routes::health::ready))
         .route(tiles::ROUTE, get(tiles::tile))
         .nest("/api", routes::api(&state))
-        .merge(web_assets::router(&state))
+        .merge(web_assets::router(&state.web))
         .layer(layers)
         .with_state(state)
 }

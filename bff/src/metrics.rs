@@ -1,6 +1,7 @@
 //! Prometheus metrics with OpenTelemetry semantic-convention names, labelled by route template
 //! (never the raw path, whose cardinality a client controls).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
@@ -15,8 +16,6 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
-
-use crate::state::SharedState;
 
 /// Latency buckets in seconds: fine below 100 ms where cache hits live, coarse up to timeouts.
 const BUCKETS: [f64; 14] = [
@@ -264,7 +263,7 @@ impl Metrics {
 }
 
 /// Middleware: times every request under its route template.
-pub async fn track(State(state): State<SharedState>, request: Request, next: Next) -> Response {
+pub async fn track(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
     let started = Instant::now();
     let route = request
         .extensions()
@@ -273,7 +272,7 @@ pub async fn track(State(state): State<SharedState>, request: Request, next: Nex
         .to_owned();
     let method = request.method().as_str().to_owned();
     let response = next.run(request).await;
-    state.metrics.observe_server(
+    metrics.observe_server(
         &route,
         &method,
         response.status().as_u16(),

@@ -13,21 +13,24 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::config::RateLimitConfig;
 use crate::error::ApiError;
-use crate::state::SharedState;
+use crate::metrics::Metrics;
 
 #[derive(Debug, Clone)]
 pub struct AuthRateLimit {
     limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
     header: Option<String>,
+    /// Refusals are counted as `rate_limited` session events.
+    metrics: Arc<Metrics>,
 }
 
 impl AuthRateLimit {
-    pub fn new(config: &RateLimitConfig) -> Self {
+    pub fn new(config: &RateLimitConfig, metrics: Arc<Metrics>) -> Self {
         let per_minute = NonZeroU32::new(config.auth_per_minute).unwrap_or(NonZeroU32::MIN);
         let header = config.trusted_client_ip_header.trim().to_lowercase();
         Self {
             limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
             header: (!header.is_empty()).then_some(header),
+            metrics,
         }
     }
 
@@ -57,12 +60,15 @@ impl AuthRateLimit {
     }
 }
 
-pub async fn layer(State(state): State<SharedState>, request: Request, next: Next) -> Response {
-    let limit = &state.auth_rate_limit;
+pub async fn layer(
+    State(limit): State<Arc<AuthRateLimit>>,
+    request: Request,
+    next: Next,
+) -> Response {
     if let Some(ip) = limit.client_ip(&request)
         && let Err(retry_after_seconds) = limit.check(ip)
     {
-        state
+        limit
             .metrics
             .count_session_event(crate::metrics::SessionEvent::RateLimited);
         return ApiError::TooManyRequests {
@@ -79,10 +85,13 @@ mod tests {
 
     #[test]
     fn the_quota_plus_one_is_refused_with_a_wait() {
-        let limit = AuthRateLimit::new(&RateLimitConfig {
-            auth_per_minute: 10,
-            trusted_client_ip_header: String::new(),
-        });
+        let limit = AuthRateLimit::new(
+            &RateLimitConfig {
+                auth_per_minute: 10,
+                trusted_client_ip_header: String::new(),
+            },
+            Arc::new(Metrics::new()),
+        );
         let ip: IpAddr = "203.0.113.7".parse().unwrap();
         for _ in 0..10 {
             assert!(limit.check(ip).is_ok());

@@ -1,5 +1,7 @@
 //! Security headers on every response, and the https redirect behind a TLS-terminating proxy.
 
+use std::sync::Arc;
+
 use axum::extract::{Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -7,7 +9,6 @@ use axum::response::{IntoResponse, Response};
 use url::Url;
 
 use crate::config::{Config, resolve_sandbox};
-use crate::state::SharedState;
 
 /// Precomputed once at start-up: the CSP depends on configuration only.
 #[derive(Debug, Clone)]
@@ -149,8 +150,11 @@ fn content_security_policy(config: &Config, sandbox_origin: Option<&str>) -> Hea
 }
 
 /// Middleware: https redirect first, then the headers on whatever the app answered.
-pub async fn apply(State(state): State<SharedState>, request: Request, next: Next) -> Response {
-    let security = &state.security;
+pub async fn apply(
+    State(security): State<Arc<SecurityHeaders>>,
+    request: Request,
+    next: Next,
+) -> Response {
     if let Some(redirect) = security.https_redirect(&request) {
         return redirect;
     }

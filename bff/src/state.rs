@@ -6,16 +6,20 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use url::Url;
 
+use axum::extract::FromRef;
 use axum::http::HeaderName;
 
 use crate::cache::{CacheConfig, EdgeCache};
 use crate::commerce::Gateway;
+use crate::content::Content;
+use crate::config::public::{PublicConfigJson, public_config_json};
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
 use crate::metrics::Metrics;
 use crate::rate_limit::AuthRateLimit;
-use crate::routes::health::Readiness;
-use crate::routes::public_config::public_config_json;
+use crate::readiness::Readiness;
 use crate::security::SecurityHeaders;
+use crate::session::Sessions;
+use crate::session::csrf::Csrf;
 use crate::session::seal::Sealer;
 use crate::session::tokens::Refresher;
 use crate::tiles::TileProvider;
@@ -24,29 +28,45 @@ use crate::web_assets::WebAssets;
 
 pub type SharedState = Arc<AppState>;
 
+/// The application, built once at start-up. Handlers take it whole (`State<SharedState>`) or,
+/// better, the one part they need through `FromRef`; nothing below the routes takes it whole:
+/// each middleware and service gets its own part.
 #[derive(Debug)]
 pub struct AppState {
+    /// The configuration the process started with (the cache policies in `cache` are the ones
+    /// in force: they change on reload).
     pub config: Config,
+    /// Secrets from the environment; they never leave the server.
     pub secrets: Secrets,
+    /// The Prometheus registry every part records into, scraped on the admin port.
     pub metrics: Arc<Metrics>,
+    /// The commerce upstream (carts, accounts, orders, prices).
     pub commerce: Upstream,
+    /// The content upstream (pages, products, collections), with its service token.
+    pub content: Upstream,
     /// Commerce as the visitor: the upstream with the refresher and the refresh margin.
     pub gateway: Gateway,
-    pub content: Upstream,
-    pub security: SecurityHeaders,
+    /// The security headers and the CSP, built once.
+    pub security: Arc<SecurityHeaders>,
+    /// The CSRF check's public origin, serialised once.
+    pub csrf: Arc<Csrf>,
     /// The public runtime config, serialised once: served at `/api/config` and in `index.html`.
-    pub public_config: String,
-    pub web: WebAssets,
+    pub public_config: Arc<str>,
+    /// The built web app: `index.html` rendered with the public config, and the dist folder.
+    pub web: Arc<WebAssets>,
+    /// The last readiness verdict, reused for `readiness.cache_ms`.
     pub readiness: Readiness,
+    /// The edge cache for pages, products, collections, search and prices.
     pub cache: EdgeCache,
     /// Map tiles, apart from `cache` so they can never evict pages.
     pub tile_cache: EdgeCache,
     /// The map tile provider (its key stays here); `None` when `[maps] tile_url` is empty.
     pub tiles: Option<TileProvider>,
-    /// Seals and opens the session cookie.
-    pub sealer: Sealer,
-    pub auth_rate_limit: AuthRateLimit,
-    /// Single-flight token refreshes.
+    /// Opens and seals the session cookie.
+    pub sessions: Sessions,
+    /// Per-client-IP limits on sign-in, registration and the password endpoints.
+    pub auth_rate_limit: Arc<AuthRateLimit>,
+    /// Single-flight token refreshes (also inside `gateway`; kept here for the admin view).
     pub refresher: Arc<Refresher>,
     /// The file the configuration came from, re-read on reload (SIGHUP or the admin API).
     pub config_path: Option<PathBuf>,
@@ -78,15 +98,20 @@ impl AppState {
             &config.upstreams.content,
             secrets.content_api_token.clone(),
         )?;
-        let public_config = public_config_json(&config, sandbox_origin);
-        let web = WebAssets::load(&config.web.dist_dir, &public_config);
+        let public_config: Arc<str> = public_config_json(&config, sandbox_origin)?.into();
+        let web = Arc::new(WebAssets::load(&config.web.dist_dir, &public_config));
         let cache = EdgeCache::new(config.cache.clone(), metrics.clone());
         let tile_cache = EdgeCache::new(tile_cache_config(&config.cache), metrics.clone());
         let tiles = tile_provider(&config, &secrets, sandbox_origin, metrics.clone())?;
         let sealer = Sealer::new(&secrets.session_keys).ok_or_else(|| {
             ConfigError("BFF_SESSION_KEYS: at least one key is required".to_owned())
         })?;
-        let auth_rate_limit = AuthRateLimit::new(&config.rate_limit);
+        let auth_rate_limit = Arc::new(AuthRateLimit::new(&config.rate_limit, metrics.clone()));
+        let sessions = Sessions::new(&config, sealer, metrics.clone());
+        let csrf = Arc::new(Csrf {
+            origin: config.server.public_origin.origin().ascii_serialization(),
+            metrics: metrics.clone(),
+        });
         let refresher = Arc::new(Refresher::default());
         let gateway = Gateway {
             upstream: commerce.clone(),
@@ -98,12 +123,13 @@ impl AppState {
             cache,
             tile_cache,
             tiles,
-            sealer,
+            sessions,
+            csrf,
             auth_rate_limit,
             refresher,
             gateway,
             config_path,
-            security: SecurityHeaders::new(&config, sandbox_origin),
+            security: Arc::new(SecurityHeaders::new(&config, sandbox_origin)),
             readiness: Readiness::default(),
             shutdown: CancellationToken::new(),
             config,
@@ -181,4 +207,25 @@ fn tile_provider(
         secrets.map_tile_key.clone(),
         key_header,
     )))
+}
+
+impl FromRef<SharedState> for PublicConfigJson {
+    fn from_ref(state: &SharedState) -> Self {
+        PublicConfigJson(state.public_config.clone())
+    }
+}
+
+impl FromRef<SharedState> for Gateway {
+    fn from_ref(state: &SharedState) -> Self {
+        state.gateway.clone()
+    }
+}
+
+impl FromRef<SharedState> for Content {
+    fn from_ref(state: &SharedState) -> Self {
+        Content {
+            upstream: state.content.clone(),
+            cache: state.cache.clone(),
+        }
+    }
 }

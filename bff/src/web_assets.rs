@@ -2,6 +2,7 @@
 //! carrying the public runtime config, and the SPA fallback for every other non-`/api` path.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -13,7 +14,6 @@ use bytes::Bytes;
 use tower_http::services::ServeDir;
 
 use crate::error::ApiError;
-use crate::state::SharedState;
 
 /// Where Vite's `index.html` expects the runtime config; the `{}` is replaced.
 const CONFIG_PLACEHOLDER: &str =
@@ -64,16 +64,16 @@ fn render_index(template: &str, public_config_json: &str) -> String {
 }
 
 /// Routes for the web app; the SPA fallback is this router's fallback.
-pub fn router(state: &SharedState) -> Router<SharedState> {
-    let dist = &state.web.dist_dir;
+pub fn router<S: Clone + Send + Sync + 'static>(web: &Arc<WebAssets>) -> Router<S> {
+    let dist = &web.dist_dir;
     let assets = Router::new()
         .fallback_service(ServeDir::new(dist.join("assets")))
         .layer(middleware::from_fn(immutable_when_found));
     let root_files = ServeDir::new(dist)
         .append_index_html_on_directories(false)
-        .fallback(get(index).with_state(state.clone()));
+        .fallback(get(index).with_state(web.clone()));
     Router::new()
-        .route("/index.html", get(index))
+        .route("/index.html", get(index).with_state(web.clone()))
         .nest("/assets", assets)
         .fallback_service(root_files)
         .layer(middleware::from_fn(precompressed_build_files))
@@ -125,13 +125,13 @@ fn precompressed(path: &str) -> Option<(&'static str, &'static str)> {
     Some((encoding, content_type))
 }
 
-async fn index(State(state): State<SharedState>, uri: Uri) -> Response {
+async fn index(State(web): State<Arc<WebAssets>>, uri: Uri) -> Response {
     // `/api` and `/api/` are not matched by the nested API router; they are still API paths, and
     // the app shell must never answer for one.
     if uri.path() == "/api" || uri.path().starts_with("/api/") {
         return ApiError::NotFound("No API endpoint at this path.".to_owned()).into_response();
     }
-    match &state.web.index {
+    match &web.index {
         Some(html) => (
             [
                 (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),

@@ -28,12 +28,6 @@ pub struct Gateway {
     pub refresh_margin_s: i64,
 }
 
-impl FromRef<SharedState> for Gateway {
-    fn from_ref(state: &SharedState) -> Self {
-        state.gateway.clone()
-    }
-}
-
 /// One request's visitor, as commerce sees them.
 #[derive(Debug, Clone)]
 pub struct Shopper {

@@ -3,6 +3,7 @@
 //! Every struct denies unknown fields, so a misspelt key fails at start-up naming the key instead
 //! of being silently ignored. Secrets never live here: see [`secrets`].
 
+pub mod public;
 pub mod secrets;
 
 use std::fmt;

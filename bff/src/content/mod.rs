@@ -4,11 +4,9 @@
 
 pub mod pages;
 
-use axum::extract::FromRef;
 use serde_json::{Map, Value};
 
 use crate::cache::EdgeCache;
-use crate::state::SharedState;
 use crate::upstream::Upstream;
 
 /// What the content services need: the content upstream and the edge cache.
@@ -18,14 +16,6 @@ pub struct Content {
     pub cache: EdgeCache,
 }
 
-impl FromRef<SharedState> for Content {
-    fn from_ref(state: &SharedState) -> Self {
-        Self {
-            upstream: state.content.clone(),
-            cache: state.cache.clone(),
-        }
-    }
-}
 
 /// Every content page name in the specs (section 7 of the account spec, plus `app` and
 /// `footer`).

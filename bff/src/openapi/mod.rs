@@ -23,7 +23,6 @@ use utoipa::openapi::{InfoBuilder, OpenApi, Paths, Ref, RefOr, ServerBuilder};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::error::Problem;
-use crate::state::SharedState;
 
 /// Where the API is mounted; the document's paths include it.
 pub const API_PREFIX: &str = "/api";
@@ -106,7 +105,7 @@ fn add_shared_answers(item: &mut PathItem) {
 }
 
 /// `GET /api/openapi.json`: the document, serialised once.
-pub fn route(doc: &OpenApi) -> MethodRouter<SharedState> {
+pub fn route<S: Clone + Send + Sync + 'static>(doc: &OpenApi) -> MethodRouter<S> {
     let body = match doc.to_pretty_json() {
         Ok(json) => Bytes::from(json),
         // Serialising plain data structures cannot fail; an empty object keeps the route honest.

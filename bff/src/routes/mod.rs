@@ -38,7 +38,7 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .routes(routes!(auth::forgot_password))
         .routes(routes!(auth::reset_password))
         .route_layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.auth_rate_limit.clone(),
             crate::rate_limit::layer,
         ));
     OpenApiRouter::new()
@@ -81,7 +81,7 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .routes(routes!(content::page))
         .fallback(unknown_api_path)
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.csrf.clone(),
             crate::session::csrf::layer,
         ))
 }

@@ -3,52 +3,11 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
 
 use crate::cache::entry::strong_etag;
 use crate::cache::http::matches_etag;
-use crate::config::{Config, Environment, TILE_PATH_TEMPLATE, resolve_sandbox};
-use crate::content::camel_case_keys;
+use crate::config::public::PublicConfigJson;
 use crate::openapi::schemas::public_config::PublicConfig;
-use crate::state::SharedState;
-
-/// The `[public]` section, camelCased for the browser, `${sandbox}` resolved, plus the
-/// environment name and the BFF's own map tile path. Nothing else outside `[public]` is ever
-/// included (the tile provider's URL and key stay in `[maps]`).
-pub fn public_config_json(config: &Config, sandbox_origin: Option<&str>) -> String {
-    let mut value = serde_json::to_value(&config.public).unwrap_or(Value::Null);
-    resolve_strings(&mut value, sandbox_origin);
-    let mut value = camel_case_keys(value);
-    if let Some(Value::Object(maps)) = value.get_mut("maps") {
-        let tile_url = if config.maps.has_provider() {
-            TILE_PATH_TEMPLATE
-        } else {
-            ""
-        };
-        maps.insert("tileUrl".to_owned(), Value::from(tile_url));
-    }
-    if let Value::Object(map) = &mut value {
-        let environment = match config.environment {
-            Environment::Development => "development",
-            Environment::Production => "production",
-        };
-        map.insert("environment".to_owned(), Value::from(environment));
-    }
-    value.to_string()
-}
-
-fn resolve_strings(value: &mut Value, sandbox_origin: Option<&str>) {
-    match value {
-        Value::String(text) => *text = resolve_sandbox(text, sandbox_origin),
-        Value::Array(items) => items
-            .iter_mut()
-            .for_each(|item| resolve_strings(item, sandbox_origin)),
-        Value::Object(map) => map
-            .values_mut()
-            .for_each(|item| resolve_strings(item, sandbox_origin)),
-        _ => {}
-    }
-}
 
 /// The public runtime configuration.
 ///
@@ -68,10 +27,13 @@ fn resolve_strings(value: &mut Value, sandbox_origin: Option<&str>) {
         (status = 304, description = "Not modified: the If-None-Match ETag is current."),
     ),
 )]
-pub async fn get(State(state): State<SharedState>, headers: HeaderMap) -> Response {
+pub async fn get(
+    State(PublicConfigJson(public_config)): State<PublicConfigJson>,
+    headers: HeaderMap,
+) -> Response {
     // The configuration is fixed for the process's life, so revalidation is one hash away; the
     // browser (told `no-cache`) asks each time and mostly gets an empty 304.
-    let etag = strong_etag(state.public_config.as_bytes());
+    let etag = strong_etag(public_config.as_bytes());
     let cache_headers = [
         (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
         (header::ETAG, etag.clone()),
@@ -85,7 +47,7 @@ pub async fn get(State(state): State<SharedState>, headers: HeaderMap) -> Respon
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         )],
-        state.public_config.clone(),
+        public_config.to_string(),
     )
         .into_response()
 }

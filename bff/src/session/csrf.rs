@@ -3,13 +3,15 @@
 //! never grant), an `Origin` equal to the public origin when the browser sends one, and a
 //! `Sec-Fetch-Site` that is not `cross-site`.
 
+use std::sync::Arc;
+
 use axum::extract::{Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
-use crate::state::SharedState;
+use crate::metrics::Metrics;
 
 fn is_unsafe(method: &Method) -> bool {
     !matches!(
@@ -43,16 +45,17 @@ fn violation(request: &Request, public_origin: &str) -> Option<&'static str> {
     None
 }
 
-pub async fn layer(State(state): State<SharedState>, request: Request, next: Next) -> Response {
-    let origin = state
-        .config
-        .server
-        .public_origin
-        .origin()
-        .ascii_serialization();
-    if let Some(reason) = violation(&request, &origin) {
-        state
-            .metrics
+/// What the CSRF check needs: the public origin, and the metrics counting refusals.
+#[derive(Debug)]
+pub struct Csrf {
+    /// The public origin (`https://shop.example`), serialised once.
+    pub origin: String,
+    pub metrics: Arc<Metrics>,
+}
+
+pub async fn layer(State(csrf): State<Arc<Csrf>>, request: Request, next: Next) -> Response {
+    if let Some(reason) = violation(&request, &csrf.origin) {
+        csrf.metrics
             .count_session_event(crate::metrics::SessionEvent::CsrfRejected);
         tracing::info!(reason, method = %request.method(), "CSRF check failed");
         return ApiError::Forbidden {

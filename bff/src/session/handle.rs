@@ -10,8 +10,10 @@ use axum::middleware::Next;
 use axum::response::Response;
 
 use super::model::{Envelope, PAYLOAD_VERSION, Session};
+use super::seal::Sealer;
+use crate::config::Config;
 use crate::error::ApiError;
-use crate::state::SharedState;
+use crate::metrics::Metrics;
 
 #[derive(Debug, Default)]
 struct Inner {
@@ -76,13 +78,77 @@ impl<S: Send + Sync> FromRequestParts<S> for SessionHandle {
     }
 }
 
-/// The cookie's name: `__Host-` prefixed when the origin is https (the prefix requires Secure,
-/// `Path=/` and no Domain, which pins the cookie to this exact host).
-pub fn cookie_name(state: &SharedState) -> String {
-    if state.config.is_secure() {
-        format!("__Host-{}", state.config.session.cookie_name)
-    } else {
-        state.config.session.cookie_name.clone()
+/// What the session layer needs: the sealer, the cookie's settings and the metrics.
+#[derive(Debug, Clone)]
+pub struct Sessions {
+    sealer: Arc<Sealer>,
+    cookie: Arc<CookieSettings>,
+    metrics: Arc<Metrics>,
+}
+
+#[derive(Debug)]
+struct CookieSettings {
+    /// `__Host-` prefixed when the origin is https (the prefix requires Secure, `Path=/` and no
+    /// Domain, which pins the cookie to this exact host).
+    name: String,
+    attributes: &'static str,
+    max_age_s: u64,
+}
+
+impl Sessions {
+    pub fn new(config: &Config, sealer: Sealer, metrics: Arc<Metrics>) -> Self {
+        let secure = config.is_secure();
+        let name = if secure {
+            format!("__Host-{}", config.session.cookie_name)
+        } else {
+            config.session.cookie_name.clone()
+        };
+        let attributes = if secure {
+            "Path=/; HttpOnly; Secure; SameSite=Lax"
+        } else {
+            "Path=/; HttpOnly; SameSite=Lax"
+        };
+        Self {
+            sealer: Arc::new(sealer),
+            cookie: Arc::new(CookieSettings {
+                name,
+                attributes,
+                max_age_s: config.session.max_age_days * 24 * 3600,
+            }),
+            metrics,
+        }
+    }
+
+    /// The cookie's name.
+    pub fn cookie_name(&self) -> &str {
+        &self.cookie.name
+    }
+
+    fn seal_cookie(&self, session: &Session) -> Option<String> {
+        if *session == Session::default() {
+            return Some(self.removal());
+        }
+        let plaintext = serde_json::to_vec(&Envelope {
+            v: PAYLOAD_VERSION,
+            s: session.clone(),
+        })
+        .ok()?;
+        let sealed = self.sealer.seal(&plaintext)?;
+        let CookieSettings {
+            name,
+            attributes,
+            max_age_s,
+        } = &*self.cookie;
+        Some(format!(
+            "{name}={sealed}; Max-Age={max_age_s}; {attributes}"
+        ))
+    }
+
+    fn removal(&self) -> String {
+        format!(
+            "{}=; Max-Age=0; {}",
+            self.cookie.name, self.cookie.attributes
+        )
     }
 }
 
@@ -99,11 +165,10 @@ fn read_cookie<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
 }
 
 /// Middleware: opens the cookie into a [`SessionHandle`], and writes it back when it changed.
-pub async fn layer(State(state): State<SharedState>, mut request: Request, next: Next) -> Response {
-    let name = cookie_name(&state);
+pub async fn layer(State(sessions): State<Sessions>, mut request: Request, next: Next) -> Response {
     let handle = SessionHandle::default();
-    if let Some(value) = read_cookie(&request, &name) {
-        let opened = state.sealer.open(value).and_then(|opened| {
+    if let Some(value) = read_cookie(&request, sessions.cookie_name()) {
+        let opened = sessions.sealer.open(value).and_then(|opened| {
             serde_json::from_slice::<Envelope>(&opened.plaintext)
                 .ok()
                 .filter(|envelope| envelope.v == PAYLOAD_VERSION)
@@ -118,7 +183,7 @@ pub async fn layer(State(state): State<SharedState>, mut request: Request, next:
             }
             None => {
                 tracing::debug!("session cookie did not open; treating the visitor as new");
-                state
+                sessions
                     .metrics
                     .count_session_event(crate::metrics::SessionEvent::CookieRejected);
                 inner.clear = true;
@@ -132,9 +197,9 @@ pub async fn layer(State(state): State<SharedState>, mut request: Request, next:
         (inner.session.clone(), inner.dirty, inner.clear)
     };
     let cookie = if clear {
-        Some(removal(&state, &name))
+        Some(sessions.removal())
     } else if dirty {
-        seal_cookie(&state, &name, &session)
+        sessions.seal_cookie(&session)
     } else {
         None
     };
@@ -146,33 +211,4 @@ pub async fn layer(State(state): State<SharedState>, mut request: Request, next:
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
     response
-}
-
-fn attributes(state: &SharedState) -> &'static str {
-    if state.config.is_secure() {
-        "Path=/; HttpOnly; Secure; SameSite=Lax"
-    } else {
-        "Path=/; HttpOnly; SameSite=Lax"
-    }
-}
-
-fn seal_cookie(state: &SharedState, name: &str, session: &Session) -> Option<String> {
-    if *session == Session::default() {
-        return Some(removal(state, name));
-    }
-    let plaintext = serde_json::to_vec(&Envelope {
-        v: PAYLOAD_VERSION,
-        s: session.clone(),
-    })
-    .ok()?;
-    let sealed = state.sealer.seal(&plaintext)?;
-    let max_age = state.config.session.max_age_days * 24 * 3600;
-    Some(format!(
-        "{name}={sealed}; Max-Age={max_age}; {}",
-        attributes(state)
-    ))
-}
-
-fn removal(state: &SharedState, name: &str) -> String {
-    format!("{name}=; Max-Age=0; {}", attributes(state))
 }

@@ -6,5 +6,5 @@ pub mod model;
 pub mod seal;
 pub mod tokens;
 
-pub use handle::SessionHandle;
+pub use handle::{SessionHandle, Sessions};
 pub use model::{Session, UserTokens};

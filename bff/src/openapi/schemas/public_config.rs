@@ -1,5 +1,5 @@
 //! `GET /api/config`: the public runtime configuration. Documentation only: the handler serves
-//! `routes::public_config::public_config_json`, the `[public]` config section camelCased plus
+//! `config::public::public_config_json`, the `[public]` config section camelCased plus
 //! the environment name; the test below holds these types to that JSON.
 
 use serde::{Deserialize, Serialize};
@@ -84,8 +84,8 @@ pub struct BuilderConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::public::public_config_json;
     use crate::config::{Config, Environment};
-    use crate::routes::public_config::public_config_json;
 
     /// The documented shape is exactly what the handler serves: a key added to or dropped from
     /// `[public]` fails here until the schema follows.
@@ -96,7 +96,7 @@ mod tests {
                 environment,
                 ..Config::default()
             };
-            let json = public_config_json(&config, Some("http://127.0.0.1:9"));
+            let json = public_config_json(&config, Some("http://127.0.0.1:9")).unwrap();
             let parsed = serde_json::from_str::<PublicConfig>(&json);
             assert!(parsed.is_ok(), "{parsed:?}\n{json}");
         }
