@@ -3,6 +3,8 @@
 //! reshaping of answers and its domain errors. Handlers extract a [`Shopper`], call a service
 //! and respond.
 
+pub mod account;
+pub mod auth;
 pub mod cart;
 mod message;
 mod shopper;

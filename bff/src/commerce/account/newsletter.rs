@@ -1,0 +1,220 @@
+//! The newsletter: an address's subscription status, subscribe (a signed-in user's names fill
+//! the absent ones), unsubscribe and the e-mailed verification link. No bearer token: the
+//! upstream's newsletter is public.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use validator::Validate;
+
+use super::super::auth::confirmed;
+use super::super::{MessageAnswer, Shopper};
+use crate::error::ApiError;
+use crate::upstream::{Call, UpstreamError, UpstreamPath};
+use crate::validation::field_errors;
+
+/// An address's newsletter subscription.
+// Absent flags read as not subscribed / not verified.
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NewsletterStatus {
+    // The address asked about when the upstream does not repeat it.
+    #[serde(default)]
+    #[schema(required = true)]
+    pub email: String,
+    #[serde(default)]
+    #[schema(required = true)]
+    pub is_subscribed: bool,
+    #[serde(default)]
+    #[schema(required = true)]
+    pub is_verified: bool,
+}
+
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscribe {
+    #[serde(default)]
+    #[schema(required = true, min_length = 1, format = Email)]
+    #[validate(
+        length(min = 1, message = "Email is required"),
+        custom(
+            function = "crate::validation::rules::email",
+            message = "Email must be a valid email address"
+        )
+    )]
+    email: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    first_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_name: Option<String>,
+    #[serde(default)]
+    #[schema(required = true, min_length = 1)]
+    #[validate(length(min = 1, message = "Captcha is required"))]
+    captcha: String,
+}
+
+// An address to unsubscribe; also the rule for the address whose status is asked.
+#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Unsubscribe {
+    #[serde(default)]
+    #[schema(required = true, min_length = 1, format = Email)]
+    #[validate(
+        length(min = 1, message = "Email is required"),
+        custom(
+            function = "crate::validation::rules::email",
+            message = "Email must be a valid email address"
+        )
+    )]
+    email: String,
+}
+
+/// The subscription of `asked` (trimmed), or of the signed-in user's address when none is
+/// given. The address follows the body rule of [`Unsubscribe`] (a 422 with its messages).
+pub async fn status(shopper: &Shopper, asked: Option<&str>) -> Result<NewsletterStatus, ApiError> {
+    let email = match asked.map(str::trim) {
+        Some(email) if !email.is_empty() => email.to_owned(),
+        _ => shopper
+            .user()
+            .await?
+            .map(|user| user.email)
+            .unwrap_or_default(),
+    };
+    let address = Unsubscribe { email };
+    address
+        .validate()
+        .map_err(|errors| ApiError::Validation(field_errors(&errors)))?;
+    let path = UpstreamPath::fixed("Newsletter/status")
+        .segment(&address.email)
+        .map_err(UpstreamError::from)?;
+    let mut status: NewsletterStatus = shopper.call_as(Call::get(&path)).await?;
+    if status.email.is_empty() {
+        status.email = address.email;
+    }
+    Ok(status)
+}
+
+/// Subscribes an address; a signed-in user's names fill those the form leaves blank.
+pub async fn subscribe(shopper: &Shopper, mut form: Subscribe) -> Result<MessageAnswer, ApiError> {
+    let session = shopper.session().get();
+    if let Some(user) = session.user() {
+        let fill = |name: &mut Option<String>, known: &str| {
+            if name.as_deref().is_none_or(|n| n.trim().is_empty()) && !known.is_empty() {
+                *name = Some(known.to_owned());
+            }
+        };
+        fill(&mut form.first_name, &user.first_name);
+        fill(&mut form.last_name, &user.last_name);
+    }
+    let path = UpstreamPath::fixed("Newsletter/subscribe");
+    confirmed(shopper, Call::post(&path, &form)).await
+}
+
+/// Unsubscribes an address (the same answer for unknown ones).
+pub async fn unsubscribe(shopper: &Shopper, form: &Unsubscribe) -> Result<MessageAnswer, ApiError> {
+    let path = UpstreamPath::fixed("Newsletter/unsubscribe");
+    confirmed(shopper, Call::post(&path, form)).await
+}
+
+/// Confirms a subscription with the token from the e-mailed link.
+pub async fn verify(shopper: &Shopper, token: &str) -> Result<MessageAnswer, ApiError> {
+    let path = UpstreamPath::fixed("Newsletter/verify")
+        .segment(token)
+        .map_err(UpstreamError::from)?;
+    confirmed(shopper, Call::get(&path)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::testing::{recording, shopper, signed_in, upstream};
+    use super::*;
+    use crate::session::Session;
+
+    fn errors(err: ApiError) -> std::collections::BTreeMap<String, String> {
+        match err {
+            ApiError::Validation(errors) => errors,
+            other => panic!("not a validation error: {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_status_of_the_asked_address_reads_absent_flags_as_false() {
+        let upstream = upstream(&[(
+            "Newsletter/status/{email}",
+            json!({"isSubscribed": true, "since": "2024"}),
+        )])
+        .await;
+        let status = status(
+            &shopper(upstream, Session::Anonymous),
+            Some(" reader@example.com "),
+        )
+        .await
+        .unwrap();
+        assert_eq!(status.email, "reader@example.com");
+        assert!(status.is_subscribed);
+        assert!(!status.is_verified);
+    }
+
+    #[tokio::test]
+    async fn without_an_address_the_status_is_the_signed_in_users() {
+        let (upstream, received) = recording(&[(
+            "Newsletter/status/{email}",
+            json!({"email": "jordan@example.com", "isSubscribed": false, "isVerified": true}),
+        )])
+        .await;
+        let status = status(&shopper(upstream, signed_in()), Some("  "))
+            .await
+            .unwrap();
+        assert_eq!(status.email, "jordan@example.com");
+        assert!(status.is_verified);
+        let path = &received.lock().unwrap()[0].path;
+        assert!(path.starts_with("/Newsletter/status/jordan"), "{path}");
+    }
+
+    #[tokio::test]
+    async fn the_status_address_follows_the_email_rule() {
+        let anonymous = shopper(upstream(&[]).await, Session::Anonymous);
+        let missing = errors(status(&anonymous, None).await.unwrap_err());
+        assert_eq!(missing["email"], "Email is required");
+        let bad = errors(status(&anonymous, Some("nope")).await.unwrap_err());
+        assert_eq!(bad["email"], "Email must be a valid email address");
+    }
+
+    #[tokio::test]
+    async fn a_mistyped_status_flag_breaks_the_contract() {
+        let upstream =
+            upstream(&[("Newsletter/status/{email}", json!({"isSubscribed": "yes"}))]).await;
+        let err = status(
+            &shopper(upstream, Session::Anonymous),
+            Some("reader@example.com"),
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(err.problem().code, "upstream_contract");
+    }
+
+    #[tokio::test]
+    async fn a_signed_in_users_names_fill_the_blank_ones() {
+        let answer = json!({"message": "You have been subscribed to the newsletter"});
+        let (upstream, received) = recording(&[("Newsletter/subscribe", answer)]).await;
+        let form: Subscribe = serde_json::from_value(
+            json!({"email": "a@b.example", "lastName": "Lee", "firstName": " ", "captcha": "c"}),
+        )
+        .unwrap();
+        let answer = subscribe(&shopper(upstream, signed_in()), form)
+            .await
+            .unwrap();
+        assert_eq!(
+            answer.message.as_deref(),
+            Some("You have been subscribed to the newsletter")
+        );
+        let received = received.lock().unwrap();
+        assert_eq!(
+            received[0].body,
+            json!({"email": "a@b.example", "firstName": "Jordan", "lastName": "Lee", "captcha": "c"})
+        );
+        // The newsletter is public: no bearer token.
+        assert_eq!(received[0].authorization, None);
+    }
+}
