@@ -11,9 +11,9 @@ use axum::http::HeaderName;
 
 use crate::cache::{CacheConfig, EdgeCache};
 use crate::commerce::Gateway;
-use crate::content::Content;
 use crate::config::public::{PublicConfigJson, public_config_json};
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
+use crate::content::Content;
 use crate::metrics::Metrics;
 use crate::rate_limit::AuthRateLimit;
 use crate::readiness::Readiness;

@@ -16,7 +16,6 @@ pub struct Content {
     pub cache: EdgeCache,
 }
 
-
 /// Every content page name in the specs (section 7 of the account spec, plus `app` and
 /// `footer`).
 pub const PAGE_NAMES: &[&str] = &[

@@ -1,0 +1,251 @@
+//! An upstream client as a tower stack: `Service<UpstreamRequest>` with one layer per concern,
+//! outermost first:
+//!
+//! 1. **errors**: a non-2xx answer becomes the [`UpstreamError`] it means;
+//! 2. **trace**: the `upstream` span (OpenTelemetry HTTP client attributes, the status);
+//! 3. **limit**: the upstream's concurrency limit, with a bounded wait for a permit;
+//! 4. **metrics**: `http_client_request_duration_seconds` by upstream, method and outcome;
+//! 5. **encode**: the HTTP request (request id, credentials, body, `traceparent`), the total
+//!    timeout, and the answer read whole;
+//! 6. the [`Transport`] (reqwest, or an in-process router in tests).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::http::{HeaderMap, HeaderValue, Method, header};
+use bytes::Bytes;
+use secrecy::{ExposeSecret, SecretString};
+use tokio::sync::Semaphore;
+use tower::util::BoxCloneSyncService;
+use tower::{ServiceBuilder, ServiceExt};
+use tracing::Instrument;
+use tracing_opentelemetry::OpenTelemetrySpanExt;
+use url::Url;
+
+use super::error::failure;
+use super::transport::Transport;
+use super::{UpstreamError, UpstreamResponse};
+use crate::metrics::Metrics;
+use crate::request_id::{RequestId, X_REQUEST_ID};
+
+/// A request body.
+#[derive(Debug, Clone, Default)]
+pub enum Body {
+    #[default]
+    Empty,
+    Json(Bytes),
+    /// A ready-made `multipart/form-data` body; `content_type` carries its boundary.
+    Multipart {
+        content_type: HeaderValue,
+        bytes: Bytes,
+    },
+}
+
+/// One request to an upstream, before the stack turns it into HTTP.
+#[derive(Debug, Clone)]
+pub struct UpstreamRequest {
+    pub method: Method,
+    pub url: Url,
+    /// Names the request in errors and traces: the path, never a URL that may carry a key.
+    pub label: String,
+    pub body: Body,
+    /// The caller's own token; the upstream's service credential is used when absent.
+    pub bearer: Option<String>,
+    pub guest_id: Option<String>,
+    /// Added last (a map provider's key header).
+    pub headers: HeaderMap,
+    pub request_id: RequestId,
+}
+
+/// The stack as one cloneable service.
+pub type Stack = BoxCloneSyncService<UpstreamRequest, UpstreamResponse, UpstreamError>;
+
+/// What the layers need to know about their upstream.
+pub struct Settings {
+    pub name: &'static str,
+    pub max_concurrency: usize,
+    pub queue_timeout: Duration,
+    pub timeout: Duration,
+    pub credential: Option<SecretString>,
+    pub metrics: Arc<Metrics>,
+}
+
+/// The whole stack over `transport`.
+pub fn build(settings: Settings, transport: Transport) -> Stack {
+    let name = settings.name;
+    let permits = Arc::new(Semaphore::new(settings.max_concurrency));
+    let credential = settings.credential.map(Arc::new);
+    let service = ServiceBuilder::new()
+        .layer_fn(move |inner| errors(name, inner))
+        .layer_fn(move |inner| trace(name, inner))
+        .layer_fn(move |inner| limit(name, permits.clone(), settings.queue_timeout, inner))
+        .layer_fn(move |inner| metrics(name, settings.metrics.clone(), inner))
+        .service(encode(name, credential, settings.timeout, transport));
+    BoxCloneSyncService::new(service)
+}
+
+fn errors(name: &'static str, inner: Stack) -> Stack {
+    BoxCloneSyncService::new(tower::service_fn(move |request: UpstreamRequest| {
+        let inner = inner.clone();
+        async move {
+            let label = request.label.clone();
+            let response = inner.oneshot(request).await?;
+            if response.status.is_success() {
+                Ok(response)
+            } else {
+                Err(failure(name, &label, response.status, &response.body))
+            }
+        }
+    }))
+}
+
+fn trace(name: &'static str, inner: Stack) -> Stack {
+    BoxCloneSyncService::new(tower::service_fn(move |request: UpstreamRequest| {
+        let span = tracing::info_span!(
+            "upstream",
+            otel.kind = "client",
+            upstream = name,
+            http.request.method = %request.method,
+            url.path = %request.label,
+            http.response.status_code = tracing::field::Empty,
+        );
+        let inner = inner.clone();
+        async move {
+            let result = inner.oneshot(request).await;
+            if let Ok(response) = &result {
+                tracing::Span::current()
+                    .record("http.response.status_code", response.status.as_u16());
+            }
+            result
+        }
+        .instrument(span)
+    }))
+}
+
+fn limit(
+    name: &'static str,
+    permits: Arc<Semaphore>,
+    queue_timeout: Duration,
+    inner: Stack,
+) -> Stack {
+    BoxCloneSyncService::new(tower::service_fn(move |request: UpstreamRequest| {
+        let (inner, permits) = (inner.clone(), permits.clone());
+        async move {
+            let overloaded = || UpstreamError::Overloaded { upstream: name };
+            let _permit = tokio::time::timeout(queue_timeout, permits.acquire_owned())
+                .await
+                .map_err(|_| overloaded())?
+                .map_err(|_| overloaded())?;
+            inner.oneshot(request).await
+        }
+    }))
+}
+
+fn metrics(name: &'static str, metrics: Arc<Metrics>, inner: Stack) -> Stack {
+    BoxCloneSyncService::new(tower::service_fn(move |request: UpstreamRequest| {
+        let (inner, metrics) = (inner.clone(), metrics.clone());
+        async move {
+            let method = request.method.clone();
+            let started = Instant::now();
+            let result = inner.oneshot(request).await;
+            let outcome = match &result {
+                Ok(response) => response.status.as_str().to_owned(),
+                Err(UpstreamError::Timeout { .. }) => "timeout".to_owned(),
+                Err(_) => "error".to_owned(),
+            };
+            metrics.observe_upstream(name, method.as_str(), &outcome, started.elapsed());
+            result
+        }
+    }))
+}
+
+fn encode(
+    name: &'static str,
+    credential: Option<Arc<SecretString>>,
+    timeout: Duration,
+    transport: Transport,
+) -> Stack {
+    BoxCloneSyncService::new(tower::service_fn(move |request: UpstreamRequest| {
+        let transport = transport.clone();
+        let credential = credential.clone();
+        async move {
+            let http = to_http(request, credential.as_deref())?;
+            let answer = tokio::time::timeout(timeout, transport.oneshot(http))
+                .await
+                .map_err(|_| UpstreamError::Timeout { upstream: name })??;
+            let content_type = answer.headers().get(header::CONTENT_TYPE).cloned();
+            let (parts, body) = answer.into_parts();
+            Ok(UpstreamResponse {
+                status: parts.status,
+                body,
+                content_type,
+            })
+        }
+    }))
+}
+
+fn sensitive(value: &str) -> Option<HeaderValue> {
+    let mut value = HeaderValue::from_str(value).ok()?;
+    value.set_sensitive(true);
+    Some(value)
+}
+
+/// The HTTP request: request id, `Accept`, the caller's token (else the service credential),
+/// the guest id, the body's type, the extra headers, and the trace context of the current
+/// (upstream) span.
+fn to_http(
+    request: UpstreamRequest,
+    credential: Option<&SecretString>,
+) -> Result<axum::http::Request<Bytes>, UpstreamError> {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        X_REQUEST_ID.clone(),
+        request.request_id.header_value().clone(),
+    );
+    headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+    let bearer = request
+        .bearer
+        .as_deref()
+        .or_else(|| credential.map(ExposeSecret::expose_secret));
+    if let Some(value) = bearer.and_then(|token| sensitive(&format!("Bearer {token}"))) {
+        headers.insert(header::AUTHORIZATION, value);
+    }
+    if let Some(value) = request.guest_id.as_deref().and_then(sensitive) {
+        headers.insert("x-guest-id", value);
+    }
+    let body = match request.body {
+        Body::Empty => Bytes::new(),
+        Body::Json(bytes) => {
+            headers.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            bytes
+        }
+        Body::Multipart {
+            content_type,
+            bytes,
+        } => {
+            headers.insert(header::CONTENT_TYPE, content_type);
+            bytes
+        }
+    };
+    headers.extend(request.headers);
+    let context = tracing::Span::current().context();
+    opentelemetry::global::get_text_map_propagator(|propagator| {
+        propagator.inject_context(
+            &context,
+            &mut opentelemetry_http::HeaderInjector(&mut headers),
+        );
+    });
+    let mut http = axum::http::Request::builder()
+        .method(request.method)
+        .uri(request.url.as_str())
+        .body(body)
+        .map_err(|err| UpstreamError::Decode {
+            upstream: "upstream",
+            reason: err.to_string(),
+        })?;
+    *http.headers_mut() = headers;
+    Ok(http)
+}
