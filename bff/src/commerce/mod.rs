@@ -4,6 +4,7 @@
 //! and respond.
 
 pub mod cart;
+pub mod forms;
 mod message;
 mod shopper;
 
