@@ -2,6 +2,7 @@
 //! through the edge cache; the page names the specs allow, and the key conversion from the
 //! CMS's snake_case to the API's camelCase.
 
+pub mod dealers;
 pub mod pages;
 
 use serde_json::{Map, Value};

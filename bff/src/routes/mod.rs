@@ -67,16 +67,7 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .routes(routes!(account::newsletter_verify))
         .routes(routes!(account::military_session))
         .routes(routes!(account::military_callback))
-        .routes(routes!(forms::stock_alert))
-        .routes(routes!(forms::image_request))
-        .routes(utoipa_axum::router::UtoipaMethodRouterExt::layer(
-            routes!(forms::dealer_registration),
-            axum::extract::DefaultBodyLimit::max(forms::MULTIPART_MAX_BODY_BYTES),
-        ))
-        .routes(utoipa_axum::router::UtoipaMethodRouterExt::layer(
-            routes!(forms::pro_deal),
-            axum::extract::DefaultBodyLimit::max(forms::MULTIPART_MAX_BODY_BYTES),
-        ))
+        .merge(forms::routes())
         .routes(routes!(public_config::get))
         .routes(routes!(content::page))
         .fallback(unknown_api_path)

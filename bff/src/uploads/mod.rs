@@ -4,7 +4,7 @@
 //! anything is sent upstream (nothing is forwarded when any part is invalid), then re-encoded as
 //! one `multipart/form-data` body with the same field names.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use axum::extract::multipart::{Field, Multipart, MultipartError, MultipartRejection};
 use axum::http::{HeaderValue, StatusCode};
@@ -83,6 +83,91 @@ pub struct Policy {
     pub accepted_label: &'static str,
 }
 
+impl Policy {
+    /// The content types of the accepted kinds, for the document's multipart `encoding`. The
+    /// files are judged by extension and content, not by their part's `Content-Type`, so this
+    /// says what is accepted rather than what must be declared.
+    pub fn content_types(&self) -> String {
+        self.kinds
+            .iter()
+            .map(|kind| kind.content_type())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Which parts of a multipart form are read: the text parts named, and the file parts named
+/// under `policy` (several files per name when `many`, else the last one wins). Parts with
+/// other names are skipped unread.
+#[derive(Debug, Clone, Copy)]
+pub struct FormSpec<'a> {
+    pub text_fields: &'a [&'a str],
+    pub file_fields: &'a [&'a str],
+    pub policy: &'a Policy,
+    pub many: bool,
+}
+
+/// A form's parts as read: its text parts by name and its files, each already checked.
+#[derive(Debug, Default)]
+pub struct FormParts {
+    pub text: HashMap<String, String>,
+    pub files: Vec<Upload>,
+}
+
+impl FormParts {
+    /// The text part `name`, as sent.
+    pub fn take_text(&mut self, name: &str) -> Option<String> {
+        self.text.remove(name)
+    }
+
+    /// The files sent under `name`, in the order sent.
+    pub fn take_files(&mut self, name: &str) -> Vec<Upload> {
+        let (taken, kept) = std::mem::take(&mut self.files)
+            .into_iter()
+            .partition(|file| file.field == name);
+        self.files = kept;
+        taken
+    }
+
+    /// The (last) file sent under `name`.
+    pub fn take_file(&mut self, name: &str) -> Option<Upload> {
+        self.take_files(name).pop()
+    }
+}
+
+/// Reads a whole multipart form as `spec` says, each file checked while it streams in. On a
+/// refused part the rest of the body is drained before answering.
+pub async fn read_form(
+    multipart: Result<Multipart, MultipartRejection>,
+    spec: &FormSpec<'_>,
+) -> Result<FormParts, UploadError> {
+    let mut multipart = multipart?;
+    let mut parts = FormParts::default();
+    let outcome: Result<(), UploadError> = async {
+        while let Some(field) = multipart.next_field().await? {
+            let name = field.name().unwrap_or_default().to_owned();
+            if spec.file_fields.contains(&name.as_str()) {
+                if let Some(upload) = read_file(field, &name, spec.policy).await? {
+                    if !spec.many {
+                        parts.files.retain(|file| file.field != name);
+                    }
+                    parts.files.push(upload);
+                }
+            } else if spec.text_fields.contains(&name.as_str()) {
+                let value = read_text(field, &name).await?;
+                parts.text.insert(name, value);
+            }
+        }
+        Ok(())
+    }
+    .await;
+    if let Err(err) = outcome {
+        drain(&mut multipart).await;
+        return Err(err);
+    }
+    Ok(parts)
+}
+
 /// One accepted file, held in memory until the whole form is valid.
 #[derive(Debug, Clone)]
 pub struct Upload {
@@ -90,6 +175,13 @@ pub struct Upload {
     pub file_name: String,
     pub kind: FileKind,
     pub content: Bytes,
+}
+
+/// An upload as a validation error's `value` describes it: its file name, never its content.
+impl serde::Serialize for Upload {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.file_name)
+    }
 }
 
 /// Why an upload was refused: 415 (type), 413 (size) or a malformed body, each a problem+json
@@ -346,6 +438,51 @@ mod tests {
         assert_eq!(FileKind::from_file_name("a.exe"), None);
         assert_eq!(FileKind::from_file_name("pdf"), None);
         assert_eq!(base_name("C:\\docs\\licence.pdf"), "licence.pdf");
+    }
+
+    fn upload(field: &str, file_name: &str) -> Upload {
+        Upload {
+            field: field.to_owned(),
+            file_name: file_name.to_owned(),
+            kind: FileKind::Pdf,
+            content: Bytes::from_static(b"%PDF-1.4"),
+        }
+    }
+
+    #[test]
+    fn parts_are_taken_by_name() {
+        let mut parts = FormParts {
+            text: HashMap::from([("a".to_owned(), "1".to_owned())]),
+            files: vec![
+                upload("doc", "1.pdf"),
+                upload("other", "2.pdf"),
+                upload("doc", "3.pdf"),
+            ],
+        };
+        assert_eq!(parts.take_text("a").as_deref(), Some("1"));
+        assert_eq!(parts.take_text("a"), None);
+        let docs: Vec<String> = parts
+            .take_files("doc")
+            .into_iter()
+            .map(|f| f.file_name)
+            .collect();
+        assert_eq!(docs, ["1.pdf", "3.pdf"]);
+        assert_eq!(
+            parts.take_file("other").map(|f| f.file_name).as_deref(),
+            Some("2.pdf")
+        );
+        assert!(parts.files.is_empty());
+    }
+
+    #[test]
+    fn a_policy_lists_its_content_types() {
+        let policy = Policy {
+            kinds: &[FileKind::Pdf, FileKind::Tiff],
+            max_bytes_exclusive: 1,
+            max_label: "1 B",
+            accepted_label: "pdf, tif and tiff",
+        };
+        assert_eq!(policy.content_types(), "application/pdf, image/tiff");
     }
 
     #[test]

@@ -1,11 +1,11 @@
-//! The dealer locator's query parameters. The answer's schemas are the handler's own types
-//! (`routes::dealers::DealerList` and its parts), which derive `ToSchema`.
+//! The dealer locator's query parameters. The answer's schemas are the service's own types
+//! (`content::dealers::DealerList` and its parts), which derive `ToSchema`.
 
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::routes::dealers::{DEFAULT_RADIUS_MILES, RADIUS_OPTIONS_MILES};
+use crate::content::dealers::{DEFAULT_RADIUS_MILES, RADIUS_OPTIONS_MILES};
 
 /// The `radius` query parameter: one of the locator's options, in miles, built from the same
 /// constants the handler checks against.

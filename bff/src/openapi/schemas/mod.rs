@@ -5,5 +5,4 @@ pub mod catalogue;
 pub mod checkout;
 pub mod content;
 pub mod dealers;
-pub mod forms;
 pub mod public_config;
