@@ -88,6 +88,8 @@ pub fn app(state: SharedState) -> Router {
 /// The admin router: metrics and probes.
 pub fn admin_app(state: SharedState) -> Router {
     routes::admin::router(&state)
+        .route("/healthz", get(routes::health::live))
+        .route("/readyz", get(routes::health::ready))
         .layer(
             ServiceBuilder::new()
                 .layer(middleware::from_fn(request_id::assign))

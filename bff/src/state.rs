@@ -10,10 +10,13 @@ use axum::extract::FromRef;
 use axum::http::HeaderName;
 
 use crate::cache::{CacheConfig, EdgeCache};
+use crate::catalogue::Catalogue;
 use crate::commerce::Gateway;
 use crate::config::public::{PublicConfigJson, public_config_json};
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
 use crate::content::Content;
+use crate::content::dealers::Dealers;
+use crate::geo::Geocoder;
 use crate::metrics::Metrics;
 use crate::rate_limit::AuthRateLimit;
 use crate::readiness::Readiness;
@@ -60,6 +63,9 @@ pub struct AppState {
     pub cache: EdgeCache,
     /// Map tiles, apart from `cache` so they can never evict pages.
     pub tile_cache: EdgeCache,
+    /// Zip codes to coordinates for the dealer search (the provider when a key is set, else the
+    /// built-in centroids), chosen once.
+    pub geocoder: Geocoder,
     /// The map tile provider (its key stays here); `None` when `[maps] tile_url` is empty.
     pub tiles: Option<TileProvider>,
     /// Opens and seals the session cookie.
@@ -125,6 +131,7 @@ impl AppState {
             tiles,
             sessions,
             csrf,
+            geocoder: Geocoder::select(secrets.geocoder_key.as_ref()),
             auth_rate_limit,
             refresher,
             gateway,
@@ -226,6 +233,24 @@ impl FromRef<SharedState> for Content {
         Content {
             upstream: state.content.clone(),
             cache: state.cache.clone(),
+        }
+    }
+}
+
+impl FromRef<SharedState> for Dealers {
+    fn from_ref(state: &SharedState) -> Self {
+        Dealers {
+            content: Content::from_ref(state),
+            geocoder: state.geocoder,
+        }
+    }
+}
+
+impl FromRef<SharedState> for Catalogue {
+    fn from_ref(state: &SharedState) -> Self {
+        Catalogue {
+            content: Content::from_ref(state),
+            commerce: state.commerce.clone(),
         }
     }
 }

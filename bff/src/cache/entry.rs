@@ -9,6 +9,7 @@ use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
 use super::policy::{CachePolicy, RouteKind};
+use super::tag::CacheTag;
 
 /// Bodies smaller than this are not worth compressing.
 const COMPRESS_MIN_BYTES: usize = 256;
@@ -20,7 +21,7 @@ pub struct Fetched {
     pub body: Bytes,
     pub content_type: HeaderValue,
     /// Tags besides the route's own (a collection is also tagged with each of its products).
-    pub extra_tags: Vec<String>,
+    pub extra_tags: Vec<CacheTag>,
 }
 
 #[derive(Debug)]
@@ -87,7 +88,7 @@ impl CachedResponse {
     pub fn new(
         route: RouteKind,
         fetched: Fetched,
-        tags: Vec<String>,
+        tags: Vec<CacheTag>,
         policy: &CachePolicy,
     ) -> Self {
         let worth_compressing =
@@ -100,7 +101,7 @@ impl CachedResponse {
             gzip: worth_compressing.then(|| gzip(&fetched.body)).flatten(),
             brotli: worth_compressing.then(|| brotli(&fetched.body)).flatten(),
             body: fetched.body,
-            tags,
+            tags: tags.into_iter().map(String::from).collect(),
             stored_at: Instant::now(),
             jitter_factor: policy.jitter_factor(),
             hard_until: Instant::now(),

@@ -1,6 +1,7 @@
-//! Turning a lookup into an HTTP answer for browsers and CDNs: `Cache-Control` with the remaining
+//! Turning lookups into HTTP answers for browsers and CDNs: `Cache-Control` with the remaining
 //! freshness and the stale windows, a strong `ETag` with 304s, `Surrogate-Key`, `Cache-Status`,
-//! and the stored gzip/brotli variant the client accepts.
+//! and the stored gzip/brotli variant the client accepts. One header builder serves a single
+//! cached entry ([`respond`]) and a body composed from several ([`respond_composed`]).
 
 use std::time::Instant;
 
@@ -8,8 +9,8 @@ use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Response, StatusCode, header};
 use bytes::Bytes;
 
-use super::entry::{CachedResponse, Freshness};
-use super::status::cache_status_header;
+use super::entry::{CachedResponse, Freshness, strong_etag};
+use super::status::{CacheState, cache_status_header};
 use super::store::Lookup;
 
 pub static CACHE_STATUS: HeaderName = HeaderName::from_static("cache-status");
@@ -64,8 +65,6 @@ pub fn matches_etag(headers: &HeaderMap, etag: &HeaderValue) -> bool {
         .any(|candidate| candidate == "*" || candidate.trim_start_matches("W/").as_bytes() == etag)
 }
 
-/// `max-age` is the remaining freshness (0 once stale), so a browser or CDN never keeps an
-/// answer longer than this cache would.
 /// `Surrogate-Key`: the tags, space-separated as CDNs expect, so spaces inside a tag (product
 /// titles have them) are percent-encoded.
 pub fn surrogate_key<'a>(tags: impl IntoIterator<Item = &'a str>) -> Option<HeaderValue> {
@@ -76,66 +75,201 @@ pub fn surrogate_key<'a>(tags: impl IntoIterator<Item = &'a str>) -> Option<Head
     HeaderValue::from_str(&keys.join(" ")).ok()
 }
 
-fn cache_control(entry: &CachedResponse, freshness: &Freshness, now: Instant) -> String {
-    let max_age = freshness.ttl_seconds(now).max(0);
-    if entry.status == StatusCode::NOT_FOUND {
-        return format!("public, max-age={max_age}");
+/// What the headers of a cached answer say: one lookup's, or those merged from every cache entry
+/// a composed body is made of.
+struct Described {
+    /// For `Cache-Status`: the state of the part that did the most work.
+    state: CacheState,
+    /// Whether any part was stored by this request.
+    stored: bool,
+    forward_status: Option<u16>,
+    /// The windows the answer may claim (each the shortest among the parts).
+    freshness: Freshness,
+    /// A remembered 404: no stale windows are offered for it.
+    negative: bool,
+    /// When the oldest part was stored, for `Age`.
+    stored_at: Instant,
+}
+
+impl Described {
+    fn lookup(lookup: &Lookup) -> Self {
+        Self {
+            state: lookup.state,
+            stored: lookup.stored,
+            forward_status: lookup.forward_status,
+            freshness: lookup.freshness,
+            negative: lookup.entry.is_negative(),
+            stored_at: lookup.entry.stored_at,
+        }
     }
-    format!(
-        "public, max-age={max_age}, stale-while-revalidate={}, stale-if-error={}",
-        freshness.swr.as_secs(),
-        freshness.sie.as_secs()
-    )
+
+    /// The parts merged; `None` without parts.
+    fn merged(parts: &[&Lookup]) -> Option<Self> {
+        let decisive = parts
+            .iter()
+            .copied()
+            .min_by_key(|part| work_rank(part.state))?;
+        let freshness = parts
+            .iter()
+            .map(|part| part.freshness)
+            .reduce(|shortest, other| Freshness {
+                fresh_until: shortest.fresh_until.min(other.fresh_until),
+                stale_until: shortest.stale_until.min(other.stale_until),
+                error_until: shortest.error_until.min(other.error_until),
+                swr: shortest.swr.min(other.swr),
+                sie: shortest.sie.min(other.sie),
+            })?;
+        Some(Self {
+            state: decisive.state,
+            stored: parts.iter().any(|part| part.stored),
+            forward_status: decisive.forward_status,
+            freshness,
+            negative: false,
+            stored_at: parts.iter().map(|part| part.entry.stored_at).min()?,
+        })
+    }
+
+    /// `Cache-Status`, `Cache-Control`, `Surrogate-Key`, `ETag`, `Vary` and `Age`: the headers
+    /// of every cached answer, single or composed.
+    ///
+    /// `max-age` is the remaining freshness (0 once stale), so a browser or CDN never keeps an
+    /// answer longer than this cache would.
+    fn headers<'a>(
+        &self,
+        tags: impl IntoIterator<Item = &'a str>,
+        etag: HeaderValue,
+        now: Instant,
+    ) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        let ttl = self.freshness.ttl_seconds(now);
+        let status = cache_status_header(self.state, ttl, self.stored, self.forward_status);
+        if let Ok(value) = HeaderValue::from_str(&status) {
+            headers.insert(CACHE_STATUS.clone(), value);
+        }
+        let max_age = ttl.max(0);
+        let control = if self.negative {
+            format!("public, max-age={max_age}")
+        } else {
+            format!(
+                "public, max-age={max_age}, stale-while-revalidate={}, stale-if-error={}",
+                self.freshness.swr.as_secs(),
+                self.freshness.sie.as_secs()
+            )
+        };
+        if let Ok(value) = HeaderValue::from_str(&control) {
+            headers.insert(header::CACHE_CONTROL, value);
+        }
+        if let Some(value) = surrogate_key(tags) {
+            headers.insert(SURROGATE_KEY.clone(), value);
+        }
+        headers.insert(header::ETAG, etag);
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+        headers.insert(
+            header::AGE,
+            HeaderValue::from(now.saturating_duration_since(self.stored_at).as_secs()),
+        );
+        headers
+    }
+}
+
+/// How much work a state stands for; the lowest rank names a composed answer's state (a miss
+/// over a coalesced wait over stale-if-error over stale over a hit).
+fn work_rank(state: CacheState) -> u8 {
+    match state {
+        CacheState::Miss => 0,
+        CacheState::Coalesced => 1,
+        CacheState::StaleIfError => 2,
+        CacheState::Stale => 3,
+        CacheState::Hit => 4,
+    }
+}
+
+/// A 304 with `headers` (which carry the `ETag`), no body and no `Content-Type`.
+fn not_modified(headers: HeaderMap) -> Response<Body> {
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = StatusCode::NOT_MODIFIED;
+    *response.headers_mut() = headers;
+    response
 }
 
 /// The HTTP answer for `lookup`, given the request's headers.
 pub fn respond(lookup: &Lookup, request_headers: &HeaderMap) -> Response<Body> {
     let entry = &lookup.entry;
-    let now = Instant::now();
-    let mut headers = HeaderMap::new();
-    let status_value = cache_status_header(
-        lookup.state,
-        lookup.freshness.ttl_seconds(now),
-        lookup.stored,
-        lookup.forward_status,
+    let mut headers = Described::lookup(lookup).headers(
+        entry.tags.iter().map(String::as_str),
+        entry.etag.clone(),
+        Instant::now(),
     );
-    if let Ok(value) = HeaderValue::from_str(&status_value) {
-        headers.insert(CACHE_STATUS.clone(), value);
+    if matches_etag(request_headers, &entry.etag) {
+        return not_modified(headers);
     }
-    if let Ok(value) = HeaderValue::from_str(&cache_control(entry, &lookup.freshness, now)) {
-        headers.insert(header::CACHE_CONTROL, value);
-    }
-    if let Some(value) = surrogate_key(entry.tags.iter().map(String::as_str)) {
-        headers.insert(SURROGATE_KEY.clone(), value);
-    }
-    headers.insert(header::ETAG, entry.etag.clone());
-    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-    headers.insert(
-        header::AGE,
-        HeaderValue::from(now.saturating_duration_since(entry.stored_at).as_secs()),
-    );
-
-    let (status, body) = if matches_etag(request_headers, &entry.etag) {
-        (StatusCode::NOT_MODIFIED, Bytes::new())
-    } else {
-        headers.insert(header::CONTENT_TYPE, entry.content_type.clone());
-        let (encoding, body) = match negotiate(request_headers, entry) {
-            Encoding::Brotli => ("br", entry.brotli.clone()),
-            Encoding::Gzip => ("gzip", entry.gzip.clone()),
-            Encoding::Identity => ("identity", None),
-        };
-        match body {
-            Some(body) => {
-                headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-                (entry.status, body)
-            }
-            None => (entry.status, entry.body.clone()),
+    headers.insert(header::CONTENT_TYPE, entry.content_type.clone());
+    let (encoding, variant) = match negotiate(request_headers, entry) {
+        Encoding::Brotli => ("br", entry.brotli.clone()),
+        Encoding::Gzip => ("gzip", entry.gzip.clone()),
+        Encoding::Identity => ("identity", None),
+    };
+    let body = match variant {
+        Some(body) => {
+            headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+            body
         }
+        None => entry.body.clone(),
     };
     let mut response = Response::new(Body::from(body));
-    *response.status_mut() = status;
+    *response.status_mut() = entry.status;
     *response.headers_mut() = headers;
     response
+}
+
+/// The HTTP answer for a JSON `body` composed from several cache entries (content and the price
+/// map, a page and the answer made from it), with the same headers as a single cached answer,
+/// derived from all the parts:
+/// - `ETag`: a strong hash of the composed body, so it changes exactly when what the client sees
+///   changes, and a matching `If-None-Match` gets a 304;
+/// - `Cache-Control`: the shortest remaining freshness and stale windows of the parts, so no
+///   browser or CDN keeps a part longer than its own policy allows;
+/// - `Cache-Status`: one member for this cache, in the state of the part that did the most work;
+/// - `Surrogate-Key`: every part's tags, each once, so purging any part reaches CDNs;
+/// - `Age`: the oldest part's.
+///
+/// Without parts nothing describes the body's freshness: it is answered `no-store`.
+pub fn respond_composed(
+    parts: &[&Lookup],
+    body: Bytes,
+    request_headers: &HeaderMap,
+) -> Response<Body> {
+    let etag = strong_etag(&body);
+    let mut headers = match Described::merged(parts) {
+        Some(described) => described.headers(tags(parts), etag.clone(), Instant::now()),
+        None => {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            headers.insert(header::ETAG, etag.clone());
+            headers
+        }
+    };
+    if matches_etag(request_headers, &etag) {
+        return not_modified(headers);
+    }
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    let mut response = Response::new(Body::from(body));
+    *response.headers_mut() = headers;
+    response
+}
+
+/// Every part's tags, each once, in order.
+fn tags<'a>(parts: &[&'a Lookup]) -> Vec<&'a str> {
+    let mut tags: Vec<&str> = Vec::new();
+    for tag in parts.iter().flat_map(|part| part.entry.tags.iter()) {
+        if !tags.contains(&tag.as_str()) {
+            tags.push(tag);
+        }
+    }
+    tags
 }
 
 #[cfg(test)]
@@ -143,8 +277,9 @@ mod tests {
     use super::*;
     use crate::cache::entry::Fetched;
     use crate::cache::policy::{CachePolicy, RouteKind};
-    use crate::cache::status::CacheState;
+    use crate::cache::tag::CacheTag;
     use std::sync::Arc;
+    use std::time::Duration;
 
     fn lookup() -> Lookup {
         let body = "{\"title\":\"".to_owned() + &"x".repeat(2000) + "\"}";
@@ -160,7 +295,7 @@ mod tests {
                 content_type: HeaderValue::from_static("application/json"),
                 extra_tags: vec![],
             },
-            vec!["page:home".to_owned()],
+            vec![CacheTag::Page("home".into())],
             &policy,
         );
         Lookup {
@@ -234,5 +369,194 @@ mod tests {
                 .unwrap()
                 .contains("detail=hit")
         );
+    }
+
+    /// A part of a composed answer: `ttl_s` fresh, stale windows of twice and three times that.
+    fn part(route: RouteKind, tag: CacheTag, ttl_s: u64, state: CacheState) -> Lookup {
+        let policy = CachePolicy {
+            ttl_ms: ttl_s * 1000,
+            stale_while_revalidate_ms: ttl_s * 2000,
+            stale_if_error_ms: ttl_s * 3000,
+            jitter: 0.0,
+            ..CachePolicy::default()
+        };
+        let entry = CachedResponse::new(
+            route,
+            Fetched {
+                status: StatusCode::OK,
+                body: Bytes::from_static(b"{}"),
+                content_type: HeaderValue::from_static("application/json"),
+                extra_tags: vec![],
+            },
+            vec![tag, CacheTag::Search],
+            &policy,
+        );
+        Lookup {
+            freshness: entry.freshness(&policy),
+            entry: Arc::new(entry),
+            state,
+            stored: state == CacheState::Miss,
+            forward_status: (state == CacheState::Miss).then_some(200),
+        }
+    }
+
+    fn header<'a>(response: &'a Response<Body>, name: &str) -> &'a str {
+        response
+            .headers()
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_shortest_windows_and_every_tag_describe_a_composition() {
+        let product = part(
+            RouteKind::Product,
+            CacheTag::Product("a".into()),
+            120,
+            CacheState::Hit,
+        );
+        let prices = part(RouteKind::Prices, CacheTag::Prices, 30, CacheState::Hit);
+        let response = respond_composed(
+            &[&product, &prices],
+            Bytes::from_static(b"{\"a\":1}"),
+            &HeaderMap::new(),
+        );
+        assert_eq!(response.status(), StatusCode::OK);
+        let control = header(&response, "cache-control");
+        assert!(control.starts_with("public, max-age=29"), "{control}");
+        assert!(
+            control.ends_with("stale-while-revalidate=60, stale-if-error=90"),
+            "{control}"
+        );
+        assert_eq!(
+            header(&response, "surrogate-key"),
+            "product:a search prices"
+        );
+        assert!(header(&response, "cache-status").ends_with("detail=hit"));
+        assert_eq!(header(&response, "content-type"), "application/json");
+        assert_eq!(header(&response, "vary"), "accept-encoding");
+        assert_eq!(header(&response, "age"), "0");
+    }
+
+    #[test]
+    fn the_part_that_did_the_most_work_names_the_state() {
+        let product = part(
+            RouteKind::Product,
+            CacheTag::Product("a".into()),
+            120,
+            CacheState::Hit,
+        );
+        let prices = part(RouteKind::Prices, CacheTag::Prices, 30, CacheState::Miss);
+        let response = respond_composed(&[&product, &prices], Bytes::new(), &HeaderMap::new());
+        let status = header(&response, "cache-status");
+        assert!(status.contains("fwd=uri-miss"), "{status}");
+        assert!(status.contains("stored"), "{status}");
+        assert!(status.ends_with("detail=miss"), "{status}");
+        let stale = part(RouteKind::Prices, CacheTag::Prices, 30, CacheState::Stale);
+        let response = respond_composed(&[&product, &stale], Bytes::new(), &HeaderMap::new());
+        assert!(header(&response, "cache-status").ends_with("detail=stale"));
+    }
+
+    #[test]
+    fn a_composed_etag_follows_the_body_and_a_match_is_a_304() {
+        let product = part(
+            RouteKind::Product,
+            CacheTag::Product("a".into()),
+            120,
+            CacheState::Hit,
+        );
+        let first = respond_composed(
+            &[&product],
+            Bytes::from_static(b"{\"inStock\":true}"),
+            &HeaderMap::new(),
+        );
+        let changed = respond_composed(
+            &[&product],
+            Bytes::from_static(b"{\"inStock\":false}"),
+            &HeaderMap::new(),
+        );
+        let etag = header(&first, "etag").to_owned();
+        assert!(etag.starts_with('"') && etag.ends_with('"'));
+        assert_ne!(etag, header(&changed, "etag"));
+        let again = respond_composed(
+            &[&product],
+            Bytes::from_static(b"{\"inStock\":true}"),
+            &request(&[("if-none-match", &format!("W/{etag}"))]),
+        );
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert!(again.headers().get(header::CONTENT_TYPE).is_none());
+        assert_eq!(header(&again, "etag"), etag);
+        assert!(header(&again, "cache-control").starts_with("public, max-age="));
+    }
+
+    #[test]
+    fn a_stale_part_makes_the_composition_stale_for_browsers() {
+        let mut prices = part(RouteKind::Prices, CacheTag::Prices, 30, CacheState::Stale);
+        prices.freshness.fresh_until = Instant::now() - Duration::from_secs(5);
+        let product = part(
+            RouteKind::Product,
+            CacheTag::Product("a".into()),
+            120,
+            CacheState::Hit,
+        );
+        let response = respond_composed(&[&product, &prices], Bytes::new(), &HeaderMap::new());
+        assert!(header(&response, "cache-control").starts_with("public, max-age=0,"));
+    }
+
+    #[test]
+    fn a_composition_without_parts_is_not_stored() {
+        let response = respond_composed(&[], Bytes::from_static(b"{}"), &HeaderMap::new());
+        assert_eq!(header(&response, "cache-control"), "no-store");
+        assert!(header(&response, "etag").starts_with('"'));
+        assert!(response.headers().get(&CACHE_STATUS).is_none());
+    }
+
+    #[test]
+    fn one_entry_and_a_composition_of_it_carry_the_same_cache_headers() {
+        let lookup = lookup();
+        let single = respond(&lookup, &request(&[]));
+        let composed = respond_composed(&[&lookup], lookup.entry.body.clone(), &request(&[]));
+        for name in [
+            "cache-status",
+            "cache-control",
+            "surrogate-key",
+            "etag",
+            "vary",
+            "age",
+            "content-type",
+        ] {
+            assert_eq!(header(&single, name), header(&composed, name), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_remembered_404_offers_no_stale_windows() {
+        let policy = CachePolicy {
+            jitter: 0.0,
+            ..CachePolicy::default()
+        };
+        let entry = CachedResponse::new(
+            RouteKind::Product,
+            Fetched {
+                status: StatusCode::NOT_FOUND,
+                body: Bytes::from_static(b"{}"),
+                content_type: HeaderValue::from_static("application/problem+json"),
+                extra_tags: vec![],
+            },
+            vec![CacheTag::Product("x".into())],
+            &policy,
+        );
+        let lookup = Lookup {
+            freshness: entry.freshness(&policy),
+            entry: Arc::new(entry),
+            state: CacheState::Miss,
+            stored: true,
+            forward_status: Some(404),
+        };
+        let response = respond(&lookup, &request(&[]));
+        assert_eq!(response.status(), StatusCode::NOT_FOUND);
+        let control = header(&response, "cache-control");
+        assert!(!control.contains("stale"), "{control}");
     }
 }

@@ -6,6 +6,7 @@ pub mod key;
 pub mod policy;
 pub mod status;
 pub mod store;
+pub mod tag;
 
 pub use entry::Fetched;
 pub use http::respond;
@@ -13,3 +14,4 @@ pub use key::normalise;
 pub use policy::{CacheConfig, CachePolicy, RouteKind};
 pub use status::CacheState;
 pub use store::{EdgeCache, FetchFailure, Lookup};
+pub use tag::CacheTag;

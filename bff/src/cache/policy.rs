@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::tag::CacheTag;
+
 /// The cached routes, each with its own policy and tag scheme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -39,14 +41,14 @@ impl RouteKind {
     }
 
     /// The tag every entry of this route carries for `key` (`page:home`, `product:summit lr`…).
-    pub fn tag(self, key: &str) -> String {
+    pub fn tag(self, key: &str) -> CacheTag {
         match self {
-            Self::Pages => format!("page:{key}"),
-            Self::Product => format!("product:{key}"),
-            Self::Collection => format!("collection:{key}"),
-            Self::Search => "search".to_owned(),
-            Self::Prices => "prices".to_owned(),
-            Self::Tiles => "tiles".to_owned(),
+            Self::Pages => CacheTag::Page(key.to_owned()),
+            Self::Product => CacheTag::Product(key.to_owned()),
+            Self::Collection => CacheTag::Collection(key.to_owned()),
+            Self::Search => CacheTag::Search,
+            Self::Prices => CacheTag::Prices,
+            Self::Tiles => CacheTag::Tiles,
         }
     }
 }

@@ -1,14 +1,16 @@
 //! Content + live prices → the answers the product, collection and search screens need.
 //!
-//! Works on the camelCased content (`serde_json::Value`): the content service owns the product's
-//! many fields and the BFF passes them through; only the sku figures, `noVariants` and
-//! `displayedSku` are the BFF's.
+//! Works on the typed content ([`super::content`]): the sku codes and listed prices are read, the
+//! live figures, `noVariants` and `displayedSku` are added, and every other content field is
+//! relayed as it is.
 
 use std::cmp::Ordering;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::pricing::{PriceMap, SkuPricing, amount};
+use super::answer::{Collection, ProductCard, ProductPage, ProductSku, SearchResults};
+use super::content::{CardContent, CollectionContent, ProductContent, SkuContent};
+use super::pricing::{PriceMap, SkuPricing};
 
 /// Which sku a product shows before the shopper picks options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,111 +23,140 @@ pub enum DisplayedSku {
     Cheapest,
 }
 
+/// The keys the BFF writes into a sku and a product: a content field of the same name is
+/// replaced, never sent twice.
+const SKU_KEYS: &[&str] = &["finalPrice", "discountPercentage", "inStock"];
+const PRODUCT_KEYS: &[&str] = &["noVariants", "displayedSku"];
+
 /// The product page: every sku priced, the first sku displayed; related product cards priced
 /// like collection cards.
-pub fn product_page(mut product: Value, prices: &PriceMap) -> Value {
-    price_product(&mut product, prices, DisplayedSku::First);
-    if let Some(related) = product
-        .get_mut("relatedProducts")
-        .and_then(Value::as_array_mut)
-    {
-        for card in related {
-            price_product(card, prices, DisplayedSku::Cheapest);
-        }
+pub fn product_page(product: ProductContent, prices: &PriceMap) -> ProductPage {
+    let (skus, displayed_sku) = priced_skus(product.skus, prices, DisplayedSku::First);
+    ProductPage {
+        title: product.title,
+        no_variants: skus.len() == 1,
+        displayed_sku,
+        skus,
+        related_products: cards(product.related_products, prices),
+        content: relayed(product.rest, PRODUCT_KEYS),
     }
-    product
 }
 
 /// A collection: the group's fields with every product card priced, each showing its cheapest
 /// sku.
-pub fn collection(mut group: Value, prices: &PriceMap) -> Value {
-    if let Some(products) = group.get_mut("products").and_then(Value::as_array_mut) {
-        for card in products {
-            price_product(card, prices, DisplayedSku::Cheapest);
-        }
+pub fn collection(group: CollectionContent, prices: &PriceMap) -> Collection {
+    Collection {
+        products: cards(group.products, prices),
+        content: group.rest,
     }
-    group
 }
 
 /// Search results `{query, results}`: priced cards (cheapest sku displayed), sorted by title
 /// ignoring case.
-pub fn search_results(query: &str, results: Value, prices: &PriceMap) -> Value {
-    let mut results = match results {
-        Value::Array(results) => results,
-        _ => Vec::new(),
-    };
-    for card in &mut results {
-        price_product(card, prices, DisplayedSku::Cheapest);
-    }
+pub fn search_results(query: &str, results: Vec<CardContent>, prices: &PriceMap) -> SearchResults {
+    let mut results = cards(results, prices);
     sort_by_title(&mut results);
-    json!({"query": query, "results": results})
-}
-
-/// Adds the live figures (`price`, `finalPrice`, `discountPercentage`, `inStock`) to every sku of
-/// `product`, and `noVariants` (exactly one sku) and `displayedSku` (a sku code, or null for a
-/// product without skus) to the product.
-pub fn price_product(product: &mut Value, prices: &PriceMap, shown: DisplayedSku) {
-    let Some(object) = product.as_object_mut() else {
-        return;
-    };
-    let mut priced: Vec<(Option<String>, f64)> = Vec::new();
-    if let Some(skus) = object.get_mut("skus").and_then(Value::as_array_mut) {
-        for sku in skus.iter_mut().filter_map(Value::as_object_mut) {
-            let code = sku.get("sku").and_then(Value::as_str).map(str::to_owned);
-            let listed = sku.get("price").and_then(Value::as_f64);
-            let pricing = SkuPricing::of(listed, code.as_deref().and_then(|c| prices.get(c)));
-            apply(sku, &pricing);
-            priced.push((code, pricing.final_price));
-        }
+    SearchResults {
+        query: query.to_owned(),
+        results,
     }
-    let displayed = match shown {
-        DisplayedSku::First => priced.first(),
-        DisplayedSku::Cheapest => cheapest(&priced),
-    };
-    object.insert("noVariants".to_owned(), Value::Bool(priced.len() == 1));
-    object.insert(
-        "displayedSku".to_owned(),
-        displayed
-            .and_then(|(code, _)| code.clone())
-            .map_or(Value::Null, Value::String),
-    );
 }
 
-fn apply(sku: &mut Map<String, Value>, pricing: &SkuPricing) {
-    sku.insert("price".to_owned(), amount(pricing.price));
-    sku.insert("finalPrice".to_owned(), amount(pricing.final_price));
-    sku.insert(
-        "discountPercentage".to_owned(),
-        amount(pricing.discount_percentage),
-    );
-    sku.insert("inStock".to_owned(), Value::Bool(pricing.in_stock));
+/// A product card: every sku priced, the cheapest displayed.
+pub fn card(card: CardContent, prices: &PriceMap) -> ProductCard {
+    let (skus, displayed_sku) = priced_skus(card.skus, prices, DisplayedSku::Cheapest);
+    ProductCard {
+        title: card.title,
+        no_variants: skus.len() == 1,
+        displayed_sku,
+        skus,
+        content: relayed(card.rest, PRODUCT_KEYS),
+    }
+}
+
+fn cards(cards: Vec<CardContent>, prices: &PriceMap) -> Vec<ProductCard> {
+    cards.into_iter().map(|c| card(c, prices)).collect()
+}
+
+/// Every sku with its live figures (`price`, `finalPrice`, `discountPercentage`, `inStock`), and
+/// the code of the sku `shown` (none for a product without skus).
+fn priced_skus(
+    skus: Vec<SkuContent>,
+    prices: &PriceMap,
+    shown: DisplayedSku,
+) -> (Vec<ProductSku>, Option<String>) {
+    let skus: Vec<ProductSku> = skus.into_iter().map(|sku| priced(sku, prices)).collect();
+    let displayed = match shown {
+        DisplayedSku::First => skus.first(),
+        DisplayedSku::Cheapest => cheapest(&skus),
+    };
+    let displayed = displayed.map(|sku| sku.sku.clone());
+    (skus, displayed)
+}
+
+fn priced(sku: SkuContent, prices: &PriceMap) -> ProductSku {
+    let pricing = SkuPricing::of(sku.price, prices.get(&sku.sku));
+    ProductSku {
+        sku: sku.sku,
+        price: pricing.price,
+        final_price: pricing.final_price,
+        discount_percentage: pricing.discount_percentage,
+        in_stock: pricing.in_stock,
+        variants: sku.variants,
+        content: relayed(sku.rest, SKU_KEYS),
+    }
+}
+
+/// The content's other fields, without those the BFF writes.
+fn relayed(mut fields: Map<String, Value>, owned: &[&str]) -> Map<String, Value> {
+    for key in owned {
+        fields.remove(*key);
+    }
+    fields
 }
 
 /// The lowest final price; the first of equals (`min_by` keeps the last, so compare strictly).
-fn cheapest(priced: &[(Option<String>, f64)]) -> Option<&(Option<String>, f64)> {
-    priced.iter().fold(None, |best, candidate| match best {
-        Some(best) if candidate.1.total_cmp(&best.1) != Ordering::Less => Some(best),
+fn cheapest(skus: &[ProductSku]) -> Option<&ProductSku> {
+    skus.iter().fold(None, |best, candidate| match best {
+        Some(best) if candidate.final_price.total_cmp(&best.final_price) != Ordering::Less => {
+            Some(best)
+        }
         _ => Some(candidate),
     })
 }
 
 /// Sorts cards by title ignoring case (Unicode lower case), then by the exact title so equal
 /// titles in different cases keep one order.
-pub fn sort_by_title(cards: &mut [Value]) {
-    cards.sort_by_cached_key(|card| {
-        let title = card
-            .get("title")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        (title.to_lowercase(), title)
-    });
+pub fn sort_by_title(cards: &mut [ProductCard]) {
+    cards.sort_by_cached_key(|card| (card.title.to_lowercase(), card.title.clone()));
 }
 
 #[cfg(test)]
 mod tests {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use serde_json::json;
+
     use super::*;
     use crate::catalogue::pricing::LivePrice;
+    use crate::content::read;
+
+    /// A content document as the typed content.
+    fn content<T: DeserializeOwned>(document: Value) -> T {
+        read(document).unwrap()
+    }
+
+    /// An answer as the browser receives it.
+    fn sent(answer: impl Serialize) -> Value {
+        serde_json::to_value(answer).unwrap()
+    }
+
+    fn price_product(product: Value, prices: &PriceMap, shown: DisplayedSku) -> Value {
+        match shown {
+            DisplayedSku::First => sent(product_page(content(product), prices)),
+            DisplayedSku::Cheapest => sent(card(content(product), prices)),
+        }
+    }
 
     fn prices(entries: &[(&str, f64, f64, f64, bool)]) -> PriceMap {
         PriceMap {
@@ -146,7 +177,7 @@ mod tests {
         }
     }
 
-    fn card(title: &str, skus: &[&str]) -> Value {
+    fn card_of(title: &str, skus: &[&str]) -> Value {
         json!({
             "title": title,
             "skus": skus.iter().map(|sku| json!({"sku": sku, "price": 1, "variants": []})).collect::<Vec<_>>(),
@@ -159,7 +190,10 @@ mod tests {
             ("A-BLK", 1299.99, 10.0, 1169.99, true),
             ("A-FDE", 1299.99, 0.0, 1299.99, false),
         ]);
-        let page = product_page(card("A", &["A-BLK", "A-FDE"]), &map);
+        let page = sent(product_page(
+            content(card_of("A", &["A-BLK", "A-FDE"])),
+            &map,
+        ));
         assert_eq!(
             page["skus"][0],
             json!({"sku": "A-BLK", "price": 1299.99, "finalPrice": 1169.99, "discountPercentage": 10, "inStock": true, "variants": []})
@@ -178,9 +212,9 @@ mod tests {
             ("B-1", 50.0, 0.0, 50.0, true),
             ("B-2", 40.0, 0.0, 40.0, true),
         ]);
-        let mut product = card("A", &["A-1", "A-2"]);
-        product["relatedProducts"] = json!([card("B", &["B-1", "B-2"])]);
-        let page = product_page(product, &map);
+        let mut product = card_of("A", &["A-1", "A-2"]);
+        product["relatedProducts"] = json!([card_of("B", &["B-1", "B-2"])]);
+        let page = sent(product_page(content(product), &map));
         assert_eq!(page["displayedSku"], "A-1");
         assert_eq!(page["relatedProducts"][0]["displayedSku"], "B-2");
     }
@@ -192,10 +226,12 @@ mod tests {
             ("S-6CM", 2299.0, 15.0, 1954.15, true),
             ("S-65", 2199.0, 0.0, 2199.0, true),
         ]);
-        let group = collection(
-            json!({"title": "Rifles", "products": [card("Summit LR", &["S-65", "S-308", "S-6CM"])]}),
+        let group = sent(collection(
+            content(
+                json!({"title": "Rifles", "products": [card_of("Summit LR", &["S-65", "S-308", "S-6CM"])]}),
+            ),
             &map,
-        );
+        ));
         assert_eq!(group["products"][0]["displayedSku"], "S-6CM");
         assert_eq!(group["title"], "Rifles");
     }
@@ -207,21 +243,26 @@ mod tests {
             ("X-2", 20.0, 0.0, 20.0, true),
             ("X-3", 25.0, 20.0, 20.0, true),
         ]);
-        let mut product = card("X", &["X-1", "X-2", "X-3"]);
-        price_product(&mut product, &map, DisplayedSku::Cheapest);
+        let product = price_product(
+            card_of("X", &["X-1", "X-2", "X-3"]),
+            &map,
+            DisplayedSku::Cheapest,
+        );
         assert_eq!(product["displayedSku"], "X-2");
     }
 
     #[test]
     fn no_variants_means_exactly_one_sku() {
         let map = prices(&[("ONE", 0.0, 0.0, 0.0, false)]);
-        let mut one = card("One", &["ONE"]);
-        price_product(&mut one, &map, DisplayedSku::Cheapest);
+        let one = price_product(card_of("One", &["ONE"]), &map, DisplayedSku::Cheapest);
         assert_eq!(one["noVariants"], true);
         assert_eq!(one["displayedSku"], "ONE");
         assert_eq!(one["skus"][0]["finalPrice"], json!(0), "'Coming Soon'");
-        let mut none = json!({"title": "None", "skus": []});
-        price_product(&mut none, &map, DisplayedSku::Cheapest);
+        let none = price_product(
+            json!({"title": "None", "skus": []}),
+            &map,
+            DisplayedSku::Cheapest,
+        );
         assert_eq!(none["noVariants"], false);
         assert_eq!(none["displayedSku"], Value::Null);
     }
@@ -230,14 +271,14 @@ mod tests {
     fn search_results_are_sorted_by_title_ignoring_case_and_priced() {
         let map = prices(&[("F", 10.0, 0.0, 10.0, true)]);
         let results = json!([
-            card("falcon Compensator", &["F"]),
-            card("Falcon 9", &["F"]),
-            card("apex Muzzle Brake", &["F"]),
-            card("Falcon 45", &["F"]),
-            card("Über Grip", &["F"]),
-            card("Zeta", &["F"]),
+            card_of("falcon Compensator", &["F"]),
+            card_of("Falcon 9", &["F"]),
+            card_of("apex Muzzle Brake", &["F"]),
+            card_of("Falcon 45", &["F"]),
+            card_of("Über Grip", &["F"]),
+            card_of("Zeta", &["F"]),
         ]);
-        let answer = search_results("falcon", results, &map);
+        let answer = sent(search_results("falcon", content(results), &map));
         let titles: Vec<&str> = answer["results"]
             .as_array()
             .into_iter()
@@ -262,9 +303,46 @@ mod tests {
 
     #[test]
     fn a_sku_missing_from_the_price_map_is_not_sellable() {
-        let mut product = card("Ghost", &["GHOST-1"]);
-        price_product(&mut product, &PriceMap::default(), DisplayedSku::First);
+        let product = price_product(
+            card_of("Ghost", &["GHOST-1"]),
+            &PriceMap::default(),
+            DisplayedSku::First,
+        );
         assert_eq!(product["skus"][0]["inStock"], false);
         assert_eq!(product["skus"][0]["finalPrice"], json!(1));
+    }
+
+    #[test]
+    fn content_fields_are_relayed_and_the_bffs_own_keys_are_written_once() {
+        let map = prices(&[("S", 100.0, 10.0, 90.0, true)]);
+        let product = json!({
+            "title": "T", "url": "/product/t", "noVariants": "from the cms",
+            "skus": [{"sku": "S", "price": 120, "finalPrice": 1, "imgUrl": {"src": "s", "alt": ""}}],
+        });
+        let page = product_page(content(product), &map);
+        assert!(!page.content.contains_key("noVariants"));
+        assert!(!page.skus[0].content.contains_key("finalPrice"));
+        let body = serde_json::to_string(&page).unwrap();
+        assert_eq!(body.matches("\"finalPrice\"").count(), 1, "{body}");
+        assert_eq!(body.matches("\"noVariants\"").count(), 1, "{body}");
+        let page = sent(page);
+        assert_eq!(page["url"], "/product/t");
+        assert_eq!(page["noVariants"], true);
+        assert_eq!(page["skus"][0]["finalPrice"], json!(90));
+        assert_eq!(page["skus"][0]["imgUrl"], json!({"src": "s", "alt": ""}));
+        assert_eq!(page["relatedProducts"], json!([]));
+    }
+
+    #[test]
+    fn a_collection_relays_its_own_fields() {
+        let group = sent(collection(
+            content(
+                json!({"title": "Rifles", "filter_categories": [{"depends_on": null}], "products": []}),
+            ),
+            &PriceMap::default(),
+        ));
+        assert_eq!(group["filterCategories"], json!([{"dependsOn": null}]));
+        assert_eq!(group["title"], "Rifles");
+        assert_eq!(group["products"], json!([]));
     }
 }

@@ -6,8 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Number, Value};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::Value;
+
+use crate::upstream::{UpstreamError, decode};
 
 /// One sku's live figures, as `GET /Products` gives them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,19 +34,15 @@ pub struct PriceMap {
 }
 
 impl PriceMap {
-    /// Reads the upstream's answer `{"products": {sku: {...}}}`. An entry that does not parse is
+    /// Reads the commerce service's answer `{"products": {sku: {...}}}`. A document without a
+    /// `products` object breaks the contract (`upstream_contract`); an entry that does not read is
     /// left out (that sku then has no live figures and is not sellable) rather than failing the
     /// whole map, so one bad row cannot take every price down.
-    pub fn from_upstream(document: Value) -> Result<Self, String> {
-        let Value::Object(mut document) = document else {
-            return Err("the price map is not an object".to_owned());
-        };
-        let Some(Value::Object(entries)) = document.remove("products") else {
-            return Err("the price map has no products object".to_owned());
-        };
+    pub fn from_upstream(body: &[u8]) -> Result<Self, UpstreamError> {
+        let answer: PriceMapAnswer = decode("commerce", body)?;
         let mut products = BTreeMap::new();
-        for (sku, entry) in entries {
-            match serde_json::from_value::<LivePrice>(entry) {
+        for (sku, entry) in answer.products {
+            match LivePrice::deserialize(entry) {
                 Ok(live) if live.price.is_finite() => {
                     products.insert(sku, live);
                 }
@@ -60,6 +58,13 @@ impl PriceMap {
     pub fn get(&self, sku: &str) -> Option<&LivePrice> {
         self.products.get(sku)
     }
+}
+
+/// `GET /Products` as the commerce service answers it: the envelope is the contract, each row is
+/// read on its own (see [`PriceMap::from_upstream`]).
+#[derive(Debug, Deserialize)]
+struct PriceMapAnswer {
+    products: BTreeMap<String, Value>,
 }
 
 /// What one sku costs now, as the storefront shows it.
@@ -126,14 +131,15 @@ fn discount_percentage(price: f64, final_price: f64, reported: Option<f64>) -> f
     }
 }
 
-/// An amount as a JSON number, whole amounts without a fraction (`1299` rather than `1299.0`),
-/// as the upstreams write them.
-pub fn amount(value: f64) -> Value {
+/// Serialises an amount as a JSON number, whole amounts without a fraction (`1299` rather than
+/// `1299.0`), as the upstreams write them; for `#[serde(serialize_with = "amount")]`.
+pub fn amount<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
     const EXACT_INTEGER_LIMIT: f64 = 9_007_199_254_740_992.0; // 2^53
     if value.fract() == 0.0 && value.abs() < EXACT_INTEGER_LIMIT {
-        Value::from(value as i64)
+        serializer.serialize_i64(*value as i64)
     } else {
-        Number::from_f64(value).map_or(Value::Null, Value::Number)
+        // Not finite: JSON has no such number (serde_json writes `null`).
+        serializer.serialize_f64(*value)
     }
 }
 
@@ -228,26 +234,54 @@ mod tests {
 
     #[test]
     fn the_price_map_keeps_sku_codes_and_skips_unreadable_entries() {
-        let map = PriceMap::from_upstream(json!({"products": {
-            "TF-V15-556-16-BLK": {"price": 1299.99, "bestDiscountPercentage": 10, "bestDiscountedPrice": 1169.99, "inStock": true},
+        let body = json!({"products": {
+            "TF-V15-556-16-BLK": {"price": 1299.99, "bestDiscountPercentage": 10, "bestDiscountedPrice": 1169.99, "inStock": true, "warehouse": "unknown field"},
             "tf_lower_case_code": {"price": 5, "inStock": true},
             "TF-BROKEN": {"price": "free"}
-        }}))
-        .unwrap_or_default();
+        }, "generatedAt": "unknown field"});
+        let map = PriceMap::from_upstream(body.to_string().as_bytes()).unwrap_or_default();
         assert_eq!(
             map.products.keys().collect::<Vec<_>>(),
             ["TF-V15-556-16-BLK", "tf_lower_case_code"]
         );
         assert_eq!(map.get("TF-V15-556-16-BLK").map(final_price), Some(1169.99));
-        assert!(PriceMap::from_upstream(json!({"items": {}})).is_err());
-        assert!(PriceMap::from_upstream(json!([])).is_err());
+    }
+
+    #[test]
+    fn a_price_map_without_its_products_object_breaks_the_contract() {
+        for (body, field) in [
+            (json!({"items": {}}), "."),
+            (json!([]), "."),
+            (json!({"products": []}), "products"),
+        ] {
+            let err = PriceMap::from_upstream(body.to_string().as_bytes()).unwrap_err();
+            let UpstreamError::Contract {
+                upstream,
+                field: at,
+                ..
+            } = &err
+            else {
+                panic!("not a contract error: {err:?}");
+            };
+            assert_eq!((*upstream, at.as_str()), ("commerce", field), "{body}");
+            assert_eq!(err.code(), "upstream_contract");
+            assert_eq!(err.status().as_u16(), 502);
+        }
+    }
+
+    #[derive(Serialize)]
+    struct Amount(#[serde(serialize_with = "amount")] f64);
+
+    fn printed(value: f64) -> String {
+        serde_json::to_string(&Amount(value)).unwrap_or_default()
     }
 
     #[test]
     fn amounts_print_like_the_upstreams() {
-        assert_eq!(amount(1299.0).to_string(), "1299");
-        assert_eq!(amount(1169.99).to_string(), "1169.99");
-        assert_eq!(amount(0.0).to_string(), "0");
-        assert_eq!(amount(f64::NAN), Value::Null);
+        assert_eq!(printed(1299.0), "1299");
+        assert_eq!(printed(1169.99), "1169.99");
+        assert_eq!(printed(0.0), "0");
+        assert_eq!(printed(f64::NAN), "null");
+        assert_eq!(serde_json::to_value(Amount(10.0)).ok(), Some(json!(10)));
     }
 }

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{FromRef, FromRequestParts};
+use axum::extract::FromRequestParts;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use bytes::Bytes;
@@ -20,7 +20,6 @@ use crate::cache::Lookup;
 use crate::error::ApiError;
 use crate::geo::{Geocoder, LatLng, ZipCode, within_radius};
 use crate::request_id::RequestId;
-use crate::state::SharedState;
 use crate::upstream::{self, UpstreamError};
 use crate::validation::field_errors;
 
@@ -40,15 +39,6 @@ const DEALER_PAGE: &str = "dealerlocator";
 pub struct Dealers {
     pub content: Content,
     pub geocoder: Geocoder,
-}
-
-impl FromRef<SharedState> for Dealers {
-    fn from_ref(state: &SharedState) -> Self {
-        Self {
-            content: Content::from_ref(state),
-            geocoder: Geocoder::select(state.secrets.geocoder_key.as_ref()),
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,10 +5,12 @@
 pub mod dealers;
 pub mod pages;
 
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::cache::EdgeCache;
-use crate::upstream::Upstream;
+use crate::upstream::{Upstream, UpstreamError, decode_value};
 
 /// What the content services need: the content upstream and the edge cache.
 #[derive(Debug, Clone)]
@@ -70,6 +72,18 @@ pub fn camel_case_keys(value: Value) -> Value {
         Value::Array(items) => Value::Array(items.into_iter().map(camel_case_keys).collect()),
         other => other,
     }
+}
+
+/// Strapi's single-document envelope: `{"data": …}`.
+#[derive(Debug, Deserialize)]
+pub struct Data<T> {
+    pub data: T,
+}
+
+/// A content document (parsed JSON), camelCased, read as a `T`: a missing or mistyped field `T`
+/// requires is `upstream_contract`.
+pub fn read<T: DeserializeOwned>(document: Value) -> Result<T, UpstreamError> {
+    decode_value("content", camel_case_keys(document))
 }
 
 #[cfg(test)]

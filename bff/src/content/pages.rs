@@ -2,9 +2,10 @@
 
 use axum::http::{HeaderValue, StatusCode};
 use bytes::Bytes;
-use serde_json::Value;
+use serde::Serialize;
+use serde_json::{Map, Value};
 
-use super::{Content, PAGE_NAMES, camel_case_keys};
+use super::{Content, Data, PAGE_NAMES, read};
 use crate::cache::{self, Fetched, Lookup, RouteKind};
 use crate::error::ApiError;
 use crate::request_id::RequestId;
@@ -30,7 +31,7 @@ impl Content {
     }
 }
 
-/// A 200 JSON entry (also the catalogue's).
+/// A 200 JSON entry.
 pub fn json_entry(value: &Value) -> Fetched {
     Fetched {
         status: StatusCode::OK,
@@ -38,6 +39,24 @@ pub fn json_entry(value: &Value) -> Fetched {
         content_type: HeaderValue::from_static("application/json"),
         extra_tags: Vec::new(),
     }
+}
+
+/// A 200 JSON entry of a typed `value` read from `upstream` (a page, the catalogue's content and
+/// price map).
+pub fn encoded_entry<T: Serialize + ?Sized>(
+    upstream: &'static str,
+    value: &T,
+) -> Result<Fetched, UpstreamError> {
+    let body = serde_json::to_vec(value).map_err(|err| UpstreamError::Encode {
+        upstream,
+        reason: format!("cache entry: {err}"),
+    })?;
+    Ok(Fetched {
+        status: StatusCode::OK,
+        body: Bytes::from(body),
+        content_type: HeaderValue::from_static("application/json"),
+        extra_tags: Vec::new(),
+    })
 }
 
 /// A 404 worth remembering for the negative ttl.
@@ -70,14 +89,8 @@ async fn fetch_page(
         }
         Err(err) => return Err(err),
     };
-    let mut document = decode("content", &response.body)?;
-    let data = document
-        .get_mut("data")
-        .map(Value::take)
-        .filter(Value::is_object)
-        .ok_or_else(|| UpstreamError::Decode {
-            upstream: "content",
-            reason: format!("page {name} has no data object"),
-        })?;
-    Ok(json_entry(&camel_case_keys(data)))
+    // A deliberate pass-through: the page is relayed as the CMS wrote it (camelCased); its
+    // shapes are documented by `openapi::schemas::content`, the envelope is the contract.
+    let Data { data: page } = read::<Data<Map<String, Value>>>(decode("content", &response.body)?)?;
+    encoded_entry("content", &page)
 }

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::json;
 use subtle::ConstantTimeEq;
 
-use super::health;
+use crate::cache::CacheTag;
 use crate::error::ApiError;
 use crate::state::SharedState;
 
@@ -30,8 +30,6 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
         ));
     Router::new()
         .route("/metrics", get(metrics))
-        .route("/healthz", get(health::live))
-        .route("/readyz", get(health::ready))
         .route("/admin/webhooks/content", post(content_webhook))
         .nest("/admin", protected)
 }
@@ -135,7 +133,7 @@ struct Webhook {
 
 /// The cache tags an entry of a content `model` affects; `None` when the model is unknown,
 /// which purges all content (everything but prices).
-fn affected_tags(model: &str, entry: &serde_json::Value) -> Option<Vec<String>> {
+fn affected_tags(model: &str, entry: &serde_json::Value) -> Option<Vec<CacheTag>> {
     let field = |name: &str| {
         entry
             .get(name)
@@ -144,17 +142,15 @@ fn affected_tags(model: &str, entry: &serde_json::Value) -> Option<Vec<String>> 
     };
     match model {
         "page" => Some(match field("name").or_else(|| field("slug")) {
-            Some(name) => vec![format!("page:{name}")],
+            Some(name) => vec![CacheTag::Page(name)],
             None => crate::content::PAGE_NAMES
                 .iter()
-                .map(|name| format!("page:{name}"))
+                .map(|name| CacheTag::Page((*name).to_owned()))
                 .collect(),
         }),
-        "product" => {
-            field("title").map(|title| vec![format!("product:{title}"), "search".to_owned()])
-        }
+        "product" => field("title").map(|title| vec![CacheTag::Product(title), CacheTag::Search]),
         "product-group" | "collection" => {
-            field("title").map(|title| vec![format!("collection:{title}")])
+            field("title").map(|title| vec![CacheTag::Collection(title)])
         }
         _ => None,
     }
@@ -174,9 +170,12 @@ async fn content_webhook(
     }
     let model = hook.model.unwrap_or_default();
     let (purged, tags) = match affected_tags(&model, &hook.entry) {
-        Some(tags) => (state.cache.purge_tags(&tags).await, tags),
+        Some(tags) => {
+            let tags: Vec<String> = tags.into_iter().map(String::from).collect();
+            (state.cache.purge_tags(&tags).await, tags)
+        }
         None => {
-            let tags: Vec<String> = vec!["prices".to_owned()];
+            let tags: Vec<String> = vec![CacheTag::Prices.into()];
             let purged = state.cache.purge_all_except_tags(&tags).await;
             (purged, vec!["*".to_owned()])
         }
@@ -192,18 +191,19 @@ mod tests {
     #[test]
     fn models_map_to_their_tags() {
         let entry = json!({"name": "Home", "title": "Summit LR"});
+        let rendered = |model: &str| {
+            affected_tags(model, &entry)
+                .map(|tags| tags.iter().map(ToString::to_string).collect::<Vec<_>>())
+        };
+        assert_eq!(rendered("page"), Some(vec!["page:home".to_owned()]));
         assert_eq!(
-            affected_tags("page", &entry),
-            Some(vec!["page:home".to_owned()])
-        );
-        assert_eq!(
-            affected_tags("product", &entry),
+            rendered("product"),
             Some(vec!["product:summit lr".to_owned(), "search".to_owned()])
         );
         assert_eq!(
-            affected_tags("product-group", &entry),
+            rendered("product-group"),
             Some(vec!["collection:summit lr".to_owned()])
         );
-        assert_eq!(affected_tags("dealer", &entry), None);
+        assert_eq!(rendered("dealer"), None);
     }
 }

@@ -930,7 +930,12 @@ export interface components {
             children: components["schemas"]["InlineNode"][];
         };
         /** @description `GET /api/collections/{title}`: the product group with its products as priced cards. */
-        Collection: {
+        Collection: components["schemas"]["CollectionFields"] & {
+            /** @description In the collection's order. */
+            products: components["schemas"]["ProductCard"][];
+        };
+        /** @description The content service's fields of a product group (`Collection`), relayed. */
+        CollectionFields: {
             /** Format: int64 */
             id: number;
             documentId: string;
@@ -946,8 +951,6 @@ export interface components {
             breadcrumbs: components["schemas"]["Breadcrumb"][];
             filterCategories: components["schemas"]["FilterCategory"][];
             promoCards: components["schemas"]["PromoCard"][];
-            /** @description In the collection's order. */
-            products: components["schemas"]["ProductCard"][];
         };
         /** @description A color swatch. */
         ColorOption: {
@@ -1705,29 +1708,9 @@ export interface components {
          *     cheapest sku. Field names follow the content service's collection endpoint (`filterOptions`,
          *     `compatibility`), not the product page's.
          */
-        ProductCard: {
-            /** Format: int64 */
-            id: number;
-            documentId: string;
+        ProductCard: components["schemas"]["ProductCardFields"] & {
             title: string;
-            subtitle: string;
-            /** @description The product's page, an in-app path: `/product/summit%20lr`. */
-            url: string;
-            /**
-             * @description The product page's layout: `product-short-alt`, `product-short` or `product-long`; null:
-             *     the default.
-             */
-            displayType: string | null;
-            imgUrl: components["schemas"]["Image"];
             skus: components["schemas"]["ProductSku"][];
-            colorOptions: components["schemas"]["ColorOption"][];
-            /** @description The product's filter tags. */
-            filterOptions: components["schemas"]["FilterTag"][];
-            /** @description The product's compatibility groups. */
-            compatibility: components["schemas"]["CompatibilityGroup"][];
-            /** @description Ships only to a licensed FFL dealer. */
-            fflItem: boolean;
-            receiverItem: boolean;
             /** @description Exactly one sku: no option selects. */
             noVariants: boolean;
             /**
@@ -1737,16 +1720,55 @@ export interface components {
             displayedSku: string | null;
         };
         /**
+         * @description The content service's fields of a product card (`ProductCard`), relayed. Field names follow
+         *     the content service's collection endpoint (`filterOptions`, `compatibility`), not the product
+         *     page's.
+         */
+        ProductCardFields: {
+            /** Format: int64 */
+            id: number;
+            documentId: string;
+            subtitle: string;
+            /** @description The product's page, an in-app path: `/product/summit%20lr`. */
+            url: string;
+            /**
+             * @description The product page's layout: `product-short-alt`, `product-short` or `product-long`; null:
+             *     the default.
+             */
+            displayType: string | null;
+            imgUrl: components["schemas"]["Image"];
+            colorOptions: components["schemas"]["ColorOption"][];
+            /** @description The product's filter tags. */
+            filterOptions: components["schemas"]["FilterTag"][];
+            /** @description The product's compatibility groups. */
+            compatibility: components["schemas"]["CompatibilityGroup"][];
+            /** @description Ships only to a licensed FFL dealer. */
+            fflItem: boolean;
+            receiverItem: boolean;
+        };
+        /**
          * @description `GET /api/products/{title}`: the product content with every sku priced, the first sku
          *     displayed, and its related products as priced cards.
          */
-        ProductPage: {
+        ProductPage: components["schemas"]["ProductPageFields"] & {
+            title: string;
+            skus: components["schemas"]["ProductSku"][];
+            /** @description Exactly one sku: no option selects. */
+            noVariants: boolean;
+            /**
+             * @description The sku shown before the shopper picks options: the first; null for a product without
+             *     skus.
+             */
+            displayedSku: string | null;
+            relatedProducts: components["schemas"]["ProductCard"][];
+        };
+        /** @description The content service's fields of a product page (`ProductPage`), relayed. */
+        ProductPageFields: {
             /** Format: int64 */
             id: number;
             documentId: string;
             /** @description The commerce product id: `TFA-1001`. */
             productId: string;
-            title: string;
             subtitle: string;
             /** @description This page, an in-app path: `/product/summit%20lr`. */
             url: string;
@@ -1768,20 +1790,9 @@ export interface components {
             /** @description Ships only to a licensed FFL dealer. */
             fflItem: boolean;
             receiverItem: boolean;
-            skus: components["schemas"]["ProductSku"][];
-            /** @description Exactly one sku: no option selects. */
-            noVariants: boolean;
-            /**
-             * @description The sku shown before the shopper picks options: the first; null for a product without
-             *     skus.
-             */
-            displayedSku: string | null;
-            relatedProducts: components["schemas"]["ProductCard"][];
         };
         /** @description A sellable variant of a product, with its live figures. */
-        ProductSku: {
-            /** Format: int64 */
-            id: number;
+        ProductSku: components["schemas"]["SkuFields"] & {
             /** @description The sku code: `TF-SLR-65CM-24-BLK`. */
             sku: string;
             /**
@@ -1804,13 +1815,6 @@ export interface components {
             inStock: boolean;
             /** @description One per option select, in the selects' order. */
             variants: components["schemas"]["SkuVariant"][];
-            imgUrl: components["schemas"]["Image"];
-            imageLibrary: components["schemas"]["Image"][];
-            description: string;
-            /** @description Two-letter state codes this sku does not ship to. */
-            restrictedStates: string[];
-            /** @description Zip codes this sku does not ship to. */
-            restrictedZips: string[];
         };
         /** @description One option select of a product; skus list theirs in the same order, the selects cascade. */
         ProductVariantType: {
@@ -2007,6 +2011,18 @@ export interface components {
             name: string;
             /** Format: double */
             price: number;
+        };
+        /** @description The content service's fields of a sku (`ProductSku`), relayed. */
+        SkuFields: {
+            /** Format: int64 */
+            id: number;
+            imgUrl: components["schemas"]["Image"];
+            imageLibrary: components["schemas"]["Image"][];
+            description: string;
+            /** @description Two-letter state codes this sku does not ship to. */
+            restrictedStates: string[];
+            /** @description Zip codes this sku does not ship to. */
+            restrictedZips: string[];
         };
         /** @description The choice a sku makes for one option select (caliber, barrel length, color…). */
         SkuVariant: {

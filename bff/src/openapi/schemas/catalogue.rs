@@ -1,56 +1,21 @@
-//! The catalogue answers: a product page, a collection, search results. Documentation only: the
-//! handlers compose upstream JSON (camelCased content) with live prices as `serde_json::Value`
-//! (`crate::catalogue::compose`), so these types are never built.
+//! The content service's fields of the catalogue answers, relayed as they are (camelCased).
+//! Documentation only: the answer types (`crate::catalogue::answer`: `ProductPage`,
+//! `ProductCard`, `ProductSku`, `Collection`, `SearchResults`) type the BFF's own keys and the
+//! fields the composition reads, and carry these in a map (`#[serde(flatten)]`, documented as the
+//! `*Fields` schemas below), so these types are never built.
 //!
-//! The BFF's own keys are the sku figures (`price`, `finalPrice`, `discountPercentage`,
-//! `inStock`), `noVariants` and `displayedSku`; everything else is the content service's,
-//! passed through. Objects stay open to more keys: the content service may add fields.
+//! Objects stay open to more keys: the content service may add fields.
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::content::{Breadcrumb, Image, MetaData, RichText};
 
-/// The choice a sku makes for one option select (caliber, barrel length, color…).
+/// The content service's fields of a sku (`ProductSku`), relayed.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct SkuVariant {
+pub struct SkuFields {
     pub id: i64,
-    /// The option's slug: `6-5-creedmoor`.
-    pub field_name: String,
-    /// The option as shown: `6.5 Creedmoor`.
-    pub label: String,
-    pub product_variant_type: ProductVariantType,
-}
-
-/// One option select of a product; skus list theirs in the same order, the selects cascade.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ProductVariantType {
-    /// The select's slug: `caliber`.
-    pub title: String,
-    /// The select's label: `Caliber`.
-    pub display_title: String,
-}
-
-/// A sellable variant of a product, with its live figures.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ProductSku {
-    pub id: i64,
-    /// The sku code: `TF-SLR-65CM-24-BLK`.
-    pub sku: String,
-    /// The live price (the content's listed price when the price map does not know the sku).
-    pub price: f64,
-    /// What the shopper pays: the best discounted price if any, else `price`. 0 or less reads
-    /// 'Coming Soon'.
-    pub final_price: f64,
-    /// Above 0 only when `finalPrice` is below `price`: '(N% off)'.
-    pub discount_percentage: f64,
-    /// Whether the commerce service sells it now; a sku it does not know is not in stock.
-    pub in_stock: bool,
-    /// One per option select, in the selects' order.
-    pub variants: Vec<SkuVariant>,
     pub img_url: Image,
     pub image_library: Vec<Image>,
     pub description: String,
@@ -97,15 +62,14 @@ pub struct FilterTag {
     pub filter_value: String,
 }
 
-/// A product as collections, search results and related products show it, priced, showing its
-/// cheapest sku. Field names follow the content service's collection endpoint (`filterOptions`,
-/// `compatibility`), not the product page's.
+/// The content service's fields of a product card (`ProductCard`), relayed. Field names follow
+/// the content service's collection endpoint (`filterOptions`, `compatibility`), not the product
+/// page's.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ProductCard {
+pub struct ProductCardFields {
     pub id: i64,
     pub document_id: String,
-    pub title: String,
     pub subtitle: String,
     /// The product's page, an in-app path: `/product/summit%20lr`.
     pub url: String,
@@ -114,7 +78,6 @@ pub struct ProductCard {
     #[schema(required)]
     pub display_type: Option<String>,
     pub img_url: Image,
-    pub skus: Vec<ProductSku>,
     pub color_options: Vec<ColorOption>,
     /// The product's filter tags.
     pub filter_options: Vec<FilterTag>,
@@ -123,12 +86,6 @@ pub struct ProductCard {
     /// Ships only to a licensed FFL dealer.
     pub ffl_item: bool,
     pub receiver_item: bool,
-    /// Exactly one sku: no option selects.
-    pub no_variants: bool,
-    /// The sku shown before the shopper picks options: the one with the lowest final price
-    /// (the first of equals); null for a product without skus.
-    #[schema(required)]
-    pub displayed_sku: Option<String>,
 }
 
 /// A label and a value: `Weight`, `9.4 lb`.
@@ -211,16 +168,14 @@ pub struct PromoVideos {
     pub cards: Vec<PromoVideoCard>,
 }
 
-/// `GET /api/products/{title}`: the product content with every sku priced, the first sku
-/// displayed, and its related products as priced cards.
+/// The content service's fields of a product page (`ProductPage`), relayed.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ProductPage {
+pub struct ProductPageFields {
     pub id: i64,
     pub document_id: String,
     /// The commerce product id: `TFA-1001`.
     pub product_id: String,
-    pub title: String,
     pub subtitle: String,
     /// This page, an in-app path: `/product/summit%20lr`.
     pub url: String,
@@ -249,14 +204,6 @@ pub struct ProductPage {
     /// Ships only to a licensed FFL dealer.
     pub ffl_item: bool,
     pub receiver_item: bool,
-    pub skus: Vec<ProductSku>,
-    /// Exactly one sku: no option selects.
-    pub no_variants: bool,
-    /// The sku shown before the shopper picks options: the first; null for a product without
-    /// skus.
-    #[schema(required)]
-    pub displayed_sku: Option<String>,
-    pub related_products: Vec<ProductCard>,
 }
 
 /// One option of a collection filter.
@@ -295,10 +242,10 @@ pub struct PromoCard {
     pub button_label: String,
 }
 
-/// `GET /api/collections/{title}`: the product group with its products as priced cards.
+/// The content service's fields of a product group (`Collection`), relayed.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Collection {
+pub struct CollectionFields {
     pub id: i64,
     pub document_id: String,
     pub title: String,
@@ -314,32 +261,4 @@ pub struct Collection {
     pub breadcrumbs: Vec<Breadcrumb>,
     pub filter_categories: Vec<FilterCategory>,
     pub promo_cards: Vec<PromoCard>,
-    /// In the collection's order.
-    pub products: Vec<ProductCard>,
 }
-
-/// `GET /api/search`: the matching products as priced cards, by title ignoring case. A search
-/// that could not run answers no results (never an error page).
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct SearchResults {
-    /// The query as searched: trimmed and lower-cased.
-    pub query: String,
-    pub results: Vec<ProductCard>,
-}
-
-/// The `q` query parameter's schema, with the bounds `crate::catalogue::query` enforces (after
-/// trimming).
-pub struct SearchText;
-
-impl utoipa::PartialSchema for SearchText {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use crate::catalogue::query::{MAX_QUERY_CHARS, MIN_QUERY_CHARS};
-        utoipa::openapi::schema::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::schema::Type::String)
-            .min_length(Some(MIN_QUERY_CHARS))
-            .max_length(Some(MAX_QUERY_CHARS))
-            .into()
-    }
-}
-
-impl ToSchema for SearchText {}

@@ -1,7 +1,9 @@
 //! Content pages as `GET /api/pages/{name}` answers them: the content service's page `data`,
-//! every key camelCased by the BFF, values untouched. Documentation only: the handler relays the
-//! upstream JSON as it is, so these types are never built; they describe what the web app reads
-//! (ported from its hand-written `web/src/features/content/types.ts`, which they replace).
+//! every key camelCased by the BFF, values untouched. Documentation only: a page is a deliberate
+//! pass-through (`content::pages` reads only Strapi's `data` envelope and relays the page as it
+//! is), so these types are never built; they describe what the web app reads (ported from its
+//! hand-written `web/src/features/content/types.ts`, which they replace). The catalogue's relayed
+//! fields use the common shapes below (`Image`, `MetaData`, `Breadcrumb`, `RichText`).
 //!
 //! Optional keys (`metaData`) may be absent; `Option` fields marked `required` are always sent
 //! but may be null. Objects stay open to more keys: the content service may add fields.
