@@ -4,8 +4,12 @@
 //! and respond.
 
 pub mod cart;
+pub mod checkout;
 mod message;
+pub mod orders;
 mod shopper;
+#[cfg(test)]
+mod testing;
 
 pub use message::MessageAnswer;
 pub use shopper::{Gateway, Shopper};
