@@ -1,24 +1,30 @@
-//! The checkout forms as the browser sends them, validated with the spec's rules and messages,
-//! and turned into the upstream's compute and checkout payloads.
+//! The checkout forms as the browser sends them, their rules (spec section 5, messages word for
+//! word, one per field: the first failing rule's), and the upstream's compute and checkout
+//! payloads built from them.
 
-use std::collections::BTreeMap;
-
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
-use validator::{Validate, ValidateEmail};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+use validator::{Validate, ValidateArgs, ValidationError, ValidationErrors};
 
 use super::states;
+use crate::commerce::cart::Cart;
+use crate::error::ApiError;
+use crate::validation::{field_errors, rules};
 
 const REQUIRED: &str = "Required";
-const BAD_EMAIL: &str = "Must be a valid email address";
 const SHORT_ZIP: &str = "Zip code must be at least 5 digits";
-const BAD_PHONE: &str = "Must be a valid phone number";
 const BAD_STATE: &str = "Must be a US state";
 const BAD_COUNTRY: &str = "Only United States addresses are supported";
 const NO_DEALER: &str = "FFL items must ship to a licensed dealer: dealer information is required";
 
+/// A form's text field: trimmed, and empty when absent or null.
+fn trimmed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let text = Option::<String>::deserialize(deserializer)?;
+    Ok(text.map(|text| text.trim().to_owned()).unwrap_or_default())
+}
+
 /// A shipping method id: a number, or a numeric string as form fields often are.
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum MethodId {
     Number(i64),
@@ -34,18 +40,42 @@ impl MethodId {
     }
 }
 
-/// The dealer (FFL) form.
-#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+/// The dealer (FFL) form. Its rules apply when the cart holds FFL items.
+#[derive(Debug, Clone, Default, Deserialize, Validate, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DealerForm {
-    pub dealer_name: Option<String>,
-    pub dealer_address: Option<String>,
-    pub dealer_email: Option<String>,
-    pub dealer_phone: Option<String>,
-    pub dealer_city: Option<String>,
-    pub dealer_state: Option<String>,
-    pub dealer_zip: Option<String>,
-    pub dealer_country: Option<String>,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "required"))]
+    pub dealer_name: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "required"))]
+    pub dealer_address: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "email_address"))]
+    pub dealer_email: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "phone"))]
+    pub dealer_phone: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "required"))]
+    pub dealer_city: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "us_state"))]
+    pub dealer_state: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "zip"))]
+    pub dealer_zip: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "us_country"))]
+    pub dealer_country: String,
 }
 
 /// The billing and shipping form (spec section 3), the dealer form when the cart holds FFL
@@ -58,96 +88,178 @@ pub struct DealerForm {
 /// holds FFL items. Card number or card code fields are refused: send `paymentToken` only.
 #[derive(Debug, Clone, Default, Deserialize, Validate, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[validate(context = Requirements)]
 pub struct CheckoutForm {
-    pub email: Option<String>,
-    pub first_name: Option<String>,
-    pub last_name: Option<String>,
-    pub company: Option<String>,
-    pub main_contact: Option<String>,
-    pub address: Option<String>,
-    pub city: Option<String>,
-    pub state: Option<String>,
-    pub zip: Option<String>,
-    pub country: Option<String>,
-    pub shipping_first_name: Option<String>,
-    pub shipping_last_name: Option<String>,
-    pub shipping_company: Option<String>,
-    pub address_contact: Option<String>,
-    pub shipping_address: Option<String>,
-    pub shipping_city: Option<String>,
-    pub shipping_state: Option<String>,
-    pub shipping_zip: Option<String>,
-    pub shipping_country: Option<String>,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "email_address"))]
+    pub email: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "required"))]
+    pub first_name: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "required"))]
+    pub last_name: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    pub company: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    pub main_contact: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "required"))]
+    pub address: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "required"))]
+    pub city: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "us_state"))]
+    pub state: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "zip"))]
+    pub zip: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "us_country"))]
+    pub country: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "shipping_required", use_context))]
+    pub shipping_first_name: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "shipping_required", use_context))]
+    pub shipping_last_name: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    pub shipping_company: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    pub address_contact: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "shipping_required", use_context))]
+    pub shipping_address: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "shipping_required", use_context))]
+    pub shipping_city: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "shipping_state", use_context))]
+    pub shipping_state: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "shipping_zip", use_context))]
+    pub shipping_zip: String,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "shipping_country", use_context))]
+    pub shipping_country: String,
     pub opt_in_newsletter: Option<bool>,
     pub shipping_same_as_billing: Option<bool>,
+    #[validate(required(message = "Required"), custom(function = "method_id"))]
     pub shipping_method_id: Option<MethodId>,
     pub dealer_info: Option<DealerForm>,
-    pub payment_token: Option<String>,
+    #[serde(default, deserialize_with = "trimmed")]
+    #[schema(value_type = Option<String>)]
+    #[validate(custom(function = "required"))]
+    pub payment_token: String,
 }
 
-fn text(value: &Option<String>) -> &str {
-    value.as_deref().map_or("", str::trim)
+/// What an order needs of the form beyond the billing fields (spec section 5).
+pub struct Requirements {
+    /// Shipping differs from billing: the shipping fields are required.
+    shipping: bool,
 }
 
-fn is_us(country: &str) -> bool {
-    ["united states", "us", "usa", "united states of america"]
-        .iter()
-        .any(|us| us.eq_ignore_ascii_case(country))
+fn failure(code: &'static str, message: &'static str) -> ValidationError {
+    ValidationError::new(code).with_message(message.into())
 }
 
-/// A US phone number: 10 digits, optionally after the country code 1, with the usual
-/// separators.
-pub fn is_us_phone(phone: &str) -> bool {
-    if !phone
-        .chars()
-        .all(|c| c.is_ascii_digit() || " -().+".contains(c))
-    {
-        return false;
+fn required(value: &str) -> Result<(), ValidationError> {
+    if value.is_empty() {
+        return Err(failure("required", REQUIRED));
     }
-    let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
-    digits.len() == 10 || (digits.len() == 11 && digits.starts_with('1'))
+    Ok(())
 }
 
-struct Errors(BTreeMap<String, String>);
+fn email_address(value: &str) -> Result<(), ValidationError> {
+    required(value).and_then(|()| rules::email(value))
+}
 
-impl Errors {
-    fn add(&mut self, field: &str, message: &str) {
-        self.0
-            .entry(field.to_owned())
-            .or_insert_with(|| message.to_owned());
-    }
+fn phone(value: &str) -> Result<(), ValidationError> {
+    required(value).and_then(|()| rules::us_phone(value))
+}
 
-    fn required(&mut self, field: &str, value: &str) -> bool {
-        if value.is_empty() {
-            self.add(field, REQUIRED);
-            return false;
-        }
-        true
+fn zip(value: &str) -> Result<(), ValidationError> {
+    required(value)?;
+    if value.chars().count() < 5 {
+        return Err(failure("zip", SHORT_ZIP));
     }
+    Ok(())
+}
 
-    fn email(&mut self, field: &str, value: &str) {
-        if self.required(field, value) && !value.validate_email() {
-            self.add(field, BAD_EMAIL);
-        }
-    }
+fn us_state(value: &str) -> Result<(), ValidationError> {
+    required(value).and_then(|()| us_state_if_given(value))
+}
 
-    fn zip(&mut self, field: &str, value: &str) {
-        if self.required(field, value) && value.chars().count() < 5 {
-            self.add(field, SHORT_ZIP);
-        }
+/// Empty, or a US state by code or full name.
+fn us_state_if_given(value: &str) -> Result<(), ValidationError> {
+    if !value.is_empty() && states::code(value).is_none() {
+        return Err(failure("state", BAD_STATE));
     }
+    Ok(())
+}
 
-    fn state(&mut self, field: &str, value: &str) {
-        if self.required(field, value) && states::code(value).is_none() {
-            self.add(field, BAD_STATE);
-        }
+fn us_country(value: &str) -> Result<(), ValidationError> {
+    required(value)?;
+    let us = ["united states", "us", "usa", "united states of america"];
+    if !us.iter().any(|name| name.eq_ignore_ascii_case(value)) {
+        return Err(failure("country", BAD_COUNTRY));
     }
+    Ok(())
+}
 
-    fn country(&mut self, field: &str, value: &str) {
-        if self.required(field, value) && !is_us(value) {
-            self.add(field, BAD_COUNTRY);
-        }
+fn method_id(id: &MethodId) -> Result<(), ValidationError> {
+    id.value()
+        .map(drop)
+        .ok_or_else(|| failure("required", REQUIRED))
+}
+
+/// `rule` for a shipping field, which only an order shipping elsewhere than billing needs.
+fn when_shipping(
+    value: &str,
+    requirements: &Requirements,
+    rule: fn(&str) -> Result<(), ValidationError>,
+) -> Result<(), ValidationError> {
+    if requirements.shipping {
+        rule(value)
+    } else {
+        Ok(())
     }
+}
+
+fn shipping_required(value: &str, requirements: &Requirements) -> Result<(), ValidationError> {
+    when_shipping(value, requirements, required)
+}
+
+fn shipping_state(value: &str, requirements: &Requirements) -> Result<(), ValidationError> {
+    when_shipping(value, requirements, us_state)
+}
+
+fn shipping_zip(value: &str, requirements: &Requirements) -> Result<(), ValidationError> {
+    when_shipping(value, requirements, zip)
+}
+
+fn shipping_country(value: &str, requirements: &Requirements) -> Result<(), ValidationError> {
+    when_shipping(value, requirements, us_country)
 }
 
 impl CheckoutForm {
@@ -159,296 +271,351 @@ impl CheckoutForm {
         self.shipping_method_id.as_ref().and_then(MethodId::value)
     }
 
-    pub fn email(&self) -> &str {
-        text(&self.email)
-    }
-
     pub fn opted_in(&self) -> bool {
         self.opt_in_newsletter.unwrap_or(false)
     }
 
-    /// The checkout rules of spec section 5, one message per field (the first failing rule).
-    /// `has_ffl`: the cart holds FFL items, so the dealer form is required.
-    pub fn validate_checkout(&self, has_ffl: bool) -> BTreeMap<String, String> {
-        let mut errors = Errors(BTreeMap::new());
-        errors.email("email", text(&self.email));
-        errors.required("firstName", text(&self.first_name));
-        errors.required("lastName", text(&self.last_name));
-        errors.required("address", text(&self.address));
-        errors.required("city", text(&self.city));
-        errors.state("state", text(&self.state));
-        errors.zip("zip", text(&self.zip));
-        errors.country("country", text(&self.country));
-        match &self.shipping_method_id {
-            None => errors.add("shippingMethodId", REQUIRED),
-            Some(id) if id.value().is_none() => errors.add("shippingMethodId", REQUIRED),
-            Some(_) => {}
-        }
-        if !self.same_as_billing() {
-            errors.required("shippingFirstName", text(&self.shipping_first_name));
-            errors.required("shippingLastName", text(&self.shipping_last_name));
-            errors.required("shippingAddress", text(&self.shipping_address));
-            errors.required("shippingCity", text(&self.shipping_city));
-            errors.state("shippingState", text(&self.shipping_state));
-            errors.zip("shippingZip", text(&self.shipping_zip));
-            errors.country("shippingCountry", text(&self.shipping_country));
-        }
-        if has_ffl {
-            if self.dealer_info.is_none() {
-                errors.add("dealerInfo", NO_DEALER);
-            }
-            let dealer = self.dealer_info.clone().unwrap_or_default();
-            errors.required("dealerInfo.dealerName", text(&dealer.dealer_name));
-            errors.required("dealerInfo.dealerAddress", text(&dealer.dealer_address));
-            errors.email("dealerInfo.dealerEmail", text(&dealer.dealer_email));
-            let phone = text(&dealer.dealer_phone);
-            if errors.required("dealerInfo.dealerPhone", phone) && !is_us_phone(phone) {
-                errors.add("dealerInfo.dealerPhone", BAD_PHONE);
-            }
-            errors.required("dealerInfo.dealerCity", text(&dealer.dealer_city));
-            errors.state("dealerInfo.dealerState", text(&dealer.dealer_state));
-            errors.zip("dealerInfo.dealerZip", text(&dealer.dealer_zip));
-            errors.country("dealerInfo.dealerCountry", text(&dealer.dealer_country));
-        }
-        errors.required("paymentToken", text(&self.payment_token));
-        errors.0
-    }
-
-    /// For compute: every state given must be a US state (its full name goes upstream).
-    pub fn state_errors(&self) -> BTreeMap<String, String> {
-        let mut errors = Errors(BTreeMap::new());
-        let mut check = |field: &str, value: &str| {
-            if !value.is_empty() && states::code(value).is_none() {
-                errors.add(field, BAD_STATE);
-            }
+    /// The rules of spec section 5 for an order from a cart that `has_ffl` items (then the
+    /// dealer form is required): 422 with one message per field.
+    pub fn check(&self, has_ffl: bool) -> Result<(), ApiError> {
+        let requirements = Requirements {
+            shipping: !self.same_as_billing(),
         };
-        check("state", text(&self.state));
-        if !self.same_as_billing() {
-            check("shippingState", text(&self.shipping_state));
+        let mut errors = self
+            .validate_with_args(&requirements)
+            .err()
+            .unwrap_or_default();
+        if has_ffl {
+            let dealer = self.dealer_info.clone().unwrap_or_default();
+            errors.merge_self("dealer_info", dealer.validate());
+            if self.dealer_info.is_none() {
+                // Beside the dealer's fields (`dealerInfo.…`), the form as a whole is missing.
+                errors.add("dealerInfo", failure("required", NO_DEALER));
+            }
         }
-        if let Some(dealer) = &self.dealer_info {
-            check("dealerInfo.dealerState", text(&dealer.dealer_state));
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::Validation(field_errors(&errors)))
         }
-        errors.0
     }
 
     /// The state and zip the order ships to: shipping, or billing when the same.
     fn destination(&self) -> (&str, &str) {
         if self.same_as_billing() {
-            (text(&self.state), text(&self.zip))
+            (&self.state, &self.zip)
         } else {
-            (text(&self.shipping_state), text(&self.shipping_zip))
+            (&self.shipping_state, &self.shipping_zip)
         }
-    }
-
-    /// The upstream compute payload (spec section 7): addresses with the full state name and
-    /// country 'US', the dealer when the cart holds FFL items, the cart id and shipping method.
-    pub fn compute_payload(&self, cart_id: Value, has_ffl: bool) -> Value {
-        fn address(line1: &str, city: &str, state: &str, zip: &str) -> Option<Value> {
-            if [line1, city, state, zip].iter().all(|part| part.is_empty()) {
-                return None;
-            }
-            Some(json!({
-                "line1": line1,
-                "city": city,
-                "region": states::name(state).unwrap_or(state),
-                "postalCode": zip,
-                "country": "US",
-            }))
-        }
-        let billing = address(
-            text(&self.address),
-            text(&self.city),
-            text(&self.state),
-            text(&self.zip),
-        );
-        let shipping = if self.same_as_billing() {
-            billing.clone()
-        } else {
-            address(
-                text(&self.shipping_address),
-                text(&self.shipping_city),
-                text(&self.shipping_state),
-                text(&self.shipping_zip),
-            )
-        };
-        let mut payload = Map::new();
-        if let Some(shipping) = shipping {
-            payload.insert("shippingAddress".to_owned(), shipping);
-        }
-        if let Some(billing) = billing {
-            payload.insert("billingAddress".to_owned(), billing);
-        }
-        if has_ffl && let Some(dealer) = &self.dealer_info {
-            let state = text(&dealer.dealer_state);
-            payload.insert(
-                "dealerInfo".to_owned(),
-                json!({
-                    "dealerName": text(&dealer.dealer_name),
-                    "dealerAddress": text(&dealer.dealer_address),
-                    "dealerCity": text(&dealer.dealer_city),
-                    "dealerState": states::name(state).unwrap_or(state),
-                    "dealerZip": text(&dealer.dealer_zip),
-                    "dealerCountry": "US",
-                }),
-            );
-        }
-        if !cart_id.is_null() {
-            payload.insert("cartId".to_owned(), cart_id);
-        }
-        if let Some(id) = self.method_id() {
-            payload.insert("shippingMethodId".to_owned(), json!(id));
-        }
-        Value::Object(payload)
     }
 
     /// The upstream checkout payload (spec section 7): `customerInfo` is the billing form plus
     /// `name` and `shippingName` (first and last joined) without the separate names; the dealer
     /// only when the cart holds FFL items.
-    pub fn checkout_payload(&self, cart_id: Value, all_ffl: bool, has_ffl: bool) -> Value {
-        let join = |first: &Option<String>, last: &Option<String>| {
-            format!("{} {}", text(first), text(last)).trim().to_owned()
-        };
+    pub fn order_payload<'a>(&'a self, cart: &Cart) -> OrderPayload<'a> {
+        let join = |first: &str, last: &str| format!("{first} {last}").trim().to_owned();
         let name = join(&self.first_name, &self.last_name);
         let same = self.same_as_billing();
         // When shipping matches billing (and the cart is not all FFL) the shipping fields are
         // the billing ones.
-        let copy = same && !all_ffl;
-        let pick = |shipping: &Option<String>, billing: &Option<String>| {
-            if copy {
-                text(billing).to_owned()
-            } else {
-                text(shipping).to_owned()
-            }
-        };
+        let copy = same && !cart.all_ffl_items();
+        let pick = |shipping: &'a str, billing: &'a str| if copy { billing } else { shipping };
         let shipping_name = if copy {
             name.clone()
         } else {
             join(&self.shipping_first_name, &self.shipping_last_name)
         };
-        let customer = json!({
-            "email": text(&self.email),
-            "name": name,
-            "company": text(&self.company),
-            "mainContact": text(&self.main_contact),
-            "address": text(&self.address),
-            "city": text(&self.city),
-            "state": states::code(text(&self.state)).unwrap_or_default(),
-            "zip": text(&self.zip),
-            "country": text(&self.country),
-            "shippingName": shipping_name,
-            "shippingCompany": pick(&self.shipping_company, &self.company),
-            "addressContact": pick(&self.address_contact, &self.main_contact),
-            "shippingAddress": pick(&self.shipping_address, &self.address),
-            "shippingCity": pick(&self.shipping_city, &self.city),
-            "shippingState": pick(&self.shipping_state, &self.state),
-            "shippingZip": pick(&self.shipping_zip, &self.zip),
-            "shippingCountry": pick(&self.shipping_country, &self.country),
-            "optInNewsletter": self.opted_in(),
-            "shippingSameAsBilling": same,
-            "shippingMethodId": self.method_id(),
-        });
-        let mut payload = Map::new();
-        payload.insert("cartId".to_owned(), cart_id);
-        payload.insert("customerInfo".to_owned(), customer);
-        if has_ffl && let Some(dealer) = &self.dealer_info {
-            payload.insert(
-                "dealerInfo".to_owned(),
-                json!({
-                    "dealerName": text(&dealer.dealer_name),
-                    "dealerAddress": text(&dealer.dealer_address),
-                    "dealerEmail": text(&dealer.dealer_email),
-                    "dealerPhone": text(&dealer.dealer_phone),
-                    "dealerCity": text(&dealer.dealer_city),
-                    "dealerState": states::code(text(&dealer.dealer_state)).unwrap_or_default(),
-                    "dealerZip": text(&dealer.dealer_zip),
-                    "dealerCountry": "US",
-                }),
-            );
+        let dealer = self
+            .dealer_info
+            .as_ref()
+            .filter(|_| cart.has_ffl_items())
+            .map(|dealer| OrderDealer {
+                dealer_name: &dealer.dealer_name,
+                dealer_address: &dealer.dealer_address,
+                dealer_email: &dealer.dealer_email,
+                dealer_phone: &dealer.dealer_phone,
+                dealer_city: &dealer.dealer_city,
+                dealer_state: states::code(&dealer.dealer_state).unwrap_or_default(),
+                dealer_zip: &dealer.dealer_zip,
+                dealer_country: "US",
+            });
+        OrderPayload {
+            cart_id: cart.id,
+            customer_info: CustomerInfo {
+                email: &self.email,
+                name,
+                company: &self.company,
+                main_contact: &self.main_contact,
+                address: &self.address,
+                city: &self.city,
+                state: states::code(&self.state).unwrap_or_default(),
+                zip: &self.zip,
+                country: &self.country,
+                shipping_name,
+                shipping_company: pick(&self.shipping_company, &self.company),
+                address_contact: pick(&self.address_contact, &self.main_contact),
+                shipping_address: pick(&self.shipping_address, &self.address),
+                shipping_city: pick(&self.shipping_city, &self.city),
+                shipping_state: pick(&self.shipping_state, &self.state),
+                shipping_zip: pick(&self.shipping_zip, &self.zip),
+                shipping_country: pick(&self.shipping_country, &self.country),
+                opt_in_newsletter: self.opted_in(),
+                shipping_same_as_billing: same,
+                shipping_method_id: self.method_id(),
+            },
+            dealer_info: dealer,
+            payment_token: &self.payment_token,
         }
-        payload.insert("paymentToken".to_owned(), json!(text(&self.payment_token)));
-        Value::Object(payload)
     }
 
     /// The cart's items blocked at this destination: non-FFL items against the shipping (or
     /// billing) state and zip, FFL items against the dealer's.
-    pub fn restricted_items(&self, cart: &Value) -> Vec<Value> {
+    pub fn restricted_items(&self, cart: &Cart) -> Vec<RestrictedItem> {
         let (ship_state, ship_zip) = self.destination();
-        let dealer = self.dealer_info.clone().unwrap_or_default();
-        let dealer_state = text(&dealer.dealer_state).to_owned();
-        let dealer_zip = text(&dealer.dealer_zip).to_owned();
-        items(cart)
+        let (dealer_state, dealer_zip) = self.dealer_info.as_ref().map_or(("", ""), |dealer| {
+            (&dealer.dealer_state, &dealer.dealer_zip)
+        });
+        cart.items
             .iter()
             .filter(|item| {
-                let (state, zip) = if is_ffl(item) {
-                    (dealer_state.as_str(), dealer_zip.as_str())
+                let (state, zip) = if item.is_ffl_item {
+                    (dealer_state, dealer_zip)
                 } else {
                     (ship_state, ship_zip)
                 };
-                blocked(item, state, zip)
+                blocked(&item.restricted_states, &item.restricted_zips, state, zip)
             })
-            .map(|item| {
-                json!({
-                    "id": item.get("id").cloned().unwrap_or(Value::Null),
-                    "productId": item.get("productId").cloned().unwrap_or(Value::Null),
-                    "productName": item.get("productName").cloned().unwrap_or(Value::Null),
-                })
+            .map(|item| RestrictedItem {
+                id: item.id,
+                product_id: item.product_id.clone(),
+                product_name: item.product_name.clone(),
             })
             .collect()
     }
 }
 
-fn strings(item: &Value, field: &str) -> Vec<String> {
-    item.get(field)
-        .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .filter_map(Value::as_str)
-                .map(|s| s.trim().to_owned())
-                .filter(|s| !s.is_empty())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn blocked(item: &Value, state: &str, zip: &str) -> bool {
+/// Whether an item restricted in `restricted_states` and `restricted_zips` is blocked at `state`
+/// (code or name) and `zip` (a restricted zip anywhere in it, so a zip+4 matches).
+fn blocked(
+    restricted_states: &[String],
+    restricted_zips: &[String],
+    state: &str,
+    zip: &str,
+) -> bool {
     let state = states::code(state).unwrap_or(state);
     let by_state = !state.is_empty()
-        && strings(item, "restrictedStates").iter().any(|restricted| {
+        && listed(restricted_states).any(|restricted| {
             states::code(restricted)
                 .unwrap_or(restricted)
                 .eq_ignore_ascii_case(state)
         });
-    let by_zip = !zip.is_empty()
-        && strings(item, "restrictedZips")
-            .iter()
-            .any(|z| zip.contains(z.as_str()));
+    let by_zip = !zip.is_empty() && listed(restricted_zips).any(|z| zip.contains(z));
     by_state || by_zip
 }
 
-fn items(cart: &Value) -> &[Value] {
-    cart.get("items")
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+/// The entries of a restriction list, trimmed, without empty ones.
+fn listed(list: &[String]) -> impl Iterator<Item = &str> {
+    list.iter()
+        .map(|entry| entry.trim())
+        .filter(|entry| !entry.is_empty())
 }
 
-fn is_ffl(item: &Value) -> bool {
-    item.get("isFflItem").and_then(Value::as_bool) == Some(true)
+/// An item that may not ship where the order goes (the `items` of `restricted_items`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RestrictedItem {
+    pub id: i64,
+    pub product_id: String,
+    pub product_name: String,
 }
 
-/// Whether the cart holds FFL items.
-pub fn has_ffl_items(cart: &Value) -> bool {
-    items(cart).iter().any(is_ffl)
+/// `POST /Checkout/simplified`'s body.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderPayload<'a> {
+    cart_id: Option<i64>,
+    customer_info: CustomerInfo<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dealer_info: Option<OrderDealer<'a>>,
+    payment_token: &'a str,
 }
 
-/// Whether every item of a non-empty cart is an FFL item.
-pub fn all_ffl_items(cart: &Value) -> bool {
-    !items(cart).is_empty() && items(cart).iter().all(is_ffl)
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CustomerInfo<'a> {
+    email: &'a str,
+    name: String,
+    company: &'a str,
+    main_contact: &'a str,
+    address: &'a str,
+    city: &'a str,
+    /// The two-letter code.
+    state: &'static str,
+    zip: &'a str,
+    country: &'a str,
+    shipping_name: String,
+    shipping_company: &'a str,
+    address_contact: &'a str,
+    shipping_address: &'a str,
+    shipping_city: &'a str,
+    shipping_state: &'a str,
+    shipping_zip: &'a str,
+    shipping_country: &'a str,
+    opt_in_newsletter: bool,
+    shipping_same_as_billing: bool,
+    shipping_method_id: Option<i64>,
 }
 
-/// Whether the cart has no items.
-pub fn is_empty(cart: &Value) -> bool {
-    items(cart).is_empty()
+/// The dealer as the order takes it (state as its two-letter code).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OrderDealer<'a> {
+    dealer_name: &'a str,
+    dealer_address: &'a str,
+    dealer_email: &'a str,
+    dealer_phone: &'a str,
+    dealer_city: &'a str,
+    dealer_state: &'static str,
+    dealer_zip: &'a str,
+    dealer_country: &'static str,
+}
+
+/// The checkout form as `POST /api/cart/compute` takes it. Its one rule: every state given is a
+/// US state (its full name goes upstream); the rest is checked when the order is placed.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(transparent)]
+pub struct ComputeForm(pub CheckoutForm);
+
+/// The states a compute form gives, as the compute rule sees them.
+#[derive(Validate)]
+struct GivenStates<'a> {
+    #[validate(custom(function = "us_state_if_given"))]
+    state: &'a str,
+    /// Empty when shipping is the billing address.
+    #[validate(custom(function = "us_state_if_given"))]
+    shipping_state: &'a str,
+    #[validate(nested)]
+    dealer_info: Option<GivenDealerState<'a>>,
+}
+
+#[derive(Validate)]
+struct GivenDealerState<'a> {
+    #[validate(custom(function = "us_state_if_given"))]
+    dealer_state: &'a str,
+}
+
+impl Validate for ComputeForm {
+    fn validate(&self) -> Result<(), ValidationErrors> {
+        let form = &self.0;
+        GivenStates {
+            state: &form.state,
+            shipping_state: if form.same_as_billing() {
+                ""
+            } else {
+                &form.shipping_state
+            },
+            dealer_info: form.dealer_info.as_ref().map(|dealer| GivenDealerState {
+                dealer_state: &dealer.dealer_state,
+            }),
+        }
+        .validate()
+    }
+}
+
+impl ComputeForm {
+    /// The upstream compute payload (spec section 7): addresses with the full state name and
+    /// country 'US', the dealer when the cart holds FFL items, the cart id and shipping method.
+    pub fn payload(&self, cart_id: Option<i64>, has_ffl: bool) -> ComputePayload<'_> {
+        let form = &self.0;
+        let billing = AddressPayload::of(&form.address, &form.city, &form.state, &form.zip);
+        let shipping = if form.same_as_billing() {
+            billing.clone()
+        } else {
+            AddressPayload::of(
+                &form.shipping_address,
+                &form.shipping_city,
+                &form.shipping_state,
+                &form.shipping_zip,
+            )
+        };
+        ComputePayload {
+            shipping_address: shipping,
+            billing_address: billing,
+            dealer_info: form.dealer_info.as_ref().filter(|_| has_ffl).map(|dealer| {
+                ComputeDealer {
+                    dealer_name: &dealer.dealer_name,
+                    dealer_address: &dealer.dealer_address,
+                    dealer_city: &dealer.dealer_city,
+                    dealer_state: full_state_name(&dealer.dealer_state),
+                    dealer_zip: &dealer.dealer_zip,
+                    dealer_country: "US",
+                }
+            }),
+            cart_id,
+            shipping_method_id: form.method_id(),
+        }
+    }
+}
+
+/// The full name of a US state given by code or name; anything else as given.
+fn full_state_name(state: &str) -> &str {
+    states::name(state).unwrap_or(state)
+}
+
+/// `POST Cart/compute`'s body.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ComputePayload<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shipping_address: Option<AddressPayload<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    billing_address: Option<AddressPayload<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dealer_info: Option<ComputeDealer<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cart_id: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shipping_method_id: Option<i64>,
+}
+
+/// An address in the compute shape.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AddressPayload<'a> {
+    line1: &'a str,
+    city: &'a str,
+    /// The full state name.
+    region: &'a str,
+    postal_code: &'a str,
+    country: &'static str,
+}
+
+impl<'a> AddressPayload<'a> {
+    /// The address, or `None` when every part is empty.
+    fn of(line1: &'a str, city: &'a str, state: &'a str, zip: &'a str) -> Option<Self> {
+        if [line1, city, state, zip].iter().all(|part| part.is_empty()) {
+            return None;
+        }
+        Some(Self {
+            line1,
+            city,
+            region: full_state_name(state),
+            postal_code: zip,
+            country: "US",
+        })
+    }
+}
+
+/// The dealer as compute takes it (state as its full name, no contact fields).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ComputeDealer<'a> {
+    dealer_name: &'a str,
+    dealer_address: &'a str,
+    dealer_city: &'a str,
+    dealer_state: &'a str,
+    dealer_zip: &'a str,
+    dealer_country: &'static str,
 }
 
 /// Field names that carry card data (compared lowercase, without separators).
@@ -504,7 +671,8 @@ fn looks_like_card_number(value: &str) -> bool {
 }
 
 /// The places in a request body that carry card data (the BFF accepts a payment token only):
-/// card field names anywhere, or a card number in any string.
+/// card field names anywhere, or a card number in any string. Read on the raw JSON, before any
+/// typing, so no field the form does not know escapes it.
 pub fn card_data_fields(body: &Value) -> Vec<String> {
     fn walk(value: &Value, path: &str, found: &mut Vec<String>) {
         match value {
@@ -543,10 +711,14 @@ pub fn card_data_fields(body: &Value) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::json;
+
     use super::*;
 
     fn form(value: Value) -> CheckoutForm {
-        serde_json::from_value(value).unwrap_or_default()
+        serde_json::from_value(value).unwrap()
     }
 
     fn valid() -> Value {
@@ -557,20 +729,74 @@ mod tests {
         })
     }
 
+    fn errors(form: &CheckoutForm, has_ffl: bool) -> BTreeMap<String, String> {
+        match form.check(has_ffl) {
+            Ok(()) => BTreeMap::new(),
+            Err(ApiError::Validation(errors)) => errors,
+            Err(other) => panic!("not a validation failure: {other:?}"),
+        }
+    }
+
+    fn cart(items: Value) -> Cart {
+        let mut cart = serde_json::to_value(Cart::empty()).unwrap();
+        cart["id"] = json!(7);
+        cart["items"] = items;
+        serde_json::from_value(cart).unwrap()
+    }
+
+    fn item(id: i64, name: &str, ffl: bool, states: &[&str], zips: &[&str]) -> Value {
+        json!({
+            "id": id, "productId": format!("TF-{id}"), "yotpoProductId": null,
+            "productName": name, "options": [], "optionIds": [], "price": 10.0,
+            "productPrice": 10.0, "quantity": 1, "imageUrl": "", "productUrl": null,
+            "notes": null, "buildId": null, "isFflItem": ffl, "isReceiverItem": false,
+            "restrictedStates": states, "restrictedZips": zips
+        })
+    }
+
     #[test]
     fn a_complete_billing_form_passes() {
-        assert!(form(valid()).validate_checkout(false).is_empty());
+        assert!(form(valid()).check(false).is_ok());
+    }
+
+    #[test]
+    fn text_is_trimmed_and_null_reads_as_empty() {
+        let form = form(json!({"firstName": "  Jane ", "lastName": null}));
+        assert_eq!(form.first_name, "Jane");
+        assert_eq!(form.last_name, "");
+        assert_eq!(errors(&form, false)["lastName"], REQUIRED);
     }
 
     #[test]
     fn missing_fields_bad_email_and_short_zip_get_the_specs_messages() {
-        let errors = form(json!({"email": "nope", "zip": "123"})).validate_checkout(false);
-        assert_eq!(errors["email"], BAD_EMAIL);
+        let errors = errors(&form(json!({"email": "nope", "zip": "123"})), false);
+        assert_eq!(errors["email"], "Must be a valid email address");
         assert_eq!(errors["zip"], SHORT_ZIP);
         assert_eq!(errors["firstName"], REQUIRED);
+        assert_eq!(errors["state"], REQUIRED);
+        assert_eq!(errors["country"], REQUIRED);
         assert_eq!(errors["shippingMethodId"], REQUIRED);
         assert_eq!(errors["paymentToken"], REQUIRED);
         assert!(!errors.contains_key("shippingAddress"));
+        assert!(!errors.contains_key("dealerInfo"));
+    }
+
+    #[test]
+    fn states_countries_and_method_ids_are_checked() {
+        let mut body = valid();
+        body["state"] = json!("ZZ");
+        body["country"] = json!("Canada");
+        body["shippingMethodId"] = json!("two");
+        let errors = errors(&form(body), false);
+        assert_eq!(errors["state"], BAD_STATE);
+        assert_eq!(errors["country"], BAD_COUNTRY);
+        assert_eq!(errors["shippingMethodId"], REQUIRED);
+        let mut body = valid();
+        body["state"] = json!("texas");
+        body["shippingMethodId"] = json!(" 3 ");
+        let form = form(body);
+        assert!(form.check(false).is_ok());
+        assert_eq!(form.method_id(), Some(3));
     }
 
     #[test]
@@ -578,15 +804,19 @@ mod tests {
         let mut body = valid();
         body["shippingSameAsBilling"] = json!(false);
         body["shippingZip"] = json!("12");
-        let errors = form(body).validate_checkout(false);
+        let errors = errors(&form(body), false);
         assert_eq!(errors["shippingAddress"], REQUIRED);
+        assert_eq!(errors["shippingState"], REQUIRED);
         assert_eq!(errors["shippingZip"], SHORT_ZIP);
+        assert_eq!(errors["shippingCountry"], REQUIRED);
     }
 
     #[test]
     fn ffl_carts_need_a_dealer_with_a_us_phone() {
-        let errors = form(valid()).validate_checkout(true);
-        assert_eq!(errors["dealerInfo"], NO_DEALER);
+        let missing = errors(&form(valid()), true);
+        assert_eq!(missing["dealerInfo"], NO_DEALER);
+        assert_eq!(missing["dealerInfo.dealerName"], REQUIRED);
+        assert_eq!(missing["dealerInfo.dealerPhone"], REQUIRED);
         let mut body = valid();
         body["dealerInfo"] = json!({
             "dealerName": "Lone Star Arms", "dealerAddress": "200 Ranch Rd",
@@ -594,59 +824,106 @@ mod tests {
             "dealerCity": "Dallas", "dealerState": "TX", "dealerZip": "75201",
             "dealerCountry": "United States"
         });
-        let errors = form(body).validate_checkout(true);
-        assert_eq!(errors.len(), 1, "{errors:?}");
-        assert_eq!(errors["dealerInfo.dealerPhone"], BAD_PHONE);
+        let form = form(body);
+        let found = errors(&form, true);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found["dealerInfo.dealerPhone"],
+            "Must be a valid phone number"
+        );
+        assert!(
+            form.check(false).is_ok(),
+            "no dealer rules without FFL items"
+        );
     }
 
     #[test]
-    fn us_phone_pattern() {
-        assert!(is_us_phone("(512) 555-0100"));
-        assert!(is_us_phone("+1 512 555 0100"));
-        assert!(!is_us_phone("2 512 555 0100"));
-        assert!(!is_us_phone("512-555-010x"));
+    fn compute_checks_only_the_states_given() {
+        let compute = |body: Value| {
+            let form: ComputeForm = serde_json::from_value(body).unwrap();
+            form.validate().map_err(|errors| field_errors(&errors))
+        };
+        assert!(compute(json!({})).is_ok());
+        assert!(compute(json!({"state": "TX", "shippingState": "ZZ"})).is_ok());
+        let errors = compute(json!({
+            "state": "ZZ", "shippingSameAsBilling": false, "shippingState": "Nowhere",
+            "dealerInfo": {"dealerState": "YY"}
+        }))
+        .unwrap_err();
+        assert_eq!(errors["state"], BAD_STATE);
+        assert_eq!(errors["shippingState"], BAD_STATE);
+        assert_eq!(errors["dealerInfo.dealerState"], BAD_STATE);
     }
 
     #[test]
     fn compute_sends_full_state_names_and_us() {
-        let payload = form(valid()).compute_payload(json!(7), false);
+        let form: ComputeForm = serde_json::from_value(valid()).unwrap();
+        let payload = serde_json::to_value(form.payload(Some(7), false)).unwrap();
         assert_eq!(payload["shippingAddress"]["region"], "Texas");
         assert_eq!(payload["billingAddress"]["country"], "US");
         assert_eq!(payload["cartId"], 7);
+        assert_eq!(payload["shippingMethodId"], 2);
         assert!(payload.get("dealerInfo").is_none());
+        let empty: ComputeForm = serde_json::from_value(json!({})).unwrap();
+        assert_eq!(
+            serde_json::to_value(empty.payload(None, true)).unwrap(),
+            json!({})
+        );
     }
 
     #[test]
     fn checkout_joins_names_and_drops_the_separate_ones() {
-        let payload = form(valid()).checkout_payload(json!(7), false, false);
+        let cart = cart(json!([item(1, "Mount", false, &[], &[])]));
+        let payload = serde_json::to_value(form(valid()).order_payload(&cart)).unwrap();
+        assert_eq!(payload["cartId"], 7);
         assert_eq!(payload["customerInfo"]["name"], "Jane Doe");
         assert_eq!(payload["customerInfo"]["shippingName"], "Jane Doe");
+        assert_eq!(payload["customerInfo"]["state"], "TX");
+        assert_eq!(payload["customerInfo"]["shippingCity"], "Austin");
         assert!(payload["customerInfo"].get("firstName").is_none());
         assert!(payload.get("dealerInfo").is_none());
+        assert_eq!(payload["paymentToken"], "tok");
+    }
+
+    #[test]
+    fn an_all_ffl_order_keeps_its_own_shipping_fields_and_sends_the_dealer() {
+        let cart = cart(json!([item(3, "Rifle", true, &[], &[])]));
+        let mut body = valid();
+        body["dealerInfo"] = json!({"dealerName": "Lone Star Arms", "dealerState": "Texas"});
+        let payload = serde_json::to_value(form(body).order_payload(&cart)).unwrap();
+        assert_eq!(payload["customerInfo"]["shippingCity"], "");
+        assert_eq!(payload["dealerInfo"]["dealerState"], "TX");
+        assert_eq!(payload["dealerInfo"]["dealerCountry"], "US");
     }
 
     #[test]
     fn restrictions_follow_state_zip_and_dealer() {
-        let cart = json!({"items": [
-            {"id": 1, "productName": "Mag", "isFflItem": false, "restrictedStates": ["CA"], "restrictedZips": []},
-            {"id": 2, "productName": "Brake", "isFflItem": false, "restrictedStates": [], "restrictedZips": ["10001"]},
-            {"id": 3, "productName": "Rifle", "isFflItem": true, "restrictedStates": ["CA"], "restrictedZips": []}
-        ]});
+        let cart = cart(json!([
+            item(1, "Mag", false, &["CA"], &[]),
+            item(2, "Brake", false, &[], &["10001"]),
+            item(3, "Rifle", true, &["CA"], &[])
+        ]));
         let mut body = valid();
         body["state"] = json!("CA");
         body["dealerInfo"] = json!({"dealerState": "TX", "dealerZip": "75201"});
         let blocked = form(body).restricted_items(&cart);
-        assert_eq!(blocked.len(), 1);
-        assert_eq!(blocked[0]["id"], 1);
+        assert_eq!(
+            blocked,
+            vec![RestrictedItem {
+                id: 1,
+                product_id: "TF-1".to_owned(),
+                product_name: "Mag".to_owned()
+            }]
+        );
         let mut body = valid();
         body["zip"] = json!("10001-1234");
         body["dealerInfo"] = json!({"dealerState": "California", "dealerZip": "90001"});
-        let ids: Vec<Value> = form(body)
+        let ids: Vec<i64> = form(body)
             .restricted_items(&cart)
             .iter()
-            .map(|i| i["id"].clone())
+            .map(|item| item.id)
             .collect();
-        assert_eq!(ids, vec![json!(2), json!(3)]);
+        assert_eq!(ids, vec![2, 3]);
     }
 
     #[test]

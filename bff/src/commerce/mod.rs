@@ -6,9 +6,13 @@
 pub mod account;
 pub mod auth;
 pub mod cart;
+pub mod checkout;
 pub mod forms;
 mod message;
+pub mod orders;
 mod shopper;
+#[cfg(test)]
+mod testing;
 
 pub use message::MessageAnswer;
 pub use shopper::{Gateway, Shopper};

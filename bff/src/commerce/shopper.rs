@@ -14,7 +14,6 @@ use crate::metrics::Metrics;
 use crate::request_id::RequestId;
 use crate::session::tokens::{RefreshFailure, Refresher, now_ms};
 use crate::session::{SessionHandle, UserTokens};
-use crate::state::SharedState;
 use crate::upstream::{Call, Upstream, UpstreamError};
 
 /// What the commerce services need from the application: the upstream, the single-flight
@@ -62,11 +61,6 @@ impl Shopper {
             session,
             request_id,
         }
-    }
-
-    /// Transitional: the shopper of a handler that still extracts the whole state.
-    pub fn of(state: &SharedState, session: &SessionHandle, request_id: &RequestId) -> Self {
-        Self::new(state.gateway.clone(), session.clone(), request_id.clone())
     }
 
     pub fn session(&self) -> &SessionHandle {

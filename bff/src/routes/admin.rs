@@ -11,8 +11,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use bytes::Bytes;
 use secrecy::ExposeSecret;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
 use crate::cache::CacheTag;
@@ -108,12 +107,20 @@ async fn purge(State(state): State<SharedState>, body: Bytes) -> Result<Response
         });
     };
     tracing::info!(purged, tags = ?request.tags, keys = ?request.keys, all = request.all, "cache purged");
-    Ok(Json(json!({"purged": purged})).into_response())
+    Ok(Json(Purged {
+        purged,
+        ..Purged::default()
+    })
+    .into_response())
 }
 
 async fn reload(State(state): State<SharedState>) -> Result<Response, ApiError> {
     match state.reload() {
-        Ok(summary) => Ok(Json(json!({"reloaded": true, "detail": summary})).into_response()),
+        Ok(detail) => Ok(Json(Reloaded {
+            reloaded: true,
+            detail,
+        })
+        .into_response()),
         Err(err) => Err(ApiError::Unprocessable {
             code: "invalid_configuration",
             detail: format!("The configuration was not reloaded: {err}"),
@@ -128,30 +135,78 @@ struct Webhook {
     #[serde(default)]
     model: Option<String>,
     #[serde(default)]
-    entry: serde_json::Value,
+    entry: WebhookEntry,
+}
+
+/// What the tags are read from; every other field of the entry is ignored.
+#[derive(Debug, Default, Deserialize)]
+struct WebhookEntry {
+    #[serde(default)]
+    name: Text,
+    #[serde(default)]
+    slug: Text,
+    #[serde(default)]
+    title: Text,
+}
+
+/// A string field, or nothing when the model's field is absent or not a string (an unknown
+/// model's `name` may be anything).
+#[derive(Debug, Default, Deserialize)]
+#[serde(untagged)]
+enum Text {
+    Some(String),
+    #[default]
+    #[serde(skip)]
+    None,
+    Other(serde::de::IgnoredAny),
+}
+
+impl Text {
+    fn normalised(&self) -> Option<String> {
+        match self {
+            Self::Some(text) => Some(crate::cache::normalise(text)),
+            Self::None | Self::Other(_) => None,
+        }
+    }
+}
+
+/// A purge's answer.
+#[derive(Debug, Default, Serialize)]
+struct Purged {
+    purged: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tags: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ignored: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Reloaded {
+    reloaded: bool,
+    detail: String,
 }
 
 /// The cache tags an entry of a content `model` affects; `None` when the model is unknown,
 /// which purges all content (everything but prices).
-fn affected_tags(model: &str, entry: &serde_json::Value) -> Option<Vec<CacheTag>> {
-    let field = |name: &str| {
-        entry
-            .get(name)
-            .and_then(serde_json::Value::as_str)
-            .map(crate::cache::normalise)
-    };
+fn affected_tags(model: &str, entry: &WebhookEntry) -> Option<Vec<CacheTag>> {
     match model {
-        "page" => Some(match field("name").or_else(|| field("slug")) {
-            Some(name) => vec![CacheTag::Page(name)],
-            None => crate::content::PAGE_NAMES
-                .iter()
-                .map(|name| CacheTag::Page((*name).to_owned()))
-                .collect(),
-        }),
-        "product" => field("title").map(|title| vec![CacheTag::Product(title), CacheTag::Search]),
-        "product-group" | "collection" => {
-            field("title").map(|title| vec![CacheTag::Collection(title)])
-        }
+        "page" => Some(
+            match entry.name.normalised().or_else(|| entry.slug.normalised()) {
+                Some(name) => vec![CacheTag::Page(name)],
+                None => crate::content::PAGE_NAMES
+                    .iter()
+                    .map(|name| CacheTag::Page((*name).to_owned()))
+                    .collect(),
+            },
+        ),
+        "product" => entry
+            .title
+            .normalised()
+            .map(|title| vec![CacheTag::Product(title), CacheTag::Search]),
+        "product-group" | "collection" => entry
+            .title
+            .normalised()
+            .map(|title| vec![CacheTag::Collection(title)]),
         _ => None,
     }
 }
@@ -166,7 +221,11 @@ async fn content_webhook(
     }
     let hook: Webhook = parse(&body)?;
     if !hook.event.starts_with("entry.") {
-        return Ok(Json(json!({"purged": 0, "ignored": hook.event})).into_response());
+        return Ok(Json(Purged {
+            ignored: Some(hook.event),
+            ..Purged::default()
+        })
+        .into_response());
     }
     let model = hook.model.unwrap_or_default();
     let (purged, tags) = match affected_tags(&model, &hook.entry) {
@@ -181,7 +240,12 @@ async fn content_webhook(
         }
     };
     tracing::info!(event = %hook.event, %model, ?tags, purged, "content webhook");
-    Ok(Json(json!({"purged": purged, "tags": tags})).into_response())
+    Ok(Json(Purged {
+        purged,
+        tags: Some(tags),
+        ..Purged::default()
+    })
+    .into_response())
 }
 
 #[cfg(test)]
@@ -190,7 +254,8 @@ mod tests {
 
     #[test]
     fn models_map_to_their_tags() {
-        let entry = json!({"name": "Home", "title": "Summit LR"});
+        let entry: WebhookEntry =
+            serde_json::from_str(r#"{"name": "Home", "title": "Summit LR", "id": 7}"#).unwrap();
         let rendered = |model: &str| {
             affected_tags(model, &entry)
                 .map(|tags| tags.iter().map(ToString::to_string).collect::<Vec<_>>())
@@ -205,5 +270,13 @@ mod tests {
             Some(vec!["collection:summit lr".to_owned()])
         );
         assert_eq!(rendered("dealer"), None);
+        let odd: WebhookEntry =
+            serde_json::from_str(r#"{"name": {"a": 1}, "slug": "faq"}"#).unwrap();
+        assert_eq!(
+            affected_tags("page", &odd)
+                .map(|tags| tags.iter().map(ToString::to_string).collect::<Vec<_>>()),
+            Some(vec!["page:faq".to_owned()]),
+            "a name that is not text is no name"
+        );
     }
 }

@@ -1,22 +1,14 @@
-//! The cart, guest or signed in by the session: the BFF picks the upstream path and injects the
-//! identity; the browser never sees a guest token or a bearer token.
+//! The cart, guest or signed in by the session: the cart service picks the upstream path and
+//! injects the identity; the browser never sees a guest token or a bearer token.
 
 use axum::Json;
-use axum::extract::{Path, State};
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
-use utoipa::ToSchema;
-use validator::Validate;
+use axum::extract::Path;
 
-use crate::commerce::cart::{empty_cart, for_browser};
-use crate::commerce::{Shopper, cart};
+use crate::checkout::form::{CheckoutForm, ComputeForm};
+use crate::commerce::Shopper;
+use crate::commerce::cart::{self, Cart, NewCartItem, PromoCode, QuantityUpdate, ShippingMethod};
 use crate::error::ApiError;
 use crate::openapi::problems;
-use crate::openapi::schemas::cart::{Cart, NewCartItem, ShippingMethod};
-use crate::request_id::RequestId;
-use crate::session::{Session, SessionHandle};
-use crate::state::SharedState;
-use crate::upstream::{Call, UpstreamError, UpstreamPath};
 use crate::validation::Validated;
 
 /// `GET /api/cart`.
@@ -26,61 +18,8 @@ use crate::validation::Validated;
         (status = 401, response = problems::Unauthorized),
     )
 )]
-pub async fn get(
-    State(state): State<SharedState>,
-    session: SessionHandle,
-    request_id: RequestId,
-) -> Result<Json<Value>, ApiError> {
-    if let Some(user) = Shopper::of(&state, &session, &request_id).user().await? {
-        if session.get().pending_merge().is_some() {
-            state
-                .metrics
-                .count_session_event(crate::metrics::SessionEvent::MergeRetried);
-            cart::merge_pending(&Shopper::of(&state, &session, &request_id)).await;
-        }
-        let path = UpstreamPath::fixed("Cart");
-        let cart = Shopper::of(&state, &session, &request_id)
-            .as_user::<Value>(user, Call::get(&path))
-            .await?;
-        return Ok(Json(for_browser(cart)));
-    }
-    let Some(guest_id) = session.get().guest_id().map(str::to_owned) else {
-        return Ok(Json(empty_cart()));
-    };
-    let path = UpstreamPath::fixed("Cart/guest")
-        .segment(&guest_id)
-        .map_err(UpstreamError::from)?;
-    match state
-        .commerce
-        .call_json(Call::get(&path), &request_id)
-        .await
-    {
-        Ok(cart) => Ok(Json(for_browser(cart))),
-        // The spec's silent 404: the guest is unknown upstream; start afresh.
-        Err(UpstreamError::NotFound { .. }) => {
-            session.set(Session::Anonymous);
-            Ok(Json(empty_cart()))
-        }
-        Err(err) => Err(err.into()),
-    }
-}
-
-#[derive(Debug, Deserialize, Serialize, Validate)]
-#[serde(rename_all = "camelCase")]
-pub struct NewItem {
-    #[serde(default)]
-    #[validate(length(min = 1, message = "Product is required"))]
-    product_id: String,
-    #[serde(default = "one")]
-    #[validate(range(min = 1, max = 999, message = "Quantity must be between 1 and 999"))]
-    quantity: i64,
-    /// The rest of the spec's cart line payload, passed on as it is.
-    #[serde(flatten)]
-    rest: serde_json::Map<String, Value>,
-}
-
-fn one() -> i64 {
-    1
+pub async fn get(shopper: Shopper) -> Result<Json<Cart>, ApiError> {
+    cart::get(&shopper).await.map(Json)
 }
 
 /// `POST /api/cart/items`.
@@ -98,46 +37,10 @@ fn one() -> i64 {
     )
 )]
 pub async fn add_item(
-    State(state): State<SharedState>,
-    session: SessionHandle,
-    request_id: RequestId,
-    Validated(item): Validated<NewItem>,
-) -> Result<Json<Value>, ApiError> {
-    let body = serde_json::to_value(&item).unwrap_or(Value::Null);
-    if let Some(user) = Shopper::of(&state, &session, &request_id).user().await? {
-        let path = UpstreamPath::fixed("Cart/items");
-        let cart = Shopper::of(&state, &session, &request_id)
-            .as_user::<Value>(user, Call::post(&path, &body))
-            .await?;
-        return Ok(Json(for_browser(cart)));
-    }
-    let guest_id = cart::guest_id(&Shopper::of(&state, &session, &request_id)).await?;
-    let path = UpstreamPath::fixed("Cart/guest")
-        .segment(&guest_id)
-        .map_err(UpstreamError::from)?
-        .segment("items")
-        .map_err(UpstreamError::from)?;
-    let cart = state
-        .commerce
-        .call_json(Call::post(&path, &body), &request_id)
-        .await?;
-    Ok(Json(for_browser(cart)))
-}
-
-fn cart_item_not_found() -> ApiError {
-    ApiError::NotFound("Cart item not found.".to_owned())
-}
-
-#[derive(Debug, Deserialize, Validate, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct QuantityUpdate {
-    /// The new quantity; 0 removes the line.
-    #[schema(required = true, minimum = 0, maximum = 999)]
-    #[validate(
-        required(message = "Quantity is required"),
-        range(min = 0, max = 999, message = "Quantity must be between 0 and 999")
-    )]
-    quantity: Option<i64>,
+    shopper: Shopper,
+    Validated(item): Validated<NewCartItem>,
+) -> Result<Json<Cart>, ApiError> {
+    cart::add_item(&shopper, &item).await.map(Json)
 }
 
 /// `PUT /api/cart/items/{id}`: a new quantity; 0 removes the line.
@@ -152,23 +55,11 @@ pub struct QuantityUpdate {
     )
 )]
 pub async fn update_item(
-    State(state): State<SharedState>,
-    session: SessionHandle,
-    request_id: RequestId,
+    shopper: Shopper,
     Path(id): Path<String>,
     Validated(update): Validated<QuantityUpdate>,
-) -> Result<Json<Value>, ApiError> {
-    let body = json!({"quantity": update.quantity});
-    cart::cart_call(
-        &Shopper::of(&state, &session, &request_id),
-        reqwest::Method::PUT,
-        &["items", &id],
-        Some(body),
-        false,
-    )
-    .await?
-    .map(|cart| Json(for_browser(cart)))
-    .ok_or_else(cart_item_not_found)
+) -> Result<Json<Cart>, ApiError> {
+    cart::update_item(&shopper, &id, &update).await.map(Json)
 }
 
 /// `DELETE /api/cart/items/{id}`.
@@ -181,39 +72,8 @@ pub async fn update_item(
         (status = 404, response = problems::NotFound),
     )
 )]
-pub async fn remove_item(
-    State(state): State<SharedState>,
-    session: SessionHandle,
-    request_id: RequestId,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    cart::cart_call(
-        &Shopper::of(&state, &session, &request_id),
-        reqwest::Method::DELETE,
-        &["items", &id],
-        None,
-        false,
-    )
-    .await?
-    .map(|cart| Json(for_browser(cart)))
-    .ok_or_else(cart_item_not_found)
-}
-
-#[derive(Debug, Deserialize, Validate, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PromoCode {
-    #[serde(default)]
-    #[schema(required = true, min_length = 1)]
-    #[validate(custom(function = "promo_required"))]
-    promo_code: String,
-}
-
-fn promo_required(code: &str) -> Result<(), validator::ValidationError> {
-    if code.trim().is_empty() {
-        return Err(validator::ValidationError::new("required")
-            .with_message("Promo code is required".into()));
-    }
-    Ok(())
+pub async fn remove_item(shopper: Shopper, Path(id): Path<String>) -> Result<Json<Cart>, ApiError> {
+    cart::remove_item(&shopper, &id).await.map(Json)
 }
 
 /// `POST /api/cart/promo-code`: a code the upstream refuses is the spec's 'Discount code is
@@ -227,57 +87,23 @@ fn promo_required(code: &str) -> Result<(), validator::ValidationError> {
     )
 )]
 pub async fn apply_promo_code(
-    State(state): State<SharedState>,
-    session: SessionHandle,
-    request_id: RequestId,
+    shopper: Shopper,
     Validated(promo): Validated<PromoCode>,
-) -> Result<Json<Value>, ApiError> {
-    let body = json!({"promoCode": promo.promo_code.trim()});
-    match cart::cart_call(
-        &Shopper::of(&state, &session, &request_id),
-        reqwest::Method::POST,
-        &["promo-code"],
-        Some(body),
-        true,
-    )
-    .await
-    {
-        Ok(Some(cart)) => Ok(Json(for_browser(cart))),
-        Ok(None) => Err(ApiError::Internal(
-            "no cart owner after creation".to_owned(),
-        )),
-        Err(ApiError::Upstream(UpstreamError::Status { status, .. }))
-            if status == reqwest::StatusCode::BAD_REQUEST
-                || status == reqwest::StatusCode::UNPROCESSABLE_ENTITY =>
-        {
-            Err(ApiError::Validation(std::collections::BTreeMap::from([(
-                "promoCode".to_owned(),
-                "Discount code is invalid".to_owned(),
-            )])))
-        }
-        Err(err) => Err(err),
-    }
+) -> Result<Json<Cart>, ApiError> {
+    cart::apply_promo_code(&shopper, &promo).await.map(Json)
 }
 
 /// `GET /api/cart/shipping-methods`: `[{id, name, price}]`, cheapest (the default) first.
 #[utoipa::path(get, operation_id = "listShippingMethods", path = "/cart/shipping-methods", tag = "cart",
     responses((status = 200, description = "The shipping methods, cheapest (the default) first.", body = Vec<ShippingMethod>))
 )]
-pub async fn shipping_methods(
-    State(state): State<SharedState>,
-    request_id: RequestId,
-) -> Result<Json<Value>, ApiError> {
-    let path = UpstreamPath::fixed("Cart/shipping-methods");
-    let methods = state
-        .commerce
-        .call_json(Call::get(&path), &request_id)
-        .await?;
-    Ok(Json(methods))
+pub async fn shipping_methods(shopper: Shopper) -> Result<Json<Vec<ShippingMethod>>, ApiError> {
+    cart::shipping_methods(&shopper).await.map(Json)
 }
 
 /// `POST /api/cart/compute`: the billing/shipping form (and the dealer form for FFL items),
 /// sent upstream in the spec's compute shape (full state names, country 'US').
-#[utoipa::path(post, operation_id = "computeCart", path = "/cart/compute", tag = "cart", request_body = crate::checkout::form::CheckoutForm,
+#[utoipa::path(post, operation_id = "computeCart", path = "/cart/compute", tag = "cart", request_body = CheckoutForm,
     responses(
         (status = 200, description = "The cart with tax and shipping computed for the addresses.", body = Cart),
         (status = 400, response = problems::BadRequest),
@@ -287,39 +113,8 @@ pub async fn shipping_methods(
     )
 )]
 pub async fn compute(
-    State(state): State<SharedState>,
-    session: SessionHandle,
-    request_id: RequestId,
-    Validated(form): Validated<crate::checkout::form::CheckoutForm>,
-) -> Result<Json<Value>, ApiError> {
-    let errors = form.state_errors();
-    if !errors.is_empty() {
-        return Err(ApiError::Validation(errors));
-    }
-    // The cart is read first: its id goes in the payload, its items say whether it holds FFL
-    // items (and so whether the dealer goes along).
-    let cart = match cart::current(&Shopper::of(&state, &session, &request_id)).await? {
-        Some(cart) => cart,
-        None => cart::cart_call(
-            &Shopper::of(&state, &session, &request_id),
-            reqwest::Method::GET,
-            &[],
-            None,
-            true,
-        )
-        .await?
-        .unwrap_or(Value::Null),
-    };
-    let has_ffl = crate::checkout::form::has_ffl_items(&cart);
-    let payload = form.compute_payload(cart.get("id").cloned().unwrap_or(Value::Null), has_ffl);
-    let computed = cart::cart_call(
-        &Shopper::of(&state, &session, &request_id),
-        reqwest::Method::POST,
-        &["compute"],
-        Some(payload),
-        true,
-    )
-    .await?
-    .unwrap_or(Value::Null);
-    Ok(Json(for_browser(computed)))
+    shopper: Shopper,
+    Validated(form): Validated<ComputeForm>,
+) -> Result<Json<Cart>, ApiError> {
+    cart::compute(&shopper, &form).await.map(Json)
 }

@@ -770,8 +770,7 @@ export interface components {
             /** Format: double */
             discountAmount: number;
             appliedToCartItemIds: number[];
-            /** @description The promotion's content: `{data: [{title, subtitle, promo_image: {url}, group1, group2}]}`. */
-            promotionalPageInfo: unknown;
+            promotionalPageInfo: components["schemas"]["PromotionalPageInfo"] | null;
         };
         /** @description `login`, `register`, `forgotpassword`, `resetpassword`: the frame around an account form. */
         AuthContentPage: {
@@ -1028,7 +1027,7 @@ export interface components {
              */
             distanceMiles?: number;
         };
-        /** @description The dealer (FFL) form. */
+        /** @description The dealer (FFL) form. Its rules apply when the cart holds FFL items. */
         DealerForm: {
             dealerName?: string | null;
             dealerAddress?: string | null;
@@ -1495,7 +1494,8 @@ export interface components {
         };
         /**
          * @description `POST /api/cart/items`: a cart line. Prices, stock, FFL flags and restrictions are the
-         *     commerce service's to decide: whatever the browser sends for them is ignored.
+         *     commerce service's to decide: only the fields below are passed on, whatever else the browser
+         *     sends.
          */
         NewCartItem: {
             /**
@@ -1509,7 +1509,7 @@ export interface components {
              *     its quantity.
              * @default 1
              */
-            quantity?: number | null;
+            quantity?: number;
             productName?: string | null;
             options?: components["schemas"]["CartOption"][] | null;
             optionIds?: unknown;
@@ -1865,6 +1865,7 @@ export interface components {
             url: string;
             buttonLabel: string;
         };
+        /** @description `POST /api/cart/promo-code`: a discount code. */
         PromoCode: {
             promoCode: string;
         };
@@ -1884,6 +1885,52 @@ export interface components {
             accentTitle: string;
             cards: components["schemas"]["PromoVideoCard"][];
         };
+        /** @description A group of products a promotion suggests. */
+        PromotionGroup: {
+            title: string | null;
+            products: components["schemas"]["PromotionProduct"][];
+        };
+        /** @description The promotion's image. */
+        PromotionImage: {
+            url: string | null;
+            alternativeText: string | null;
+        };
+        /** @description A product of a promotion group, with its skus' live prices. */
+        PromotionProduct: {
+            title: string | null;
+            skus: components["schemas"]["PromotionSku"][];
+        };
+        /** @description A sku of a promoted product, priced now. */
+        PromotionSku: {
+            /** @description The sku code. */
+            sku: string;
+            /** Format: double */
+            price: number | null;
+            /**
+             * Format: double
+             * @description The best discounted price, else the price.
+             */
+            finalPrice: number | null;
+            /** Format: double */
+            discountPercentage: number | null;
+            inStock: boolean | null;
+        };
+        /** @description One promotion page: a title, an image and two groups of products to shop. */
+        PromotionalPage: {
+            title: string | null;
+            subtitle: string | null;
+            promoImage: components["schemas"]["PromotionImage"] | null;
+            group1: components["schemas"]["PromotionGroup"] | null;
+            group2: components["schemas"]["PromotionGroup"] | null;
+        };
+        /**
+         * @description A promotion page: content-service text embedded in the commerce answer. Every part of it is
+         *     optional, so a gap in the content never breaks the cart that carries it.
+         */
+        PromotionalPageInfo: {
+            /** @description The promotion modal shows the first page. */
+            data: components["schemas"]["PromotionalPage"][];
+        };
         /**
          * @description The public runtime configuration, also injected into `index.html`. Only public values: never
          *     a secret. URLs are absolute.
@@ -1902,6 +1949,7 @@ export interface components {
             analytics: components["schemas"]["AnalyticsConfig"];
             builder: components["schemas"]["BuilderConfig"];
         };
+        /** @description `PUT /api/cart/items/{id}`: a line's new quantity. */
         QuantityUpdate: {
             /**
              * Format: int64

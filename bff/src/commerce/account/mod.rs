@@ -46,7 +46,7 @@ pub struct Profile {
     pub addresses: Vec<StoredAddress>,
     /// Newest first, each as `GET /api/orders/{id}` answers it.
     // Passed through as the orders service relays an order (its contract is that service's).
-    #[schema(value_type = Vec<crate::openapi::schemas::account::Order>)]
+    #[schema(value_type = Vec<crate::commerce::orders::Order>)]
     pub orders: Vec<Map<String, Value>>,
     /// Saved products (opaque objects the storefront stored).
     pub favorites: Vec<Value>,

@@ -1,23 +1,14 @@
-/** The cart as `GET /api/cart` answers it: the generated contract types (see `src/api/types.ts`). */
-export type { AppliedDiscount, Cart, CartItem, CartOption, InventoryWarning } from '../../api/types';
-
-/*
- * Local narrow types, kept because the contract is less precise here: `AppliedDiscount.
- * promotionalPageInfo` is opaque (`unknown`), the content service's `{data: [{title, subtitle,
- * promo_image: {url}, …}]}` passed through. They describe what the promotion modal reads; the
- * value must be checked at run time before it is used as one (see `promotionOf`).
+/**
+ * The cart as `GET /api/cart` answers it: the generated contract types (see `src/api/types.ts`).
+ * The promotion page of an applied discount is typed too: the bff answers it in one spelling
+ * (`promoImage`, whatever the content service calls it).
  */
-
-export interface PromotionImage {
-  url: string;
-  alternativeText?: string | null;
-}
-
-/** A promotion page attached to an applied discount (`promotionalPageInfo.data[0]`). */
-export interface PromotionalPage {
-  title: string;
-  subtitle?: string | null;
-  promoImage?: PromotionImage | null;
-  /** The upstream spelling, the one the contract documents (passed through unconverted). */
-  promo_image?: PromotionImage | null;
-}
+export type {
+  AppliedDiscount,
+  Cart,
+  CartItem,
+  CartOption,
+  InventoryWarning,
+  PromotionalPage,
+  PromotionImage,
+} from '../../api/types';

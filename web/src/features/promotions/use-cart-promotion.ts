@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { safeImageSrc } from '../../lib/safe-url';
 import { cartQuery } from '../cart';
-import type { Cart, PromotionalPage, PromotionImage } from '../cart';
+import type { Cart } from '../cart';
 import { showPromotion, type Promotion } from './store';
 
 const SEEN_KEY = 'promotionsShown';
@@ -10,9 +10,9 @@ const SEEN_KEY = 'promotionsShown';
 /** The first promotion page attached to a discount applied to the cart, if any. */
 export function promotionOf(cart: Pick<Cart, 'appliedDiscounts'> | undefined): Promotion | null {
   for (const discount of cart?.appliedDiscounts ?? []) {
-    const page = firstPromotionalPage(discount.promotionalPageInfo);
+    const page = discount.promotionalPageInfo?.data[0];
     if (!page?.title) continue;
-    const image = page.promoImage ?? page.promo_image;
+    const image = page.promoImage;
     const src = safeImageSrc(image?.url);
     return {
       title: page.title,
@@ -21,35 +21,6 @@ export function promotionOf(cart: Pick<Cart, 'appliedDiscounts'> | undefined): P
     };
   }
   return null;
-}
-
-/**
- * `promotionalPageInfo.data[0]`, read defensively: the contract leaves `promotionalPageInfo`
- * opaque (it is the content service's document, passed through), so every field is checked.
- */
-function firstPromotionalPage(info: unknown): PromotionalPage | null {
-  if (!isRecord(info) || !Array.isArray(info.data)) return null;
-  const page: unknown = info.data[0];
-  if (!isRecord(page) || typeof page.title !== 'string') return null;
-  return {
-    title: page.title,
-    subtitle: optionalText(page.subtitle),
-    promoImage: promotionImage(page.promoImage),
-    promo_image: promotionImage(page.promo_image),
-  };
-}
-
-function promotionImage(value: unknown): PromotionImage | null {
-  if (!isRecord(value) || typeof value.url !== 'string') return null;
-  return { url: value.url, alternativeText: optionalText(value.alternativeText) };
-}
-
-function optionalText(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

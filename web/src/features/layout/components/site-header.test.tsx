@@ -156,6 +156,8 @@ describe('promotion modal', () => {
                     title: 'Bundle & Save',
                     subtitle: '20% off your whole order',
                     promoImage: { url: 'https://media.example.test/promo.svg', alternativeText: 'Bundle & Save' },
+                    group1: null,
+                    group2: null,
                   },
                 ],
               },

@@ -1,0 +1,284 @@
+//! The cart service: whose cart a call addresses (a signed-in user's, by bearer token, or a
+//! guest's, by the guest token in the path), guest creation on the first write, the merge of a
+//! guest cart into the user's after sign-in, and every cart operation the API offers. Answers
+//! are read into [`Cart`], which has no guest token: the browser never sees one.
+
+mod model;
+
+use serde::Deserialize;
+
+pub use model::{
+    AppliedDiscount, Cart, CartItem, CartOption, ComputeAddress, DealerInfo, InventoryWarning,
+    NewCartItem, PromoCode, PromotionGroup, PromotionImage, PromotionProduct, PromotionSku,
+    PromotionalPage, PromotionalPageInfo, QuantityUpdate, ShippingMethod,
+};
+
+use super::Shopper;
+use crate::checkout::form::ComputeForm;
+use crate::error::ApiError;
+use crate::metrics::SessionEvent;
+use crate::session::{Session, UserTokens};
+use crate::upstream::{Call, UpstreamError, UpstreamPath};
+
+/// What became of a guest cart waiting to be merged after sign-in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Merge {
+    /// Nothing was waiting (or the visitor is not signed in).
+    NothingPending,
+    /// The guest cart is now part of the user's (or no longer exists upstream).
+    Merged,
+    /// The merge failed; the guest token stays in the session for a retry on the next cart read.
+    KeptForRetry,
+}
+
+/// Merges the guest cart waiting in the session into the user's cart. On failure the guest
+/// token stays in the session and the merge is retried on the next cart read: no cart is lost.
+pub async fn merge_pending(shopper: &Shopper) -> Merge {
+    let current = shopper.session().get();
+    let (Some(user), Some(guest_id)) = (
+        current.user().cloned(),
+        current.pending_merge().map(str::to_owned),
+    ) else {
+        return Merge::NothingPending;
+    };
+    let path = UpstreamPath::fixed("Cart/merge");
+    let body = GuestToken {
+        guest_id: guest_id.clone(),
+    };
+    let outcome = shopper
+        .with_user(user, |bearer| {
+            let (path, body, guest_id) = (&path, &body, guest_id.clone());
+            async move {
+                let call = Call::post(path, body)
+                    .query("guestId", guest_id)
+                    .bearer(Some(&bearer));
+                shopper
+                    .upstream()
+                    .call(call, shopper.request_id())
+                    .await
+                    .map(drop)
+            }
+        })
+        .await;
+    let merge = match outcome {
+        Ok(()) => {
+            shopper.metrics().count_session_event(SessionEvent::MergeOk);
+            Merge::Merged
+        }
+        // The guest (and so its cart) no longer exists upstream: nothing left to merge.
+        Err(ApiError::Upstream(UpstreamError::NotFound { .. })) => Merge::Merged,
+        Err(err) => {
+            shopper
+                .metrics()
+                .count_session_event(SessionEvent::MergeFailed);
+            tracing::warn!(error = %err, "guest cart merge failed; kept for a retry");
+            Merge::KeptForRetry
+        }
+    };
+    if merge == Merge::Merged {
+        shopper.session().update(Session::merged);
+    }
+    merge
+}
+
+/// `{guestId}`: the upstream's new guest, and the body of a merge.
+#[derive(Debug, serde::Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct GuestToken {
+    guest_id: String,
+}
+
+/// The guest token of this session, creating a guest upstream on first need.
+async fn guest_id(shopper: &Shopper) -> Result<String, ApiError> {
+    if let Some(guest_id) = shopper.session().get().guest_id() {
+        return Ok(guest_id.to_owned());
+    }
+    let path = UpstreamPath::fixed("Auth/guest");
+    let GuestToken { guest_id } = shopper.call_as(Call::post(&path, &NoFields {})).await?;
+    if !guest_id.starts_with("gid_") {
+        return Err(UpstreamError::Contract {
+            upstream: shopper.upstream().name(),
+            field: "guestId".to_owned(),
+            reason: "not a guest token (`gid_…`)".to_owned(),
+        }
+        .into());
+    }
+    shopper.session().set(Session::guest(guest_id.clone()));
+    Ok(guest_id)
+}
+
+/// `{}`: the body of a call that takes none but must send JSON.
+#[derive(serde::Serialize)]
+struct NoFields {}
+
+/// Whose cart a call addresses: a signed-in user's (bearer) or a guest's (token in the path).
+enum Owner {
+    User(UserTokens),
+    Guest(String),
+}
+
+impl Owner {
+    /// The visitor's cart's owner. A guest without a token gets one only when `create` is set
+    /// (a write); otherwise `None`: the visitor has no cart yet.
+    async fn of(shopper: &Shopper, create: bool) -> Result<Option<Self>, ApiError> {
+        if let Some(user) = shopper.user().await? {
+            return Ok(Some(Self::User(user)));
+        }
+        if let Some(guest_id) = shopper.session().get().guest_id() {
+            return Ok(Some(Self::Guest(guest_id.to_owned())));
+        }
+        if create {
+            return Ok(Some(Self::Guest(guest_id(shopper).await?)));
+        }
+        Ok(None)
+    }
+
+    /// `Cart/{suffix…}` for users, `Cart/guest/{token}/{suffix…}` for guests.
+    fn path(&self, suffix: &[&str]) -> Result<UpstreamPath, UpstreamError> {
+        let mut path = match self {
+            Self::User(_) => UpstreamPath::fixed("Cart"),
+            Self::Guest(guest_id) => UpstreamPath::fixed("Cart/guest").segment(guest_id)?,
+        };
+        for segment in suffix {
+            path = path.segment(segment)?;
+        }
+        Ok(path)
+    }
+
+    /// One cart call as this owner: the user's bearer (with its refresh and one retry), or
+    /// anonymous for a guest (whose token is in the path).
+    async fn send(&self, shopper: &Shopper, call: Call<'_>) -> Result<Cart, ApiError> {
+        match self {
+            Self::User(user) => shopper.as_user(user.clone(), call).await,
+            Self::Guest(_) => shopper.call_as(call).await,
+        }
+    }
+}
+
+/// The visitor's current cart as the upstream has it; `None` when there is none.
+pub async fn current(shopper: &Shopper) -> Result<Option<Cart>, ApiError> {
+    let Some(owner) = Owner::of(shopper, false).await? else {
+        return Ok(None);
+    };
+    match owner.send(shopper, Call::get(&owner.path(&[])?)).await {
+        Err(ApiError::Upstream(UpstreamError::NotFound { .. })) => Ok(None),
+        other => other.map(Some),
+    }
+}
+
+/// `GET /api/cart`: the visitor's cart, or the empty guest cart. A signed-in user's pending
+/// merge is retried first; a guest unknown upstream starts afresh (the specs' silent 404).
+pub async fn get(shopper: &Shopper) -> Result<Cart, ApiError> {
+    let Some(owner) = Owner::of(shopper, false).await? else {
+        return Ok(Cart::empty());
+    };
+    let path = owner.path(&[])?;
+    match &owner {
+        Owner::User(_) => {
+            if shopper.session().get().pending_merge().is_some() {
+                shopper
+                    .metrics()
+                    .count_session_event(SessionEvent::MergeRetried);
+                merge_pending(shopper).await;
+            }
+            owner.send(shopper, Call::get(&path)).await
+        }
+        Owner::Guest(_) => match owner.send(shopper, Call::get(&path)).await {
+            Err(ApiError::Upstream(UpstreamError::NotFound { .. })) => {
+                shopper.session().set(Session::Anonymous);
+                Ok(Cart::empty())
+            }
+            other => other,
+        },
+    }
+}
+
+/// `POST /api/cart/items`: adds a line (a guest's first write creates the guest).
+pub async fn add_item(shopper: &Shopper, item: &NewCartItem) -> Result<Cart, ApiError> {
+    let owner = created(shopper).await?;
+    owner
+        .send(shopper, Call::post(&owner.path(&["items"])?, item))
+        .await
+}
+
+/// `PUT /api/cart/items/{id}`: a line's new quantity (0 removes it).
+pub async fn update_item(
+    shopper: &Shopper,
+    id: &str,
+    update: &QuantityUpdate,
+) -> Result<Cart, ApiError> {
+    let owner = Owner::of(shopper, false)
+        .await?
+        .ok_or_else(cart_item_not_found)?;
+    let path = owner.path(&["items", id])?;
+    owner
+        .send(shopper, Call::new(reqwest::Method::PUT, &path).json(update))
+        .await
+}
+
+/// `DELETE /api/cart/items/{id}`.
+pub async fn remove_item(shopper: &Shopper, id: &str) -> Result<Cart, ApiError> {
+    let owner = Owner::of(shopper, false)
+        .await?
+        .ok_or_else(cart_item_not_found)?;
+    let path = owner.path(&["items", id])?;
+    owner
+        .send(shopper, Call::new(reqwest::Method::DELETE, &path))
+        .await
+}
+
+/// `POST /api/cart/promo-code`: a code the upstream refuses is the specs' 'Discount code is
+/// invalid' on the `promoCode` field.
+pub async fn apply_promo_code(shopper: &Shopper, promo: &PromoCode) -> Result<Cart, ApiError> {
+    let owner = created(shopper).await?;
+    let body = PromoCode {
+        promo_code: promo.promo_code.trim().to_owned(),
+    };
+    match owner
+        .send(shopper, Call::post(&owner.path(&["promo-code"])?, &body))
+        .await
+    {
+        Err(ApiError::Upstream(UpstreamError::Status { status, .. }))
+            if status == reqwest::StatusCode::BAD_REQUEST
+                || status == reqwest::StatusCode::UNPROCESSABLE_ENTITY =>
+        {
+            Err(ApiError::Validation(std::collections::BTreeMap::from([(
+                "promoCode".to_owned(),
+                "Discount code is invalid".to_owned(),
+            )])))
+        }
+        other => other,
+    }
+}
+
+/// `GET /api/cart/shipping-methods`: the same for everyone, cheapest (the default) first.
+pub async fn shipping_methods(shopper: &Shopper) -> Result<Vec<ShippingMethod>, ApiError> {
+    let path = UpstreamPath::fixed("Cart/shipping-methods");
+    shopper.call_as(Call::get(&path)).await
+}
+
+/// `POST /api/cart/compute`: tax and shipping for the billing/shipping form (and the dealer for
+/// FFL items), sent upstream in the specs' compute shape. The cart is read first: its id goes
+/// in the payload, its items say whether the dealer goes along.
+pub async fn compute(shopper: &Shopper, form: &ComputeForm) -> Result<Cart, ApiError> {
+    let owner = created(shopper).await?;
+    let cart = owner.send(shopper, Call::get(&owner.path(&[])?)).await?;
+    let payload = form.payload(cart.id, cart.has_ffl_items());
+    owner
+        .send(shopper, Call::post(&owner.path(&["compute"])?, &payload))
+        .await
+}
+
+/// The owner of the visitor's cart, creating a guest when there is none (for writes).
+async fn created(shopper: &Shopper) -> Result<Owner, ApiError> {
+    Owner::of(shopper, true)
+        .await?
+        .ok_or_else(|| ApiError::Internal("no cart owner after creating a guest".to_owned()))
+}
+
+fn cart_item_not_found() -> ApiError {
+    ApiError::NotFound("Cart item not found.".to_owned())
+}
+
+#[cfg(test)]
+mod tests;
