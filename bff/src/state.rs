@@ -26,7 +26,7 @@ use crate::session::csrf::Csrf;
 use crate::session::seal::Sealer;
 use crate::session::tokens::Refresher;
 use crate::tiles::TileProvider;
-use crate::upstream::Upstream;
+use crate::upstream::{Transport, Upstream};
 use crate::web_assets::WebAssets;
 
 pub type SharedState = Arc<AppState>;
@@ -80,6 +80,14 @@ pub struct AppState {
     pub shutdown: CancellationToken,
 }
 
+/// Transports replacing reqwest for the commerce and content upstreams (an in-process router
+/// in tests); `None` keeps reqwest.
+#[derive(Default)]
+pub struct Transports {
+    pub commerce: Option<Transport>,
+    pub content: Option<Transport>,
+}
+
 impl AppState {
     /// `sandbox_origin` is the embedded sandbox's origin when it runs.
     pub fn new(
@@ -88,21 +96,56 @@ impl AppState {
         sandbox_origin: Option<&str>,
         config_path: Option<PathBuf>,
     ) -> Result<SharedState, ConfigError> {
+        Self::with_transports(
+            config,
+            secrets,
+            sandbox_origin,
+            config_path,
+            Transports::default(),
+        )
+    }
+
+    /// [`Self::new`], with the upstreams' transports given.
+    pub fn with_transports(
+        config: Config,
+        secrets: Secrets,
+        sandbox_origin: Option<&str>,
+        config_path: Option<PathBuf>,
+        transports: Transports,
+    ) -> Result<SharedState, ConfigError> {
         let metrics = Arc::new(Metrics::new());
-        let upstream =
-            |name: &'static str, upstream_config: &crate::config::UpstreamConfig, credential| {
-                let key = format!("upstreams.{name}.base_url");
-                let base = resolve_sandbox(&upstream_config.base_url, sandbox_origin);
-                let base = Url::parse(&base)
-                    .map_err(|err| ConfigError(format!("{key}: not a URL ({err})")))?;
-                Upstream::new(name, upstream_config, base, credential, metrics.clone())
-                    .map_err(|err| ConfigError(format!("upstreams.{name}: {err}")))
-            };
-        let commerce = upstream("commerce", &config.upstreams.commerce, None)?;
+        let upstream = |name: &'static str,
+                        upstream_config: &crate::config::UpstreamConfig,
+                        credential,
+                        transport: Option<Transport>| {
+            let key = format!("upstreams.{name}.base_url");
+            let base = resolve_sandbox(&upstream_config.base_url, sandbox_origin);
+            let base = Url::parse(&base)
+                .map_err(|err| ConfigError(format!("{key}: not a URL ({err})")))?;
+            match transport {
+                Some(transport) => Ok(Upstream::with_transport(
+                    name,
+                    upstream_config,
+                    base,
+                    credential,
+                    metrics.clone(),
+                    transport,
+                )),
+                None => Upstream::new(name, upstream_config, base, credential, metrics.clone())
+                    .map_err(|err| ConfigError(format!("upstreams.{name}: {err}"))),
+            }
+        };
+        let commerce = upstream(
+            "commerce",
+            &config.upstreams.commerce,
+            None,
+            transports.commerce,
+        )?;
         let content = upstream(
             "content",
             &config.upstreams.content,
             secrets.content_api_token.clone(),
+            transports.content,
         )?;
         let public_config: Arc<str> = public_config_json(&config, sandbox_origin)?.into();
         let web = Arc::new(WebAssets::load(&config.web.dist_dir, &public_config));

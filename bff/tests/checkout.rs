@@ -75,21 +75,6 @@ fn form(token: &str) -> Value {
     })
 }
 
-async fn upstream_checkouts(server: &TestServer) -> usize {
-    server
-        .sandbox_requests()
-        .await
-        .iter()
-        .filter(|r| {
-            r["method"] == "POST"
-                && r["path"]
-                    .as_str()
-                    .unwrap_or("")
-                    .contains("Checkout/simplified")
-        })
-        .count()
-}
-
 #[tokio::test]
 async fn a_guest_checks_out_with_a_payment_token_and_the_cart_is_reset() {
     let server = start().await;
@@ -172,7 +157,7 @@ async fn missing_fields_bad_email_and_short_zip_get_the_specs_messages() {
         "{}",
         answer.text
     );
-    assert_eq!(upstream_checkouts(&server).await, 0);
+    assert_eq!(server.upstream_calls("/Checkout/simplified").await, 0);
     server.stop().await;
 }
 
@@ -196,7 +181,7 @@ async fn card_data_in_the_body_is_rejected() {
     body["card"] = json!({"month": "12", "year": "2035"});
     let answer = browser.checkout("card-2", body).await;
     assert_eq!(answer.status, 422, "{}", answer.text);
-    assert_eq!(upstream_checkouts(&server).await, 0);
+    assert_eq!(server.upstream_calls("/Checkout/simplified").await, 0);
     server.stop().await;
 }
 
@@ -217,7 +202,7 @@ async fn a_restricted_item_is_refused_with_the_list_of_items() {
     let items = answer.body["items"].as_array().unwrap();
     assert_eq!(items.len(), 1);
     assert_eq!(items[0]["productId"], MAGAZINE);
-    assert_eq!(upstream_checkouts(&server).await, 0);
+    assert_eq!(server.upstream_calls("/Checkout/simplified").await, 0);
     server.stop().await;
 }
 
@@ -265,7 +250,7 @@ async fn a_repeated_key_answers_the_first_order_and_places_one() {
     let second = browser.checkout("same-key", body.clone()).await;
     assert_eq!(second.status, 200, "{}", second.text);
     assert_eq!(first.body["orderId"], second.body["orderId"]);
-    assert_eq!(upstream_checkouts(&server).await, 1);
+    assert_eq!(server.upstream_calls("/Checkout/simplified").await, 1);
 
     // The key is the visitor's own: another visitor using it gets its own answer.
     let mut other = Browser::new(&server);
@@ -296,7 +281,7 @@ async fn ten_concurrent_duplicates_place_exactly_one_order() {
         assert_eq!(answer.status, 200, "{}", answer.text);
         assert_eq!(answer.body["orderId"], first.body["orderId"]);
     }
-    assert_eq!(upstream_checkouts(&server).await, 1);
+    assert_eq!(server.upstream_calls("/Checkout/simplified").await, 1);
     server.stop().await;
 }
 

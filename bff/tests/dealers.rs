@@ -53,15 +53,6 @@ async fn assert_invalid(server: &TestServer, query: &str, expected: &[(&str, &st
     }
 }
 
-async fn dealer_page_fetches(server: &TestServer) -> usize {
-    server
-        .sandbox_requests()
-        .await
-        .iter()
-        .filter(|request| request["route"] == DEALER_PAGE_ROUTE)
-        .count()
-}
-
 #[tokio::test]
 async fn without_a_zip_every_placed_dealer_is_listed_and_none_at_zero_zero() {
     let server = start().await;
@@ -206,7 +197,7 @@ async fn an_unknown_zip_is_a_404_geocoding_request_failed() {
         assert_eq!(problem["code"], "not_found");
     }
     assert_eq!(
-        dealer_page_fetches(&server).await,
+        server.upstream_calls(DEALER_PAGE_ROUTE).await,
         0,
         "a zip that cannot be placed needs no content"
     );
@@ -229,7 +220,7 @@ async fn the_dealer_page_comes_through_the_edge_cache() {
         "{}",
         header(&page, "cache-status")
     );
-    assert_eq!(dealer_page_fetches(&server).await, 1);
+    assert_eq!(server.upstream_calls(DEALER_PAGE_ROUTE).await, 1);
     server.stop().await;
 }
 

@@ -43,20 +43,6 @@ async fn start_cached(pages: CachePolicy) -> TestServer {
     start_with(config_with(pages, policy(60_000, 0, 0, 300)), SECRETS).await
 }
 
-/// How many requests the sandbox received on `route` since the last reset.
-async fn upstream_count(server: &TestServer, route: &str) -> u64 {
-    let stats: Value = server
-        .client
-        .get(format!("{}/sandbox/stats", server.sandbox))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    stats["routes"][route].as_u64().unwrap_or(0)
-}
-
 async fn clear_faults(server: &TestServer) {
     server
         .client
@@ -103,7 +89,7 @@ async fn test_500_concurrent_cold_requests_make_one_upstream_request() {
         .into_iter()
         .map(Result::unwrap)
         .collect();
-    assert_eq!(upstream_count(&server, PAGE_ROUTE).await, 1);
+    assert_eq!(server.upstream_calls(PAGE_ROUTE).await, 1);
     assert!(answers.iter().all(|(status, _, _)| *status == 200));
     let body = &answers[0].2;
     assert!(
@@ -159,7 +145,7 @@ async fn test_slow_upstream_timeout_releases_every_waiter_promptly_then_retries(
         assert!(finished.duration_since(started) < Duration::from_millis(2000));
     }
     assert_eq!(
-        upstream_count(&server, PAGE_ROUTE).await,
+        server.upstream_calls(PAGE_ROUTE).await,
         1,
         "the waiters shared one fetch"
     );
@@ -171,7 +157,7 @@ async fn test_slow_upstream_timeout_releases_every_waiter_promptly_then_retries(
         (200, "miss"),
         "errors are not cached"
     );
-    assert_eq!(upstream_count(&server, PAGE_ROUTE).await, 2);
+    assert_eq!(server.upstream_calls(PAGE_ROUTE).await, 2);
     server.stop().await;
 }
 
@@ -209,7 +195,7 @@ async fn test_stale_while_revalidate_serves_stale_at_once_with_one_background_re
     // The refresh answers after 600 ms and is then fresh for 1 s.
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(
-        upstream_count(&server, PAGE_ROUTE).await,
+        server.upstream_calls(PAGE_ROUTE).await,
         2,
         "one fill, one refresh"
     );
@@ -285,7 +271,7 @@ async fn test_5xx_is_never_cached() {
         let (status, state, _) = get_state(&server, "/api/pages/home").await;
         assert_eq!((status, state.as_str()), (502, "none"));
     }
-    assert_eq!(upstream_count(&server, PAGE_ROUTE).await, 3);
+    assert_eq!(server.upstream_calls(PAGE_ROUTE).await, 3);
     server.stop().await;
 }
 
@@ -302,11 +288,11 @@ async fn test_404_is_cached_for_the_negative_ttl() {
     assert_eq!(problem["code"], "not_found");
     let (status, state, _) = get_state(&server, "/api/products/No-Such-Rifle").await;
     assert_eq!((status, state.as_str()), (404, "hit"));
-    assert_eq!(upstream_count(&server, PRODUCT_ROUTE).await, 1);
+    assert_eq!(server.upstream_calls(PRODUCT_ROUTE).await, 1);
     tokio::time::sleep(Duration::from_millis(500)).await;
     let (status, state, _) = get_state(&server, "/api/products/no-such-rifle").await;
     assert_eq!((status, state.as_str()), (404, "miss"));
-    assert_eq!(upstream_count(&server, PRODUCT_ROUTE).await, 2);
+    assert_eq!(server.upstream_calls(PRODUCT_ROUTE).await, 2);
     server.stop().await;
 }
 
@@ -563,7 +549,7 @@ async fn test_policy_reload_changes_the_ttl_and_a_broken_reload_keeps_the_old_po
         "hit",
         "the old policy stays"
     );
-    assert_eq!(upstream_count(&server, PAGE_ROUTE).await, 2);
+    assert_eq!(server.upstream_calls(PAGE_ROUTE).await, 2);
     server.stop().await;
 }
 
@@ -573,27 +559,16 @@ async fn test_cache_metrics_count_lookups_by_route_and_state() {
     get_state(&server, "/api/pages/home").await;
     get_state(&server, "/api/pages/home").await;
     get_state(&server, "/api/pages/home").await;
-    let text = server
-        .client
-        .get(format!("{}/metrics", server.admin))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(
-        text.contains(r#"bff_cache_lookups_total{route="pages",state="miss"} 1"#),
-        "{text}"
-    );
-    assert!(
-        text.contains(r#"bff_cache_lookups_total{route="pages",state="hit"} 2"#),
-        "{text}"
-    );
-    assert!(text.contains("bff_cache_entries 1"), "{text}");
-    assert!(
-        text.contains(r#"bff_cache_fetch_duration_seconds_count{route="pages",outcome="ok"} 1"#),
-        "{text}"
+    let metrics = server.metrics().await;
+    assert_metric!(metrics, "bff_cache_lookups_total", {"route" => "pages", "state" => "miss"}, 1);
+    assert_metric!(metrics, "bff_cache_lookups_total", {"route" => "pages", "state" => "hit"}, 2);
+    assert_metric!(metrics, "bff_cache_entries", {}, 1);
+    assert_eq!(
+        metrics.histogram_count(
+            "bff_cache_fetch_duration_seconds",
+            &[("route", "pages"), ("outcome", "ok")]
+        ),
+        Some(1)
     );
     server.stop().await;
 }

@@ -8,7 +8,7 @@ mod common;
 
 use common::browser::{Answer, Browser, CAPTCHA};
 
-use common::{TestServer, start};
+use common::start;
 use serde_json::json;
 
 const RIFLE: &str = "TF-V15-556-16-BLK";
@@ -67,15 +67,6 @@ impl Browser<'_> {
             .body(form.body());
         self.request(request).await
     }
-}
-
-async fn forwarded(server: &TestServer, route: &str) -> usize {
-    server
-        .sandbox_requests()
-        .await
-        .into_iter()
-        .filter(|r| r["route"] == route || r["path"] == route)
-        .count()
 }
 
 fn dealer_form() -> Form {
@@ -182,7 +173,7 @@ async fn a_dealer_registration_with_a_pdf_succeeds() {
             .unwrap()
             .starts_with("Thank you for registering")
     );
-    assert_eq!(forwarded(&server, "/Registration/dealer").await, 1);
+    assert_eq!(server.upstream_calls("/Registration/dealer").await, 1);
     server.stop().await;
 }
 
@@ -211,7 +202,7 @@ async fn dealer_registration_rules_give_422_with_the_specs_messages() {
     assert_eq!(errors["fflNumber"], "Required");
     assert_eq!(errors["fflDocument"], "Required");
     assert_eq!(errors["captcha"], "Please complete the reCAPTCHA");
-    assert_eq!(forwarded(&server, "/Registration/dealer").await, 0);
+    assert_eq!(server.upstream_calls("/Registration/dealer").await, 0);
     server.stop().await;
 }
 
@@ -246,7 +237,7 @@ async fn a_wrong_upload_type_is_a_415_naming_the_file() {
         disguised.body["detail"],
         "licence.pdf is not a valid PDF file"
     );
-    assert_eq!(forwarded(&server, "/Registration/dealer").await, 0);
+    assert_eq!(server.upstream_calls("/Registration/dealer").await, 0);
     server.stop().await;
 }
 
@@ -271,7 +262,7 @@ async fn an_oversized_pro_deal_document_is_a_413_naming_the_file() {
         answer.body["detail"],
         "paystub.png is too large: each file must be under 0.5 MB"
     );
-    assert_eq!(forwarded(&server, "/Registration/prodeal").await, 0);
+    assert_eq!(server.upstream_calls("/Registration/prodeal").await, 0);
     server.stop().await;
 }
 
@@ -306,6 +297,6 @@ async fn a_pro_deal_application_with_a_small_png_succeeds() {
         answer.body["message"],
         "Your Pro Deal application has been submitted and is pending verification."
     );
-    assert_eq!(forwarded(&server, "/Registration/prodeal").await, 1);
+    assert_eq!(server.upstream_calls("/Registration/prodeal").await, 1);
     server.stop().await;
 }

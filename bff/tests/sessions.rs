@@ -139,22 +139,10 @@ async fn a_failed_merge_loses_nothing_and_succeeds_on_the_next_cart_read() {
         merges,
         "merged once, then done"
     );
-    let metrics = server
-        .client
-        .get(format!("{}/metrics", server.admin))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    for line in [
-        r#"bff_session_events_total{event="merge_failed"} 2"#,
-        r#"bff_session_events_total{event="merge_retried"} 2"#,
-        r#"bff_session_events_total{event="merge_ok"} 1"#,
-    ] {
-        assert!(metrics.contains(line), "{line} in {metrics}");
-    }
+    let metrics = server.metrics().await;
+    assert_metric!(metrics, "bff_session_events_total", {"event" => "merge_failed"}, 2);
+    assert_metric!(metrics, "bff_session_events_total", {"event" => "merge_retried"}, 2);
+    assert_metric!(metrics, "bff_session_events_total", {"event" => "merge_ok"}, 1);
     server.stop().await;
 }
 

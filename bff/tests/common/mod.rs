@@ -3,6 +3,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod browser;
+pub mod in_process;
+pub mod metrics;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -34,7 +36,7 @@ pub fn test_config() -> Config {
     config
 }
 
-fn write_dist(dir: &Path) {
+pub fn write_dist(dir: &Path) {
     std::fs::create_dir_all(dir.join("assets")).unwrap();
     std::fs::write(
         dir.join("index.html"),
@@ -119,6 +121,35 @@ impl TestServer {
             .unwrap()
     }
 
+    /// How many requests the sandbox received on its route template `route` (its counters,
+    /// not the bounded list of recent requests); the one request-counting helper.
+    pub async fn upstream_calls(&self, route: &str) -> usize {
+        let stats: Value = self
+            .client
+            .get(format!("{}/sandbox/stats", self.sandbox))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        route_count(&stats, route)
+    }
+
+    /// The admin port's metrics, parsed.
+    pub async fn metrics(&self) -> metrics::Scrape {
+        let text = self
+            .client
+            .get(format!("{}/metrics", self.admin))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        metrics::Scrape::parse(&text)
+    }
+
     /// What the sandbox received, most recent last.
     pub async fn sandbox_requests(&self) -> Vec<Value> {
         self.client
@@ -166,4 +197,12 @@ pub fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
         .get(name)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
+}
+
+/// The count of `route` (a sandbox route template, `/strapi/page/{name}`) in the sandbox's
+/// `/sandbox/stats` answer.
+pub fn route_count(stats: &Value, route: &str) -> usize {
+    stats["routes"][route]
+        .as_u64()
+        .map_or(0, |count| usize::try_from(count).unwrap())
 }

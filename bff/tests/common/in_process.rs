@@ -1,0 +1,202 @@
+//! The BFF's `app()` with the sandbox's `app()` as its upstreams, in one process: requests go
+//! through `oneshot`, upstream calls through the real upstream stack into the sandbox's router,
+//! with no socket. For the behaviour matrix; what needs sockets (shutdown, streaming, uploads)
+//! keeps the real-TCP `TestServer`.
+
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use bff::config::{Config, Secrets};
+use bff::state::{SharedState, Transports};
+use bff::upstream::transport::in_process;
+use bytes::Bytes;
+use serde_json::Value;
+use tempfile::TempDir;
+use tower::ServiceExt;
+
+use super::{test_config, write_dist};
+
+/// The origin the sandbox's fixtures name; nothing listens there (every call stays in process).
+pub const SANDBOX_ORIGIN: &str = "http://sandbox.test";
+
+pub struct InProcess {
+    pub app: Router,
+    pub state: SharedState,
+    pub sandbox: Router,
+    _dirs: (TempDir, TempDir),
+}
+
+/// An answer, read whole.
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+impl Answer {
+    pub fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("")
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap()
+    }
+}
+
+/// The app over the sandbox, with `test_config()`.
+pub fn start() -> InProcess {
+    start_with(test_config(), |sandbox| Transports {
+        commerce: Some(in_process("commerce", sandbox.clone())),
+        content: Some(in_process("content", sandbox)),
+    })
+}
+
+/// The app with `config`, its upstreams' transports chosen by `transports` (given the
+/// sandbox's router).
+pub fn start_with(mut config: Config, transports: impl FnOnce(Router) -> Transports) -> InProcess {
+    let dist = TempDir::new().unwrap();
+    let data = TempDir::new().unwrap();
+    write_dist(dist.path());
+    config.web.dist_dir = dist.path().to_owned();
+    config.sandbox.enabled = false;
+    let sandbox_state = sandbox::SandboxState::new(sandbox::SandboxOptions::new(
+        data.path().to_owned(),
+        SANDBOX_ORIGIN.to_owned(),
+    ))
+    .unwrap();
+    let sandbox = sandbox::app(sandbox_state);
+    let secrets = Secrets::from_lookup(&config, |_| None).unwrap();
+    let state = bff::AppState::with_transports(
+        config,
+        secrets,
+        Some(SANDBOX_ORIGIN),
+        None,
+        transports(sandbox.clone()),
+    )
+    .unwrap();
+    InProcess {
+        app: bff::app(state.clone()),
+        state,
+        sandbox,
+        _dirs: (dist, data),
+    }
+}
+
+async fn read(response: axum::response::Response) -> Answer {
+    let (parts, body) = response.into_parts();
+    Answer {
+        status: parts.status,
+        headers: parts.headers,
+        body: axum::body::to_bytes(body, usize::MAX).await.unwrap(),
+    }
+}
+
+impl InProcess {
+    pub async fn send(&self, request: Request<Body>) -> Answer {
+        read(self.app.clone().oneshot(request).await.unwrap()).await
+    }
+
+    pub async fn get(&self, path: &str) -> Answer {
+        self.send(Request::get(path).body(Body::empty()).unwrap())
+            .await
+    }
+
+    /// The admin port's answer to `path` (metrics, cache stats).
+    pub async fn admin(&self, path: &str) -> Answer {
+        let admin = bff::admin_app(self.state.clone());
+        read(
+            admin
+                .oneshot(Request::get(path).body(Body::empty()).unwrap())
+                .await
+                .unwrap(),
+        )
+        .await
+    }
+
+    /// The metrics exposition, parsed.
+    pub async fn metrics(&self) -> super::metrics::Scrape {
+        super::metrics::Scrape::parse(&String::from_utf8_lossy(&self.admin("/metrics").await.body))
+    }
+
+    /// The sandbox's own answer to `request` (its media, its test hooks).
+    pub async fn sandbox(&self, request: Request<Body>) -> Answer {
+        read(self.sandbox.clone().oneshot(request).await.unwrap()).await
+    }
+
+    pub async fn inject_fault(&self, fault: Value) {
+        let request = Request::post("/sandbox/faults")
+            .header("content-type", "application/json")
+            .body(Body::from(fault.to_string()))
+            .unwrap();
+        let answer = self.sandbox(request).await;
+        assert!(answer.status.is_success(), "fault not accepted: {fault}");
+    }
+
+    /// What the sandbox received, most recent last.
+    pub async fn sandbox_requests(&self) -> Vec<Value> {
+        let answer = read(
+            self.sandbox
+                .clone()
+                .oneshot(
+                    Request::get("/sandbox/requests")
+                        .body(Body::empty())
+                        .unwrap(),
+                )
+                .await
+                .unwrap(),
+        )
+        .await;
+        serde_json::from_slice(&answer.body).unwrap()
+    }
+
+    /// How many requests the sandbox received on its route template `route`.
+    pub async fn upstream_calls(&self, route: &str) -> usize {
+        let stats = self
+            .sandbox(Request::get("/sandbox/stats").body(Body::empty()).unwrap())
+            .await;
+        super::route_count(&stats.json(), route)
+    }
+}
+
+/// Everything logged while `work` runs on this thread, one JSON object per line.
+pub struct Logs(Arc<Mutex<Vec<u8>>>);
+
+impl Logs {
+    pub fn lines(&self) -> Vec<Value> {
+        String::from_utf8_lossy(&self.0.lock().unwrap())
+            .lines()
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect()
+    }
+}
+
+impl std::io::Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+pub struct LogWriter(Arc<Mutex<Vec<u8>>>);
+
+/// Captures the logs (DEBUG and up, JSON) of the current thread until the guard drops. Use in a
+/// current-thread runtime (`#[tokio::test]`'s default), so spawned tasks log here too.
+pub fn capture_logs() -> (Logs, tracing::subscriber::DefaultGuard) {
+    let buffer = Arc::new(Mutex::new(Vec::new()));
+    let writer = buffer.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .json()
+        .with_max_level(tracing::Level::DEBUG)
+        .with_writer(move || LogWriter(writer.clone()))
+        .finish();
+    (Logs(buffer), tracing::subscriber::set_default(subscriber))
+}
