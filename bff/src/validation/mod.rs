@@ -47,6 +47,18 @@ pub fn field_errors(errors: &ValidationErrors) -> BTreeMap<String, String> {
     out
 }
 
+/// Whether `error` or any error it wraps is the body limit's.
+fn is_over_limit(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(error);
+    while let Some(error) = current {
+        if error.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        current = error.source();
+    }
+    false
+}
+
 impl<T, S> FromRequest<S> for Validated<T>
 where
     T: DeserializeOwned + Validate,
@@ -56,11 +68,9 @@ where
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
         let body = Bytes::from_request(request, state).await.map_err(|err| {
-            // Behind the middleware stack the limit error can arrive wrapped (axum then reports
-            // a 400 whose text names the limit), so both forms are recognised.
-            if err.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE
-                || err.body_text().contains("length limit exceeded")
-            {
+            // Behind the middleware stack the limit error can arrive wrapped in the layers'
+            // body errors (axum then reports a 400), so the cause chain is searched for it.
+            if err.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE || is_over_limit(&err) {
                 ApiError::PayloadTooLarge("The request body is too large.".to_owned())
             } else {
                 ApiError::BadRequest {
@@ -79,5 +89,24 @@ where
             .validate()
             .map_err(|errors| ApiError::Validation(field_errors(&errors)))?;
         Ok(Self(value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use http_body_util::{BodyExt, Full, Limited};
+
+    use super::*;
+
+    #[tokio::test]
+    async fn the_body_limit_is_recognised_however_deeply_it_is_wrapped() {
+        let over = Limited::new(Full::new(Bytes::from_static(b"12345")), 2)
+            .collect()
+            .await
+            .unwrap_err();
+        let wrapped = axum::Error::new(over);
+        assert!(is_over_limit(&wrapped));
+        let other = axum::Error::new(std::io::Error::other("connection reset"));
+        assert!(!is_over_limit(&other));
     }
 }
