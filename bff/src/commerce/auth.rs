@@ -55,13 +55,7 @@ impl SessionView {
 pub struct Login {
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(
-        length(min = 1, message = "Email is required"),
-        custom(
-            function = "crate::validation::rules::email",
-            message = "Email must be a valid email address"
-        )
-    )]
+    #[validate(custom(function = "crate::validation::rules::required_email"))]
     email: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1)]
@@ -87,13 +81,7 @@ pub struct Register {
     last_name: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(
-        length(min = 1, message = "Email is required"),
-        custom(
-            function = "crate::validation::rules::email",
-            message = "Email must be a valid email address"
-        )
-    )]
+    #[validate(custom(function = "crate::validation::rules::required_email"))]
     email: String,
     #[serde(default)]
     #[schema(required = true, min_length = 8)]
@@ -141,13 +129,7 @@ impl<'a> From<&'a Register> for NewAccount<'a> {
 pub struct ForgotPassword {
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(
-        length(min = 1, message = "Email is required"),
-        custom(
-            function = "crate::validation::rules::email",
-            message = "Email must be a valid email address"
-        )
-    )]
+    #[validate(custom(function = "crate::validation::rules::required_email"))]
     email: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1)]
@@ -351,8 +333,8 @@ mod tests {
     use serde_json::{Value, json};
     use utoipa::PartialSchema;
 
-    use super::account::testing::{recording, shopper, signed_in, upstream};
     use super::*;
+    use crate::commerce::testing::{recording, shopper_of as shopper, signed_in, upstream};
     use crate::upstream::{UpstreamError, decode};
 
     fn auth_answer() -> Value {

@@ -1,5 +1,6 @@
-//! A stand-in commerce upstream for the services' unit tests: an axum router on a loopback
-//! port, called by a [`Shopper`] with a given session, with a log of the requests it got.
+//! A stand-in commerce upstream for the services' unit tests: an axum router in process (the
+//! real upstream stack over an in-process transport), called by a [`Shopper`] with a given
+//! session, with a log of the requests it got.
 
 use std::sync::{Arc, Mutex};
 
@@ -7,6 +8,7 @@ use axum::Router;
 use axum::extract::Request;
 use axum::middleware::{self, Next};
 use axum::response::Response;
+use axum::routing::any;
 use serde_json::{Value, json};
 
 use super::{Gateway, Shopper};
@@ -16,75 +18,158 @@ use crate::request_id::RequestId;
 use crate::session::tokens::{Refresher, now_ms};
 use crate::session::{Session, SessionHandle, UserTokens};
 use crate::upstream::Upstream;
+use crate::upstream::transport::in_process;
 
-/// The requests the stand-in upstream got, as `METHOD /path` (with `+guest` when an
-/// `X-Guest-Id` came along and `+bearer` with a bearer token).
+/// One request the stand-in upstream received.
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub method: String,
+    pub path: String,
+    pub query: Option<String>,
+    pub authorization: Option<String>,
+    pub guest: bool,
+    /// The JSON body (`Null` when there was none).
+    pub body: Value,
+}
+
+/// The requests the stand-in upstream got, in order.
 #[derive(Debug, Clone, Default)]
-pub struct Requests(Arc<Mutex<Vec<String>>>);
+pub struct Requests(Arc<Mutex<Vec<Received>>>);
 
 impl Requests {
+    /// Each request as `METHOD /path` (with `+guest` when an `X-Guest-Id` came along and
+    /// `+bearer` with a bearer token).
     pub fn all(&self) -> Vec<String> {
-        self.0.lock().map(|log| log.clone()).unwrap_or_default()
+        self.0
+            .lock()
+            .map(|log| {
+                log.iter()
+                    .map(|received| {
+                        let mut line = format!("{} {}", received.method, received.path);
+                        if received.guest {
+                            line.push_str(" +guest");
+                        }
+                        if received.authorization.is_some() {
+                            line.push_str(" +bearer");
+                        }
+                        line
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     pub fn count(&self, request: &str) -> usize {
         self.all().iter().filter(|seen| *seen == request).count()
     }
+
+    /// The requests with their details.
+    pub fn lock(&self) -> std::sync::LockResult<std::sync::MutexGuard<'_, Vec<Received>>> {
+        self.0.lock()
+    }
 }
 
 async fn record(requests: Requests, request: Request, next: Next) -> Response {
-    let mut line = format!("{} {}", request.method(), request.uri().path());
-    if request.headers().contains_key("x-guest-id") {
-        line.push_str(" +guest");
-    }
-    if request.headers().contains_key("authorization") {
-        line.push_str(" +bearer");
-    }
+    let (parts, body) = request.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let header = |name: &str| {
+        parts
+            .headers
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned)
+    };
+    let received = Received {
+        method: parts.method.to_string(),
+        path: parts.uri.path().to_owned(),
+        query: parts.uri.query().map(str::to_owned),
+        authorization: header("authorization"),
+        guest: header("x-guest-id").is_some(),
+        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+    };
     if let Ok(mut log) = requests.0.lock() {
-        log.push(line);
+        log.push(received);
     }
-    next.run(request).await
+    next.run(Request::from_parts(parts, axum::body::Body::from(body)))
+        .await
 }
 
-/// A shopper with `session`, whose commerce upstream is `upstream` served on a loopback port.
-pub async fn shopper(upstream: Router, session: Session) -> (Shopper, Requests) {
+/// `router` as the commerce upstream, in process, recording what it receives.
+pub fn upstream_of(router: Router) -> (Upstream, Requests) {
     let requests = Requests::default();
     let logged = requests.clone();
-    let app = upstream.layer(middleware::from_fn(move |request, next| {
+    let app = router.layer(middleware::from_fn(move |request, next| {
         record(logged.clone(), request, next)
     }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}/", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await });
     let config = UpstreamConfig {
-        base_url: base.clone(),
+        base_url: "http://commerce.test/".to_owned(),
         health_path: "health".to_owned(),
         connect_timeout_ms: 2_000,
         timeout_ms: 5_000,
         max_concurrency: 16,
         queue_timeout_ms: 1_000,
     };
-    let metrics = Arc::new(Metrics::new());
-    let upstream = Upstream::new(
+    let upstream = Upstream::with_transport(
         "commerce",
         &config,
-        base.parse().unwrap(),
+        "http://commerce.test/".parse().unwrap(),
         None,
-        metrics.clone(),
-    )
-    .unwrap();
+        Arc::new(Metrics::new()),
+        in_process("commerce", app),
+    );
+    (upstream, requests)
+}
+
+/// A shopper with `session`, whose commerce upstream is `upstream` (in process).
+pub async fn shopper(upstream: Router, session: Session) -> (Shopper, Requests) {
+    let (upstream, requests) = upstream_of(upstream);
+    (shopper_of(upstream, session), requests)
+}
+
+/// A visitor of `upstream` with `session`.
+pub fn shopper_of(upstream: Upstream, session: Session) -> Shopper {
+    let handle = SessionHandle::default();
+    handle.set(session);
     let gateway = Gateway {
         upstream,
         refresher: Arc::new(Refresher::default()),
-        metrics,
+        metrics: Arc::new(Metrics::new()),
         refresh_margin_s: 60,
     };
-    let handle = SessionHandle::default();
-    handle.set(session);
-    (
-        Shopper::new(gateway, handle, RequestId::generate()),
-        requests,
-    )
+    Shopper::new(gateway, handle, RequestId::generate())
+}
+
+/// Serves `answers` (an axum route path without the leading slash, JSON answer); any other
+/// path is a 404. Every answer is a 200.
+pub async fn upstream(answers: &[(&'static str, Value)]) -> Upstream {
+    recording(answers).await.0
+}
+
+/// [`upstream`], with the requests it receives.
+pub async fn recording(answers: &[(&'static str, Value)]) -> (Upstream, Requests) {
+    let mut router = Router::new();
+    for (path, answer) in answers {
+        let answer = answer.clone();
+        router = router.route(
+            &format!("/{path}"),
+            any(move || {
+                let answer = answer.clone();
+                async move { axum::Json(answer) }
+            }),
+        );
+    }
+    upstream_of(router)
+}
+
+/// A signed-in user whose access token is good for an hour, with a name.
+pub fn signed_in() -> Session {
+    Session::Anonymous.signed_in(UserTokens {
+        first_name: "Jordan".to_owned(),
+        last_name: "Reyes".to_owned(),
+        ..tokens("jordan@example.com")
+    })
 }
 
 /// A signed-in user's tokens, the access token good for an hour.

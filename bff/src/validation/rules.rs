@@ -44,6 +44,18 @@ pub fn email(value: &str) -> Result<(), ValidationError> {
     }
 }
 
+/// `validator` rule: the forms' e-mail field, present and valid ("Email is required", "Email
+/// must be a valid email address": the same words in every form that has one).
+pub fn required_email(value: &str) -> Result<(), ValidationError> {
+    if value.is_empty() {
+        Err(failure("required", "Email is required"))
+    } else if is_email(value) {
+        Ok(())
+    } else {
+        Err(failure("email", "Email must be a valid email address"))
+    }
+}
+
 /// The specs' rule for a new password: present, and at least 8 characters.
 pub fn new_password(password: &str) -> Result<(), ValidationError> {
     if password.is_empty() {
@@ -92,6 +104,20 @@ mod tests {
             email("nope").unwrap_err().message.as_deref(),
             Some("Must be a valid email address")
         );
+    }
+
+    #[test]
+    fn a_form_email_is_required_then_valid() {
+        let message = |value| {
+            required_email(value)
+                .unwrap_err()
+                .message
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(message(""), "Email is required");
+        assert_eq!(message("nope"), "Email must be a valid email address");
+        assert!(required_email("ada@example.com").is_ok());
     }
 
     #[test]

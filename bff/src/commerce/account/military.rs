@@ -90,8 +90,8 @@ pub async fn complete(
 mod tests {
     use serde_json::json;
 
-    use super::super::testing::{shopper, signed_in, upstream};
     use super::*;
+    use crate::commerce::testing::{shopper_of as shopper, signed_in, upstream};
 
     #[tokio::test]
     async fn a_session_relays_the_authorization_url_only() {

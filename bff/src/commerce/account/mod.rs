@@ -4,8 +4,6 @@
 
 pub mod military;
 pub mod newsletter;
-#[cfg(test)]
-pub(crate) mod testing;
 
 pub use military::{MilitaryCallback, MilitaryOutcome, MilitarySession};
 pub use newsletter::{NewsletterStatus, Subscribe, Unsubscribe};
@@ -282,8 +280,8 @@ mod tests {
     use axum::response::IntoResponse;
     use serde_json::json;
 
-    use super::testing::{shopper, signed_in, upstream};
     use super::*;
+    use crate::commerce::testing::{shopper_of as shopper, signed_in, upstream};
     use crate::session::Session;
     use crate::upstream::decode;
 

@@ -34,13 +34,7 @@ pub struct NewsletterStatus {
 pub struct Subscribe {
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(
-        length(min = 1, message = "Email is required"),
-        custom(
-            function = "crate::validation::rules::email",
-            message = "Email must be a valid email address"
-        )
-    )]
+    #[validate(custom(function = "crate::validation::rules::required_email"))]
     email: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     first_name: Option<String>,
@@ -58,13 +52,7 @@ pub struct Subscribe {
 pub struct Unsubscribe {
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(
-        length(min = 1, message = "Email is required"),
-        custom(
-            function = "crate::validation::rules::email",
-            message = "Email must be a valid email address"
-        )
-    )]
+    #[validate(custom(function = "crate::validation::rules::required_email"))]
     email: String,
 }
 
@@ -127,8 +115,8 @@ pub async fn verify(shopper: &Shopper, token: &str) -> Result<MessageAnswer, Api
 mod tests {
     use serde_json::json;
 
-    use super::super::testing::{recording, shopper, signed_in, upstream};
     use super::*;
+    use crate::commerce::testing::{recording, shopper_of as shopper, signed_in, upstream};
     use crate::session::Session;
 
     fn errors(err: ApiError) -> std::collections::BTreeMap<String, String> {

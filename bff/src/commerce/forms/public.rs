@@ -7,7 +7,6 @@ use validator::Validate;
 
 use super::{MessageAnswer, Shopper, post_json};
 use crate::error::ApiError;
-use crate::validation::rules;
 
 const STOCK_ALERTS: &str = "ProductNotification/subscribe";
 const IMAGE_REQUESTS: &str = "Registration/image-request";
@@ -20,13 +19,7 @@ pub struct StockAlert {
     /// Where the alert is sent.
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(
-        length(min = 1, message = "Email is required"),
-        custom(
-            function = "rules::email",
-            message = "Email must be a valid email address"
-        )
-    )]
+    #[validate(custom(function = "crate::validation::rules::required_email"))]
     email: String,
     /// The sku code; an unknown one is answered 404.
     #[serde(default)]
@@ -67,13 +60,7 @@ pub struct ImageRequest {
     /// Where the team answers.
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(
-        length(min = 1, message = "Email is required"),
-        custom(
-            function = "rules::email",
-            message = "Email must be a valid email address"
-        )
-    )]
+    #[validate(custom(function = "crate::validation::rules::required_email"))]
     email: String,
     /// What images are wanted, in the requester's words.
     #[serde(default)]
