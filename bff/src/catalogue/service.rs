@@ -191,6 +191,24 @@ async fn fetch_prices(commerce: Upstream, request_id: RequestId) -> Result<Fetch
     encoded_entry("commerce", &PriceMap::from_upstream(&response.body)?)
 }
 
+/// `GET {collection}/{segment}` on the content upstream, the body when there is one: `None`
+/// when the segment cannot be a path segment (`.`, `..`) or the upstream knows no such entry.
+async fn get_entry(
+    content: &Upstream,
+    collection: &'static str,
+    segment: &str,
+    request_id: &RequestId,
+) -> Result<Option<Bytes>, UpstreamError> {
+    let Ok(path) = UpstreamPath::fixed(collection).segment(segment) else {
+        return Ok(None);
+    };
+    match content.get(&path, request_id).await {
+        Ok(response) => Ok(Some(response.body)),
+        Err(UpstreamError::NotFound { .. }) => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
 /// `GET products/{title}` on the content upstream: an array whose first element is the product.
 async fn fetch_product(
     content: Upstream,
@@ -198,17 +216,10 @@ async fn fetch_product(
     request_id: RequestId,
 ) -> Result<Fetched, UpstreamError> {
     let missing = || not_found(format!("There is no product titled '{title}'."));
-    let path = match UpstreamPath::fixed("products").segment(&title) {
-        Ok(path) => path,
-        // `.` and `..` cannot be product titles.
-        Err(_) => return Ok(missing()),
+    let Some(body) = get_entry(&content, "products", &title, &request_id).await? else {
+        return Ok(missing());
     };
-    let response = match content.get(&path, &request_id).await {
-        Ok(response) => response,
-        Err(UpstreamError::NotFound { .. }) => return Ok(missing()),
-        Err(err) => return Err(err),
-    };
-    let products: Vec<Value> = read(decode("content", &response.body)?)?;
+    let products: Vec<Value> = read(decode("content", &body)?)?;
     match products.into_iter().next() {
         Some(product) => encoded_entry("content", &read::<ProductContent>(product)?),
         None => Ok(missing()),
@@ -223,16 +234,10 @@ async fn fetch_collection(
     request_id: RequestId,
 ) -> Result<Fetched, UpstreamError> {
     let missing = || not_found(format!("There is no collection titled '{title}'."));
-    let path = match UpstreamPath::fixed("product-groups").segment(&title) {
-        Ok(path) => path,
-        Err(_) => return Ok(missing()),
+    let Some(body) = get_entry(&content, "product-groups", &title, &request_id).await? else {
+        return Ok(missing());
     };
-    let response = match content.get(&path, &request_id).await {
-        Ok(response) => response,
-        Err(UpstreamError::NotFound { .. }) => return Ok(missing()),
-        Err(err) => return Err(err),
-    };
-    let Data { data: group } = read::<Data<CollectionContent>>(decode("content", &response.body)?)?;
+    let Data { data: group } = read::<Data<CollectionContent>>(decode("content", &body)?)?;
     let product_tags = group
         .products
         .iter()
@@ -250,20 +255,13 @@ async fn fetch_search(
     query: String,
     request_id: RequestId,
 ) -> Result<Fetched, UpstreamError> {
-    let nothing = || encoded_entry("content", &Vec::<CardContent>::new());
-    let path = match UpstreamPath::fixed("products/search").segment(&query) {
-        Ok(path) => path,
-        // `..` matches no title worth finding.
-        Err(_) => return nothing(),
-    };
-    let response = match content.get(&path, &request_id).await {
-        Ok(response) => response,
-        Err(UpstreamError::NotFound { .. }) => return nothing(),
-        Err(err) => return Err(err),
+    let Some(body) = get_entry(&content, "products/search", &query, &request_id).await? else {
+        // Nothing matches (`..` matches no title worth finding either).
+        return encoded_entry("content", &Vec::<CardContent>::new());
     };
     encoded_entry(
         "content",
-        &read::<Vec<CardContent>>(decode("content", &response.body)?)?,
+        &read::<Vec<CardContent>>(decode("content", &body)?)?,
     )
 }
 
