@@ -32,7 +32,7 @@ use crate::web_assets::WebAssets;
 pub type SharedState = Arc<AppState>;
 
 /// The application, built once at start-up. Handlers take it whole (`State<SharedState>`) or,
-/// better, the one part they need through `FromRef`; nothing below the routes takes it whole:
+/// better, the one part they need through `FromRef`; nothing below the handlers takes it whole:
 /// each middleware and service gets its own part.
 #[derive(Debug)]
 pub struct AppState {

@@ -4,6 +4,7 @@
 
 pub mod dealers;
 pub mod pages;
+pub mod webhook;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
