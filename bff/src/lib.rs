@@ -78,7 +78,7 @@ pub fn app(state: SharedState) -> Router {
     Router::new()
         .route("/healthz", get(routes::health::live))
         .route("/readyz", get(routes::health::ready))
-        .route(tiles::ROUTE, get(tiles::tile))
+        .route(tiles::ROUTE, get(routes::tiles::tile))
         .nest("/api", routes::api(&state))
         .merge(web_assets::router(&state.web))
         .layer(layers)

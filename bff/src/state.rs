@@ -25,7 +25,7 @@ use crate::session::Sessions;
 use crate::session::csrf::Csrf;
 use crate::session::seal::Sealer;
 use crate::session::tokens::Refresher;
-use crate::tiles::TileProvider;
+use crate::tiles::{TileProvider, Tiles};
 use crate::upstream::{Transport, Upstream};
 use crate::web_assets::WebAssets;
 
@@ -294,6 +294,16 @@ impl FromRef<SharedState> for Catalogue {
         Catalogue {
             content: Content::from_ref(state),
             commerce: state.commerce.clone(),
+        }
+    }
+}
+
+impl FromRef<SharedState> for Tiles {
+    fn from_ref(state: &SharedState) -> Self {
+        Tiles {
+            provider: state.tiles.clone(),
+            cache: state.tile_cache.clone(),
+            max_zoom: state.config.maps.max_zoom,
         }
     }
 }

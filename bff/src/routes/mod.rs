@@ -12,6 +12,7 @@ pub mod forms;
 pub mod health;
 pub mod orders;
 pub mod public_config;
+pub mod tiles;
 
 use axum::{Router, middleware};
 use utoipa_axum::router::OpenApiRouter;

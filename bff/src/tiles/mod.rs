@@ -9,44 +9,48 @@ mod provider;
 pub use coords::{InvalidTile, TileCoords};
 pub use provider::TileProvider;
 
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::http::StatusCode;
 
-use crate::cache::{self, FetchFailure, RouteKind};
+use crate::cache::{EdgeCache, FetchFailure, Lookup, RouteKind};
 use crate::config::TILE_PATH_TEMPLATE;
 use crate::error::ApiError;
 use crate::request_id::RequestId;
-use crate::state::SharedState;
 use crate::upstream::UpstreamError;
 
 /// The axum route of [`TILE_PATH_TEMPLATE`].
 pub const ROUTE: &str = TILE_PATH_TEMPLATE;
 
-pub async fn tile(
-    State(state): State<SharedState>,
-    Path((z, x, y)): Path<(String, String, String)>,
-    request_id: RequestId,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let tile = TileCoords::parse(&z, &x, &y, state.config.maps.max_zoom).map_err(|err| {
-        ApiError::BadRequest {
-            code: "invalid_tile",
-            detail: err.to_string(),
-        }
-    })?;
-    let provider = state
-        .tiles
-        .clone()
-        .ok_or_else(|| ApiError::NotFound("No map tile provider is configured.".to_owned()))?;
-    let lookup = state
-        .tile_cache
-        .lookup(RouteKind::Tiles, &tile.to_string(), move || async move {
-            provider.fetch(tile, request_id).await
-        })
-        .await
-        .map_err(provider_failure)?;
-    Ok(cache::respond(&lookup, &headers))
+/// What the tile route needs: the provider (if any), the tiles' own cache and the zoom limit.
+#[derive(Debug, Clone)]
+pub struct Tiles {
+    pub provider: Option<TileProvider>,
+    pub cache: EdgeCache,
+    pub max_zoom: u8,
+}
+
+impl Tiles {
+    /// The tile at `z/x/y` as the path gave it, through the tile cache.
+    pub async fn lookup(
+        &self,
+        (z, x, y): (&str, &str, &str),
+        request_id: RequestId,
+    ) -> Result<Lookup, ApiError> {
+        let tile =
+            TileCoords::parse(z, x, y, self.max_zoom).map_err(|err| ApiError::BadRequest {
+                code: "invalid_tile",
+                detail: err.to_string(),
+            })?;
+        let provider = self
+            .provider
+            .clone()
+            .ok_or_else(|| ApiError::NotFound("No map tile provider is configured.".to_owned()))?;
+        self.cache
+            .lookup(RouteKind::Tiles, &tile.to_string(), move || async move {
+                provider.fetch(tile, request_id).await
+            })
+            .await
+            .map_err(provider_failure)
+    }
 }
 
 /// A provider refusing the key (401/403) is the operator's problem, not the shopper's session:

@@ -1,0 +1,20 @@
+//! `GET /tiles/{z}/{x}/{y}`: map tiles through the BFF (see `crate::tiles`).
+
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+
+use crate::cache;
+use crate::error::ApiError;
+use crate::request_id::RequestId;
+use crate::tiles::Tiles;
+
+pub async fn tile(
+    State(tiles): State<Tiles>,
+    Path((z, x, y)): Path<(String, String, String)>,
+    request_id: RequestId,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let lookup = tiles.lookup((&z, &x, &y), request_id).await?;
+    Ok(cache::respond(&lookup, &headers))
+}
