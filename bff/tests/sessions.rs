@@ -287,8 +287,7 @@ async fn no_body_carries_a_token_and_the_cookie_is_http_only_secure_lax() {
     let mut browser = Browser::new(&server);
     let mut answers = vec![browser.add(RIFLE, 1).await];
     // The https origin makes the cookie Secure, so send it by hand over the test's plain http.
-    let login = browser
-        .server
+    let login = server
         .client
         .post(server.url("/api/auth/login"))
         .header("x-csrf", "1")
