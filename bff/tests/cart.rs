@@ -98,11 +98,7 @@ async fn quantities_update_and_lines_are_removed_by_delete_or_zero() {
     let cart = browser.add(MOUNT, MOUNT_NAME, 1).await;
     let id = line(&cart.body, MOUNT).unwrap()["id"].to_string();
     let removed = browser
-        .send(
-            Method::DELETE,
-            &format!("/api/cart/items/{id}"),
-            None,
-        )
+        .send(Method::DELETE, &format!("/api/cart/items/{id}"), None)
         .await;
     assert_eq!(removed.status, 200, "{}", removed.text);
     assert!(removed.body["items"].as_array().unwrap().is_empty());

@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::{HeaderMap, Method, Request, StatusCode};
+use axum::http::header::{AUTHORIZATION, HOST};
+use axum::http::{HeaderMap, HeaderName, Method, Request, StatusCode, Uri};
 use bff::config::{Config, Secrets};
 use bff::state::{SharedState, Transports};
 use bff::upstream::transport::in_process;
@@ -22,6 +23,7 @@ use bytes::Bytes;
 use serde_json::Value;
 use tempfile::TempDir;
 use tower::ServiceExt;
+use tower::util::MapRequestLayer;
 
 use super::{test_config, write_dist};
 
@@ -52,6 +54,10 @@ impl Answer {
 
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).unwrap()
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
     }
 }
 
@@ -102,7 +108,9 @@ fn build(
         ..sandbox::SandboxOptions::new(data.path().to_owned(), SANDBOX_ORIGIN.to_owned())
     })
     .unwrap();
-    let sandbox = sandbox::app(sandbox_state);
+    let sandbox = sandbox::app(sandbox_state).layer(MapRequestLayer::new(
+        as_on_the_wire as fn(Request<Body>) -> Request<Body>,
+    ));
     let secrets = Secrets::from_lookup(&config, |name| {
         secrets
             .iter()
@@ -124,6 +132,20 @@ fn build(
         sandbox,
         _dirs: (dist, data),
     }
+}
+
+/// The request as an HTTP/1.1 server hands it to the sandbox: the upstream stack's absolute
+/// URI (`http://sandbox.test/path?query`) split into the origin-form target (`/path?query`)
+/// and `Host`, as reqwest sends it over a socket. The sandbox's request log records the target.
+fn as_on_the_wire(mut request: Request<Body>) -> Request<Body> {
+    if let Some(authority) = request.uri().authority() {
+        let host = authority.as_str().parse().unwrap();
+        request.headers_mut().entry(HOST).or_insert(host);
+    }
+    if let Some(target) = request.uri().path_and_query() {
+        *request.uri_mut() = Uri::from(target.clone());
+    }
+    request
 }
 
 /// A request with a JSON body.
@@ -179,6 +201,15 @@ impl InProcess {
         read(admin.oneshot(request).await.unwrap()).await
     }
 
+    /// The admin port's answer to a POST of `body` (JSON) with `Authorization: Bearer token`.
+    pub async fn admin_post(&self, path: &str, token: &str, body: &Value) -> Answer {
+        let mut request = json_request(Method::POST, path, body);
+        request
+            .headers_mut()
+            .insert(AUTHORIZATION, format!("Bearer {token}").parse().unwrap());
+        self.admin_send(request).await
+    }
+
     /// The admin port's answer to `path` (metrics, cache stats).
     pub async fn admin(&self, path: &str) -> Answer {
         self.admin_send(get_request(path, &[])).await
@@ -192,6 +223,18 @@ impl InProcess {
     /// The sandbox's own answer to `request` (its media, its test hooks).
     pub async fn sandbox(&self, request: Request<Body>) -> Answer {
         read(self.sandbox.clone().oneshot(request).await.unwrap()).await
+    }
+
+    /// The sandbox's answer to a POST of `body` (JSON) with `headers`, as another client of
+    /// the upstreams would send it.
+    pub async fn sandbox_post(&self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Answer {
+        let mut request = json_request(Method::POST, path, body);
+        for (name, value) in headers {
+            request
+                .headers_mut()
+                .insert(HeaderName::try_from(*name).unwrap(), value.parse().unwrap());
+        }
+        self.sandbox(request).await
     }
 
     pub async fn inject_fault(&self, fault: Value) {
