@@ -54,6 +54,7 @@ async fn tokenize(app: &InProcess, card: &str) -> String {
                 "authData": {"clientKey": "sandbox-public-client-key", "apiLoginID": "sandbox-login-id"},
                 "cardData": {"cardNumber": card, "month": "12", "year": "2035", "cardCode": "123"}
             }),
+            &[],
         ))
         .await
         .json();

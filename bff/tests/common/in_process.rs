@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::header::{AUTHORIZATION, HOST};
-use axum::http::{HeaderMap, HeaderName, Method, Request, StatusCode, Uri};
+use axum::http::header::HOST;
+use axum::http::{HeaderMap, Method, Request, StatusCode, Uri};
 use bff::config::{Config, Secrets};
 use bff::state::{SharedState, Transports};
 use bff::upstream::transport::in_process;
@@ -148,14 +148,21 @@ fn as_on_the_wire(mut request: Request<Body>) -> Request<Body> {
     request
 }
 
-/// A request with a JSON body.
-pub fn json_request(method: Method, path: &str, body: &Value) -> Request<Body> {
-    Request::builder()
+/// A request with a JSON body and `headers`.
+pub fn json_request(
+    method: Method,
+    path: &str,
+    body: &Value,
+    headers: &[(&str, &str)],
+) -> Request<Body> {
+    let mut request = Request::builder()
         .method(method)
         .uri(path)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap()
+        .header("content-type", "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(Body::from(body.to_string())).unwrap()
 }
 
 /// A GET with `headers`.
@@ -190,6 +197,13 @@ impl InProcess {
         self.send(get_request(path, headers)).await
     }
 
+    /// A POST of `body` (JSON) with `headers` and nothing else: no CSRF header, no cookie
+    /// (the session tests' `Browser` adds those).
+    pub async fn post_json(&self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Answer {
+        self.send(json_request(Method::POST, path, body, headers))
+            .await
+    }
+
     /// A conditional GET: `If-None-Match: etag`.
     pub async fn get_if_none_match(&self, path: &str, etag: &str) -> Answer {
         self.get_with(path, &[("if-none-match", etag)]).await
@@ -203,11 +217,14 @@ impl InProcess {
 
     /// The admin port's answer to a POST of `body` (JSON) with `Authorization: Bearer token`.
     pub async fn admin_post(&self, path: &str, token: &str, body: &Value) -> Answer {
-        let mut request = json_request(Method::POST, path, body);
-        request
-            .headers_mut()
-            .insert(AUTHORIZATION, format!("Bearer {token}").parse().unwrap());
-        self.admin_send(request).await
+        let bearer = format!("Bearer {token}");
+        self.admin_send(json_request(
+            Method::POST,
+            path,
+            body,
+            &[("authorization", &bearer)],
+        ))
+        .await
     }
 
     /// The admin port's answer to `path` (metrics, cache stats).
@@ -228,13 +245,8 @@ impl InProcess {
     /// The sandbox's answer to a POST of `body` (JSON) with `headers`, as another client of
     /// the upstreams would send it.
     pub async fn sandbox_post(&self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Answer {
-        let mut request = json_request(Method::POST, path, body);
-        for (name, value) in headers {
-            request
-                .headers_mut()
-                .insert(HeaderName::try_from(*name).unwrap(), value.parse().unwrap());
-        }
-        self.sandbox(request).await
+        self.sandbox(json_request(Method::POST, path, body, headers))
+            .await
     }
 
     pub async fn inject_fault(&self, fault: Value) {
