@@ -1,12 +1,11 @@
-//! The account area, the newsletter and LE/MIL verification against the real sandbox.
+//! The account area, the newsletter and LE/MIL verification against the sandbox, in process.
 
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
 use common::browser::{Browser, CAPTCHA, SHOPPER};
-
-use common::start;
+use common::in_process::start;
 use serde_json::{Value, json};
 
 fn address() -> Value {
@@ -20,8 +19,8 @@ fn address() -> Value {
 
 #[tokio::test]
 async fn the_account_is_read_and_updated_without_tokens() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.login().await;
     let account = browser.get("/api/account").await;
     assert_eq!(account.status, 200, "{}", account.text);
@@ -48,13 +47,12 @@ async fn the_account_is_read_and_updated_without_tokens() {
         .await;
     assert_eq!(refused.status, 422, "{}", refused.text);
     assert_eq!(refused.body["errors"]["email"], "Email cannot be changed");
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn addresses_are_created_updated_and_deleted() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.login().await;
     let created = browser.post("/api/account/addresses", address()).await;
     assert_eq!(created.status, 201, "{}", created.text);
@@ -85,13 +83,12 @@ async fn addresses_are_created_updated_and_deleted() {
         .delete(&format!("/api/account/addresses/{id}"))
         .await;
     assert_eq!(again.status, 404, "{}", again.text);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn an_address_missing_fields_is_a_422_with_the_specs_messages() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.login().await;
     let answer = browser
         .post("/api/account/addresses", json!({"firstName": "Jordan"}))
@@ -112,13 +109,12 @@ async fn an_address_missing_fields_is_a_422_with_the_specs_messages() {
         .put("/api/account/addresses/1", json!({"city": "Boise"}))
         .await;
     assert_eq!(update.status, 422, "{}", update.text);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn the_account_needs_a_signed_in_user() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     assert_eq!(browser.get("/api/account").await.status, 401);
     assert_eq!(
         browser
@@ -145,13 +141,12 @@ async fn the_account_needs_a_signed_in_user() {
     let military = browser.post("/api/military/session", json!({})).await;
     assert_eq!(military.status, 401);
     assert_eq!(military.body["code"], "unauthorized");
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn the_newsletter_subscribes_reports_and_unsubscribes() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     let email = "reader@talonforge.example";
     let before = browser
         .get(&format!("/api/newsletter/status?email={email}"))
@@ -200,13 +195,12 @@ async fn the_newsletter_subscribes_reports_and_unsubscribes() {
         .await;
     assert_eq!(bad.status, 400, "{}", bad.text);
     assert_eq!(bad.body["detail"], "Invalid or expired verification link");
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn a_bad_newsletter_email_is_a_422() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     let subscribe = browser
         .post(
             "/api/newsletter/subscribe",
@@ -235,13 +229,12 @@ async fn a_bad_newsletter_email_is_a_422() {
     let anonymous = browser.get("/api/newsletter/status").await;
     assert_eq!(anonymous.status, 422);
     assert_eq!(anonymous.body["errors"]["email"], "Email is required");
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn a_military_session_returns_an_authorization_url() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.login().await;
     let answer = browser.post("/api/military/session", json!({})).await;
     assert_eq!(answer.status, 200, "{}", answer.text);
@@ -259,5 +252,4 @@ async fn a_military_session_returns_an_authorization_url() {
         )
         .await;
     assert_eq!(wrong.status, 400, "{}", wrong.text);
-    server.stop().await;
 }

@@ -1,13 +1,13 @@
-//! The cart endpoints against the real sandbox: quantities, removal, compute (full state names,
-//! tax), promo codes and shipping methods, guest token never shown.
+//! The cart endpoints against the sandbox, in process: quantities, removal, compute (full state
+//! names, tax), promo codes and shipping methods, guest token never shown.
 
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
+use axum::http::Method;
 use common::browser::{Answer, Browser};
-
-use common::start;
+use common::in_process::start;
 use serde_json::{Value, json};
 
 const MOUNT: &str = "TF-QDS";
@@ -42,8 +42,8 @@ fn money(value: &Value) -> f64 {
 
 #[tokio::test]
 async fn quantities_update_and_lines_are_removed_by_delete_or_zero() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 1).await;
     let cart = browser.add(MOUNT, MOUNT_NAME, 1).await;
     assert!(cart.body.get("guestId").is_none(), "{}", cart.text);
@@ -58,7 +58,7 @@ async fn quantities_update_and_lines_are_removed_by_delete_or_zero() {
 
     let updated = browser
         .send(
-            reqwest::Method::PUT,
+            Method::PUT,
             &format!("/api/cart/items/{id}"),
             Some(json!({"quantity": 5})),
         )
@@ -69,7 +69,7 @@ async fn quantities_update_and_lines_are_removed_by_delete_or_zero() {
 
     let too_many = browser
         .send(
-            reqwest::Method::PUT,
+            Method::PUT,
             &format!("/api/cart/items/{id}"),
             Some(json!({"quantity": 1000})),
         )
@@ -78,7 +78,7 @@ async fn quantities_update_and_lines_are_removed_by_delete_or_zero() {
     assert!(too_many.body["errors"]["quantity"].is_string());
     let missing = browser
         .send(
-            reqwest::Method::PUT,
+            Method::PUT,
             &format!("/api/cart/items/{id}"),
             Some(json!({})),
         )
@@ -87,7 +87,7 @@ async fn quantities_update_and_lines_are_removed_by_delete_or_zero() {
 
     let zero = browser
         .send(
-            reqwest::Method::PUT,
+            Method::PUT,
             &format!("/api/cart/items/{id}"),
             Some(json!({"quantity": 0})),
         )
@@ -98,47 +98,41 @@ async fn quantities_update_and_lines_are_removed_by_delete_or_zero() {
     let cart = browser.add(MOUNT, MOUNT_NAME, 1).await;
     let id = line(&cart.body, MOUNT).unwrap()["id"].to_string();
     let removed = browser
-        .send(
-            reqwest::Method::DELETE,
-            &format!("/api/cart/items/{id}"),
-            None,
-        )
+        .send(Method::DELETE, &format!("/api/cart/items/{id}"), None)
         .await;
     assert_eq!(removed.status, 200, "{}", removed.text);
     assert!(removed.body["items"].as_array().unwrap().is_empty());
     assert!(removed.body.get("guestId").is_none());
 
     let unknown = browser
-        .send(reqwest::Method::DELETE, "/api/cart/items/999999", None)
+        .send(Method::DELETE, "/api/cart/items/999999", None)
         .await;
     assert_eq!(unknown.status, 404, "{}", unknown.text);
-    let mut stranger = Browser::new(&server);
+    let mut stranger = Browser::new(&app);
     let no_cart = stranger
         .send(
-            reqwest::Method::PUT,
+            Method::PUT,
             "/api/cart/items/1",
             Some(json!({"quantity": 1})),
         )
         .await;
     assert_eq!(no_cart.status, 404, "{}", no_cart.text);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn inventory_warnings_pass_through() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     let cart = browser.add("TF-MAT", "Range Mat", 3).await;
     let warnings = cart.body["inventoryWarnings"].as_array().unwrap();
     assert_eq!(warnings.len(), 1, "{}", cart.text);
     assert_eq!(warnings[0]["warningType"], "InsufficientStock");
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn compute_taxes_by_the_full_state_name_and_sets_the_shipping_method() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 2).await;
     let computed = browser
         .post(
@@ -191,13 +185,12 @@ async fn compute_taxes_by_the_full_state_name_and_sets_the_shipping_method() {
         .await;
     assert_eq!(bad_state.status, 422, "{}", bad_state.text);
     assert_eq!(bad_state.body["errors"]["state"], "Must be a US state");
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn promo_codes_apply_or_are_refused_with_the_specs_message() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 1).await;
     let applied = browser
         .post("/api/cart/promo-code", json!({"promoCode": "save10"}))
@@ -224,18 +217,16 @@ async fn promo_codes_apply_or_are_refused_with_the_specs_message() {
         .await;
     assert_eq!(blank.status, 422, "{}", blank.text);
     assert_eq!(blank.body["errors"]["promoCode"], "Promo code is required");
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn shipping_methods_are_listed_cheapest_first() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     let methods = browser.get("/api/cart/shipping-methods").await;
     assert_eq!(methods.status, 200, "{}", methods.text);
     let list = methods.body.as_array().unwrap();
     assert_eq!(list.len(), 3);
     assert_eq!(list[0]["name"], "Standard Ground");
     assert!(money(&list[0]["price"]).abs() < 0.001);
-    server.stop().await;
 }

@@ -1,14 +1,14 @@
-//! `POST /api/checkout` against the real sandbox: payment token only, the spec's validation and
-//! restriction rules, upstream declines, and idempotency (sequential and concurrent duplicates
-//! place one order).
+//! `POST /api/checkout` against the sandbox, in process: payment token only, the spec's
+//! validation and restriction rules, upstream declines, and idempotency (sequential and
+//! concurrent duplicates place one order).
 
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
+use axum::http::Method;
 use common::browser::{Answer, Browser};
-
-use common::{TestServer, start};
+use common::in_process::{InProcess, json_request, start};
 use serde_json::{Value, json};
 
 const MOUNT: &str = "TF-QDS";
@@ -36,7 +36,7 @@ impl Browser<'_> {
 impl Browser<'_> {
     async fn checkout(&mut self, key: &str, body: Value) -> Answer {
         self.send_with(
-            reqwest::Method::POST,
+            Method::POST,
             "/api/checkout",
             Some(body),
             &[("idempotency-key", key)],
@@ -45,20 +45,19 @@ impl Browser<'_> {
     }
 }
 
-async fn tokenize(server: &TestServer, card: &str) -> String {
-    let answer: Value = server
-        .client
-        .post(format!("{}/3p/accept/v1/tokens", server.sandbox))
-        .json(&json!({
-            "authData": {"clientKey": "sandbox-public-client-key", "apiLoginID": "sandbox-login-id"},
-            "cardData": {"cardNumber": card, "month": "12", "year": "2035", "cardCode": "123"}
-        }))
-        .send()
+async fn tokenize(app: &InProcess, card: &str) -> String {
+    let answer = app
+        .sandbox(json_request(
+            Method::POST,
+            "/3p/accept/v1/tokens",
+            &json!({
+                "authData": {"clientKey": "sandbox-public-client-key", "apiLoginID": "sandbox-login-id"},
+                "cardData": {"cardNumber": card, "month": "12", "year": "2035", "cardCode": "123"}
+            }),
+            &[],
+        ))
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .json();
     answer["opaqueData"]["dataValue"]
         .as_str()
         .unwrap()
@@ -77,10 +76,10 @@ fn form(token: &str) -> Value {
 
 #[tokio::test]
 async fn a_guest_checks_out_with_a_payment_token_and_the_cart_is_reset() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 1).await;
-    let token = tokenize(&server, APPROVED).await;
+    let token = tokenize(&app, APPROVED).await;
     let mut body = form(&token);
     body["optInNewsletter"] = json!(true);
     let placed = browser.checkout("order-1", body).await;
@@ -94,7 +93,7 @@ async fn a_guest_checks_out_with_a_payment_token_and_the_cart_is_reset() {
         "{}",
         cart.text
     );
-    let requests = server.sandbox_requests().await;
+    let requests = app.sandbox_requests().await;
     let checkout = requests
         .iter()
         .find(|r| {
@@ -108,13 +107,12 @@ async fn a_guest_checks_out_with_a_payment_token_and_the_cart_is_reset() {
         checkout["authorization"].is_null(),
         "a guest sends no bearer: {checkout}"
     );
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn the_idempotency_key_is_required() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 1).await;
     let answer = browser.post("/api/checkout", form("tok")).await;
     assert_eq!(answer.status, 400, "{}", answer.text);
@@ -122,13 +120,12 @@ async fn the_idempotency_key_is_required() {
     let too_long = "k".repeat(256);
     let answer = browser.checkout(&too_long, form("tok")).await;
     assert_eq!(answer.status, 400, "{}", answer.text);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn missing_fields_bad_email_and_short_zip_get_the_specs_messages() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 1).await;
     let answer = browser
         .checkout(
@@ -157,14 +154,13 @@ async fn missing_fields_bad_email_and_short_zip_get_the_specs_messages() {
         "{}",
         answer.text
     );
-    assert_eq!(server.upstream_calls("/Checkout/simplified").await, 0);
-    server.stop().await;
+    assert_eq!(app.upstream_calls("/Checkout/simplified").await, 0);
 }
 
 #[tokio::test]
 async fn card_data_in_the_body_is_rejected() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 1).await;
     let mut body = form("tok");
     body["cardNumber"] = json!(APPROVED);
@@ -181,14 +177,13 @@ async fn card_data_in_the_body_is_rejected() {
     body["card"] = json!({"month": "12", "year": "2035"});
     let answer = browser.checkout("card-2", body).await;
     assert_eq!(answer.status, 422, "{}", answer.text);
-    assert_eq!(server.upstream_calls("/Checkout/simplified").await, 0);
-    server.stop().await;
+    assert_eq!(app.upstream_calls("/Checkout/simplified").await, 0);
 }
 
 #[tokio::test]
 async fn a_restricted_item_is_refused_with_the_list_of_items() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MAGAZINE, "Falcon Extended Magazine", 1).await;
     browser.add(MOUNT, MOUNT_NAME, 1).await;
     let mut body = form("tok");
@@ -202,14 +197,13 @@ async fn a_restricted_item_is_refused_with_the_list_of_items() {
     let items = answer.body["items"].as_array().unwrap();
     assert_eq!(items.len(), 1);
     assert_eq!(items[0]["productId"], MAGAZINE);
-    assert_eq!(server.upstream_calls("/Checkout/simplified").await, 0);
-    server.stop().await;
+    assert_eq!(app.upstream_calls("/Checkout/simplified").await, 0);
 }
 
 #[tokio::test]
 async fn ffl_items_without_a_dealer_are_refused() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(RIFLE, "Vanguard 15", 1).await;
     let answer = browser.checkout("ffl", form("tok")).await;
     assert_eq!(answer.status, 422, "{}", answer.text);
@@ -233,27 +227,26 @@ async fn ffl_items_without_a_dealer_are_refused() {
 
     // With a valid dealer, the order goes through (and the dealer is sent upstream).
     body["dealerInfo"]["dealerPhone"] = json!("512-555-0199");
-    body["paymentToken"] = json!(tokenize(&server, APPROVED).await);
+    body["paymentToken"] = json!(tokenize(&app, APPROVED).await);
     let answer = browser.checkout("ffl-ok", body).await;
     assert_eq!(answer.status, 200, "{}", answer.text);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn a_repeated_key_answers_the_first_order_and_places_one() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 1).await;
-    let body = form(&tokenize(&server, APPROVED).await);
+    let body = form(&tokenize(&app, APPROVED).await);
     let first = browser.checkout("same-key", body.clone()).await;
     assert_eq!(first.status, 200, "{}", first.text);
     let second = browser.checkout("same-key", body.clone()).await;
     assert_eq!(second.status, 200, "{}", second.text);
     assert_eq!(first.body["orderId"], second.body["orderId"]);
-    assert_eq!(server.upstream_calls("/Checkout/simplified").await, 1);
+    assert_eq!(app.upstream_calls("/Checkout/simplified").await, 1);
 
     // The key is the visitor's own: another visitor using it gets its own answer.
-    let mut other = Browser::new(&server);
+    let mut other = Browser::new(&app);
     other.add(MOUNT, MOUNT_NAME, 1).await;
     let theirs = other.checkout("same-key", body).await;
     assert_ne!(
@@ -261,15 +254,14 @@ async fn a_repeated_key_answers_the_first_order_and_places_one() {
         "{}",
         theirs.text
     );
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn ten_concurrent_duplicates_place_exactly_one_order() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 1).await;
-    let body = form(&tokenize(&server, APPROVED).await);
+    let body = form(&tokenize(&app, APPROVED).await);
     let answers = futures::future::join_all((0..10).map(|_| {
         let mut browser = browser.clone();
         let body = body.clone();
@@ -281,16 +273,15 @@ async fn ten_concurrent_duplicates_place_exactly_one_order() {
         assert_eq!(answer.status, 200, "{}", answer.text);
         assert_eq!(answer.body["orderId"], first.body["orderId"]);
     }
-    assert_eq!(server.upstream_calls("/Checkout/simplified").await, 1);
-    server.stop().await;
+    assert_eq!(app.upstream_calls("/Checkout/simplified").await, 1);
 }
 
 #[tokio::test]
 async fn a_declined_card_answers_the_upstream_message() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 1).await;
-    let body = form(&tokenize(&server, DECLINED).await);
+    let body = form(&tokenize(&app, DECLINED).await);
     let answer = browser.checkout("declined", body).await;
     assert_eq!(answer.status, 422, "{}", answer.text);
     assert_eq!(answer.body["detail"], "This transaction has been declined.");
@@ -307,13 +298,12 @@ async fn a_declined_card_answers_the_upstream_message() {
         "{}",
         unknown.text
     );
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn a_signed_in_user_checks_out_with_the_bearer_token() {
-    let server = start().await;
-    let mut browser = Browser::new(&server);
+    let app = start();
+    let mut browser = Browser::new(&app);
     let login = browser
         .post(
             "/api/auth/login",
@@ -323,10 +313,10 @@ async fn a_signed_in_user_checks_out_with_the_bearer_token() {
         .await;
     assert_eq!(login.status, 200, "{}", login.text);
     browser.add(MOUNT, MOUNT_NAME, 1).await;
-    let body = form(&tokenize(&server, APPROVED).await);
+    let body = form(&tokenize(&app, APPROVED).await);
     let placed = browser.checkout("user-order", body).await;
     assert_eq!(placed.status, 200, "{}", placed.text);
-    let requests = server.sandbox_requests().await;
+    let requests = app.sandbox_requests().await;
     let checkout = requests
         .iter()
         .find(|r| {
@@ -337,5 +327,4 @@ async fn a_signed_in_user_checks_out_with_the_bearer_token() {
         })
         .unwrap();
     assert!(checkout["authorization"].is_string(), "{checkout}");
-    server.stop().await;
 }

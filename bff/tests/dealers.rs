@@ -1,11 +1,11 @@
-//! The dealer locator against the real sandbox: `GET /api/dealers?zip=&radius=`.
+//! The dealer locator against the sandbox, in process: `GET /api/dealers?zip=&radius=`.
 
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
 use bff::geo::{LatLng, miles_between};
-use common::{TestServer, header, start};
+use common::in_process::{InProcess, start, start_with_secrets};
 use serde_json::Value;
 
 const DEALER_PAGE_ROUTE: &str = "/strapi/page/{name}";
@@ -14,10 +14,10 @@ const PLACED_DEALERS: usize = 38;
 /// Downtown Austin, where 'Hill Country Arms' is.
 const AUSTIN: &str = "78701";
 
-async fn dealers(server: &TestServer, query: &str) -> Value {
-    let response = server.get(&format!("/api/dealers{query}")).await;
-    assert_eq!(response.status(), 200, "{query}");
-    response.json().await.unwrap()
+async fn dealers(app: &InProcess, query: &str) -> Value {
+    let response = app.get(&format!("/api/dealers{query}")).await;
+    assert_eq!(response.status, 200, "{query}");
+    response.json()
 }
 
 fn names(list: &Value) -> Vec<&str> {
@@ -37,14 +37,11 @@ fn position(dealer: &Value) -> LatLng {
 }
 
 /// Asserts a 422 problem whose `errors` are exactly `expected`.
-async fn assert_invalid(server: &TestServer, query: &str, expected: &[(&str, &str)]) {
-    let response = server.get(&format!("/api/dealers{query}")).await;
-    assert_eq!(response.status(), 422, "{query}");
-    assert_eq!(
-        header(&response, "content-type"),
-        "application/problem+json"
-    );
-    let problem: Value = response.json().await.unwrap();
+async fn assert_invalid(app: &InProcess, query: &str, expected: &[(&str, &str)]) {
+    let response = app.get(&format!("/api/dealers{query}")).await;
+    assert_eq!(response.status, 422, "{query}");
+    assert_eq!(response.header("content-type"), "application/problem+json");
+    let problem: Value = response.json();
     assert_eq!(problem["code"], "validation_failed");
     let errors = problem["errors"].as_object().unwrap();
     assert_eq!(errors.len(), expected.len(), "{query}: {errors:?}");
@@ -55,8 +52,8 @@ async fn assert_invalid(server: &TestServer, query: &str, expected: &[(&str, &st
 
 #[tokio::test]
 async fn without_a_zip_every_placed_dealer_is_listed_and_none_at_zero_zero() {
-    let server = start().await;
-    let list = dealers(&server, "").await;
+    let app = start();
+    let list = dealers(&app, "").await;
     assert_eq!(list["center"], Value::Null);
     assert_eq!(list["radiusMiles"], 50);
     let cards = list["dealers"].as_array().unwrap();
@@ -83,17 +80,16 @@ async fn without_a_zip_every_placed_dealer_is_listed_and_none_at_zero_zero() {
     assert_eq!(list["dealerSignupLink"]["url"], "/dealer-registration");
     // An empty search form is the same as none.
     assert_eq!(
-        dealers(&server, "?zip=&radius=").await["dealers"],
+        dealers(&app, "?zip=&radius=").await["dealers"],
         list["dealers"]
     );
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn a_zip_and_radius_keep_only_the_dealers_within_it_nearest_first() {
-    let server = start().await;
-    let everyone = dealers(&server, "").await;
-    let list = dealers(&server, &format!("?zip={AUSTIN}&radius=200")).await;
+    let app = start();
+    let everyone = dealers(&app, "").await;
+    let list = dealers(&app, &format!("?zip={AUSTIN}&radius=200")).await;
     assert_eq!(list["radiusMiles"], 200);
     let center = &list["center"];
     assert_eq!(center["zip"], AUSTIN);
@@ -128,151 +124,135 @@ async fn a_zip_and_radius_keep_only_the_dealers_within_it_nearest_first() {
         .filter(|card| miles_between(origin, position(card)) <= 200.0)
         .count();
     assert_eq!(distances.len(), expected);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn the_radius_defaults_to_50_miles() {
-    let server = start().await;
-    let list = dealers(&server, &format!("?zip={AUSTIN}")).await;
+    let app = start();
+    let list = dealers(&app, &format!("?zip={AUSTIN}")).await;
     assert_eq!(list["radiusMiles"], 50);
     assert_eq!(names(&list), ["Hill Country Arms"]);
     assert!(list["dealers"][0]["distanceMiles"].as_f64().unwrap() < 1.0);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn a_zip_with_no_dealer_within_the_radius_is_an_empty_list() {
-    let server = start().await;
+    let app = start();
     // Key West: the nearest dealer (Tampa) is about 240 miles away.
-    let list = dealers(&server, "?zip=33040&radius=100").await;
+    let list = dealers(&app, "?zip=33040&radius=100").await;
     assert_eq!(list["center"]["zip"], "33040");
     assert_eq!(list["dealers"], Value::Array(vec![]));
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn a_zip_that_is_not_five_digits_is_a_422() {
-    let server = start().await;
+    let app = start();
     for zip in ["7870", "abcde", "787011", "7870a"] {
         assert_invalid(
-            &server,
+            &app,
             &format!("?zip={zip}"),
             &[("zip", "Zip code must be 5 digits")],
         )
         .await;
     }
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn a_radius_outside_the_options_is_a_422() {
-    let server = start().await;
+    let app = start();
     let message = "Radius must be one of 50, 100, 150, 200, 250";
     for query in ["?radius=75", "?zip=78701&radius=75", "?radius=fifty"] {
-        assert_invalid(&server, query, &[("radius", message)]).await;
+        assert_invalid(&app, query, &[("radius", message)]).await;
     }
     assert_invalid(
-        &server,
+        &app,
         "?zip=123&radius=75",
         &[("zip", "Zip code must be 5 digits"), ("radius", message)],
     )
     .await;
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn an_unknown_zip_is_a_404_geocoding_request_failed() {
-    let server = start().await;
+    let app = start();
     // 00000 is no ZIP; 99999 is well-formed but no Census ZCTA.
     for zip in ["00000", "99999"] {
-        let response = server.get(&format!("/api/dealers?zip={zip}")).await;
-        assert_eq!(response.status(), 404, "{zip}");
-        assert_eq!(
-            header(&response, "content-type"),
-            "application/problem+json"
-        );
-        let problem: Value = response.json().await.unwrap();
+        let response = app.get(&format!("/api/dealers?zip={zip}")).await;
+        assert_eq!(response.status, 404, "{zip}");
+        assert_eq!(response.header("content-type"), "application/problem+json");
+        let problem: Value = response.json();
         assert_eq!(problem["detail"], "Geocoding request failed");
         assert_eq!(problem["code"], "not_found");
     }
     assert_eq!(
-        server.upstream_calls(DEALER_PAGE_ROUTE).await,
+        app.upstream_calls(DEALER_PAGE_ROUTE).await,
         0,
         "a zip that cannot be placed needs no content"
     );
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn the_dealer_page_comes_through_the_edge_cache() {
-    let server = start().await;
-    let first = server.get("/api/dealers").await;
+    let app = start();
+    let first = app.get("/api/dealers").await;
     assert!(
-        header(&first, "cache-control").starts_with("public, max-age="),
+        first
+            .header("cache-control")
+            .starts_with("public, max-age="),
         "{}",
-        header(&first, "cache-control")
+        first.header("cache-control")
     );
-    dealers(&server, &format!("?zip={AUSTIN}&radius=250")).await;
-    let page = server.get("/api/pages/dealerlocator").await;
+    dealers(&app, &format!("?zip={AUSTIN}&radius=250")).await;
+    let page = app.get("/api/pages/dealerlocator").await;
     assert!(
-        header(&page, "cache-status").contains("; hit"),
+        page.header("cache-status").contains("; hit"),
         "{}",
-        header(&page, "cache-status")
+        page.header("cache-status")
     );
-    assert_eq!(server.upstream_calls(DEALER_PAGE_ROUTE).await, 1);
-    server.stop().await;
+    assert_eq!(app.upstream_calls(DEALER_PAGE_ROUTE).await, 1);
 }
 
 #[tokio::test]
 async fn an_answer_has_an_etag_per_search_and_revalidates_to_a_304() {
-    let server = start().await;
-    let all = server.get("/api/dealers").await;
-    let austin = server.get(&format!("/api/dealers?zip={AUSTIN}")).await;
-    let etag = header(&all, "etag").to_owned();
+    let app = start();
+    let all = app.get("/api/dealers").await;
+    let austin = app.get(&format!("/api/dealers?zip={AUSTIN}")).await;
+    let etag = all.header("etag").to_owned();
     assert!(etag.starts_with('"'), "{etag}");
     assert_ne!(
         etag,
-        header(&austin, "etag"),
+        austin.header("etag"),
         "another search, another answer"
     );
     // A purge of the locator page reaches CDNs holding the dealer list too.
     assert!(
-        header(&all, "surrogate-key").contains("page:dealerlocator"),
+        all.header("surrogate-key").contains("page:dealerlocator"),
         "{}",
-        header(&all, "surrogate-key")
+        all.header("surrogate-key")
     );
-    let again = server.get_if_none_match("/api/dealers", &etag).await;
-    assert_eq!(again.status(), 304);
-    assert_eq!(header(&again, "etag"), etag);
-    assert!(again.bytes().await.unwrap().is_empty());
-    server.stop().await;
+    let again = app.get_if_none_match("/api/dealers", &etag).await;
+    assert_eq!(again.status, 304);
+    assert_eq!(again.header("etag"), etag);
+    assert!(again.body.is_empty());
 }
 
 #[tokio::test]
 async fn a_content_outage_is_a_502_problem() {
-    let server = start().await;
-    server
-        .inject_fault(serde_json::json!({"route": DEALER_PAGE_ROUTE, "errorStatus": 500}))
+    let app = start();
+    app.inject_fault(serde_json::json!({"route": DEALER_PAGE_ROUTE, "errorStatus": 500}))
         .await;
-    let response = server.get("/api/dealers").await;
-    assert_eq!(response.status(), 502);
-    assert_eq!(
-        header(&response, "content-type"),
-        "application/problem+json"
-    );
-    server.stop().await;
+    let response = app.get("/api/dealers").await;
+    assert_eq!(response.status, 502);
+    assert_eq!(response.header("content-type"), "application/problem+json");
 }
 
 #[tokio::test]
 async fn an_external_geocoder_key_still_geocodes_from_the_embedded_table() {
-    let server = common::start_with(
+    let app = start_with_secrets(
         common::test_config(),
         &[("BFF_GEOCODER_KEY", "external-geocoder-key")],
-    )
-    .await;
-    let list = dealers(&server, &format!("?zip={AUSTIN}")).await;
+    );
+    let list = dealers(&app, &format!("?zip={AUSTIN}")).await;
     assert_eq!(list["center"]["zip"], AUSTIN);
     assert_eq!(names(&list), ["Hill Country Arms"]);
-    server.stop().await;
 }

@@ -1,5 +1,6 @@
-//! Behaviour matrix of the edge cache, one test per behaviour, against the real sandbox: its
-//! `/sandbox/stats` counts upstream requests and `/sandbox/faults` makes the upstream misbehave.
+//! Behaviour matrix of the edge cache, one test per behaviour, against the sandbox in process:
+//! its `/sandbox/stats` counts upstream requests and `/sandbox/faults` makes the upstream
+//! misbehave. Over TCP only what needs a socket: an upstream that stops listening.
 
 #![allow(clippy::unwrap_used)]
 
@@ -9,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use bff::cache::CachePolicy;
 use bff::config::Config;
-use common::{TestServer, header, start_with, test_config};
+use common::in_process::{Answer, InProcess, get_request, start_reloadable, start_with_secrets};
+use common::{TestServer, test_config};
 use serde_json::{Value, json};
 
 const PAGE_ROUTE: &str = "/strapi/page/{name}";
@@ -39,57 +41,39 @@ fn config_with(pages: CachePolicy, product: CachePolicy) -> Config {
     config
 }
 
-async fn start_cached(pages: CachePolicy) -> TestServer {
-    start_with(config_with(pages, policy(60_000, 0, 0, 300)), SECRETS).await
+fn start_cached(pages: CachePolicy) -> InProcess {
+    start_with_secrets(config_with(pages, policy(60_000, 0, 0, 300)), SECRETS)
 }
 
-async fn clear_faults(server: &TestServer) {
-    server
-        .client
-        .delete(format!("{}/sandbox/faults", server.sandbox))
-        .send()
-        .await
-        .unwrap();
-}
-
-fn state_of(response: &reqwest::Response) -> String {
-    let status = header(response, "cache-status");
-    status
+fn detail(cache_status: &str) -> String {
+    cache_status
         .split("; ")
         .find_map(|part| part.strip_prefix("detail="))
         .unwrap_or("none")
         .to_owned()
 }
 
-async fn get_state(server: &TestServer, path: &str) -> (u16, String, String) {
-    let response = server.get(path).await;
-    let status = response.status().as_u16();
-    let state = state_of(&response);
-    (status, state, response.text().await.unwrap())
+fn state_of(response: &Answer) -> String {
+    detail(response.header("cache-status"))
+}
+
+async fn get_state(app: &InProcess, path: &str) -> (u16, String, String) {
+    let response = app.get(path).await;
+    (
+        response.status.as_u16(),
+        state_of(&response),
+        response.text(),
+    )
 }
 
 #[tokio::test]
 async fn test_500_concurrent_cold_requests_make_one_upstream_request() {
-    let server = start_cached(policy(60_000, 0, 0, 0)).await;
-    server
-        .inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 300}))
+    let app = start_cached(policy(60_000, 0, 0, 0));
+    app.inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 300}))
         .await;
-    let requests = (0..500).map(|_| {
-        let client = server.client.clone();
-        let url = server.url("/api/pages/home");
-        tokio::spawn(async move {
-            let response = client.get(url).send().await.unwrap();
-            let status = response.status().as_u16();
-            let state = state_of(&response);
-            (status, state, response.text().await.unwrap())
-        })
-    });
-    let answers: Vec<(u16, String, String)> = futures::future::join_all(requests)
-        .await
-        .into_iter()
-        .map(Result::unwrap)
-        .collect();
-    assert_eq!(server.upstream_calls(PAGE_ROUTE).await, 1);
+    let requests = (0..500).map(|_| get_state(&app, "/api/pages/home"));
+    let answers: Vec<(u16, String, String)> = futures::future::join_all(requests).await;
+    assert_eq!(app.upstream_calls(PAGE_ROUTE).await, 1);
     assert!(answers.iter().all(|(status, _, _)| *status == 200));
     let body = &answers[0].2;
     assert!(
@@ -107,37 +91,26 @@ async fn test_500_concurrent_cold_requests_make_one_upstream_request() {
             .all(|(_, state, _)| ["miss", "coalesced", "hit"].contains(&state.as_str()))
     );
     assert!(answers.iter().any(|(_, state, _)| state == "coalesced"));
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn test_slow_upstream_timeout_releases_every_waiter_promptly_then_retries() {
     let mut config = config_with(policy(60_000, 0, 0, 0), policy(60_000, 0, 0, 0));
     config.upstreams.content.timeout_ms = 300;
-    let server = start_with(config, SECRETS).await;
-    server
-        .inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 3000}))
+    let app = start_with_secrets(config, SECRETS);
+    app.inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 3000}))
         .await;
     let started = Instant::now();
-    let requests = (0..20).map(|_| {
-        let client = server.client.clone();
-        let url = server.url("/api/pages/home");
-        tokio::spawn(async move {
-            let response = client.get(url).send().await.unwrap();
-            let status = response.status().as_u16();
-            let problem: Value = response.json().await.unwrap();
-            (
-                status,
-                problem["code"].as_str().unwrap_or_default().to_owned(),
-                Instant::now(),
-            )
-        })
+    let requests = (0..20).map(|_| async {
+        let response = app.get("/api/pages/home").await;
+        let problem = response.json();
+        (
+            response.status.as_u16(),
+            problem["code"].as_str().unwrap_or_default().to_owned(),
+            Instant::now(),
+        )
     });
-    let answers: Vec<_> = futures::future::join_all(requests)
-        .await
-        .into_iter()
-        .map(Result::unwrap)
-        .collect();
+    let answers: Vec<_> = futures::future::join_all(requests).await;
     for (status, code, finished) in &answers {
         assert_eq!(*status, 504);
         assert_eq!(code, "upstream_timeout");
@@ -145,48 +118,38 @@ async fn test_slow_upstream_timeout_releases_every_waiter_promptly_then_retries(
         assert!(finished.duration_since(started) < Duration::from_millis(2000));
     }
     assert_eq!(
-        server.upstream_calls(PAGE_ROUTE).await,
+        app.upstream_calls(PAGE_ROUTE).await,
         1,
         "the waiters shared one fetch"
     );
 
-    clear_faults(&server).await;
-    let (status, state, _) = get_state(&server, "/api/pages/home").await;
+    app.clear_faults().await;
+    let (status, state, _) = get_state(&app, "/api/pages/home").await;
     assert_eq!(
         (status, state.as_str()),
         (200, "miss"),
         "errors are not cached"
     );
-    assert_eq!(server.upstream_calls(PAGE_ROUTE).await, 2);
-    server.stop().await;
+    assert_eq!(app.upstream_calls(PAGE_ROUTE).await, 2);
 }
 
 #[tokio::test]
 async fn test_stale_while_revalidate_serves_stale_at_once_with_one_background_refresh() {
-    let server = start_cached(policy(1000, 60_000, 0, 0)).await;
-    assert_eq!(get_state(&server, "/api/pages/home").await.1, "miss");
+    let app = start_cached(policy(1000, 60_000, 0, 0));
+    assert_eq!(get_state(&app, "/api/pages/home").await.1, "miss");
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    server
-        .inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 600}))
+    app.inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 600}))
         .await;
     let started = Instant::now();
-    let requests = (0..20).map(|_| {
-        let client = server.client.clone();
-        let url = server.url("/api/pages/home");
-        tokio::spawn(async move {
-            let response = client.get(url).send().await.unwrap();
-            (
-                response.status().as_u16(),
-                state_of(&response),
-                Instant::now(),
-            )
-        })
+    let requests = (0..20).map(|_| async {
+        let response = app.get("/api/pages/home").await;
+        (
+            response.status.as_u16(),
+            state_of(&response),
+            Instant::now(),
+        )
     });
-    let answers: Vec<_> = futures::future::join_all(requests)
-        .await
-        .into_iter()
-        .map(Result::unwrap)
-        .collect();
+    let answers: Vec<_> = futures::future::join_all(requests).await;
     for (status, state, finished) in &answers {
         assert_eq!((*status, state.as_str()), (200, "stale"));
         // Served without waiting for the 600 ms refresh.
@@ -195,209 +158,151 @@ async fn test_stale_while_revalidate_serves_stale_at_once_with_one_background_re
     // The refresh answers after 600 ms and is then fresh for 1 s.
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(
-        server.upstream_calls(PAGE_ROUTE).await,
+        app.upstream_calls(PAGE_ROUTE).await,
         2,
         "one fill, one refresh"
     );
     assert_eq!(
-        get_state(&server, "/api/pages/home").await.1,
+        get_state(&app, "/api/pages/home").await.1,
         "hit",
         "fresh again"
     );
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn test_stale_if_error_serves_stale_on_upstream_500_inside_the_window_only() {
-    let server = start_cached(policy(200, 0, 1500, 0)).await;
-    let (_, state, fresh_body) = get_state(&server, "/api/pages/home").await;
+    let app = start_cached(policy(200, 0, 1500, 0));
+    let (_, state, fresh_body) = get_state(&app, "/api/pages/home").await;
     assert_eq!(state, "miss");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    server
-        .inject_fault(json!({"route": PAGE_ROUTE, "errorStatus": 500}))
+    app.inject_fault(json!({"route": PAGE_ROUTE, "errorStatus": 500}))
         .await;
-    let response = server.get("/api/pages/home").await;
-    assert_eq!(response.status(), 200);
+    let response = app.get("/api/pages/home").await;
+    assert_eq!(response.status, 200);
     assert_eq!(state_of(&response), "stale-if-error");
-    assert!(header(&response, "cache-status").contains("fwd-status=500"));
-    assert_eq!(response.text().await.unwrap(), fresh_body);
+    assert!(response.header("cache-status").contains("fwd-status=500"));
+    assert_eq!(response.text(), fresh_body);
 
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let (status, _, _) = get_state(&server, "/api/pages/home").await;
+    let (status, _, _) = get_state(&app, "/api/pages/home").await;
     assert_eq!(status, 502, "outside the window the error shows");
-    server.stop().await;
-}
-
-#[tokio::test]
-async fn test_stale_if_error_serves_stale_when_the_upstream_is_down() {
-    // A standalone sandbox as the content upstream, so it can be stopped.
-    let data = tempfile::tempdir().unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let upstream = sandbox::SandboxState::new(sandbox::SandboxOptions::new(
-        data.path().to_owned(),
-        format!("http://{addr}"),
-    ))
-    .unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let upstream_task = tokio::spawn(sandbox::serve(listener, upstream, async move {
-        let _ = stopped.await;
-    }));
-    let mut config = config_with(policy(200, 0, 1500, 0), policy(60_000, 0, 0, 0));
-    config.upstreams.content.base_url = format!("http://{addr}/strapi/");
-    config.upstreams.content.connect_timeout_ms = 200;
-    let server = start_with(config, SECRETS).await;
-
-    assert_eq!(get_state(&server, "/api/pages/footer").await.1, "miss");
-    let _ = stop.send(());
-    upstream_task.await.unwrap().unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-
-    let (status, state, _) = get_state(&server, "/api/pages/footer").await;
-    assert_eq!((status, state.as_str()), (200, "stale-if-error"));
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let (status, _, _) = get_state(&server, "/api/pages/footer").await;
-    assert_eq!(status, 502);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn test_5xx_is_never_cached() {
-    let server = start_cached(policy(60_000, 0, 0, 60_000)).await;
-    server
-        .inject_fault(json!({"route": PAGE_ROUTE, "errorStatus": 503}))
+    let app = start_cached(policy(60_000, 0, 0, 60_000));
+    app.inject_fault(json!({"route": PAGE_ROUTE, "errorStatus": 503}))
         .await;
     for _ in 0..3 {
-        let (status, state, _) = get_state(&server, "/api/pages/home").await;
+        let (status, state, _) = get_state(&app, "/api/pages/home").await;
         assert_eq!((status, state.as_str()), (502, "none"));
     }
-    assert_eq!(server.upstream_calls(PAGE_ROUTE).await, 3);
-    server.stop().await;
+    assert_eq!(app.upstream_calls(PAGE_ROUTE).await, 3);
 }
 
 #[tokio::test]
 async fn test_404_is_cached_for_the_negative_ttl() {
-    let server = start_with(
+    let app = start_with_secrets(
         config_with(policy(60_000, 0, 0, 0), policy(60_000, 0, 0, 400)),
         SECRETS,
-    )
-    .await;
-    let (status, state, body) = get_state(&server, "/api/products/no-such-rifle").await;
+    );
+    let (status, state, body) = get_state(&app, "/api/products/no-such-rifle").await;
     assert_eq!((status, state.as_str()), (404, "miss"));
     let problem: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(problem["code"], "not_found");
-    let (status, state, _) = get_state(&server, "/api/products/No-Such-Rifle").await;
+    let (status, state, _) = get_state(&app, "/api/products/No-Such-Rifle").await;
     assert_eq!((status, state.as_str()), (404, "hit"));
-    assert_eq!(server.upstream_calls(PRODUCT_ROUTE).await, 1);
+    assert_eq!(app.upstream_calls(PRODUCT_ROUTE).await, 1);
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let (status, state, _) = get_state(&server, "/api/products/no-such-rifle").await;
+    let (status, state, _) = get_state(&app, "/api/products/no-such-rifle").await;
     assert_eq!((status, state.as_str()), (404, "miss"));
-    assert_eq!(server.upstream_calls(PRODUCT_ROUTE).await, 2);
-    server.stop().await;
+    assert_eq!(app.upstream_calls(PRODUCT_ROUTE).await, 2);
 }
 
 #[tokio::test]
 async fn test_if_none_match_gets_a_304_without_a_body() {
-    let server = start_cached(policy(60_000, 0, 0, 0)).await;
-    let first = server.get("/api/pages/home").await;
-    let etag = header(&first, "etag").to_owned();
+    let app = start_cached(policy(60_000, 0, 0, 0));
+    let first = app.get("/api/pages/home").await;
+    let etag = first.header("etag").to_owned();
     assert!(
         etag.starts_with('"') && etag.ends_with('"'),
         "strong ETag: {etag}"
     );
-    assert!(header(&first, "cache-control").starts_with("public, max-age="));
-    assert_eq!(header(&first, "surrogate-key"), "page:home");
-    let again = server.get_if_none_match("/api/pages/home", &etag).await;
-    assert_eq!(again.status(), 304);
-    assert_eq!(header(&again, "etag"), etag);
-    assert!(again.bytes().await.unwrap().is_empty());
-    server.stop().await;
+    assert!(
+        first
+            .header("cache-control")
+            .starts_with("public, max-age=")
+    );
+    assert_eq!(first.header("surrogate-key"), "page:home");
+    let again = app.get_if_none_match("/api/pages/home", &etag).await;
+    assert_eq!(again.status, 304);
+    assert_eq!(again.header("etag"), etag);
+    assert!(again.body.is_empty());
 }
 
 #[tokio::test]
 async fn test_compressed_variants_are_served_from_the_cache() {
-    let server = start_cached(policy(60_000, 0, 0, 0)).await;
-    let plain = server.get("/api/pages/app").await.bytes().await.unwrap();
+    let app = start_cached(policy(60_000, 0, 0, 0));
+    let plain = app.get("/api/pages/app").await.body;
     for encoding in ["br", "gzip"] {
-        let response = server
-            .client
-            .get(server.url("/api/pages/app"))
-            .header("accept-encoding", encoding)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(header(&response, "content-encoding"), encoding);
+        let response = app
+            .get_with("/api/pages/app", &[("accept-encoding", encoding)])
+            .await;
+        assert_eq!(response.header("content-encoding"), encoding);
         assert_eq!(state_of(&response), "hit");
         assert!(
-            header(&response, "vary")
+            response
+                .header("vary")
                 .to_lowercase()
                 .contains("accept-encoding")
         );
-        assert!(response.bytes().await.unwrap().len() < plain.len());
+        assert!(response.body.len() < plain.len());
     }
-    server.stop().await;
 }
 
-async fn admin_post(server: &TestServer, path: &str, token: &str, body: Value) -> (u16, Value) {
-    let response = server
-        .client
-        .post(format!("{}{path}", server.admin))
-        .bearer_auth(token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+async fn admin_post(app: &InProcess, path: &str, token: &str, body: Value) -> (u16, Value) {
+    let response = app.admin_post(path, token, &body).await;
+    (
+        response.status.as_u16(),
+        serde_json::from_slice(&response.body).unwrap_or(Value::Null),
+    )
 }
 
 #[tokio::test]
 async fn test_purge_by_tag_drops_only_tagged_entries() {
-    let server = start_cached(policy(60_000, 0, 0, 0)).await;
-    get_state(&server, "/api/pages/home").await;
-    get_state(&server, "/api/pages/footer").await;
+    let app = start_cached(policy(60_000, 0, 0, 0));
+    get_state(&app, "/api/pages/home").await;
+    get_state(&app, "/api/pages/footer").await;
     let (status, answer) = admin_post(
-        &server,
+        &app,
         "/admin/cache/purge",
         ADMIN_TOKEN,
         json!({"tags": ["page:home"]}),
     )
     .await;
     assert_eq!((status, answer["purged"].as_u64()), (200, Some(1)));
-    assert_eq!(get_state(&server, "/api/pages/home").await.1, "miss");
-    assert_eq!(get_state(&server, "/api/pages/footer").await.1, "hit");
-    server.stop().await;
+    assert_eq!(get_state(&app, "/api/pages/home").await.1, "miss");
+    assert_eq!(get_state(&app, "/api/pages/footer").await.1, "hit");
 }
 
 #[tokio::test]
 async fn test_admin_cache_api_needs_the_admin_token() {
-    let server = start_cached(policy(60_000, 0, 0, 0)).await;
-    get_state(&server, "/api/pages/home").await;
-    let (status, _) =
-        admin_post(&server, "/admin/cache/purge", "wrong", json!({"all": true})).await;
+    let app = start_cached(policy(60_000, 0, 0, 0));
+    get_state(&app, "/api/pages/home").await;
+    let (status, _) = admin_post(&app, "/admin/cache/purge", "wrong", json!({"all": true})).await;
     assert_eq!(status, 401);
     assert_eq!(
-        get_state(&server, "/api/pages/home").await.1,
+        get_state(&app, "/api/pages/home").await.1,
         "hit",
         "nothing purged"
     );
-    let stats = server
-        .client
-        .get(format!("{}/admin/cache", server.admin))
-        .send()
+    let stats = app.admin("/admin/cache").await;
+    assert_eq!(stats.status, 401);
+    let bearer = format!("Bearer {ADMIN_TOKEN}");
+    let stats = app
+        .admin_send(get_request("/admin/cache", &[("authorization", &bearer)]))
         .await
-        .unwrap();
-    assert_eq!(stats.status(), 401);
-    let stats: Value = server
-        .client
-        .get(format!("{}/admin/cache", server.admin))
-        .bearer_auth(ADMIN_TOKEN)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .json();
     let pages = stats["routes"]
         .as_array()
         .unwrap()
@@ -408,17 +313,16 @@ async fn test_admin_cache_api_needs_the_admin_token() {
     assert_eq!(pages["lookups"]["miss"], 1);
     assert_eq!(pages["lookups"]["hit"], 1);
     assert_eq!(pages["hitRatio"], 0.5);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn test_webhook_with_a_bad_secret_is_rejected_and_purges_nothing() {
-    let server = start_cached(policy(60_000, 0, 0, 0)).await;
-    get_state(&server, "/api/pages/home").await;
+    let app = start_cached(policy(60_000, 0, 0, 0));
+    get_state(&app, "/api/pages/home").await;
     let payload =
         json!({"event": "entry.publish", "model": "page", "entry": {"id": 1, "name": "home"}});
     let (status, _) = admin_post(
-        &server,
+        &app,
         "/admin/webhooks/content",
         "not-the-secret",
         payload.clone(),
@@ -426,25 +330,24 @@ async fn test_webhook_with_a_bad_secret_is_rejected_and_purges_nothing() {
     .await;
     assert_eq!(status, 401);
     let (status, _) = admin_post(
-        &server,
+        &app,
         "/admin/webhooks/content",
         ADMIN_TOKEN,
         payload.clone(),
     )
     .await;
     assert_eq!(status, 401, "the admin token is not the webhook secret");
-    assert_eq!(get_state(&server, "/api/pages/home").await.1, "hit");
+    assert_eq!(get_state(&app, "/api/pages/home").await.1, "hit");
 
     let (status, answer) =
-        admin_post(&server, "/admin/webhooks/content", WEBHOOK_SECRET, payload).await;
+        admin_post(&app, "/admin/webhooks/content", WEBHOOK_SECRET, payload).await;
     assert_eq!((status, answer["purged"].as_u64()), (200, Some(1)));
-    assert_eq!(get_state(&server, "/api/pages/home").await.1, "miss");
-    server.stop().await;
+    assert_eq!(get_state(&app, "/api/pages/home").await.1, "miss");
 }
 
 #[tokio::test]
 async fn test_hostile_titles_stay_inside_one_path_segment() {
-    let server = start_cached(policy(60_000, 0, 0, 0)).await;
+    let app = start_cached(policy(60_000, 0, 0, 0));
     let cases = [
         (
             "/api/products/..%2F..%2Fsandbox%2Fstats",
@@ -461,13 +364,10 @@ async fn test_hostile_titles_stay_inside_one_path_segment() {
         ),
     ];
     for (path, _) in cases {
-        let response = server.get(path).await;
-        assert!(
-            response.status() == 404 || response.status() == 200,
-            "{path}"
-        );
+        let response = app.get(path).await;
+        assert!(response.status == 404 || response.status == 200, "{path}");
     }
-    let seen: Vec<String> = server
+    let seen: Vec<String> = app
         .sandbox_requests()
         .await
         .iter()
@@ -480,7 +380,7 @@ async fn test_hostile_titles_stay_inside_one_path_segment() {
             "{expected} not in {seen:?}"
         );
     }
-    let routes: Vec<String> = server
+    let routes: Vec<String> = app
         .sandbox_requests()
         .await
         .iter()
@@ -492,7 +392,6 @@ async fn test_hostile_titles_stay_inside_one_path_segment() {
             .all(|route| route == PRODUCT_ROUTE || route == "/health"),
         "{routes:?}"
     );
-    server.stop().await;
 }
 
 #[tokio::test]
@@ -514,28 +413,27 @@ async fn test_policy_reload_changes_the_ttl_and_a_broken_reload_keeps_the_old_po
     config.server = defaults.server;
     config.admin = defaults.admin;
     config.sandbox = defaults.sandbox;
-    let server = common::start_with_path(config, SECRETS, path.clone()).await;
+    let app = start_reloadable(config, SECRETS, path.clone());
 
-    assert_eq!(get_state(&server, "/api/pages/home").await.1, "miss");
+    assert_eq!(get_state(&app, "/api/pages/home").await.1, "miss");
     tokio::time::sleep(Duration::from_millis(20)).await;
     assert_eq!(
-        get_state(&server, "/api/pages/home").await.1,
+        get_state(&app, "/api/pages/home").await.1,
         "miss",
         "1 ms ttl"
     );
 
     write(60_000);
-    let (status, _) = admin_post(&server, "/admin/config/reload", ADMIN_TOKEN, json!({})).await;
+    let (status, _) = admin_post(&app, "/admin/config/reload", ADMIN_TOKEN, json!({})).await;
     assert_eq!(status, 200);
     assert_eq!(
-        get_state(&server, "/api/pages/home").await.1,
+        get_state(&app, "/api/pages/home").await.1,
         "hit",
         "the stored entry is fresh under the new ttl"
     );
 
     std::fs::write(&path, "[cache.pages]\nttl_ms = \"soon\"\n").unwrap();
-    let (status, problem) =
-        admin_post(&server, "/admin/config/reload", ADMIN_TOKEN, json!({})).await;
+    let (status, problem) = admin_post(&app, "/admin/config/reload", ADMIN_TOKEN, json!({})).await;
     assert_eq!(status, 422);
     assert!(
         problem["detail"]
@@ -545,21 +443,20 @@ async fn test_policy_reload_changes_the_ttl_and_a_broken_reload_keeps_the_old_po
         "{problem}"
     );
     assert_eq!(
-        get_state(&server, "/api/pages/home").await.1,
+        get_state(&app, "/api/pages/home").await.1,
         "hit",
         "the old policy stays"
     );
-    assert_eq!(server.upstream_calls(PAGE_ROUTE).await, 2);
-    server.stop().await;
+    assert_eq!(app.upstream_calls(PAGE_ROUTE).await, 2);
 }
 
 #[tokio::test]
 async fn test_cache_metrics_count_lookups_by_route_and_state() {
-    let server = start_cached(policy(60_000, 0, 0, 0)).await;
-    get_state(&server, "/api/pages/home").await;
-    get_state(&server, "/api/pages/home").await;
-    get_state(&server, "/api/pages/home").await;
-    let metrics = server.metrics().await;
+    let app = start_cached(policy(60_000, 0, 0, 0));
+    get_state(&app, "/api/pages/home").await;
+    get_state(&app, "/api/pages/home").await;
+    get_state(&app, "/api/pages/home").await;
+    let metrics = app.metrics().await;
     assert_metric!(metrics, "bff_cache_lookups_total", {"route" => "pages", "state" => "miss"}, 1);
     assert_metric!(metrics, "bff_cache_lookups_total", {"route" => "pages", "state" => "hit"}, 2);
     assert_metric!(metrics, "bff_cache_entries", {}, 1);
@@ -570,5 +467,51 @@ async fn test_cache_metrics_count_lookups_by_route_and_state() {
         ),
         Some(1)
     );
+}
+
+// Over TCP: the upstream stops listening, so the fetch fails to connect (a connection
+// refused, which only a socket gives).
+
+async fn get_state_over_tcp(server: &TestServer, path: &str) -> (u16, String) {
+    let response = server.get(path).await;
+    (
+        response.status().as_u16(),
+        detail(common::header(&response, "cache-status")),
+    )
+}
+
+#[tokio::test]
+async fn test_stale_if_error_serves_stale_when_the_upstream_is_down() {
+    // A standalone sandbox as the content upstream, so it can be stopped.
+    let data = tempfile::tempdir().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let upstream = sandbox::SandboxState::new(sandbox::SandboxOptions::new(
+        data.path().to_owned(),
+        format!("http://{addr}"),
+    ))
+    .unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let upstream_task = tokio::spawn(sandbox::serve(listener, upstream, async move {
+        let _ = stopped.await;
+    }));
+    let mut config = config_with(policy(200, 0, 1500, 0), policy(60_000, 0, 0, 0));
+    config.upstreams.content.base_url = format!("http://{addr}/strapi/");
+    config.upstreams.content.connect_timeout_ms = 200;
+    let server = common::start_with(config, SECRETS).await;
+
+    assert_eq!(
+        get_state_over_tcp(&server, "/api/pages/footer").await.1,
+        "miss"
+    );
+    let _ = stop.send(());
+    upstream_task.await.unwrap().unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    let (status, state) = get_state_over_tcp(&server, "/api/pages/footer").await;
+    assert_eq!((status, state.as_str()), (200, "stale-if-error"));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (status, _) = get_state_over_tcp(&server, "/api/pages/footer").await;
+    assert_eq!(status, 502);
     server.stop().await;
 }

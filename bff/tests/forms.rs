@@ -56,16 +56,14 @@ impl Form {
 
 impl Browser<'_> {
     async fn multipart(&mut self, path: &str, form: Form) -> Answer {
-        let request = self
-            .server
-            .client
-            .post(self.server.url(path))
-            .header(
-                "content-type",
-                format!("multipart/form-data; boundary={BOUNDARY}"),
-            )
-            .body(form.body());
-        self.request(request).await
+        let content_type = format!("multipart/form-data; boundary={BOUNDARY}");
+        self.send_raw(
+            reqwest::Method::POST,
+            path,
+            &[("content-type", &content_type)],
+            form.body(),
+        )
+        .await
     }
 }
 

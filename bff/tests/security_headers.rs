@@ -2,50 +2,49 @@
 
 mod common;
 
-use common::{header, start, start_with, test_config};
+use common::in_process::{SANDBOX_ORIGIN, start, start_with_secrets};
+use common::test_config;
 
 #[tokio::test]
 async fn pages_and_api_answers_carry_the_security_headers() {
-    let server = start().await;
+    let app = start();
     for path in ["/", "/product/anything", "/api/pages/home", "/api/nope"] {
-        let response = server.get(path).await;
-        let csp = header(&response, "content-security-policy");
+        let response = app.get(path).await;
+        let csp = response.header("content-security-policy");
         assert!(csp.contains("default-src 'self'"), "{path}: {csp}");
         assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
         assert!(csp.contains("object-src 'none'"), "{path}: {csp}");
         // The captcha and payment doubles are scripts from the sandbox's origin.
         assert!(
-            csp.contains(&format!("script-src 'self' {}", server.sandbox)),
+            csp.contains(&format!("script-src 'self' {SANDBOX_ORIGIN}")),
             "{path}: {csp}"
         );
         assert_eq!(
-            header(&response, "x-content-type-options"),
+            response.header("x-content-type-options"),
             "nosniff",
             "{path}"
         );
         assert_eq!(
-            header(&response, "referrer-policy"),
+            response.header("referrer-policy"),
             "strict-origin-when-cross-origin",
             "{path}"
         );
-        assert_eq!(header(&response, "x-frame-options"), "DENY", "{path}");
+        assert_eq!(response.header("x-frame-options"), "DENY", "{path}");
         // Plain-http development origin: no HSTS.
-        assert_eq!(header(&response, "strict-transport-security"), "", "{path}");
+        assert_eq!(response.header("strict-transport-security"), "", "{path}");
     }
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn hsts_is_sent_when_the_public_origin_is_https() {
     let mut config = test_config();
     config.server.public_origin = "https://shop.example".parse().unwrap();
-    let server = start_with(config, &[]).await;
-    let response = server.get("/").await;
+    let app = start_with_secrets(config, &[]);
+    let response = app.get("/").await;
     assert_eq!(
-        header(&response, "strict-transport-security"),
+        response.header("strict-transport-security"),
         "max-age=63072000; includeSubDomains"
     );
-    server.stop().await;
 }
 
 #[tokio::test]
@@ -53,42 +52,26 @@ async fn plain_http_behind_a_proxy_is_redirected_to_the_public_https_origin() {
     let mut config = test_config();
     config.server.public_origin = "https://shop.example".parse().unwrap();
     config.server.redirect_https = true;
-    let server = start_with(config, &[]).await;
-    let response = server
-        .client
-        .get(server.url("/collection/rifles?activeFilter=bolt"))
-        .header("x-forwarded-proto", "http")
-        .header("host", "evil.example")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 308);
+    let app = start_with_secrets(config, &[]);
+    let response = app
+        .get_with(
+            "/collection/rifles?activeFilter=bolt",
+            &[("x-forwarded-proto", "http"), ("host", "evil.example")],
+        )
+        .await;
+    assert_eq!(response.status, 308);
     assert_eq!(
-        header(&response, "location"),
+        response.header("location"),
         "https://shop.example/collection/rifles?activeFilter=bolt"
     );
 
-    let already_https = server
-        .client
-        .get(server.url("/"))
-        .header("x-forwarded-proto", "https")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(already_https.status(), 200);
-    server.stop().await;
+    let already_https = app.get_with("/", &[("x-forwarded-proto", "https")]).await;
+    assert_eq!(already_https.status, 200);
 }
 
 #[tokio::test]
 async fn no_redirect_when_redirect_https_is_off() {
-    let server = start().await;
-    let response = server
-        .client
-        .get(server.url("/"))
-        .header("x-forwarded-proto", "http")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    server.stop().await;
+    let app = start();
+    let response = app.get_with("/", &[("x-forwarded-proto", "http")]).await;
+    assert_eq!(response.status, 200);
 }

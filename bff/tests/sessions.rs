@@ -1,5 +1,6 @@
-//! The token handler against the real sandbox: one sealed HttpOnly cookie, tokens injected and
-//! refreshed server-side, guest carts merged after sign-in, CSRF and rate limits.
+//! The token handler against the sandbox, in process: one sealed HttpOnly cookie, tokens
+//! injected and refreshed server-side, guest carts merged after sign-in, CSRF; and, over TCP,
+//! the per-IP rate limit (keyed by the peer address, which only a socket gives).
 
 #![allow(clippy::unwrap_used)]
 
@@ -7,8 +8,11 @@ mod common;
 
 use common::browser::{Answer, Browser, CAPTCHA, PASSWORD, SHOPPER};
 
+use axum::body::Body;
+use axum::http::{Method, Request};
 use bff::config::Config;
-use common::{TestServer, header, start_with, test_config};
+use common::in_process::{InProcess, get_request, start_with_secrets};
+use common::test_config;
 use serde_json::{Value, json};
 
 const RIFLE: &str = "TF-V15-556-16-BLK";
@@ -24,9 +28,8 @@ impl Browser<'_> {
     }
 }
 
-async fn sandbox_requests_to(server: &TestServer, route: &str) -> Vec<Value> {
-    server
-        .sandbox_requests()
+async fn sandbox_requests_to(app: &InProcess, route: &str) -> Vec<Value> {
+    app.sandbox_requests()
         .await
         .into_iter()
         .filter(|r| r["route"] == route)
@@ -49,16 +52,11 @@ fn quantities(cart: &Value) -> Vec<(String, i64)> {
     lines
 }
 
-async fn another_sku(server: &TestServer) -> String {
-    let prices: Value = server
-        .client
-        .get(format!("{}/Products", server.sandbox))
-        .send()
+async fn another_sku(app: &InProcess) -> String {
+    let prices = app
+        .sandbox(Request::get("/Products").body(Body::empty()).unwrap())
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .json();
     prices["products"]
         .as_object()
         .unwrap()
@@ -72,9 +70,9 @@ async fn another_sku(server: &TestServer) -> String {
 
 #[tokio::test]
 async fn a_guest_cart_is_merged_into_the_user_cart_at_sign_in() {
-    let server = start_with(test_config(), &[]).await;
-    let other = another_sku(&server).await;
-    let mut browser = Browser::new(&server);
+    let app = start_with_secrets(test_config(), &[]);
+    let other = another_sku(&app).await;
+    let mut browser = Browser::new(&app);
     assert_eq!(browser.add(RIFLE, 1).await.status, 200);
     assert_eq!(browser.add(&other, 1).await.status, 200);
     let cart = browser.add(RIFLE, 1).await;
@@ -96,17 +94,15 @@ async fn a_guest_cart_is_merged_into_the_user_cart_at_sign_in() {
     assert_eq!(cart.status, 200);
     assert!(quantities(&cart.body).contains(&(RIFLE.to_owned(), 2)));
     assert!(quantities(&cart.body).contains(&(other, 1)));
-    assert_eq!(sandbox_requests_to(&server, "/Cart/merge").await.len(), 1);
-    server.stop().await;
+    assert_eq!(sandbox_requests_to(&app, "/Cart/merge").await.len(), 1);
 }
 
 #[tokio::test]
 async fn a_failed_merge_loses_nothing_and_succeeds_on_the_next_cart_read() {
-    let server = start_with(test_config(), &[]).await;
-    let mut browser = Browser::new(&server);
+    let app = start_with_secrets(test_config(), &[]);
+    let mut browser = Browser::new(&app);
     browser.add(RIFLE, 3).await;
-    server
-        .inject_fault(json!({"route": "/Cart/merge", "errorStatus": 503}))
+    app.inject_fault(json!({"route": "/Cart/merge", "errorStatus": 503}))
         .await;
     let login = browser.login().await;
     assert_eq!(
@@ -119,31 +115,25 @@ async fn a_failed_merge_loses_nothing_and_succeeds_on_the_next_cart_read() {
         "not merged yet"
     );
 
-    server
-        .client
-        .delete(format!("{}/sandbox/faults", server.sandbox))
-        .send()
-        .await
-        .unwrap();
+    app.clear_faults().await;
     let cart = browser.get("/api/cart").await;
     assert!(
         quantities(&cart.body).contains(&(RIFLE.to_owned(), 3)),
         "{}",
         cart.text
     );
-    let merges = sandbox_requests_to(&server, "/Cart/merge").await.len();
+    let merges = sandbox_requests_to(&app, "/Cart/merge").await.len();
     let again = browser.get("/api/cart").await;
     assert_eq!(quantities(&again.body), quantities(&cart.body));
     assert_eq!(
-        sandbox_requests_to(&server, "/Cart/merge").await.len(),
+        sandbox_requests_to(&app, "/Cart/merge").await.len(),
         merges,
         "merged once, then done"
     );
-    let metrics = server.metrics().await;
+    let metrics = app.metrics().await;
     assert_metric!(metrics, "bff_session_events_total", {"event" => "merge_failed"}, 2);
     assert_metric!(metrics, "bff_session_events_total", {"event" => "merge_retried"}, 2);
     assert_metric!(metrics, "bff_session_events_total", {"event" => "merge_ok"}, 1);
-    server.stop().await;
 }
 
 fn always_refresh() -> Config {
@@ -155,32 +145,19 @@ fn always_refresh() -> Config {
 
 #[tokio::test]
 async fn fifty_concurrent_requests_inside_the_margin_share_one_refresh() {
-    let server = start_with(always_refresh(), &[]).await;
-    let mut browser = Browser::new(&server);
+    let app = start_with_secrets(always_refresh(), &[]);
+    let mut browser = Browser::new(&app);
     assert_eq!(browser.login().await.status, 200);
     let cookie = browser.cookie.clone().unwrap();
-    let requests = (0..50).map(|_| {
-        let client = server.client.clone();
-        let url = server.url("/api/session");
-        let cookie = cookie.clone();
-        tokio::spawn(async move {
-            let response = client
-                .get(url)
-                .header("cookie", cookie)
-                .send()
-                .await
-                .unwrap();
-            let status = response.status().as_u16();
-            let renewed = response.headers().get("set-cookie").is_some();
-            let body: Value = response.json().await.unwrap();
-            (status, renewed, body["signedIn"].as_bool())
-        })
+    let requests = (0..50).map(|_| async {
+        let response = app
+            .send(get_request("/api/session", &[("cookie", &cookie)]))
+            .await;
+        let status = response.status.as_u16();
+        let renewed = response.headers.get("set-cookie").is_some();
+        (status, renewed, response.json()["signedIn"].as_bool())
     });
-    let answers: Vec<_> = futures::future::join_all(requests)
-        .await
-        .into_iter()
-        .map(Result::unwrap)
-        .collect();
+    let answers: Vec<_> = futures::future::join_all(requests).await;
     assert!(
         answers
             .iter()
@@ -189,21 +166,17 @@ async fn fifty_concurrent_requests_inside_the_margin_share_one_refresh() {
                 && *signed_in == Some(true))
     );
     assert_eq!(
-        sandbox_requests_to(&server, "/Auth/refresh-token")
-            .await
-            .len(),
+        sandbox_requests_to(&app, "/Auth/refresh-token").await.len(),
         1
     );
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn a_refused_refresh_ends_the_session_with_session_expired() {
-    let server = start_with(always_refresh(), &[]).await;
-    let mut browser = Browser::new(&server);
+    let app = start_with_secrets(always_refresh(), &[]);
+    let mut browser = Browser::new(&app);
     browser.login().await;
-    server
-        .inject_fault(json!({"route": "/Auth/refresh-token", "errorStatus": 401}))
+    app.inject_fault(json!({"route": "/Auth/refresh-token", "errorStatus": 401}))
         .await;
     let answer = browser.get("/api/session").await;
     assert_eq!(answer.status, 401);
@@ -212,13 +185,12 @@ async fn a_refused_refresh_ends_the_session_with_session_expired() {
         answer.set_cookie.iter().any(|c| c.contains("Max-Age=0")),
         "the cookie is cleared"
     );
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn tampered_truncated_and_foreign_cookies_are_a_fresh_guest() {
-    let server = start_with(test_config(), &[("BFF_SESSION_KEYS", "current-key")]).await;
-    let mut browser = Browser::new(&server);
+    let app = start_with_secrets(test_config(), &[("BFF_SESSION_KEYS", "current-key")]);
+    let mut browser = Browser::new(&app);
     browser.add(RIFLE, 1).await;
     let good = browser.cookie.clone().unwrap();
     let (name, value) = good.split_once('=').unwrap();
@@ -226,19 +198,17 @@ async fn tampered_truncated_and_foreign_cookies_are_a_fresh_guest() {
     let at = flipped.len() - 5;
     flipped[at] = if flipped[at] == b'A' { b'B' } else { b'A' };
     let foreign = {
-        let other = start_with(test_config(), &[("BFF_SESSION_KEYS", "retired-key")]).await;
+        let other = start_with_secrets(test_config(), &[("BFF_SESSION_KEYS", "retired-key")]);
         let mut stranger = Browser::new(&other);
         stranger.add(RIFLE, 1).await;
-        let cookie = stranger.cookie.clone().unwrap();
-        other.stop().await;
-        cookie
+        stranger.cookie.clone().unwrap()
     };
     for cookie in [
         format!("{name}={}", String::from_utf8(flipped).unwrap()),
         format!("{name}={}", &value[..value.len() / 2]),
         foreign,
     ] {
-        let mut visitor = Browser::new(&server);
+        let mut visitor = Browser::new(&app);
         visitor.cookie = Some(cookie.clone());
         let answer = visitor.get("/api/session").await;
         assert_eq!(answer.status, 200, "{cookie}");
@@ -251,18 +221,16 @@ async fn tampered_truncated_and_foreign_cookies_are_a_fresh_guest() {
         let cart = visitor.get("/api/cart").await;
         assert_eq!(cart.body["items"], json!([]));
     }
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn after_key_rotation_a_session_still_works_and_is_resealed_with_the_new_key() {
-    let before = start_with(test_config(), &[("BFF_SESSION_KEYS", "key-2025")]).await;
+    let before = start_with_secrets(test_config(), &[("BFF_SESSION_KEYS", "key-2025")]);
     let mut browser = Browser::new(&before);
     assert_eq!(browser.login().await.status, 200);
     let old_cookie = browser.cookie.clone().unwrap();
-    before.stop().await;
 
-    let rotated = start_with(test_config(), &[("BFF_SESSION_KEYS", "key-2026,key-2025")]).await;
+    let rotated = start_with_secrets(test_config(), &[("BFF_SESSION_KEYS", "key-2026,key-2025")]);
     let mut browser = Browser::new(&rotated);
     browser.cookie = Some(old_cookie.clone());
     let answer = browser.get("/api/session").await;
@@ -270,43 +238,33 @@ async fn after_key_rotation_a_session_still_works_and_is_resealed_with_the_new_k
     assert_eq!(answer.body["user"]["email"], SHOPPER);
     let resealed = browser.cookie.clone().unwrap();
     assert_ne!(resealed, old_cookie, "resealed with the newest key");
-    rotated.stop().await;
 
-    let retired = start_with(test_config(), &[("BFF_SESSION_KEYS", "key-2026")]).await;
+    let retired = start_with_secrets(test_config(), &[("BFF_SESSION_KEYS", "key-2026")]);
     let mut browser = Browser::new(&retired);
     browser.cookie = Some(resealed);
     assert_eq!(browser.get("/api/session").await.body["signedIn"], true);
-    retired.stop().await;
 }
 
 #[tokio::test]
 async fn no_body_carries_a_token_and_the_cookie_is_http_only_secure_lax() {
     let mut config = test_config();
     config.server.public_origin = "https://shop.example".parse().unwrap();
-    let server = start_with(config, &[]).await;
-    let mut browser = Browser::new(&server);
+    let app = start_with_secrets(config, &[]);
+    let mut browser = Browser::new(&app);
     let mut answers = vec![browser.add(RIFLE, 1).await];
-    // The https origin makes the cookie Secure, so send it by hand over the test's plain http.
+    // Signed in from the https origin; the Secure cookie is kept by hand (as over plain http).
     let login = browser
-        .server
-        .client
-        .post(server.url("/api/auth/login"))
-        .header("x-csrf", "1")
-        .header("origin", "https://shop.example")
-        .header("cookie", browser.cookie.clone().unwrap())
-        .json(&json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA}))
-        .send()
-        .await
-        .unwrap();
-    let cookies: Vec<String> = login
-        .headers()
-        .get_all("set-cookie")
-        .iter()
-        .map(|v| v.to_str().unwrap().to_owned())
-        .collect();
-    assert_eq!(login.status(), 200);
+        .send_with(
+            Method::POST,
+            "/api/auth/login",
+            Some(json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA})),
+            &[("origin", "https://shop.example")],
+        )
+        .await;
+    let cookies = login.set_cookie;
+    assert_eq!(login.status, 200);
     browser.cookie = Some(cookies[0].split(';').next().unwrap().to_owned());
-    let login_text = login.text().await.unwrap();
+    let login_text = login.text;
     answers.push(browser.get("/api/session").await);
     answers.push(browser.get("/api/cart").await);
 
@@ -317,7 +275,7 @@ async fn no_body_carries_a_token_and_the_cookie_is_http_only_secure_lax() {
         }
         assert!(!cookie.contains("Domain"), "{cookie}");
     }
-    let seen = server.sandbox_requests().await;
+    let seen = app.sandbox_requests().await;
     assert!(
         seen.iter().all(|r| r["cookie"].is_null()),
         "the browser's cookie never goes upstream"
@@ -329,7 +287,7 @@ async fn no_body_carries_a_token_and_the_cookie_is_http_only_secure_lax() {
         .map(str::to_owned)
         .collect();
     assert!(!tokens.is_empty());
-    let guest_paths: Vec<String> = sandbox_requests_to(&server, "/Cart/guest/{token}/items")
+    let guest_paths: Vec<String> = sandbox_requests_to(&app, "/Cart/guest/{token}/items")
         .await
         .iter()
         .map(|r| r["path"].as_str().unwrap().to_owned())
@@ -351,87 +309,48 @@ async fn no_body_carries_a_token_and_the_cookie_is_http_only_secure_lax() {
             "{text}"
         );
     }
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn unsafe_requests_without_the_csrf_header_or_from_another_origin_are_refused() {
-    let server = start_with(test_config(), &[]).await;
+    let app = start_with_secrets(test_config(), &[]);
     let body = json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA});
-    let without = server
-        .client
-        .post(server.url("/api/auth/login"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(without.status(), 403);
-    assert_eq!(header(&without, "content-type"), "application/problem+json");
-    let foreign = server
-        .client
-        .post(server.url("/api/cart/items"))
-        .header("x-csrf", "1")
-        .header("origin", "https://evil.example")
-        .json(&json!({"productId": RIFLE, "quantity": 1}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(foreign.status(), 403);
-    let problem: Value = foreign.json().await.unwrap();
+    let without = app.post_json("/api/auth/login", &body, &[]).await;
+    assert_eq!(without.status, 403);
+    assert_eq!(without.header("content-type"), "application/problem+json");
+    let foreign = app
+        .post_json(
+            "/api/cart/items",
+            &json!({"productId": RIFLE, "quantity": 1}),
+            &[("x-csrf", "1"), ("origin", "https://evil.example")],
+        )
+        .await;
+    assert_eq!(foreign.status, 403);
+    let problem = foreign.json();
     assert_eq!(problem["code"], "csrf_rejected");
-    let seen = server.sandbox_requests().await;
+    let seen = app.sandbox_requests().await;
     assert!(
         seen.iter().all(|r| r["route"] == "/health"),
         "no upstream call: {seen:?}"
     );
-    server.stop().await;
-}
-
-#[tokio::test]
-async fn the_eleventh_login_in_a_minute_from_one_ip_is_refused_with_retry_after() {
-    let server = start_with(test_config(), &[]).await;
-    let mut browser = Browser::new(&server);
-    for attempt in 1..=10 {
-        let answer = browser
-            .post(
-                "/api/auth/login",
-                json!({"email": SHOPPER, "password": "wrong-password", "captcha": CAPTCHA}),
-            )
-            .await;
-        assert_eq!(answer.status, 401, "attempt {attempt}: {}", answer.text);
-    }
-    let response = server
-        .client
-        .post(server.url("/api/auth/login"))
-        .header("x-csrf", "1")
-        .json(&json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 429);
-    let wait: u64 = header(&response, "retry-after").parse().unwrap();
-    assert!((1..=60).contains(&wait));
-    assert_eq!(sandbox_requests_to(&server, "/Auth/login").await.len(), 10);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn logout_clears_the_cookie_and_signs_out_upstream() {
-    let server = start_with(test_config(), &[]).await;
-    let mut browser = Browser::new(&server);
+    let app = start_with_secrets(test_config(), &[]);
+    let mut browser = Browser::new(&app);
     browser.login().await;
     let answer = browser.post("/api/auth/logout", json!({})).await;
     assert_eq!(answer.status, 204);
     assert!(answer.set_cookie.iter().any(|c| c.contains("Max-Age=0")));
-    assert_eq!(sandbox_requests_to(&server, "/Auth/logout").await.len(), 1);
+    assert_eq!(sandbox_requests_to(&app, "/Auth/logout").await.len(), 1);
     assert_eq!(browser.get("/api/session").await.body["signedIn"], false);
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn sign_up_rules_answer_with_the_specs_messages() {
-    let server = start_with(test_config(), &[]).await;
-    let mut browser = Browser::new(&server);
+    let app = start_with_secrets(test_config(), &[]);
+    let mut browser = Browser::new(&app);
     let answer = browser
         .post(
             "/api/auth/register",
@@ -449,11 +368,7 @@ async fn sign_up_rules_answer_with_the_specs_messages() {
     );
     assert_eq!(errors["confirmPassword"], "Passwords do not match");
     assert_eq!(errors["captcha"], "Captcha is required");
-    assert!(
-        sandbox_requests_to(&server, "/Auth/register")
-            .await
-            .is_empty()
-    );
+    assert!(sandbox_requests_to(&app, "/Auth/register").await.is_empty());
 
     let created = browser
         .post(
@@ -464,13 +379,12 @@ async fn sign_up_rules_answer_with_the_specs_messages() {
         .await;
     assert_eq!(created.status, 201, "{}", created.text);
     assert_eq!(created.body["user"]["firstName"], "Pat");
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn a_guest_reads_its_own_order_with_its_guest_token_and_nobody_else_can() {
-    let server = start_with(test_config(), &[]).await;
-    let mut browser = Browser::new(&server);
+    let app = start_with_secrets(test_config(), &[]);
+    let mut browser = Browser::new(&app);
     let cart = browser
         .post(
             "/api/cart/items",
@@ -478,41 +392,34 @@ async fn a_guest_reads_its_own_order_with_its_guest_token_and_nobody_else_can() 
         )
         .await;
     assert_eq!(cart.status, 200, "{}", cart.text);
-    let guest_path = sandbox_requests_to(&server, "/Cart/guest/{token}/items").await[0]["path"]
+    let guest_path = sandbox_requests_to(&app, "/Cart/guest/{token}/items").await[0]["path"]
         .as_str()
         .unwrap()
         .to_owned();
     let guest_id = guest_path.split('/').nth(3).unwrap().to_owned();
 
     // Pay and place the order as the storefront's checkout will: tokenize, then check out.
-    let tokenized: Value = server
-        .client
-        .post(format!("{}/3p/accept/v1/tokens", server.sandbox))
-        .json(&json!({"authData": {"clientKey": "sandbox-public-client-key", "apiLoginID": "sandbox-login-id"},
-                      "cardData": {"cardNumber": "4111111111111111", "month": "12", "year": "2035", "cardCode": "123"}}))
-        .send()
+    let tokenized = app
+        .sandbox_post(
+            "/3p/accept/v1/tokens",
+            &json!({"authData": {"clientKey": "sandbox-public-client-key", "apiLoginID": "sandbox-login-id"},
+                    "cardData": {"cardNumber": "4111111111111111", "month": "12", "year": "2035", "cardCode": "123"}}),
+            &[],
+        )
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .json();
     let token = tokenized["opaqueData"]["dataValue"].as_str().unwrap();
-    let placed: Value = server
-        .client
-        .post(format!("{}/Checkout/simplified", server.sandbox))
-        .header("x-guest-id", &guest_id)
-        .json(
+    let placed = app
+        .sandbox_post(
+            "/Checkout/simplified",
             &json!({"cartId": cart.body["id"], "paymentToken": token, "customerInfo": {
             "email": "guest@example.com", "name": "Guest Buyer", "mainContact": "5125550100",
             "address": "100 Congress Ave", "city": "Austin", "state": "TX", "zip": "78701",
             "country": "United States", "shippingSameAsBilling": true, "shippingMethodId": 1}}),
+            &[("x-guest-id", &guest_id)],
         )
-        .send()
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .json();
     let order_id = placed["orderId"]
         .as_i64()
         .unwrap_or_else(|| panic!("{placed}"));
@@ -524,10 +431,10 @@ async fn a_guest_reads_its_own_order_with_its_guest_token_and_nobody_else_can() 
         !mine.text.contains(&guest_id),
         "the guest token stays in the BFF"
     );
-    let read = sandbox_requests_to(&server, "/Order/{order_id}").await;
+    let read = sandbox_requests_to(&app, "/Order/{order_id}").await;
     assert_eq!(read.last().unwrap()["authorization"], Value::Null);
 
-    let mut stranger = Browser::new(&server);
+    let mut stranger = Browser::new(&app);
     assert_eq!(
         stranger
             .get(&format!("/api/orders/{order_id}"))
@@ -549,5 +456,40 @@ async fn a_guest_reads_its_own_order_with_its_guest_token_and_nobody_else_can() 
         404,
         "another guest"
     );
+}
+
+// Over TCP: the limit is keyed by the peer address (`ConnectInfo`), which only a socket gives.
+
+#[tokio::test]
+async fn the_eleventh_login_in_a_minute_from_one_ip_is_refused_with_retry_after() {
+    let server = common::start_with(test_config(), &[]).await;
+    let mut browser = Browser::new(&server);
+    for attempt in 1..=10 {
+        let answer = browser
+            .post(
+                "/api/auth/login",
+                json!({"email": SHOPPER, "password": "wrong-password", "captcha": CAPTCHA}),
+            )
+            .await;
+        assert_eq!(answer.status, 401, "attempt {attempt}: {}", answer.text);
+    }
+    let response = server
+        .client
+        .post(server.url("/api/auth/login"))
+        .header("x-csrf", "1")
+        .json(&json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 429);
+    let wait: u64 = common::header(&response, "retry-after").parse().unwrap();
+    assert!((1..=60).contains(&wait));
+    let logins = server
+        .sandbox_requests()
+        .await
+        .into_iter()
+        .filter(|r| r["route"] == "/Auth/login")
+        .count();
+    assert_eq!(logins, 10);
     server.stop().await;
 }

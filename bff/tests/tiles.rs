@@ -1,11 +1,13 @@
 //! Map tiles through the BFF: `GET /tiles/{z}/{x}/{y}` against the embedded sandbox's tile double,
-//! with the provider key injected server-side and never shown to the browser.
+//! with the provider key injected server-side and never shown to the browser. Over TCP: the
+//! tile provider is its own upstream with no pluggable transport (`state::tile_provider`), so
+//! only a listening sandbox can answer it.
 
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
-use common::{TestServer, header, start_with, test_config};
+use common::{TestServer, header, in_process, start_with, test_config};
 use serde_json::{Value, json};
 
 const TILE_KEY: &str = "tile-key-5678";
@@ -209,16 +211,17 @@ async fn tiles_live_in_their_own_cache_and_never_take_the_pages_room() {
     server.stop().await;
 }
 
+// In process: with no provider there is nothing to fetch, so no socket is needed.
+
 #[tokio::test]
 async fn without_a_tile_provider_the_browser_gets_no_tile_url_and_tiles_are_404() {
-    let server = start_with_tiles("", "").await;
-    let config: Value = server.get("/api/config").await.json().await.unwrap();
+    let mut config = test_config();
+    config.maps.tile_url = String::new();
+    config.maps.key_header = String::new();
+    let app = in_process::start_with_secrets(config, &[("BFF_MAP_TILE_KEY", TILE_KEY)]);
+    let config = app.get("/api/config").await.json();
     assert_eq!(config["maps"]["tileUrl"], "");
-    let response = server.get("/tiles/1/0/0").await;
-    assert_eq!(response.status(), 404);
-    assert_eq!(
-        header(&response, "content-type"),
-        "application/problem+json"
-    );
-    server.stop().await;
+    let response = app.get("/tiles/1/0/0").await;
+    assert_eq!(response.status, 404);
+    assert_eq!(response.header("content-type"), "application/problem+json");
 }

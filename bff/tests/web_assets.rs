@@ -2,36 +2,35 @@
 
 mod common;
 
-use common::{ASSET, ASSET_BODY, header, start};
+use common::in_process::start;
+use common::{ASSET, ASSET_BODY};
 use serde_json::Value;
 
 #[tokio::test]
 async fn hashed_assets_are_immutable() {
-    let server = start().await;
-    let response = server.get(ASSET).await;
-    assert_eq!(response.status(), 200);
+    let app = start();
+    let response = app.get(ASSET).await;
+    assert_eq!(response.status, 200);
     assert_eq!(
-        header(&response, "cache-control"),
+        response.header("cache-control"),
         "public, max-age=31536000, immutable"
     );
-    assert!(header(&response, "content-type").contains("javascript"));
-    assert_eq!(response.text().await.unwrap(), ASSET_BODY);
-    server.stop().await;
+    assert!(response.header("content-type").contains("javascript"));
+    assert_eq!(response.text(), ASSET_BODY);
 }
 
 #[tokio::test]
 async fn a_missing_asset_is_a_404_that_is_not_cached_and_not_the_app() {
-    let server = start().await;
-    let response = server.get("/assets/index-Gone0000.js").await;
-    assert_eq!(response.status(), 404);
-    assert_eq!(header(&response, "cache-control"), "no-cache");
-    assert!(!response.text().await.unwrap().contains("runtime-config"));
-    server.stop().await;
+    let app = start();
+    let response = app.get("/assets/index-Gone0000.js").await;
+    assert_eq!(response.status, 404);
+    assert_eq!(response.header("cache-control"), "no-cache");
+    assert!(!response.text().contains("runtime-config"));
 }
 
 #[tokio::test]
 async fn every_non_api_path_falls_back_to_the_app_with_no_cache() {
-    let server = start().await;
+    let app = start();
     for path in [
         "/",
         "/index.html",
@@ -40,35 +39,33 @@ async fn every_non_api_path_falls_back_to_the_app_with_no_cache() {
         "/Newsletter/verify/abc",
         "/no/such/page",
     ] {
-        let response = server.get(path).await;
-        assert_eq!(response.status(), 200, "{path}");
-        assert_eq!(header(&response, "cache-control"), "no-cache", "{path}");
+        let response = app.get(path).await;
+        assert_eq!(response.status, 200, "{path}");
+        assert_eq!(response.header("cache-control"), "no-cache", "{path}");
         assert!(
-            header(&response, "content-type").starts_with("text/html"),
+            response.header("content-type").starts_with("text/html"),
             "{path}"
         );
-        let html = response.text().await.unwrap();
+        let html = response.text();
         assert!(html.contains(r#"<div id="root">"#), "{path}");
         assert!(
             !html.contains(r#"type="application/json">{}</script>"#),
             "{path}: placeholder left"
         );
     }
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn unhashed_root_files_are_served_with_a_short_cache() {
-    let server = start().await;
-    let response = server.get("/favicon.svg").await;
-    assert_eq!(response.status(), 200);
-    assert_eq!(header(&response, "cache-control"), "public, max-age=3600");
-    server.stop().await;
+    let app = start();
+    let response = app.get("/favicon.svg").await;
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("cache-control"), "public, max-age=3600");
 }
 
 #[tokio::test]
 async fn unknown_api_paths_are_problem_json_404s() {
-    let server = start().await;
+    let app = start();
     for path in [
         "/api/nope",
         "/api/pages",
@@ -76,14 +73,14 @@ async fn unknown_api_paths_are_problem_json_404s() {
         "/api/",
         "/api",
     ] {
-        let response = server.get(path).await;
-        assert_eq!(response.status(), 404, "{path}");
+        let response = app.get(path).await;
+        assert_eq!(response.status, 404, "{path}");
         assert_eq!(
-            header(&response, "content-type"),
+            response.header("content-type"),
             "application/problem+json",
             "{path}"
         );
-        let problem: Value = response.json().await.unwrap();
+        let problem: Value = response.json();
         assert_eq!(problem["status"], 404, "{path}");
         assert_eq!(problem["code"], "not_found", "{path}");
         assert!(
@@ -91,27 +88,21 @@ async fn unknown_api_paths_are_problem_json_404s() {
             "{path}"
         );
     }
-    server.stop().await;
 }
 
 #[tokio::test]
 async fn text_answers_are_compressed_when_asked() {
-    let server = start().await;
-    let response = server
-        .client
-        .get(server.url("/api/pages/app"))
-        .header("accept-encoding", "br")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(header(&response, "content-encoding"), "br");
-    server.stop().await;
+    let app = start();
+    let response = app
+        .get_with("/api/pages/app", &[("accept-encoding", "br")])
+        .await;
+    assert_eq!(response.header("content-encoding"), "br");
 }
 
 #[tokio::test]
 async fn a_prebuilt_webgl_build_is_served_as_what_its_files_contain() {
-    let server = start().await;
-    let build = server.running.state.config.web.dist_dir.join("Build");
+    let app = start();
+    let build = app.state.config.web.dist_dir.join("Build");
     std::fs::create_dir_all(&build).unwrap();
     let compress = |bytes: &[u8]| {
         let mut out = Vec::new();
@@ -132,26 +123,15 @@ async fn a_prebuilt_webgl_build_is_served_as_what_its_files_contain() {
         ("/Build/game.framework.js.br", "text/javascript", &js),
         ("/Build/game.data.br", "application/octet-stream", &data),
     ] {
-        let response = server
-            .client
-            .get(server.url(path))
-            .header("accept-encoding", "br")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200, "{path}");
-        assert_eq!(header(&response, "content-encoding"), "br", "{path}");
-        assert_eq!(header(&response, "content-type"), content_type, "{path}");
-        assert_eq!(
-            &response.bytes().await.unwrap()[..],
-            &body[..],
-            "{path}: sent as stored"
-        );
+        let response = app.get_with(path, &[("accept-encoding", "br")]).await;
+        assert_eq!(response.status, 200, "{path}");
+        assert_eq!(response.header("content-encoding"), "br", "{path}");
+        assert_eq!(response.header("content-type"), content_type, "{path}");
+        assert_eq!(&response.body[..], &body[..], "{path}: sent as stored");
     }
 
     // a build file that is not there is the app shell, never labelled as compressed
-    let missing = server.get("/Build/missing.wasm.br").await;
-    assert_eq!(header(&missing, "content-encoding"), "");
-    assert!(header(&missing, "content-type").starts_with("text/html"));
-    server.stop().await;
+    let missing = app.get("/Build/missing.wasm.br").await;
+    assert_eq!(missing.header("content-encoding"), "");
+    assert!(missing.header("content-type").starts_with("text/html"));
 }

@@ -1,10 +1,13 @@
 //! A browser-like caller for the session tests: sends `X-CSRF: 1` and keeps the session cookie
-//! by hand, so each test sees and controls exactly what is sent.
+//! by hand, so each test sees and controls exactly what is sent. It drives either a real-TCP
+//! `TestServer` or the in-process app (`Browser::new` takes either).
 
-use reqwest::{Method, RequestBuilder};
+use axum::body::Body;
+use axum::http::{Method, Request};
 use serde_json::{Value, json};
 
 use super::TestServer;
+use super::in_process::InProcess;
 
 /// A demo account of the sandbox.
 pub const SHOPPER: &str = "shopper@talonforge.example";
@@ -12,9 +15,30 @@ pub const PASSWORD: &str = "Password123!";
 /// Always accepted by the sandbox's captcha check.
 pub const CAPTCHA: &str = "sandbox-captcha-ok";
 
+/// Where the browser's requests go.
+#[derive(Clone, Copy)]
+pub enum Target<'a> {
+    /// Over a socket, with the server's client.
+    Tcp(&'a TestServer),
+    /// Through the app's `oneshot`.
+    InProcess(&'a InProcess),
+}
+
+impl<'a> From<&'a TestServer> for Target<'a> {
+    fn from(server: &'a TestServer) -> Self {
+        Self::Tcp(server)
+    }
+}
+
+impl<'a> From<&'a InProcess> for Target<'a> {
+    fn from(app: &'a InProcess) -> Self {
+        Self::InProcess(app)
+    }
+}
+
 #[derive(Clone)]
 pub struct Browser<'a> {
-    pub server: &'a TestServer,
+    pub target: Target<'a>,
     pub cookie: Option<String>,
 }
 
@@ -28,24 +52,56 @@ pub struct Answer {
 }
 
 impl<'a> Browser<'a> {
-    pub fn new(server: &'a TestServer) -> Self {
+    pub fn new(target: impl Into<Target<'a>>) -> Self {
         Self {
-            server,
+            target: target.into(),
             cookie: None,
         }
     }
 
-    /// Sends `request` with the CSRF header and the cookie, and keeps the cookie it sets.
-    pub async fn request(&mut self, request: RequestBuilder) -> Answer {
-        let mut request = request.header("x-csrf", "1");
+    /// Sends `body` with `headers`, the CSRF header and the cookie, and keeps the cookie it
+    /// sets (and drops it when it is cleared).
+    pub async fn send_raw(
+        &mut self,
+        method: Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Vec<u8>,
+    ) -> Answer {
+        let mut all: Vec<(&str, &str)> = vec![("x-csrf", "1")];
         if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
+            all.push(("cookie", cookie));
         }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        let content_type = super::header(&response, "content-type").to_owned();
-        let set_cookie: Vec<String> = response
-            .headers()
+        all.extend_from_slice(headers);
+        let (status, headers, bytes) = match self.target {
+            Target::Tcp(server) => {
+                let mut request = server.client.request(method, server.url(path));
+                for (name, value) in all {
+                    request = request.header(name, value);
+                }
+                if !body.is_empty() {
+                    request = request.body(body);
+                }
+                let response = request.send().await.unwrap();
+                let status = response.status().as_u16();
+                let headers = response.headers().clone();
+                (status, headers, response.bytes().await.unwrap().to_vec())
+            }
+            Target::InProcess(app) => {
+                let mut request = Request::builder().method(method).uri(path);
+                for (name, value) in all {
+                    request = request.header(name, value);
+                }
+                let answer = app.send(request.body(Body::from(body)).unwrap()).await;
+                (answer.status.as_u16(), answer.headers, answer.body.to_vec())
+            }
+        };
+        let content_type = headers
+            .get("content-type")
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
+        let set_cookie: Vec<String> = headers
             .get_all("set-cookie")
             .iter()
             .map(|value| value.to_str().unwrap().to_owned())
@@ -57,7 +113,7 @@ impl<'a> Browser<'a> {
                 self.cookie = Some(cookie.split(';').next().unwrap().to_owned());
             }
         }
-        let text = response.text().await.unwrap();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
         Answer {
             status,
@@ -68,6 +124,7 @@ impl<'a> Browser<'a> {
         }
     }
 
+    /// Sends `body` (JSON) with `headers`.
     pub async fn send_with(
         &mut self,
         method: Method,
@@ -75,14 +132,15 @@ impl<'a> Browser<'a> {
         body: Option<Value>,
         headers: &[(&str, &str)],
     ) -> Answer {
-        let mut request = self.server.client.request(method, self.server.url(path));
-        for (name, value) in headers {
-            request = request.header(*name, *value);
+        match body {
+            Some(body) => {
+                let mut all = vec![("content-type", "application/json")];
+                all.extend_from_slice(headers);
+                self.send_raw(method, path, &all, body.to_string().into_bytes())
+                    .await
+            }
+            None => self.send_raw(method, path, headers, Vec::new()).await,
         }
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        self.request(request).await
     }
 
     pub async fn send(&mut self, method: Method, path: &str, body: Option<Value>) -> Answer {

@@ -1,13 +1,21 @@
 //! The BFF's `app()` with the sandbox's `app()` as its upstreams, in one process: requests go
 //! through `oneshot`, upstream calls through the real upstream stack into the sandbox's router,
-//! with no socket. For the behaviour matrix; what needs sockets (shutdown, streaming, uploads)
-//! keeps the real-TCP `TestServer`.
+//! with no socket. For the behaviour matrix; what needs sockets (shutdown, streaming, uploads,
+//! the peer address behind the auth rate limit, a connection refused, the listeners' own
+//! settings) keeps the real-TCP `TestServer`.
+//!
+//! Differences from `TestServer`, all from there being no socket: the sandbox's origin is
+//! [`SANDBOX_ORIGIN`], no request carries `ConnectInfo` (so the per-IP auth limit does not
+//! apply unless `trusted_client_ip_header` is set), and the map tile provider, which has no
+//! pluggable transport, cannot reach the sandbox (tiles stay on TCP).
 
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::{HeaderMap, Request, StatusCode};
+use axum::http::header::HOST;
+use axum::http::{HeaderMap, Method, Request, StatusCode, Uri};
 use bff::config::{Config, Secrets};
 use bff::state::{SharedState, Transports};
 use bff::upstream::transport::in_process;
@@ -15,6 +23,7 @@ use bytes::Bytes;
 use serde_json::Value;
 use tempfile::TempDir;
 use tower::ServiceExt;
+use tower::util::MapRequestLayer;
 
 use super::{test_config, write_dist};
 
@@ -46,36 +55,74 @@ impl Answer {
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).unwrap()
     }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
 }
 
 /// The app over the sandbox, with `test_config()`.
 pub fn start() -> InProcess {
-    start_with(test_config(), |sandbox| Transports {
-        commerce: Some(in_process("commerce", sandbox.clone())),
-        content: Some(in_process("content", sandbox)),
-    })
+    start_with_secrets(test_config(), &[])
+}
+
+/// The app over the sandbox with `config`, and secrets from `secrets` (development stand-ins
+/// for the rest), as `common::start_with` has them.
+pub fn start_with_secrets(config: Config, secrets: &[(&str, &str)]) -> InProcess {
+    build(config, secrets, None, over_the_sandbox)
+}
+
+/// As [`start_with_secrets`], reloading from `path` on `POST /admin/config/reload`.
+pub fn start_reloadable(config: Config, secrets: &[(&str, &str)], path: PathBuf) -> InProcess {
+    build(config, secrets, Some(path), over_the_sandbox)
 }
 
 /// The app with `config`, its upstreams' transports chosen by `transports` (given the
 /// sandbox's router).
-pub fn start_with(mut config: Config, transports: impl FnOnce(Router) -> Transports) -> InProcess {
+pub fn start_with(config: Config, transports: impl FnOnce(Router) -> Transports) -> InProcess {
+    build(config, &[], None, transports)
+}
+
+/// Both upstreams are the sandbox, in process.
+fn over_the_sandbox(sandbox: Router) -> Transports {
+    Transports {
+        commerce: Some(in_process("commerce", sandbox.clone())),
+        content: Some(in_process("content", sandbox)),
+    }
+}
+
+fn build(
+    mut config: Config,
+    secrets: &[(&str, &str)],
+    config_path: Option<PathBuf>,
+    transports: impl FnOnce(Router) -> Transports,
+) -> InProcess {
     let dist = TempDir::new().unwrap();
     let data = TempDir::new().unwrap();
     write_dist(dist.path());
     config.web.dist_dir = dist.path().to_owned();
     config.sandbox.enabled = false;
-    let sandbox_state = sandbox::SandboxState::new(sandbox::SandboxOptions::new(
-        data.path().to_owned(),
-        SANDBOX_ORIGIN.to_owned(),
-    ))
+    // As `bff::server::start` builds its embedded sandbox.
+    let sandbox_state = sandbox::SandboxState::new(sandbox::SandboxOptions {
+        storefront_url: config.server.public_origin.to_string(),
+        ..sandbox::SandboxOptions::new(data.path().to_owned(), SANDBOX_ORIGIN.to_owned())
+    })
     .unwrap();
-    let sandbox = sandbox::app(sandbox_state);
-    let secrets = Secrets::from_lookup(&config, |_| None).unwrap();
+    let sandbox = sandbox::app(sandbox_state).layer(MapRequestLayer::new(
+        as_on_the_wire as fn(Request<Body>) -> Request<Body>,
+    ));
+    let secrets = Secrets::from_lookup(&config, |name| {
+        secrets
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| (*value).to_owned())
+    })
+    .unwrap();
     let state = bff::AppState::with_transports(
         config,
         secrets,
         Some(SANDBOX_ORIGIN),
-        None,
+        config_path,
         transports(sandbox.clone()),
     )
     .unwrap();
@@ -85,6 +132,46 @@ pub fn start_with(mut config: Config, transports: impl FnOnce(Router) -> Transpo
         sandbox,
         _dirs: (dist, data),
     }
+}
+
+/// The request as an HTTP/1.1 server hands it to the sandbox: the upstream stack's absolute
+/// URI (`http://sandbox.test/path?query`) split into the origin-form target (`/path?query`)
+/// and `Host`, as reqwest sends it over a socket. The sandbox's request log records the target.
+fn as_on_the_wire(mut request: Request<Body>) -> Request<Body> {
+    if let Some(authority) = request.uri().authority() {
+        let host = authority.as_str().parse().unwrap();
+        request.headers_mut().entry(HOST).or_insert(host);
+    }
+    if let Some(target) = request.uri().path_and_query() {
+        *request.uri_mut() = Uri::from(target.clone());
+    }
+    request
+}
+
+/// A request with a JSON body and `headers`.
+pub fn json_request(
+    method: Method,
+    path: &str,
+    body: &Value,
+    headers: &[(&str, &str)],
+) -> Request<Body> {
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-type", "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(Body::from(body.to_string())).unwrap()
+}
+
+/// A GET with `headers`.
+pub fn get_request(path: &str, headers: &[(&str, &str)]) -> Request<Body> {
+    let mut request = Request::get(path);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(Body::empty()).unwrap()
 }
 
 async fn read(response: axum::response::Response) -> Answer {
@@ -102,20 +189,47 @@ impl InProcess {
     }
 
     pub async fn get(&self, path: &str) -> Answer {
-        self.send(Request::get(path).body(Body::empty()).unwrap())
+        self.send(get_request(path, &[])).await
+    }
+
+    /// A GET with `headers` (`accept-encoding`, `x-request-id`...).
+    pub async fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Answer {
+        self.send(get_request(path, headers)).await
+    }
+
+    /// A POST of `body` (JSON) with `headers` and nothing else: no CSRF header, no cookie
+    /// (the session tests' `Browser` adds those).
+    pub async fn post_json(&self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Answer {
+        self.send(json_request(Method::POST, path, body, headers))
             .await
+    }
+
+    /// A conditional GET: `If-None-Match: etag`.
+    pub async fn get_if_none_match(&self, path: &str, etag: &str) -> Answer {
+        self.get_with(path, &[("if-none-match", etag)]).await
+    }
+
+    /// The admin port's answer to `request` (the admin API, the probes).
+    pub async fn admin_send(&self, request: Request<Body>) -> Answer {
+        let admin = bff::admin_app(self.state.clone());
+        read(admin.oneshot(request).await.unwrap()).await
+    }
+
+    /// The admin port's answer to a POST of `body` (JSON) with `Authorization: Bearer token`.
+    pub async fn admin_post(&self, path: &str, token: &str, body: &Value) -> Answer {
+        let bearer = format!("Bearer {token}");
+        self.admin_send(json_request(
+            Method::POST,
+            path,
+            body,
+            &[("authorization", &bearer)],
+        ))
+        .await
     }
 
     /// The admin port's answer to `path` (metrics, cache stats).
     pub async fn admin(&self, path: &str) -> Answer {
-        let admin = bff::admin_app(self.state.clone());
-        read(
-            admin
-                .oneshot(Request::get(path).body(Body::empty()).unwrap())
-                .await
-                .unwrap(),
-        )
-        .await
+        self.admin_send(get_request(path, &[])).await
     }
 
     /// The metrics exposition, parsed.
@@ -128,6 +242,13 @@ impl InProcess {
         read(self.sandbox.clone().oneshot(request).await.unwrap()).await
     }
 
+    /// The sandbox's answer to a POST of `body` (JSON) with `headers`, as another client of
+    /// the upstreams would send it.
+    pub async fn sandbox_post(&self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Answer {
+        self.sandbox(json_request(Method::POST, path, body, headers))
+            .await
+    }
+
     pub async fn inject_fault(&self, fault: Value) {
         let request = Request::post("/sandbox/faults")
             .header("content-type", "application/json")
@@ -137,28 +258,27 @@ impl InProcess {
         assert!(answer.status.is_success(), "fault not accepted: {fault}");
     }
 
+    /// Clears every fault injected into the sandbox.
+    pub async fn clear_faults(&self) {
+        let answer = self
+            .sandbox(
+                Request::delete("/sandbox/faults")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await;
+        assert!(answer.status.is_success(), "faults not cleared");
+    }
+
     /// What the sandbox received, most recent last.
     pub async fn sandbox_requests(&self) -> Vec<Value> {
-        let answer = read(
-            self.sandbox
-                .clone()
-                .oneshot(
-                    Request::get("/sandbox/requests")
-                        .body(Body::empty())
-                        .unwrap(),
-                )
-                .await
-                .unwrap(),
-        )
-        .await;
+        let answer = self.sandbox(get_request("/sandbox/requests", &[])).await;
         serde_json::from_slice(&answer.body).unwrap()
     }
 
     /// How many requests the sandbox received on its route template `route`.
     pub async fn upstream_calls(&self, route: &str) -> usize {
-        let stats = self
-            .sandbox(Request::get("/sandbox/stats").body(Body::empty()).unwrap())
-            .await;
+        let stats = self.sandbox(get_request("/sandbox/stats", &[])).await;
         super::route_count(&stats.json(), route)
     }
 }
