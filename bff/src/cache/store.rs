@@ -17,7 +17,7 @@ use super::key::cache_key;
 use super::policy::{CacheConfig, RouteKind};
 use super::status::CacheState;
 use crate::metrics::Metrics;
-use crate::single_flight::{self, Flight, Role, SingleFlight};
+use crate::single_flight::{self, Flight, SingleFlight};
 use crate::upstream::UpstreamError;
 
 /// Why a fetch produced no answer. Cloneable: every waiter of a coalesced fetch gets it.
@@ -340,6 +340,12 @@ impl EdgeCache {
         F: FnOnce() -> Fut + Send + 'static,
         Fut: Future<Output = Result<Fetched, UpstreamError>> + Send + 'static,
     {
+        // Held from the look-up to the start, so two requests cannot both start a fetch; a
+        // request that joins builds nothing.
+        let mut runs = self.inner.inflight.lock();
+        if let Some((flight, ())) = runs.get(&key) {
+            return (flight, false);
+        }
         let inner = self.inner.clone();
         let policy = inner.config().policy(route).clone();
         let tag = route.tag(title);
@@ -372,8 +378,7 @@ impl EdgeCache {
             Ok(FetchOutcome { entry, stored })
         }
         .instrument(span);
-        let (flight, role) = self.inner.inflight.join_or_start(key, work);
-        (flight, role == Role::Leader)
+        (runs.start(key, (), work, |_| {}), true)
     }
 
     /// Drops every entry carrying one of `tags`; returns how many there were.
