@@ -1,21 +1,26 @@
 //! Logs and traces: `tracing` everywhere; JSON logs in production and readable ones in
 //! development; OpenTelemetry traces over OTLP/HTTP when an endpoint is configured.
 
+use std::io::IsTerminal;
+
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::WithExportConfig;
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider};
+use tracing_appender::non_blocking::WorkerGuard;
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
 use crate::config::{Config, LogFormat};
 
-/// Flushes and stops the trace exporter when dropped, so the last spans are not lost on exit.
+/// Flushes and stops the trace exporter and the log writer when dropped, so the last spans and
+/// lines are not lost on exit.
 #[derive(Debug)]
 pub struct TelemetryGuard {
     provider: Option<SdkTracerProvider>,
+    _log_writer: WorkerGuard,
 }
 
 impl Drop for TelemetryGuard {
@@ -42,10 +47,16 @@ pub fn init(config: &Config) -> Result<TelemetryGuard, Box<dyn std::error::Error
         .as_ref()
         .map(|provider| tracing_opentelemetry::layer().with_tracer(provider.tracer("bff")));
     let registry = tracing_subscriber::registry().with(filter).with(otel_layer);
+    // Lines are written by a worker thread, so a request never waits on stdout (when its
+    // buffer of 128k lines is full, lines are dropped rather than requests slowed); colours
+    // only when a person is reading a terminal (never escape codes in a file or a pipe).
+    let (writer, log_writer) = tracing_appender::non_blocking(std::io::stdout());
+    let ansi = std::io::stdout().is_terminal();
     if json {
         registry
             .with(
                 tracing_subscriber::fmt::layer()
+                    .with_writer(writer)
                     .json()
                     .flatten_event(true)
                     .with_current_span(true)
@@ -53,9 +64,18 @@ pub fn init(config: &Config) -> Result<TelemetryGuard, Box<dyn std::error::Error
             )
             .try_init()?;
     } else {
-        registry.with(tracing_subscriber::fmt::layer()).try_init()?;
+        registry
+            .with(
+                tracing_subscriber::fmt::layer()
+                    .with_writer(writer)
+                    .with_ansi(ansi),
+            )
+            .try_init()?;
     }
-    Ok(TelemetryGuard { provider })
+    Ok(TelemetryGuard {
+        provider,
+        _log_writer: log_writer,
+    })
 }
 
 fn otlp_provider(config: &Config) -> Result<Option<SdkTracerProvider>, Box<dyn std::error::Error>> {

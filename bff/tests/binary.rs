@@ -131,3 +131,60 @@ async fn sigterm_stops_the_binary_cleanly_after_exporting_traces_over_otlp() {
         "{exports:?}"
     );
 }
+
+#[tokio::test]
+async fn logs_written_to_a_file_carry_no_terminal_escape_codes() {
+    let (main, admin, sandbox) = (free_port(), free_port(), free_port());
+    let data = tempfile::tempdir().unwrap();
+    let log_path = data.path().join("bff.log");
+    let log_file = std::fs::File::create(&log_path).unwrap();
+    let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bff"));
+    for (key, _) in std::env::vars() {
+        if key.starts_with("BFF") || key.starts_with("OTEL") || key == "RUST_LOG" {
+            command.env_remove(key);
+        }
+    }
+    let child = command
+        .arg("--config")
+        .arg(config)
+        .env("BFF__SERVER__LISTEN", format!("127.0.0.1:{main}"))
+        .env("BFF__ADMIN__LISTEN", format!("127.0.0.1:{admin}"))
+        .env("BFF__SANDBOX__LISTEN", format!("127.0.0.1:{sandbox}"))
+        .env("BFF__SANDBOX__DATA_DIR", data.path().join("sandbox"))
+        // The readable format, the one that used to colour its output.
+        .env("BFF__LOG__FORMAT", "pretty")
+        .stdout(Stdio::from(log_file))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut child = Guard(child);
+    let client = reqwest::Client::new();
+    let base = format!("http://127.0.0.1:{main}");
+    wait_until_healthy(&client, &base).await;
+    let response = client
+        .get(format!("{base}/api/pages/home"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let pid = child.0.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = tokio::task::spawn_blocking(move || child.0.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "bff exits 0 on SIGTERM, got {status}");
+    let logs = std::fs::read_to_string(&log_path).unwrap();
+    assert!(
+        logs.contains("listening") && logs.contains("shutdown requested"),
+        "the log lines reached the file, the last ones flushed at exit: {logs}"
+    );
+    assert!(!logs.contains('\u{1b}'), "no ANSI escape codes: {logs:?}");
+}
