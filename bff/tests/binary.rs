@@ -72,42 +72,37 @@ async fn wait_until_healthy(client: &reqwest::Client, base: &str) {
     panic!("bff did not become healthy");
 }
 
-#[tokio::test]
-async fn sigterm_stops_the_binary_cleanly_after_exporting_traces_over_otlp() {
-    let (otlp, collector) = start_collector().await;
+/// The binary on free ports with the repository's `config/bff.toml`, `envs` on top, its
+/// stdout to `stdout`; no `BFF*`/`OTEL*`/`RUST_LOG` from the test's own environment.
+fn spawn_bff(data: &std::path::Path, envs: &[(&str, String)], stdout: Stdio) -> (Guard, String) {
     let (main, admin, sandbox) = (free_port(), free_port(), free_port());
-    let data = tempfile::tempdir().unwrap();
     let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
     let mut command = Command::new(env!("CARGO_BIN_EXE_bff"));
     for (key, _) in std::env::vars() {
-        if key.starts_with("BFF") || key.starts_with("OTEL") {
+        if key.starts_with("BFF") || key.starts_with("OTEL") || key == "RUST_LOG" {
             command.env_remove(key);
         }
     }
-    let child = command
+    command
         .arg("--config")
         .arg(config)
         .env("BFF__SERVER__LISTEN", format!("127.0.0.1:{main}"))
         .env("BFF__ADMIN__LISTEN", format!("127.0.0.1:{admin}"))
         .env("BFF__SANDBOX__LISTEN", format!("127.0.0.1:{sandbox}"))
-        .env("BFF__SANDBOX__DATA_DIR", data.path())
-        .env("BFF__TELEMETRY__OTLP_ENDPOINT", &otlp)
-        .env("BFF__LOG__FORMAT", "json")
-        .stdout(Stdio::null())
+        .env("BFF__SANDBOX__DATA_DIR", data);
+    for (key, value) in envs {
+        command.env(key, value);
+    }
+    let child = command
+        .stdout(stdout)
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut child = Guard(child);
-    let client = reqwest::Client::new();
-    let base = format!("http://127.0.0.1:{main}");
-    wait_until_healthy(&client, &base).await;
-    let response = client
-        .get(format!("{base}/api/pages/home"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    (Guard(child), format!("http://127.0.0.1:{main}"))
+}
 
+/// Sends SIGTERM and asserts a clean exit.
+async fn terminate(child: Guard) {
     let pid = child.0.id().to_string();
     assert!(
         Command::new("kill")
@@ -116,11 +111,35 @@ async fn sigterm_stops_the_binary_cleanly_after_exporting_traces_over_otlp() {
             .unwrap()
             .success()
     );
+    let mut child = child;
     let status = tokio::task::spawn_blocking(move || child.0.wait())
         .await
         .unwrap()
         .unwrap();
     assert!(status.success(), "bff exits 0 on SIGTERM, got {status}");
+}
+
+#[tokio::test]
+async fn sigterm_stops_the_binary_cleanly_after_exporting_traces_over_otlp() {
+    let (otlp, collector) = start_collector().await;
+    let data = tempfile::tempdir().unwrap();
+    let (child, base) = spawn_bff(
+        data.path(),
+        &[
+            ("BFF__TELEMETRY__OTLP_ENDPOINT", otlp.clone()),
+            ("BFF__LOG__FORMAT", "json".to_owned()),
+        ],
+        Stdio::null(),
+    );
+    let client = reqwest::Client::new();
+    wait_until_healthy(&client, &base).await;
+    let response = client
+        .get(format!("{base}/api/pages/home"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    terminate(child).await;
 
     let exports = collector.exports.lock().unwrap().clone();
     assert!(!exports.is_empty(), "spans were exported before exit");
@@ -134,33 +153,16 @@ async fn sigterm_stops_the_binary_cleanly_after_exporting_traces_over_otlp() {
 
 #[tokio::test]
 async fn logs_written_to_a_file_carry_no_terminal_escape_codes() {
-    let (main, admin, sandbox) = (free_port(), free_port(), free_port());
     let data = tempfile::tempdir().unwrap();
     let log_path = data.path().join("bff.log");
     let log_file = std::fs::File::create(&log_path).unwrap();
-    let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_bff"));
-    for (key, _) in std::env::vars() {
-        if key.starts_with("BFF") || key.starts_with("OTEL") || key == "RUST_LOG" {
-            command.env_remove(key);
-        }
-    }
-    let child = command
-        .arg("--config")
-        .arg(config)
-        .env("BFF__SERVER__LISTEN", format!("127.0.0.1:{main}"))
-        .env("BFF__ADMIN__LISTEN", format!("127.0.0.1:{admin}"))
-        .env("BFF__SANDBOX__LISTEN", format!("127.0.0.1:{sandbox}"))
-        .env("BFF__SANDBOX__DATA_DIR", data.path().join("sandbox"))
-        // The readable format, the one that used to colour its output.
-        .env("BFF__LOG__FORMAT", "pretty")
-        .stdout(Stdio::from(log_file))
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut child = Guard(child);
+    // The readable format, the one that used to colour its output.
+    let (child, base) = spawn_bff(
+        &data.path().join("sandbox"),
+        &[("BFF__LOG__FORMAT", "pretty".to_owned())],
+        Stdio::from(log_file),
+    );
     let client = reqwest::Client::new();
-    let base = format!("http://127.0.0.1:{main}");
     wait_until_healthy(&client, &base).await;
     let response = client
         .get(format!("{base}/api/pages/home"))
@@ -168,19 +170,7 @@ async fn logs_written_to_a_file_carry_no_terminal_escape_codes() {
         .await
         .unwrap();
     assert_eq!(response.status(), 200);
-    let pid = child.0.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
-    let status = tokio::task::spawn_blocking(move || child.0.wait())
-        .await
-        .unwrap()
-        .unwrap();
-    assert!(status.success(), "bff exits 0 on SIGTERM, got {status}");
+    terminate(child).await;
     let logs = std::fs::read_to_string(&log_path).unwrap();
     assert!(
         logs.contains("listening") && logs.contains("shutdown requested"),
