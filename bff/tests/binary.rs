@@ -101,6 +101,18 @@ fn spawn_bff(data: &std::path::Path, envs: &[(&str, String)], stdout: Stdio) -> 
     (Guard(child), format!("http://127.0.0.1:{main}"))
 }
 
+/// Waits until the binary is healthy, then asks it for the home page.
+async fn serve_the_home_page(base: &str) {
+    let client = reqwest::Client::new();
+    wait_until_healthy(&client, base).await;
+    let response = client
+        .get(format!("{base}/api/pages/home"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}
+
 /// Sends SIGTERM and asserts a clean exit.
 async fn terminate(child: Guard) {
     let pid = child.0.id().to_string();
@@ -131,14 +143,7 @@ async fn sigterm_stops_the_binary_cleanly_after_exporting_traces_over_otlp() {
         ],
         Stdio::null(),
     );
-    let client = reqwest::Client::new();
-    wait_until_healthy(&client, &base).await;
-    let response = client
-        .get(format!("{base}/api/pages/home"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    serve_the_home_page(&base).await;
     terminate(child).await;
 
     let exports = collector.exports.lock().unwrap().clone();
@@ -162,14 +167,7 @@ async fn logs_written_to_a_file_carry_no_terminal_escape_codes() {
         &[("BFF__LOG__FORMAT", "pretty".to_owned())],
         Stdio::from(log_file),
     );
-    let client = reqwest::Client::new();
-    wait_until_healthy(&client, &base).await;
-    let response = client
-        .get(format!("{base}/api/pages/home"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    serve_the_home_page(&base).await;
     terminate(child).await;
     let logs = std::fs::read_to_string(&log_path).unwrap();
     assert!(
