@@ -95,6 +95,10 @@ export function createDealerMap(element: HTMLElement, options: DealerMapOptions)
     zoom: DEFAULT_ZOOM,
     closePopupOnClick: true,
     worldCopyJump: true,
+    // Leaflet's animated zoom finishes on a timer that outlives `map.remove()` and then reads
+    // the removed panes ("Cannot read properties of undefined (reading '_leaflet_pos')") when
+    // the shopper leaves the locator mid-zoom: zoom without the CSS transition.
+    zoomAnimation: false,
   });
   map.attributionControl.setPrefix(false);
 
@@ -206,6 +210,8 @@ export function createDealerMap(element: HTMLElement, options: DealerMapOptions)
     select,
     destroy: () => {
       removed = true;
+      // a pan still running would step on the removed panes
+      map.stop();
       map.remove();
     },
   };
