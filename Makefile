@@ -7,16 +7,18 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 BFF := target/debug/bff
+BFF_RELEASE := target/release/bff
 # npm ci writes this file; it is newer than package-lock.json once the install is current.
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/index.html web/public web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test test-rust test-web test-e2e test-api test-k8s test-docker bench clean
+.PHONY: help run dev test test-rust test-web test-e2e test-api test-k8s test-docker bench clean
 
 help:
-	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox"
+	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox (release build)"
+	@echo "make dev    the same from the debug build: quicker to rebuild, several times slower to serve"
 	@echo "make test   every check: format, lint, unit, integration, web, browser, API contract, k8s, Dockerfile"
-	@echo "make bench  criterion benchmarks (the edge cache's hit path)"
+	@echo "make bench  criterion benchmarks (the edge cache's hit path) and the HTTP benchmark (wrk)"
 
 $(WEB_DEPS): web/package.json web/package-lock.json
 	cd web && $(NPM) ci --no-audit --no-fund
@@ -25,8 +27,15 @@ $(WEB_DEPS): web/package.json web/package-lock.json
 web/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
 	cd web && $(NPM) run build
 
-## run: build what is missing or stale, then serve (Ctrl-C stops, draining requests).
+## run: build what is missing or stale, then serve at full speed (Ctrl-C stops, draining requests).
+## The first release build takes a few minutes; later ones rebuild only what changed.
 run: web/dist/index.html
+	$(CARGO) build --release --locked -p bff
+	$(BFF_RELEASE)
+
+## dev: the same storefront from the debug build that `make test` also uses: seconds to rebuild
+## after a change, an order of magnitude slower per request.
+dev: web/dist/index.html
 	$(CARGO) build --locked -p bff
 	$(BFF)
 
