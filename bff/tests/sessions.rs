@@ -493,3 +493,37 @@ async fn the_eleventh_login_in_a_minute_from_one_ip_is_refused_with_retry_after(
     assert_eq!(logins, 10);
     server.stop().await;
 }
+
+/// Content, catalogue and static assets never read the session: a cookie that does not open
+/// changes nothing on them (no removal, no `no-store` over their cache headers) and costs no
+/// decryption. The same cookie on a route that reads the session is opened, counted and cleared.
+#[tokio::test]
+async fn routes_that_never_read_the_session_leave_a_garbage_cookie_unopened() {
+    let app = start_with_secrets(test_config(), &[("BFF_SESSION_KEYS", "current-key")]);
+    let garbage = [("cookie", "session=bm90LWEtc2VhbGVkLWNvb2tpZQ.garbage")];
+    let rejected = |scrape: &common::metrics::Scrape| {
+        scrape
+            .value("bff_session_events_total", &[("event", "cookie_rejected")])
+            .unwrap_or(0.0)
+    };
+    for path in [common::ASSET, "/api/pages/home", "/api/products/summit%20lr"] {
+        let plain = app.get(path).await;
+        let with_cookie = app.get_with(path, &garbage).await;
+        assert_eq!(plain.status, 200, "{path}");
+        assert_eq!(with_cookie.status, plain.status, "{path}");
+        assert_eq!(with_cookie.body, plain.body, "{path}");
+        assert_eq!(with_cookie.header("set-cookie"), "", "{path}");
+        assert_eq!(
+            with_cookie.header("cache-control"),
+            plain.header("cache-control"),
+            "{path}"
+        );
+        assert_eq!(with_cookie.header("etag"), plain.header("etag"), "{path}");
+    }
+    assert_eq!(rejected(&app.metrics().await), 0.0, "no cookie was opened");
+
+    let session = app.get_with("/api/session", &garbage).await;
+    assert_eq!(session.status, 200);
+    assert!(session.header("set-cookie").contains("Max-Age=0"));
+    assert_eq!(rejected(&app.metrics().await), 1.0, "opened once, rejected");
+}

@@ -1,5 +1,9 @@
-//! The session of one request: read from the cookie by the middleware, changed by handlers,
-//! written back (or cleared) on the way out.
+//! The session of one request: found in the cookie by the middleware, opened the first time a
+//! handler reads it, changed by handlers, written back (or cleared) on the way out.
+//!
+//! Opening is lazy so that routes that never read the session (content, catalogue, static
+//! assets) pay no cookie decryption, and a cookie that does not open changes nothing on them:
+//! no removal, no `no-store` over their cache headers.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -17,6 +21,8 @@ use crate::metrics::Metrics;
 
 #[derive(Debug, Default)]
 struct Inner {
+    /// The sealed cookie value, until the first read opens it.
+    sealed: Option<Sealed>,
     session: Session,
     /// Write the cookie back (changed, or opened with an old key).
     dirty: bool,
@@ -31,8 +37,37 @@ pub struct SessionHandle {
     inner: Arc<Mutex<Inner>>,
 }
 
+/// A cookie value not yet opened, and what opens it.
+#[derive(Debug)]
+struct Sealed {
+    value: String,
+    sessions: Sessions,
+}
+
 impl SessionHandle {
+    /// A handle over `value`, the request's session cookie, opened on first use.
+    fn sealed(value: &str, sessions: &Sessions) -> Self {
+        Self {
+            inner: Arc::new(Mutex::new(Inner {
+                sealed: Some(Sealed {
+                    value: value.to_owned(),
+                    sessions: sessions.clone(),
+                }),
+                ..Inner::default()
+            })),
+        }
+    }
+
+    /// The state, with the cookie opened if nothing has opened it yet.
     fn lock(&self) -> MutexGuard<'_, Inner> {
+        let mut inner = self.lock_unopened();
+        if let Some(sealed) = inner.sealed.take() {
+            sealed.sessions.open_into(&sealed.value, &mut inner);
+        }
+        inner
+    }
+
+    fn lock_unopened(&self) -> MutexGuard<'_, Inner> {
         self.inner
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -144,6 +179,29 @@ impl Sessions {
         ))
     }
 
+    /// Opens a sealed cookie value into `inner`: the session, resealed with the newest key when
+    /// an older one opened it; a value that does not open clears the cookie.
+    fn open_into(&self, value: &str, inner: &mut Inner) {
+        let opened = self.sealer.open(value).and_then(|opened| {
+            serde_json::from_slice::<Envelope>(&opened.plaintext)
+                .ok()
+                .filter(|envelope| envelope.v == PAYLOAD_VERSION)
+                .map(|envelope| (envelope.s, opened.stale_key))
+        });
+        match opened {
+            Some((session, stale_key)) => {
+                inner.session = session;
+                inner.dirty = stale_key;
+            }
+            None => {
+                tracing::debug!("session cookie did not open; treating the visitor as new");
+                self.metrics
+                    .count_session_event(crate::metrics::SessionEvent::CookieRejected);
+                inner.clear = true;
+            }
+        }
+    }
+
     fn removal(&self) -> String {
         format!(
             "{}=; Max-Age=0; {}",
@@ -166,34 +224,15 @@ fn read_cookie<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
 
 /// Middleware: opens the cookie into a [`SessionHandle`], and writes it back when it changed.
 pub async fn layer(State(sessions): State<Sessions>, mut request: Request, next: Next) -> Response {
-    let handle = SessionHandle::default();
-    if let Some(value) = read_cookie(&request, sessions.cookie_name()) {
-        let opened = sessions.sealer.open(value).and_then(|opened| {
-            serde_json::from_slice::<Envelope>(&opened.plaintext)
-                .ok()
-                .filter(|envelope| envelope.v == PAYLOAD_VERSION)
-                .map(|envelope| (envelope.s, opened.stale_key))
-        });
-        let mut inner = handle.lock();
-        match opened {
-            Some((session, stale_key)) => {
-                inner.session = session;
-                // Opened with a retired-but-listed key: reseal with the newest.
-                inner.dirty = stale_key;
-            }
-            None => {
-                tracing::debug!("session cookie did not open; treating the visitor as new");
-                sessions
-                    .metrics
-                    .count_session_event(crate::metrics::SessionEvent::CookieRejected);
-                inner.clear = true;
-            }
-        }
-    }
+    let handle = match read_cookie(&request, sessions.cookie_name()) {
+        Some(value) => SessionHandle::sealed(value, &sessions),
+        None => SessionHandle::default(),
+    };
     request.extensions_mut().insert(handle.clone());
     let mut response = next.run(request).await;
     let (session, dirty, clear) = {
-        let inner = handle.lock();
+        // Never opens: a cookie nobody read is left as it is.
+        let inner = handle.lock_unopened();
         (inner.session.clone(), inner.dirty, inner.clear)
     };
     let cookie = if clear {
