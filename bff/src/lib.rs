@@ -9,6 +9,7 @@ pub mod config;
 pub mod content;
 pub mod error;
 pub mod geo;
+pub mod hit_path;
 pub mod metrics;
 pub mod openapi;
 pub mod rate_limit;
@@ -20,6 +21,7 @@ pub mod server;
 pub mod session;
 pub mod single_flight;
 pub mod state;
+pub mod storefront;
 pub mod telemetry;
 pub mod tiles;
 pub mod uploads;
@@ -38,12 +40,14 @@ use tower::ServiceBuilder;
 use tower::limit::GlobalConcurrencyLimitLayer;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::error::ApiError;
 use crate::request_id::RequestId;
 pub use crate::state::{AppState, SharedState};
+pub use crate::storefront::Storefront;
 
 /// The public router: storefront, `/api`, health.
 pub fn app(state: SharedState) -> Router {
@@ -74,7 +78,7 @@ pub fn app(state: SharedState) -> Router {
         // A limit every body extractor honours; the upload routes set a larger one of their own
         // (the innermost limit wins), which a hard outer limit would not allow.
         .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
-        .layer(CompressionLayer::new());
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(not_stored)));
     Router::new()
         .route("/healthz", get(routes::health::live))
         .route("/readyz", get(routes::health::ready))
@@ -131,6 +135,18 @@ fn request_span(request: &Request) -> tracing::Span {
         http.route = route,
         request_id = request_id,
     )
+}
+
+/// Compression on the fly only for answers the cache did not choose among its stored variants:
+/// a stored body is sent as stored (too small to be worth it, or the variant the client
+/// accepts), never compressed again per request.
+fn not_stored(
+    _: axum::http::StatusCode,
+    _: axum::http::Version,
+    _: &axum::http::HeaderMap,
+    extensions: &axum::http::Extensions,
+) -> bool {
+    extensions.get::<cache::http::StoredEncoding>().is_none()
 }
 
 /// Maps tower's infrastructure errors to answers in one place.

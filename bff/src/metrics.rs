@@ -192,6 +192,18 @@ impl Metrics {
         }
     }
 
+    /// The request-duration histogram of one route, method and status, resolved once so that an
+    /// observation allocates nothing (the hit path's routes are known in advance).
+    pub fn server_histogram(&self, route: &str, method: &str, status: u16) -> Histogram {
+        self.server_duration
+            .get_or_create(&ServerLabels {
+                http_route: route.to_owned(),
+                http_request_method: method.to_owned(),
+                http_response_status_code: status,
+            })
+            .clone()
+    }
+
     pub fn observe_server(&self, route: &str, method: &str, status: u16, elapsed: Duration) {
         self.server_duration
             .get_or_create(&ServerLabels {
@@ -212,13 +224,15 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
-    pub fn count_cache_lookup(&self, route: &str, state: &str) {
+    /// The counter of lookups on `route` in `state`, resolved once so that counting is one
+    /// atomic add.
+    pub fn cache_lookup_counter(&self, route: &str, state: &str) -> Counter {
         self.cache_lookups
             .get_or_create(&CacheLookupLabels {
                 route: route.to_owned(),
                 state: state.to_owned(),
             })
-            .inc();
+            .clone()
     }
 
     pub fn count_cache_eviction(&self, cause: &str) {

@@ -5,7 +5,7 @@ use std::convert::Infallible;
 
 use axum::extract::{FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{HeaderName, HeaderValue};
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -41,6 +41,14 @@ impl RequestId {
         well_formed.then(|| Self(value.clone()))
     }
 
+    /// The caller's id when it sent a well-formed one, else a new one.
+    pub fn of(headers: &HeaderMap) -> Self {
+        headers
+            .get(&X_REQUEST_ID)
+            .and_then(Self::accept)
+            .unwrap_or_else(Self::generate)
+    }
+
     pub fn header_value(&self) -> &HeaderValue {
         &self.0
     }
@@ -53,11 +61,7 @@ impl RequestId {
 
 /// Middleware: settles the request's id before anything else runs.
 pub async fn assign(mut request: Request, next: Next) -> Response {
-    let id = request
-        .headers()
-        .get(&X_REQUEST_ID)
-        .and_then(RequestId::accept)
-        .unwrap_or_else(RequestId::generate);
+    let id = RequestId::of(request.headers());
     request
         .headers_mut()
         .insert(X_REQUEST_ID.clone(), id.header_value().clone());

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use url::Url;
@@ -58,15 +58,22 @@ impl SecurityHeaders {
     }
 
     /// A `308` to the https origin when the proxy says the client came over plain http.
-    fn https_redirect(&self, request: &Request) -> Option<Response> {
-        if !self.redirect_https {
-            return None;
+    /// Adds every security header the answer does not set itself.
+    pub fn apply_to(&self, headers: &mut HeaderMap) {
+        for (name, value) in &self.headers {
+            if !headers.contains_key(name) {
+                headers.insert(name.clone(), value.clone());
+            }
         }
-        let forwarded = request
-            .headers()
-            .get("x-forwarded-proto")
-            .and_then(|value| value.to_str().ok())?;
-        if !forwarded.trim().eq_ignore_ascii_case("http") {
+    }
+
+    /// Whether `request` is answered with a redirect to https rather than served.
+    pub fn redirects<B>(&self, request: &axum::http::Request<B>) -> bool {
+        self.redirect_https && forwarded_plain_http(request.headers())
+    }
+
+    fn https_redirect(&self, request: &Request) -> Option<Response> {
+        if !self.redirects(request) {
             return None;
         }
         // The host comes from configuration, never from the request's Host header, so a forged
@@ -91,6 +98,14 @@ impl SecurityHeaders {
                 .into_response(),
         )
     }
+}
+
+/// A proxy in front says the shopper came over plain http.
+fn forwarded_plain_http(headers: &HeaderMap) -> bool {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("http"))
 }
 
 fn origin_of(url: &str) -> Option<String> {
@@ -159,12 +174,7 @@ pub async fn apply(
         return redirect;
     }
     let mut response = next.run(request).await;
-    let headers = response.headers_mut();
-    for (name, value) in &security.headers {
-        if !headers.contains_key(name) {
-            headers.insert(name.clone(), value.clone());
-        }
-    }
+    security.apply_to(response.headers_mut());
     response
 }
 

@@ -106,7 +106,7 @@ pub async fn start(
     let shutdown = state.shutdown.clone();
     let main = axum::serve(
         main_listener,
-        crate::app(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),
+        crate::storefront::MakeStorefront(crate::Storefront::new(state.clone())),
     )
     .with_graceful_shutdown(shutdown.clone().cancelled_owned())
     .into_future();

@@ -506,7 +506,11 @@ async fn routes_that_never_read_the_session_leave_a_garbage_cookie_unopened() {
             .value("bff_session_events_total", &[("event", "cookie_rejected")])
             .unwrap_or(0.0)
     };
-    for path in [common::ASSET, "/api/pages/home", "/api/products/summit%20lr"] {
+    for path in [
+        common::ASSET,
+        "/api/pages/home",
+        "/api/products/summit%20lr",
+    ] {
         let plain = app.get(path).await;
         let with_cookie = app.get_with(path, &garbage).await;
         assert_eq!(plain.status, 200, "{path}");

@@ -12,7 +12,7 @@ use super::policy::{CachePolicy, RouteKind};
 use super::tag::CacheTag;
 
 /// Bodies smaller than this are not worth compressing.
-const COMPRESS_MIN_BYTES: usize = 256;
+pub(super) const COMPRESS_MIN_BYTES: usize = 256;
 
 /// What a fetch produced: a cacheable answer (200, or a 404 to remember).
 #[derive(Debug, Clone)]
@@ -149,7 +149,7 @@ impl CachedResponse {
 
 /// Text formats shrink; images, fonts and archives are compressed already (another pass costs
 /// CPU at store time and bytes in the cache for nothing).
-fn compressible(content_type: &HeaderValue) -> bool {
+pub(super) fn compressible(content_type: &HeaderValue) -> bool {
     let essence = content_type
         .to_str()
         .unwrap_or_default()
@@ -172,14 +172,14 @@ pub fn strong_etag(body: &[u8]) -> HeaderValue {
 }
 
 /// Compressed only when it is actually smaller.
-fn gzip(body: &[u8]) -> Option<Bytes> {
+pub(super) fn gzip(body: &[u8]) -> Option<Bytes> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     encoder.write_all(body).ok()?;
     let out = encoder.finish().ok()?;
     (out.len() < body.len()).then(|| Bytes::from(out))
 }
 
-fn brotli(body: &[u8]) -> Option<Bytes> {
+pub(super) fn brotli(body: &[u8]) -> Option<Bytes> {
     let mut out = Vec::new();
     {
         let mut writer = brotli::CompressorWriter::new(&mut out, 4096, 9, 22);

@@ -9,7 +9,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Response, StatusCode, header};
 use bytes::Bytes;
 
-use super::entry::{CachedResponse, Freshness, strong_etag};
+use super::entry::{Freshness, strong_etag};
 use super::status::{CacheState, cache_status_header};
 use super::store::Lookup;
 
@@ -24,7 +24,7 @@ enum Encoding {
 }
 
 /// The best stored encoding the client accepts (`q=0` refuses; brotli preferred).
-fn negotiate(headers: &HeaderMap, entry: &CachedResponse) -> Encoding {
+fn negotiate(headers: &HeaderMap, entry: &Stored<'_>) -> Encoding {
     let accepted = |name: &str| {
         headers
             .get_all(header::ACCEPT_ENCODING)
@@ -77,22 +77,23 @@ pub fn surrogate_key<'a>(tags: impl IntoIterator<Item = &'a str>) -> Option<Head
 
 /// What the headers of a cached answer say: one lookup's, or those merged from every cache entry
 /// a composed body is made of.
-struct Described {
+#[derive(Debug, Clone)]
+pub(super) struct Described {
     /// For `Cache-Status`: the state of the part that did the most work.
-    state: CacheState,
+    pub state: CacheState,
     /// Whether any part was stored by this request.
-    stored: bool,
-    forward_status: Option<u16>,
+    pub stored: bool,
+    pub forward_status: Option<u16>,
     /// The windows the answer may claim (each the shortest among the parts).
-    freshness: Freshness,
+    pub freshness: Freshness,
     /// A remembered 404: no stale windows are offered for it.
-    negative: bool,
+    pub negative: bool,
     /// When the oldest part was stored, for `Age`.
-    stored_at: Instant,
+    pub stored_at: Instant,
 }
 
 impl Described {
-    fn lookup(lookup: &Lookup) -> Self {
+    pub fn lookup(lookup: &Lookup) -> Self {
         Self {
             state: lookup.state,
             stored: lookup.stored,
@@ -104,7 +105,7 @@ impl Described {
     }
 
     /// The parts merged; `None` without parts.
-    fn merged(parts: &[&Lookup]) -> Option<Self> {
+    pub fn merged(parts: &[&Lookup]) -> Option<Self> {
         let decisive = parts
             .iter()
             .copied()
@@ -134,9 +135,9 @@ impl Described {
     ///
     /// `max-age` is the remaining freshness (0 once stale), so a browser or CDN never keeps an
     /// answer longer than this cache would.
-    fn headers<'a>(
+    pub fn headers(
         &self,
-        tags: impl IntoIterator<Item = &'a str>,
+        surrogate_key: Option<HeaderValue>,
         etag: HeaderValue,
         now: Instant,
     ) -> HeaderMap {
@@ -159,7 +160,7 @@ impl Described {
         if let Ok(value) = HeaderValue::from_str(&control) {
             headers.insert(header::CACHE_CONTROL, value);
         }
-        if let Some(value) = surrogate_key(tags) {
+        if let Some(value) = surrogate_key {
             headers.insert(SURROGATE_KEY.clone(), value);
         }
         headers.insert(header::ETAG, etag);
@@ -195,30 +196,67 @@ fn not_modified(headers: HeaderMap) -> Response<Body> {
 /// The HTTP answer for `lookup`, given the request's headers.
 pub fn respond(lookup: &Lookup, request_headers: &HeaderMap) -> Response<Body> {
     let entry = &lookup.entry;
-    let mut headers = Described::lookup(lookup).headers(
-        entry.tags.iter().map(String::as_str),
+    let headers = Described::lookup(lookup).headers(
+        surrogate_key(entry.tags.iter().map(String::as_str)),
         entry.etag.clone(),
         Instant::now(),
     );
-    if matches_etag(request_headers, &entry.etag) {
+    send(
+        headers,
+        request_headers,
+        &entry.etag,
+        Stored {
+            status: entry.status,
+            content_type: &entry.content_type,
+            body: &entry.body,
+            gzip: entry.gzip.as_ref(),
+            brotli: entry.brotli.as_ref(),
+        },
+    )
+}
+
+/// A response extension: the body was chosen among the variants stored with it, so nothing
+/// downstream compresses it again (the compression layer skips answers carrying it).
+#[derive(Debug, Clone, Copy)]
+pub struct StoredEncoding;
+
+/// A stored body and its compressed variants.
+pub(super) struct Stored<'a> {
+    pub status: StatusCode,
+    pub content_type: &'a HeaderValue,
+    pub body: &'a Bytes,
+    pub gzip: Option<&'a Bytes>,
+    pub brotli: Option<&'a Bytes>,
+}
+
+/// A 304 when `If-None-Match` names `etag`, otherwise the stored variant the client prefers,
+/// with `headers`.
+pub(super) fn send(
+    mut headers: HeaderMap,
+    request_headers: &HeaderMap,
+    etag: &HeaderValue,
+    stored: Stored<'_>,
+) -> Response<Body> {
+    if matches_etag(request_headers, etag) {
         return not_modified(headers);
     }
-    headers.insert(header::CONTENT_TYPE, entry.content_type.clone());
-    let (encoding, variant) = match negotiate(request_headers, entry) {
-        Encoding::Brotli => ("br", entry.brotli.clone()),
-        Encoding::Gzip => ("gzip", entry.gzip.clone()),
+    headers.insert(header::CONTENT_TYPE, stored.content_type.clone());
+    let (encoding, variant) = match negotiate(request_headers, &stored) {
+        Encoding::Brotli => ("br", stored.brotli),
+        Encoding::Gzip => ("gzip", stored.gzip),
         Encoding::Identity => ("identity", None),
     };
     let body = match variant {
         Some(body) => {
             headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-            body
+            body.clone()
         }
-        None => entry.body.clone(),
+        None => stored.body.clone(),
     };
     let mut response = Response::new(Body::from(body));
-    *response.status_mut() = entry.status;
+    *response.status_mut() = stored.status;
     *response.headers_mut() = headers;
+    response.extensions_mut().insert(StoredEncoding);
     response
 }
 
@@ -241,7 +279,9 @@ pub fn respond_composed(
 ) -> Response<Body> {
     let etag = strong_etag(&body);
     let mut headers = match Described::merged(parts) {
-        Some(described) => described.headers(tags(parts), etag.clone(), Instant::now()),
+        Some(described) => {
+            described.headers(surrogate_key(tags(parts)), etag.clone(), Instant::now())
+        }
         None => {
             let mut headers = HeaderMap::new();
             headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -262,7 +302,7 @@ pub fn respond_composed(
 }
 
 /// Every part's tags, each once, in order.
-fn tags<'a>(parts: &[&'a Lookup]) -> Vec<&'a str> {
+pub(super) fn tags<'a>(parts: &[&'a Lookup]) -> Vec<&'a str> {
     let mut tags: Vec<&str> = Vec::new();
     for tag in parts.iter().flat_map(|part| part.entry.tags.iter()) {
         if !tags.contains(&tag.as_str()) {
@@ -275,7 +315,7 @@ fn tags<'a>(parts: &[&'a Lookup]) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cache::entry::Fetched;
+    use crate::cache::entry::{CachedResponse, Fetched};
     use crate::cache::policy::{CachePolicy, RouteKind};
     use crate::cache::tag::CacheTag;
     use std::sync::Arc;
@@ -299,6 +339,7 @@ mod tests {
             &policy,
         );
         Lookup {
+            key: "test:key".to_owned(),
             freshness: entry.freshness(&policy),
             entry: Arc::new(entry),
             state: CacheState::Hit,
@@ -392,6 +433,7 @@ mod tests {
             &policy,
         );
         Lookup {
+            key: "test:key".to_owned(),
             freshness: entry.freshness(&policy),
             entry: Arc::new(entry),
             state,
@@ -548,6 +590,7 @@ mod tests {
             &policy,
         );
         let lookup = Lookup {
+            key: "test:key".to_owned(),
             freshness: entry.freshness(&policy),
             entry: Arc::new(entry),
             state: CacheState::Miss,

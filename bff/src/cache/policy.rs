@@ -29,6 +29,11 @@ impl RouteKind {
         RouteKind::Tiles,
     ];
 
+    /// The position in [`Self::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Pages => "pages",

@@ -12,9 +12,16 @@ use moka::Expiry;
 use moka::notification::RemovalCause;
 use tracing::Instrument;
 
+use axum::body::Body;
+use axum::http::{HeaderMap, Response};
+use bytes::Bytes;
+use prometheus_client::metrics::counter::Counter;
+
 use super::entry::{CachedResponse, Fetched, Freshness};
+use super::http::{respond, respond_composed};
 use super::key::cache_key;
 use super::policy::{CacheConfig, RouteKind};
+use super::rendered::{EpochCounters, Epochs, Remembered, Rendered};
 use super::status::CacheState;
 use crate::metrics::Metrics;
 use crate::single_flight::{self, Flight, SingleFlight};
@@ -63,6 +70,8 @@ type FetchResult = Result<FetchOutcome, FetchFailure>;
 /// The answer to one lookup.
 #[derive(Debug, Clone)]
 pub struct Lookup {
+    /// The entry's key (`route:title`).
+    pub key: String,
     pub entry: Arc<CachedResponse>,
     /// The entry's windows under the policy in force at lookup time.
     pub freshness: Freshness,
@@ -73,10 +82,21 @@ pub struct Lookup {
     pub forward_status: Option<u16>,
 }
 
-/// Counts per route and state, for `/admin/cache`.
-#[derive(Debug, Default)]
+/// Counts per route and state: for `/admin/cache`, and the metric's counters resolved once.
+#[derive(Debug)]
 struct RouteCounters {
     counts: [AtomicU64; 5],
+    metrics: [Counter; 5],
+}
+
+impl RouteCounters {
+    fn new(route: RouteKind, metrics: &Metrics) -> Self {
+        Self {
+            counts: Default::default(),
+            metrics: CacheState::ALL
+                .map(|state| metrics.cache_lookup_counter(route.as_str(), state.as_str())),
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -96,6 +116,9 @@ struct Inner {
     config: RwLock<Arc<CacheConfig>>,
     counters: HashMap<RouteKind, RouteCounters>,
     metrics: Arc<Metrics>,
+    /// Answers rendered once and served again while current (see [`super::rendered`]).
+    remembered: Remembered,
+    epochs: EpochCounters,
 }
 
 impl std::fmt::Debug for EdgeCache {
@@ -145,9 +168,8 @@ impl Inner {
                 .position(|s| *s == state)
                 .unwrap_or(0);
             counters.counts[index].fetch_add(1, Ordering::Relaxed);
+            counters.metrics[index].inc();
         }
-        self.metrics
-            .count_cache_lookup(route.as_str(), state.as_str());
     }
 }
 
@@ -175,6 +197,8 @@ pub struct CacheStats {
 
 impl EdgeCache {
     pub fn new(config: CacheConfig, metrics: Arc<Metrics>) -> Self {
+        // Composed answers are new bytes; single entries share theirs.
+        let remembered_capacity = config.capacity_bytes / 2;
         let eviction_metrics = metrics.clone();
         let entries = moka::future::Cache::builder()
             .max_capacity(config.capacity_bytes)
@@ -199,9 +223,14 @@ impl EdgeCache {
                 config: RwLock::new(Arc::new(config)),
                 counters: RouteKind::ALL
                     .iter()
-                    .map(|route| (*route, RouteCounters::default()))
+                    .map(|route| (*route, RouteCounters::new(*route, &metrics)))
                     .collect(),
                 metrics,
+                remembered: Remembered::builder()
+                    .max_capacity(remembered_capacity)
+                    .weigher(|key: &String, answer: &Arc<Rendered>| answer.weight(key))
+                    .build(),
+                epochs: EpochCounters::default(),
             }),
         }
     }
@@ -222,6 +251,55 @@ impl EdgeCache {
             tracing::warn!("cache.capacity_bytes changes take effect on restart");
         }
         *current = Arc::new(config);
+        drop(current);
+        // Remembered answers carry windows from the old policies.
+        self.inner.epochs.bump_all();
+    }
+
+    /// The change counters, read before looking up the parts of an answer to remember.
+    pub fn epochs(&self) -> Epochs {
+        self.inner.epochs.read()
+    }
+
+    /// The remembered answer for `key`, if it is still current at `now`. Not counted: the
+    /// caller counts it with [`Self::count_served`] once it is sent.
+    pub fn remembered(&self, key: &str, now: Instant) -> Option<Arc<Rendered>> {
+        self.inner
+            .remembered
+            .get(key)
+            .filter(|answer| answer.is_current(&self.inner.epochs, now))
+    }
+
+    /// Counts a remembered answer as one hit on each of its parts, as their lookups would.
+    pub fn count_served(&self, answer: &Rendered) {
+        for route in answer.parts() {
+            self.inner.count(*route, CacheState::Hit);
+        }
+    }
+
+    /// The HTTP answer for `parts` (one entry, or the parts of `composed`), looked up after
+    /// `epochs` were read; remembered for later requests when every part is a fresh 200.
+    pub fn respond(
+        &self,
+        epochs: Epochs,
+        parts: &[&Lookup],
+        composed: Option<Bytes>,
+        request_headers: &HeaderMap,
+    ) -> Response<Body> {
+        let now = Instant::now();
+        let rendered = Rendered::new(parts, composed.as_ref(), epochs, now).map(Arc::new);
+        let response = match (&rendered, parts) {
+            // All hits: the very answer the hit path will give from now on.
+            (Some(rendered), _) if parts.iter().all(|part| part.state == CacheState::Hit) => {
+                rendered.respond(now, request_headers)
+            }
+            (_, [single]) if composed.is_none() => respond(single, request_headers),
+            _ => respond_composed(parts, composed.unwrap_or_default(), request_headers),
+        };
+        if let (Some(rendered), Some(first)) = (rendered, parts.first()) {
+            self.inner.remembered.insert(first.key.clone(), rendered);
+        }
+        response
     }
 
     /// Answers `title` on `route` from the cache, fetching with `fetch` when needed.
@@ -269,6 +347,7 @@ impl EdgeCache {
         let policy = config.policy(route);
         let now = Instant::now();
         let hit = |entry: &Arc<CachedResponse>, state| Lookup {
+            key: key.clone(),
             freshness: entry.freshness(policy),
             entry: entry.clone(),
             state,
@@ -282,14 +361,14 @@ impl EdgeCache {
             }
             if freshness.within_stale_while_revalidate(now) {
                 // Joins the refresh already running for this key, or starts the only one.
-                let (_refresh, started) = self.join_or_start(route, title, key, fetch);
+                let (_refresh, started) = self.join_or_start(route, title, key.clone(), fetch);
                 if started {
                     tracing::debug!("background refresh started");
                 }
                 return Ok(hit(entry, CacheState::Stale));
             }
         }
-        let (shared, leader) = self.join_or_start(route, title, key, fetch);
+        let (shared, leader) = self.join_or_start(route, title, key.clone(), fetch);
         let fetched = match shared.await {
             single_flight::Outcome::Completed(result) => result,
             single_flight::Outcome::Panicked | single_flight::Outcome::Cancelled => {
@@ -298,6 +377,7 @@ impl EdgeCache {
         };
         match fetched {
             Ok(outcome) => Ok(Lookup {
+                key,
                 freshness: outcome.entry.freshness(policy),
                 forward_status: Some(outcome.entry.status.as_u16()),
                 entry: outcome.entry,
@@ -368,6 +448,7 @@ impl EdgeCache {
             let mut stored = false;
             if cacheable && inner.generation.load(Ordering::SeqCst) == generation {
                 inner.entries.insert(task_key.clone(), entry.clone()).await;
+                inner.epochs.bump(route);
                 stored = true;
                 // A purge that landed during the insert wins.
                 if inner.generation.load(Ordering::SeqCst) != generation {
@@ -405,6 +486,7 @@ impl EdgeCache {
                 purged += 1;
             }
         }
+        self.inner.epochs.bump_all();
         purged
     }
 
@@ -435,6 +517,7 @@ impl EdgeCache {
         for key in &matching {
             self.inner.entries.invalidate(key.as_str()).await;
         }
+        self.inner.epochs.bump_all();
         matching.len() as u64
     }
 

@@ -18,7 +18,7 @@ use super::content::SkuVariant;
 use super::pricing::amount;
 use crate::cache::http::{CACHE_STATUS, respond_composed};
 use crate::cache::status::cache_status_header;
-use crate::cache::{self, CacheState, Lookup};
+use crate::cache::{self, CacheState, EdgeCache, Epochs, Lookup};
 use crate::openapi::schemas::catalogue::{
     CollectionFields, ProductCardFields, ProductPageFields, SkuFields,
 };
@@ -119,20 +119,35 @@ pub struct SearchResults {
 pub enum Answer {
     /// A cache entry as it is: an unknown title's remembered 404.
     Cached(Lookup),
-    /// A JSON body composed from cache entries (the content and the price map).
-    Composed { parts: Vec<Lookup>, body: Bytes },
+    /// A JSON body composed from cache entries (the content and the price map). With the
+    /// cache's epochs read before the parts were looked up, it is remembered for the hit path
+    /// when every part is fresh.
+    Composed {
+        parts: Vec<Lookup>,
+        body: Bytes,
+        epochs: Option<Epochs>,
+    },
     /// No results for a search that could not run: 200, never stored by anyone. Carries the
     /// upstream status seen, for `Cache-Status`.
     NoResults { body: Bytes, forward_status: u16 },
 }
 
 impl Answer {
-    pub fn respond(&self, request_headers: &HeaderMap) -> Response<Body> {
+    pub fn respond(&self, cache: &EdgeCache, request_headers: &HeaderMap) -> Response<Body> {
         match self {
             Self::Cached(lookup) => cache::respond(lookup, request_headers),
-            Self::Composed { parts, body } => {
+            Self::Composed {
+                parts,
+                body,
+                epochs,
+            } => {
                 let parts: Vec<&Lookup> = parts.iter().collect();
-                respond_composed(&parts, body.clone(), request_headers)
+                match epochs {
+                    Some(epochs) => {
+                        cache.respond(*epochs, &parts, Some(body.clone()), request_headers)
+                    }
+                    None => respond_composed(&parts, body.clone(), request_headers),
+                }
             }
             Self::NoResults {
                 body,

@@ -77,9 +77,12 @@ impl Catalogue {
             Err(failure) => return no_results(q, &failure),
         };
         let body = encode(&compose::search_results(q, cached(&results)?, &map))?;
+        // Not remembered: searches are many and rarely repeated, and the hit path never
+        // answers them.
         Ok(Answer::Composed {
             parts: vec![results, prices],
             body,
+            epochs: None,
         })
     }
 
@@ -99,6 +102,7 @@ impl Catalogue {
         F: FnOnce(Upstream, String, RequestId) -> Fut + Send + 'static,
         Fut: Future<Output = Result<Fetched, UpstreamError>> + Send + 'static,
     {
+        let epochs = self.content.cache.epochs();
         let title = cache::normalise(title);
         let content = self.content.upstream.clone();
         let fetch_id = request_id.clone();
@@ -116,6 +120,7 @@ impl Catalogue {
         Ok(Answer::Composed {
             parts: vec![page, prices],
             body,
+            epochs: Some(epochs),
         })
     }
 
@@ -358,7 +363,7 @@ mod tests {
 
     fn composed(answer: &Answer) -> (Value, Vec<CacheState>) {
         match answer {
-            Answer::Composed { parts, body } => (
+            Answer::Composed { parts, body, .. } => (
                 serde_json::from_slice(body).unwrap(),
                 parts.iter().map(|part| part.state).collect(),
             ),
@@ -455,7 +460,7 @@ mod tests {
             .collection("Rifles", RequestId::generate())
             .await
             .unwrap();
-        let Answer::Composed { parts, body } = &answer else {
+        let Answer::Composed { parts, body, .. } = &answer else {
             panic!("not a composed answer: {answer:?}");
         };
         assert!(

@@ -55,7 +55,7 @@ pub async fn product(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let answer = catalogue.product(&title, request_id).await?;
-    Ok(answer.respond(&headers))
+    Ok(answer.respond(&catalogue.content.cache, &headers))
 }
 
 /// A collection, priced.
@@ -90,7 +90,7 @@ pub async fn collection(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let answer = catalogue.collection(&title, request_id).await?;
-    Ok(answer.respond(&headers))
+    Ok(answer.respond(&catalogue.content.cache, &headers))
 }
 
 /// Search products.
@@ -129,5 +129,5 @@ pub async fn search(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let answer = catalogue.search(&query, request_id).await?;
-    Ok(answer.respond(&headers))
+    Ok(answer.respond(&catalogue.content.cache, &headers))
 }

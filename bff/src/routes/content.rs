@@ -6,7 +6,6 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 
-use crate::cache;
 use crate::content::Content;
 use crate::error::ApiError;
 use crate::openapi::schemas::content::{ContentPage, PageName};
@@ -44,6 +43,8 @@ pub async fn page(
     request_id: RequestId,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    // Read before the lookup, so the answer is remembered only while nothing has changed.
+    let epochs = content.cache.epochs();
     let lookup = content.page_lookup(&name, request_id).await?;
-    Ok(cache::respond(&lookup, &headers))
+    Ok(content.cache.respond(epochs, &[&lookup], None, &headers))
 }

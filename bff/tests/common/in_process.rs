@@ -31,7 +31,7 @@ use super::{test_config, write_dist};
 pub const SANDBOX_ORIGIN: &str = "http://sandbox.test";
 
 pub struct InProcess {
-    pub app: Router,
+    pub app: bff::Storefront,
     pub state: SharedState,
     pub sandbox: Router,
     _dirs: (TempDir, TempDir),
@@ -127,7 +127,7 @@ fn build(
     )
     .unwrap();
     InProcess {
-        app: bff::app(state.clone()),
+        app: bff::Storefront::new(state.clone()),
         state,
         sandbox,
         _dirs: (dist, data),
@@ -190,6 +190,11 @@ impl InProcess {
 
     pub async fn get(&self, path: &str) -> Answer {
         self.send(get_request(path, &[])).await
+    }
+
+    /// `request` through the router alone, as if the hit path did not exist.
+    pub async fn send_to_router(&self, request: Request<Body>) -> Answer {
+        read(bff::app(self.state.clone()).oneshot(request).await.unwrap()).await
     }
 
     /// A GET with `headers` (`accept-encoding`, `x-request-id`...).

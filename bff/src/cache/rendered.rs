@@ -1,0 +1,178 @@
+//! Answers rendered once and served many times.
+//!
+//! A fresh answer (one entry as it is, or a body composed from several: a product and the price
+//! map) is remembered whole, under its primary entry's key: the body, its compressed variants,
+//! the `ETag`, the `Surrogate-Key` and the windows. A later request for the same key is then
+//! answered from it without composing, hashing, compressing or looking anything up again: that
+//! is the hit path ([`crate::hit_path`]), which answers before the router.
+//!
+//! A remembered answer is valid while every part is fresh and nothing it was made from may have
+//! changed. Change is tracked by [`Epochs`], one counter per route kind, bumped after every
+//! store into that kind and after every purge and policy reload; an answer keeps the counters
+//! read *before* its parts were looked up, so a store or purge that lands at any point after
+//! that makes it invalid.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, Response, StatusCode};
+use bytes::Bytes;
+
+use super::entry::{COMPRESS_MIN_BYTES, brotli, compressible, gzip, strong_etag};
+use super::http::{Described, Stored, send, surrogate_key, tags};
+use super::policy::RouteKind;
+use super::status::CacheState;
+use super::store::Lookup;
+
+/// The change counters of every route kind, as read at one instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Epochs([u64; RouteKind::ALL.len()]);
+
+/// The live counters.
+#[derive(Debug, Default)]
+pub(super) struct EpochCounters([AtomicU64; RouteKind::ALL.len()]);
+
+impl EpochCounters {
+    pub fn read(&self) -> Epochs {
+        Epochs(std::array::from_fn(|index| {
+            self.0[index].load(Ordering::Acquire)
+        }))
+    }
+
+    /// After a store into `route` (the entry is visible before the bump).
+    pub fn bump(&self, route: RouteKind) {
+        self.0[route.index()].fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// After a purge or a reload: every remembered answer is invalid.
+    pub fn bump_all(&self) {
+        for counter in &self.0 {
+            counter.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    fn unchanged(&self, since: &Epochs, route: RouteKind) -> bool {
+        self.0[route.index()].load(Ordering::Acquire) == since.0[route.index()]
+    }
+}
+
+/// A fresh 200 answer, ready to be sent again.
+#[derive(Debug)]
+pub struct Rendered {
+    described: Described,
+    content_type: HeaderValue,
+    body: Bytes,
+    gzip: Option<Bytes>,
+    brotli: Option<Bytes>,
+    etag: HeaderValue,
+    surrogate_key: Option<HeaderValue>,
+    /// The route kinds of the parts, in order: counted as hits whenever the answer is served.
+    parts: Vec<RouteKind>,
+    /// The counters as read before the parts were looked up.
+    epochs: Epochs,
+}
+
+impl Rendered {
+    /// `parts` (one entry served as it is when `composed` is `None`, else the parts of the
+    /// `composed` body) as a rememberable answer: `None` unless every part is a fresh 200.
+    pub(super) fn new(
+        parts: &[&Lookup],
+        composed: Option<&Bytes>,
+        epochs: Epochs,
+        now: Instant,
+    ) -> Option<Self> {
+        let fresh =
+            |part: &&Lookup| part.entry.status == StatusCode::OK && part.freshness.is_fresh(now);
+        if parts.is_empty() || !parts.iter().all(fresh) {
+            return None;
+        }
+        let mut described = Described::merged(parts)?;
+        described.state = CacheState::Hit;
+        described.stored = false;
+        described.forward_status = None;
+        let (content_type, body, gzip_body, brotli_body, etag) = match (composed, parts) {
+            (None, [entry]) => {
+                let entry = &entry.entry;
+                (
+                    entry.content_type.clone(),
+                    entry.body.clone(),
+                    entry.gzip.clone(),
+                    entry.brotli.clone(),
+                    entry.etag.clone(),
+                )
+            }
+            (Some(body), _) => {
+                let content_type = HeaderValue::from_static("application/json");
+                let worth = body.len() >= COMPRESS_MIN_BYTES && compressible(&content_type);
+                (
+                    content_type,
+                    body.clone(),
+                    worth.then(|| gzip(body)).flatten(),
+                    worth.then(|| brotli(body)).flatten(),
+                    strong_etag(body),
+                )
+            }
+            (None, _) => return None,
+        };
+        Some(Self {
+            described,
+            content_type,
+            body,
+            gzip: gzip_body,
+            brotli: brotli_body,
+            etag,
+            surrogate_key: surrogate_key(tags(parts)),
+            parts: parts.iter().map(|part| part.entry.route).collect(),
+            epochs,
+        })
+    }
+
+    /// The answer as a hit, given the request's headers: the same headers a lookup's hit gets
+    /// from [`super::http::respond`], with `Age`, the ttl and `max-age` as of `now`.
+    pub fn respond(&self, now: Instant, request_headers: &HeaderMap) -> Response<Body> {
+        let headers = self
+            .described
+            .headers(self.surrogate_key.clone(), self.etag.clone(), now);
+        send(
+            headers,
+            request_headers,
+            &self.etag,
+            Stored {
+                status: StatusCode::OK,
+                content_type: &self.content_type,
+                body: &self.body,
+                gzip: self.gzip.as_ref(),
+                brotli: self.brotli.as_ref(),
+            },
+        )
+    }
+
+    /// The route kinds of its parts (each counted as a hit when it is served).
+    pub fn parts(&self) -> &[RouteKind] {
+        &self.parts
+    }
+
+    /// Still an answer the cache would give: every part fresh, nothing changed since.
+    pub(super) fn is_current(&self, counters: &EpochCounters, now: Instant) -> bool {
+        self.described.freshness.is_fresh(now)
+            && self
+                .parts
+                .iter()
+                .all(|route| counters.unchanged(&self.epochs, *route))
+    }
+
+    /// Bytes held beyond what the parts' entries already hold.
+    pub(super) fn weight(&self, key: &str) -> u32 {
+        let bytes = key.len()
+            + self.body.len()
+            + self.gzip.as_ref().map_or(0, Bytes::len)
+            + self.brotli.as_ref().map_or(0, Bytes::len)
+            + 256;
+        u32::try_from(bytes).unwrap_or(u32::MAX)
+    }
+}
+
+/// Remembered answers by key: bounded in bytes, and only ever handed out while current.
+pub(super) type Remembered = moka::sync::Cache<String, Arc<Rendered>>;

@@ -1,0 +1,118 @@
+//! The hit path: a `GET` of a content page, a product or a collection whose answer the edge
+//! cache remembers (see [`crate::cache::rendered`]) is answered before the router.
+//!
+//! A hit is the one request worth making cheap: it is most of the traffic and needs none of
+//! what the router's stack does for the rest (routing, the session, the body limit, the
+//! timeout, the concurrency limit, compression). It still gets what every answer carries, from
+//! the same code the stack uses: the request id, the security headers, the hit counted per
+//! part, and the request's duration in `http_server_request_duration_seconds` under its route
+//! template. Its access log line is at DEBUG (the router's is at INFO): at production's `info`
+//! a hit writes no log line, so logging costs a hit nothing.
+//!
+//! Anything else (a stale or missing answer, another method, a request to be redirected to
+//! https) goes on to the router, which answers it and remembers the answer for the next hit.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::Body;
+use axum::http::{Method, Request, Response, StatusCode};
+use percent_encoding::percent_decode_str;
+use prometheus_client::metrics::histogram::Histogram;
+
+use crate::cache::key::cache_key;
+use crate::cache::{EdgeCache, RouteKind, normalise};
+use crate::metrics::Metrics;
+use crate::request_id::{RequestId, X_REQUEST_ID};
+use crate::security::SecurityHeaders;
+
+/// One route the hit path answers: `{prefix}{title}`.
+#[derive(Debug)]
+struct HitRoute {
+    prefix: &'static str,
+    kind: RouteKind,
+    /// The router's template for the route, the metric's `http_route`.
+    template: &'static str,
+    ok: Histogram,
+    not_modified: Histogram,
+}
+
+#[derive(Debug)]
+pub struct HitPath {
+    cache: EdgeCache,
+    security: Arc<SecurityHeaders>,
+    routes: Vec<HitRoute>,
+}
+
+impl HitPath {
+    pub fn new(cache: EdgeCache, security: Arc<SecurityHeaders>, metrics: &Metrics) -> Self {
+        let route = |prefix, kind, template| HitRoute {
+            prefix,
+            kind,
+            template,
+            ok: metrics.server_histogram(template, Method::GET.as_str(), 200),
+            not_modified: metrics.server_histogram(template, Method::GET.as_str(), 304),
+        };
+        Self {
+            cache,
+            security,
+            routes: vec![
+                route("/api/pages/", RouteKind::Pages, "/api/pages/{name}"),
+                route(
+                    "/api/products/",
+                    RouteKind::Product,
+                    "/api/products/{title}",
+                ),
+                route(
+                    "/api/collections/",
+                    RouteKind::Collection,
+                    "/api/collections/{title}",
+                ),
+            ],
+        }
+    }
+
+    /// The answer to `request` when the cache remembers it; `None` sends it to the router.
+    pub fn answer(&self, request: &Request<Body>) -> Option<Response<Body>> {
+        if request.method() != Method::GET || self.security.redirects(request) {
+            return None;
+        }
+        let path = request.uri().path();
+        let (route, segment) = self.routes.iter().find_map(|route| {
+            path.strip_prefix(route.prefix)
+                .map(|segment| (route, segment))
+        })?;
+        if segment.is_empty() || segment.contains('/') {
+            return None;
+        }
+        // Decoded once, as the router's `Path` decodes it, and normalised as the route does, so
+        // both name the same key.
+        let title = percent_decode_str(segment).decode_utf8().ok()?;
+        let started = Instant::now();
+        let answer = self
+            .cache
+            .remembered(&cache_key(route.kind, &normalise(&title)), started)?;
+        let mut response = answer.respond(started, request.headers());
+        self.cache.count_served(&answer);
+        let id = RequestId::of(request.headers());
+        let headers = response.headers_mut();
+        self.security.apply_to(headers);
+        headers.insert(X_REQUEST_ID.clone(), id.header_value().clone());
+        let status = response.status();
+        let histogram = if status == StatusCode::NOT_MODIFIED {
+            &route.not_modified
+        } else {
+            &route.ok
+        };
+        let elapsed = started.elapsed();
+        histogram.observe(elapsed.as_secs_f64());
+        tracing::debug!(
+            http.route = route.template,
+            http.response.status_code = status.as_u16(),
+            request_id = id.as_str(),
+            latency_us = elapsed.as_micros() as u64,
+            "answered from the edge cache's hit path"
+        );
+        Some(response)
+    }
+}

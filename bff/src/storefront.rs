@@ -1,0 +1,88 @@
+//! The public listener's service: the hit path first, the router for everything else.
+
+use std::convert::Infallible;
+use std::future::{Ready, ready};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::Request;
+use axum::response::Response;
+use axum::routing::future::RouteFuture;
+use axum::serve::IncomingStream;
+use futures::future::Either;
+use tokio::net::TcpListener;
+use tower::Service;
+
+use crate::hit_path::HitPath;
+use crate::state::SharedState;
+
+/// The storefront as one service: a remembered cache hit is answered at once, anything else goes
+/// through [`crate::app`]'s router with the peer's address (`ConnectInfo`) for per-client limits.
+#[derive(Clone)]
+pub struct Storefront {
+    router: Router,
+    hits: Arc<HitPath>,
+    peer: Option<SocketAddr>,
+}
+
+impl Storefront {
+    pub fn new(state: SharedState) -> Self {
+        let hits = HitPath::new(state.cache.clone(), state.security.clone(), &state.metrics);
+        Self {
+            router: crate::app(state),
+            hits: Arc::new(hits),
+            peer: None,
+        }
+    }
+
+    /// The service for one connection from `peer`.
+    fn for_peer(&self, peer: SocketAddr) -> Self {
+        Self {
+            peer: Some(peer),
+            ..self.clone()
+        }
+    }
+}
+
+impl Service<Request<Body>> for Storefront {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Either<Ready<Result<Response, Infallible>>, RouteFuture<Infallible>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        // The router is always ready; limits sit inside it, around the work that is slow.
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, mut request: Request<Body>) -> Self::Future {
+        if let Some(response) = self.hits.answer(&request) {
+            return Either::Left(ready(Ok(response)));
+        }
+        if let Some(peer) = self.peer {
+            request.extensions_mut().insert(ConnectInfo(peer));
+        }
+        Either::Right(self.router.call(request))
+    }
+}
+
+/// Makes one [`Storefront`] per accepted connection, for `axum::serve`.
+#[derive(Clone)]
+pub struct MakeStorefront(pub Storefront);
+
+impl Service<IncomingStream<'_, TcpListener>> for MakeStorefront {
+    type Response = Storefront;
+    type Error = Infallible;
+    type Future = Ready<Result<Storefront, Infallible>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, incoming: IncomingStream<'_, TcpListener>) -> Self::Future {
+        ready(Ok(self.0.for_peer(*incoming.remote_addr())))
+    }
+}
