@@ -61,9 +61,7 @@ impl SecurityHeaders {
     /// Adds every security header the answer does not set itself.
     pub fn apply_to(&self, headers: &mut HeaderMap) {
         for (name, value) in &self.headers {
-            if !headers.contains_key(name) {
-                headers.insert(name.clone(), value.clone());
-            }
+            headers.entry(name.clone()).or_insert_with(|| value.clone());
         }
     }
 

@@ -17,14 +17,14 @@ pub static CACHE_STATUS: HeaderName = HeaderName::from_static("cache-status");
 pub static SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Encoding {
+pub(super) enum Encoding {
     Brotli,
     Gzip,
     Identity,
 }
 
 /// The best stored encoding the client accepts (`q=0` refuses; brotli preferred).
-fn negotiate(headers: &HeaderMap, entry: &Stored<'_>) -> Encoding {
+pub(super) fn negotiate(headers: &HeaderMap, has_brotli: bool, has_gzip: bool) -> Encoding {
     let accepted = |name: &str| {
         headers
             .get_all(header::ACCEPT_ENCODING)
@@ -44,9 +44,9 @@ fn negotiate(headers: &HeaderMap, entry: &Stored<'_>) -> Encoding {
                 (coding.eq_ignore_ascii_case(name) || coding == "*") && !refused
             })
     };
-    if entry.brotli.is_some() && accepted("br") {
+    if has_brotli && accepted("br") {
         Encoding::Brotli
-    } else if entry.gzip.is_some() && accepted("gzip") {
+    } else if has_gzip && accepted("gzip") {
         Encoding::Gzip
     } else {
         Encoding::Identity
@@ -141,12 +141,33 @@ impl Described {
         etag: HeaderValue,
         now: Instant,
     ) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        let ttl = self.freshness.ttl_seconds(now);
-        let status = cache_status_header(self.state, ttl, self.stored, self.forward_status);
-        if let Ok(value) = HeaderValue::from_str(&status) {
-            headers.insert(CACHE_STATUS.clone(), value);
+        let mut headers = self.constant_headers(surrogate_key, etag);
+        self.timed(now).insert_into(&mut headers);
+        headers
+    }
+
+    /// The headers that stay the same for as long as the answer does.
+    pub fn constant_headers(
+        &self,
+        surrogate_key: Option<HeaderValue>,
+        etag: HeaderValue,
+    ) -> HeaderMap {
+        // Room for everything an answer ends up with (these, the timed ones, the security
+        // headers, the request id), so that no insert grows the map.
+        let mut headers = HeaderMap::with_capacity(ANSWER_HEADERS);
+        if let Some(value) = surrogate_key {
+            headers.insert(SURROGATE_KEY.clone(), value);
         }
+        headers.insert(header::ETAG, etag);
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+        headers
+    }
+
+    /// `Cache-Status`, `Cache-Control` and `Age` as of `now`.
+    pub fn timed(&self, now: Instant) -> Timed {
+        let ttl = self.freshness.ttl_seconds(now);
+        let age = now.saturating_duration_since(self.stored_at).as_secs();
+        let status = cache_status_header(self.state, ttl, self.stored, self.forward_status);
         let max_age = ttl.max(0);
         let control = if self.negative {
             format!("public, max-age={max_age}")
@@ -157,19 +178,39 @@ impl Described {
                 self.freshness.sie.as_secs()
             )
         };
-        if let Ok(value) = HeaderValue::from_str(&control) {
-            headers.insert(header::CACHE_CONTROL, value);
+        Timed {
+            ttl,
+            age,
+            cache_status: HeaderValue::from_str(&status).ok(),
+            cache_control: HeaderValue::from_str(&control).ok(),
+            age_value: HeaderValue::from(age),
         }
-        if let Some(value) = surrogate_key {
-            headers.insert(SURROGATE_KEY.clone(), value);
+    }
+}
+
+/// How many headers a cached answer carries at most, once dressed for the wire.
+const ANSWER_HEADERS: usize = 24;
+
+/// The headers of a cached answer that change with time, rendered for one `ttl` and `age`
+/// (whole seconds): the same values serve every request until either changes.
+#[derive(Debug, Clone)]
+pub(super) struct Timed {
+    pub ttl: i64,
+    pub age: u64,
+    cache_status: Option<HeaderValue>,
+    cache_control: Option<HeaderValue>,
+    age_value: HeaderValue,
+}
+
+impl Timed {
+    pub fn insert_into(&self, headers: &mut HeaderMap) {
+        if let Some(value) = &self.cache_status {
+            headers.insert(CACHE_STATUS.clone(), value.clone());
         }
-        headers.insert(header::ETAG, etag);
-        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-        headers.insert(
-            header::AGE,
-            HeaderValue::from(now.saturating_duration_since(self.stored_at).as_secs()),
-        );
-        headers
+        if let Some(value) = &self.cache_control {
+            headers.insert(header::CACHE_CONTROL, value.clone());
+        }
+        headers.insert(header::AGE, self.age_value.clone());
     }
 }
 
@@ -186,7 +227,7 @@ fn work_rank(state: CacheState) -> u8 {
 }
 
 /// A 304 with `headers` (which carry the `ETag`), no body and no `Content-Type`.
-fn not_modified(headers: HeaderMap) -> Response<Body> {
+pub(super) fn not_modified(headers: HeaderMap) -> Response<Body> {
     let mut response = Response::new(Body::empty());
     *response.status_mut() = StatusCode::NOT_MODIFIED;
     *response.headers_mut() = headers;
@@ -241,7 +282,11 @@ pub(super) fn send(
         return not_modified(headers);
     }
     headers.insert(header::CONTENT_TYPE, stored.content_type.clone());
-    let (encoding, variant) = match negotiate(request_headers, &stored) {
+    let (encoding, variant) = match negotiate(
+        request_headers,
+        stored.brotli.is_some(),
+        stored.gzip.is_some(),
+    ) {
         Encoding::Brotli => ("br", stored.brotli),
         Encoding::Gzip => ("gzip", stored.gzip),
         Encoding::Identity => ("identity", None),

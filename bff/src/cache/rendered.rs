@@ -12,16 +12,18 @@
 //! read *before* its parts were looked up, so a store or purge that lands at any point after
 //! that makes it invalid.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use axum::body::Body;
-use axum::http::{HeaderMap, HeaderValue, Response, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Response, StatusCode, header};
 use bytes::Bytes;
 
 use super::entry::{COMPRESS_MIN_BYTES, brotli, compressible, gzip, strong_etag};
-use super::http::{Described, Stored, send, surrogate_key, tags};
+use super::http::{
+    Described, Encoding, StoredEncoding, Timed, negotiate, not_modified, surrogate_key, tags,
+};
 use super::policy::RouteKind;
 use super::status::CacheState;
 use super::store::Lookup;
@@ -58,16 +60,22 @@ impl EpochCounters {
     }
 }
 
-/// A fresh 200 answer, ready to be sent again.
+/// A fresh 200 answer, ready to be sent again: its headers are built once, per variant, so a
+/// request costs a copy of a small map and three timed values reused for a whole second.
 #[derive(Debug)]
 pub struct Rendered {
     described: Described,
-    content_type: HeaderValue,
     body: Bytes,
     gzip: Option<Bytes>,
     brotli: Option<Bytes>,
     etag: HeaderValue,
-    surrogate_key: Option<HeaderValue>,
+    /// The constant headers of a 304, and of the identity, gzip and brotli answers.
+    not_modified: HeaderMap,
+    identity: HeaderMap,
+    gzipped: HeaderMap,
+    brotlied: HeaderMap,
+    /// The timed headers last rendered (see [`Timed`]).
+    timed: Mutex<Option<Timed>>,
     /// The route kinds of the parts, in order: counted as hits whenever the answer is served.
     parts: Vec<RouteKind>,
     /// The counters as read before the parts were looked up.
@@ -116,37 +124,71 @@ impl Rendered {
             }
             (None, _) => return None,
         };
+        let not_modified = described.constant_headers(surrogate_key(tags(parts)), etag.clone());
+        let with = |encoding: Option<&'static str>| {
+            let mut headers = not_modified.clone();
+            headers.insert(header::CONTENT_TYPE, content_type.clone());
+            if let Some(encoding) = encoding {
+                headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+            }
+            headers
+        };
         Some(Self {
+            identity: with(None),
+            gzipped: with(Some("gzip")),
+            brotlied: with(Some("br")),
+            not_modified,
+            timed: Mutex::new(None),
             described,
-            content_type,
             body,
             gzip: gzip_body,
             brotli: brotli_body,
             etag,
-            surrogate_key: surrogate_key(tags(parts)),
             parts: parts.iter().map(|part| part.entry.route).collect(),
             epochs,
         })
     }
 
-    /// The answer as a hit, given the request's headers: the same headers a lookup's hit gets
-    /// from [`super::http::respond`], with `Age`, the ttl and `max-age` as of `now`.
+    /// The answer as a hit, given the request's headers: the headers a lookup's hit gets from
+    /// [`super::http::respond`], with `Age`, the ttl and `max-age` as of `now`.
     pub fn respond(&self, now: Instant, request_headers: &HeaderMap) -> Response<Body> {
-        let headers = self
-            .described
-            .headers(self.surrogate_key.clone(), self.etag.clone(), now);
-        send(
-            headers,
-            request_headers,
-            &self.etag,
-            Stored {
-                status: StatusCode::OK,
-                content_type: &self.content_type,
-                body: &self.body,
-                gzip: self.gzip.as_ref(),
-                brotli: self.brotli.as_ref(),
-            },
-        )
+        let timed = self.timed(now);
+        if super::http::matches_etag(request_headers, &self.etag) {
+            let mut headers = self.not_modified.clone();
+            timed.insert_into(&mut headers);
+            return not_modified(headers);
+        }
+        let (template, body) =
+            match negotiate(request_headers, self.brotli.is_some(), self.gzip.is_some()) {
+                Encoding::Brotli => (&self.brotlied, self.brotli.as_ref()),
+                Encoding::Gzip => (&self.gzipped, self.gzip.as_ref()),
+                Encoding::Identity => (&self.identity, None),
+            };
+        let mut headers = template.clone();
+        timed.insert_into(&mut headers);
+        let mut response = Response::new(Body::from(body.unwrap_or(&self.body).clone()));
+        *response.headers_mut() = headers;
+        response.extensions_mut().insert(StoredEncoding);
+        response
+    }
+
+    /// The timed headers as of `now`: the last ones rendered while the ttl and age (whole
+    /// seconds) are unchanged, else new ones. Never waits: a request that finds another one
+    /// rendering renders its own.
+    fn timed(&self, now: Instant) -> Timed {
+        let ttl = self.described.freshness.ttl_seconds(now);
+        let age = now
+            .saturating_duration_since(self.described.stored_at)
+            .as_secs();
+        if let Ok(mut last) = self.timed.try_lock() {
+            if let Some(timed) = last.as_ref().filter(|t| t.ttl == ttl && t.age == age) {
+                return timed.clone();
+            }
+            let timed = self.described.timed(now);
+            *last = Some(timed.clone());
+            return timed;
+        }
+        self.described.timed(now)
     }
 
     /// The route kinds of its parts (each counted as a hit when it is served).
