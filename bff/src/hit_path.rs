@@ -20,8 +20,8 @@ use axum::http::{Method, Request, Response, StatusCode};
 use percent_encoding::percent_decode_str;
 use prometheus_client::metrics::histogram::Histogram;
 
-use crate::cache::key::cache_key;
-use crate::cache::{EdgeCache, RouteKind, normalise};
+use crate::cache::key::request_key;
+use crate::cache::{EdgeCache, RouteKind};
 use crate::metrics::Metrics;
 use crate::request_id::{RequestId, X_REQUEST_ID};
 use crate::security::SecurityHeaders;
@@ -91,7 +91,7 @@ impl HitPath {
         let started = Instant::now();
         let answer = self
             .cache
-            .remembered(&cache_key(route.kind, &normalise(&title)), started)?;
+            .remembered(&request_key(route.kind, &title), started)?;
         let mut response = answer.respond(started, request.headers());
         self.cache.count_served(&answer);
         let id = RequestId::of(request.headers());

@@ -9,6 +9,18 @@ pub fn normalise(title: &str) -> String {
     title.trim().to_lowercase()
 }
 
+/// The cache key of the title a request names (`raw`, decoded, not yet normalised) on
+/// `route`: `cache_key(route, &normalise(raw))` in one allocation.
+pub fn request_key(route: RouteKind, raw: &str) -> String {
+    let prefix = route.as_str();
+    let title = raw.trim();
+    let mut key = String::with_capacity(prefix.len() + 1 + title.len());
+    key.push_str(prefix);
+    key.push(':');
+    key.extend(title.chars().flat_map(char::to_lowercase));
+    key
+}
+
 /// The cache key of `title` on `route`. The route prefix keeps routes apart; the title is the
 /// rest, whatever it holds, so no title can collide with another route's key.
 pub fn cache_key(route: RouteKind, normalised_title: &str) -> String {
@@ -26,6 +38,24 @@ mod tests {
             .map(|t| cache_key(RouteKind::Product, &normalise(t)))
             .collect();
         assert!(keys.iter().all(|k| k == "product:summit lr"), "{keys:?}");
+    }
+
+    #[test]
+    fn a_request_key_is_the_key_of_the_normalised_title() {
+        for raw in [
+            "Summit LR",
+            " summit lr ",
+            "ÜBER ΑΛΦΑ",
+            "İstanbul",
+            "a%2Fb",
+            "",
+        ] {
+            assert_eq!(
+                request_key(RouteKind::Product, raw),
+                cache_key(RouteKind::Product, &normalise(raw)),
+                "{raw}"
+            );
+        }
     }
 
     #[test]

@@ -21,9 +21,7 @@ use axum::http::{HeaderMap, HeaderValue, Response, StatusCode, header};
 use bytes::Bytes;
 
 use super::entry::{COMPRESS_MIN_BYTES, brotli, compressible, gzip, strong_etag};
-use super::http::{
-    Described, Encoding, StoredEncoding, Timed, negotiate, not_modified, surrogate_key, tags,
-};
+use super::http::{Described, Encoding, Timed, negotiate, not_modified, surrogate_key, tags};
 use super::policy::RouteKind;
 use super::status::CacheState;
 use super::store::Lookup;
@@ -124,7 +122,10 @@ impl Rendered {
             }
             (None, _) => return None,
         };
-        let not_modified = described.constant_headers(surrogate_key(tags(parts)), etag.clone());
+        let mut not_modified = described.constant_headers(surrogate_key(tags(parts)), etag.clone());
+        // The timed headers as of now hold their places, so a request's values replace them
+        // rather than growing a copied map.
+        described.timed(now).insert_into(&mut not_modified);
         let with = |encoding: Option<&'static str>| {
             let mut headers = not_modified.clone();
             headers.insert(header::CONTENT_TYPE, content_type.clone());
@@ -150,7 +151,9 @@ impl Rendered {
     }
 
     /// The answer as a hit, given the request's headers: the headers a lookup's hit gets from
-    /// [`super::http::respond`], with `Age`, the ttl and `max-age` as of `now`.
+    /// [`super::http::respond`], with `Age`, the ttl and `max-age` as of `now`. Its body is the
+    /// stored variant the client accepts: nothing downstream may compress it again (the router
+    /// marks it so; the hit path has nothing downstream).
     pub fn respond(&self, now: Instant, request_headers: &HeaderMap) -> Response<Body> {
         let timed = self.timed(now);
         if super::http::matches_etag(request_headers, &self.etag) {
@@ -168,7 +171,6 @@ impl Rendered {
         timed.insert_into(&mut headers);
         let mut response = Response::new(Body::from(body.unwrap_or(&self.body).clone()));
         *response.headers_mut() = headers;
-        response.extensions_mut().insert(StoredEncoding);
         response
     }
 

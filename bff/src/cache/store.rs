@@ -18,7 +18,7 @@ use bytes::Bytes;
 use prometheus_client::metrics::counter::Counter;
 
 use super::entry::{CachedResponse, Fetched, Freshness};
-use super::http::{respond, respond_composed};
+use super::http::{StoredEncoding, respond, respond_composed};
 use super::key::cache_key;
 use super::policy::{CacheConfig, RouteKind};
 use super::rendered::{EpochCounters, Epochs, Remembered, Rendered};
@@ -291,7 +291,9 @@ impl EdgeCache {
         let response = match (&rendered, parts) {
             // All hits: the very answer the hit path will give from now on.
             (Some(rendered), _) if parts.iter().all(|part| part.state == CacheState::Hit) => {
-                rendered.respond(now, request_headers)
+                let mut response = rendered.respond(now, request_headers);
+                response.extensions_mut().insert(StoredEncoding);
+                response
             }
             (_, [single]) if composed.is_none() => respond(single, request_headers),
             _ => respond_composed(parts, composed.unwrap_or_default(), request_headers),
