@@ -69,9 +69,12 @@ test-k8s:
 test-docker:
 	bash scripts/lint-dockerfile.sh
 
-## bench: criterion benchmarks (release build); reports land in target/criterion/.
-bench:
+## bench: criterion benchmarks of the hit path in process (reports in target/criterion/), then the
+## release bff over HTTP under wrk: req/s and latency of a cached page and product, RSS.
+bench: web/dist/index.html
 	$(CARGO) bench --locked -p bff --bench cache_hit
+	$(CARGO) build --release --locked -p bff
+	BFF_BIN=$(BFF_RELEASE) bash scripts/bench-http.sh
 
 clean:
 	$(CARGO) clean

@@ -1,11 +1,17 @@
 //! The edge cache's hit path, in process: lookup of a fresh entry plus building the HTTP answer
-//! (conditional check, encoding negotiation, headers). `make bench` runs it.
+//! (conditional check, encoding negotiation, headers), and the hit path proper (a remembered
+//! answer for a request, dressed with the request id and security headers, as the listener
+//! sends it). `make bench` runs it.
 
 use std::sync::Arc;
 
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, Request, StatusCode};
 use bff::cache::{self, CacheConfig, EdgeCache, Fetched, RouteKind};
+use bff::config::Config;
+use bff::hit_path::HitPath;
 use bff::metrics::Metrics;
+use bff::security::SecurityHeaders;
 use bytes::Bytes;
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -64,6 +70,29 @@ fn cache_hit(c: &mut Criterion) {
             cache::respond(&lookup, &no_headers)
         });
     });
+    let epochs = cache.epochs();
+    let lookup = runtime
+        .block_on(cache.lookup(RouteKind::Pages, "app", || async {
+            unreachable!("the entry is fresh")
+        }))
+        .unwrap_or_else(|err| panic!("lookup: {err}"));
+    cache.respond(epochs, &[&lookup], None, &no_headers);
+    let hits = HitPath::new(
+        cache.clone(),
+        Arc::new(SecurityHeaders::new(&Config::default(), None)),
+        &Metrics::new(),
+    );
+    for (name, accept) in [
+        ("hit_path_br", "gzip, deflate, br, zstd"),
+        ("hit_path_identity", ""),
+    ] {
+        let request = Request::get("/api/pages/app")
+            .header("accept-encoding", accept)
+            .body(Body::empty())
+            .unwrap_or_else(|err| panic!("request: {err}"));
+        assert!(hits.answer(&request).is_some(), "the page is remembered");
+        group.bench_function(name, |b| b.iter(|| hits.answer(&request)));
+    }
     group.finish();
 }
 

@@ -10,9 +10,19 @@ use url::Url;
 
 use crate::config::{Config, resolve_sandbox};
 
+/// The policy of answers that are data, not documents (JSON, problem details): nothing may load
+/// from them and nothing may frame them, the policy OWASP recommends for APIs (and the one
+/// GitHub's API sends). The document policy, with its script, image and frame origins, only
+/// means something to an HTML page.
+pub const DATA_CSP: HeaderValue =
+    HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'");
+
 /// Precomputed once at start-up: the CSP depends on configuration only.
 #[derive(Debug, Clone)]
 pub struct SecurityHeaders {
+    /// The document CSP, for everything that is not JSON.
+    document_csp: HeaderValue,
+    /// Every other security header, for every answer.
     headers: Vec<(HeaderName, HeaderValue)>,
     redirect_https: bool,
     public_origin: Url,
@@ -20,9 +30,7 @@ pub struct SecurityHeaders {
 
 impl SecurityHeaders {
     pub fn new(config: &Config, sandbox_origin: Option<&str>) -> Self {
-        let csp = content_security_policy(config, sandbox_origin);
         let mut headers = vec![
-            (header::CONTENT_SECURITY_POLICY, csp),
             (
                 header::X_CONTENT_TYPE_OPTIONS,
                 HeaderValue::from_static("nosniff"),
@@ -51,6 +59,7 @@ impl SecurityHeaders {
             headers.push((header::STRICT_TRANSPORT_SECURITY, value));
         }
         Self {
+            document_csp: content_security_policy(config, sandbox_origin),
             headers,
             redirect_https: config.server.redirect_https,
             public_origin: config.server.public_origin.clone(),
@@ -58,8 +67,17 @@ impl SecurityHeaders {
     }
 
     /// A `308` to the https origin when the proxy says the client came over plain http.
-    /// Adds every security header the answer does not set itself.
+    /// Adds every security header the answer does not set itself; the CSP is the data policy
+    /// for a JSON answer, the document policy for anything else.
     pub fn apply_to(&self, headers: &mut HeaderMap) {
+        let csp = if is_json(headers) {
+            DATA_CSP
+        } else {
+            self.document_csp.clone()
+        };
+        headers
+            .entry(header::CONTENT_SECURITY_POLICY)
+            .or_insert(csp);
         for (name, value) in &self.headers {
             headers.entry(name.clone()).or_insert_with(|| value.clone());
         }
@@ -96,6 +114,21 @@ impl SecurityHeaders {
                 .into_response(),
         )
     }
+}
+
+/// `application/json` or a `+json` type such as `application/problem+json`.
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| {
+            let essence = essence.trim();
+            essence.eq_ignore_ascii_case("application/json")
+                || essence
+                    .get(essence.len().saturating_sub("+json".len())..)
+                    .is_some_and(|tail| tail.eq_ignore_ascii_case("+json"))
+        })
 }
 
 /// A proxy in front says the shopper came over plain http.
@@ -205,6 +238,35 @@ mod tests {
             "frame-src 'self' https://frames.example http://127.0.0.1:8081"
         );
         assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    }
+
+    #[test]
+    fn json_answers_are_data_and_everything_else_a_document() {
+        let security = SecurityHeaders::new(&Config::default(), None);
+        let csp_for = |content_type: Option<&'static str>| {
+            let mut headers = HeaderMap::new();
+            if let Some(content_type) = content_type {
+                headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+            }
+            security.apply_to(&mut headers);
+            headers[header::CONTENT_SECURITY_POLICY].clone()
+        };
+        for data in [
+            "application/json",
+            "application/problem+json",
+            "Application/JSON; charset=utf-8",
+        ] {
+            assert_eq!(csp_for(Some(data)), DATA_CSP, "{data}");
+        }
+        for document in [
+            Some("text/html; charset=utf-8"),
+            Some("image/svg+xml"),
+            Some("text/javascript"),
+            Some("application/x+jsonp"),
+            None,
+        ] {
+            assert_eq!(csp_for(document), security.document_csp, "{document:?}");
+        }
     }
 
     #[test]

@@ -114,7 +114,8 @@ struct Inner {
     generation: AtomicU64,
     /// Swapped whole by a reload; readers clone the `Arc` and never hold the lock.
     config: RwLock<Arc<CacheConfig>>,
-    counters: HashMap<RouteKind, RouteCounters>,
+    /// Indexed by [`RouteKind::index`].
+    counters: Vec<RouteCounters>,
     metrics: Arc<Metrics>,
     /// Answers rendered once and served again while current (see [`super::rendered`]).
     remembered: Remembered,
@@ -162,7 +163,7 @@ impl Inner {
     }
 
     fn count(&self, route: RouteKind, state: CacheState) {
-        if let Some(counters) = self.counters.get(&route) {
+        if let Some(counters) = self.counters.get(route.index()) {
             let index = CacheState::ALL
                 .iter()
                 .position(|s| *s == state)
@@ -223,7 +224,7 @@ impl EdgeCache {
                 config: RwLock::new(Arc::new(config)),
                 counters: RouteKind::ALL
                     .iter()
-                    .map(|route| (*route, RouteCounters::new(*route, &metrics)))
+                    .map(|route| RouteCounters::new(*route, &metrics))
                     .collect(),
                 metrics,
                 remembered: Remembered::builder()
@@ -541,7 +542,7 @@ impl EdgeCache {
                         let count = self
                             .inner
                             .counters
-                            .get(route)
+                            .get(route.index())
                             .map_or(0, |c| c.counts[index].load(Ordering::Relaxed));
                         (state.as_str(), count)
                     })

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# HTTP benchmark of the bff's cache-hit path, the way shoppers reach it: the release binary with
+# its embedded sandbox on free loopback ports, the default configuration (production's logging
+# level, every middleware on), wrk with keep-alive connections.
+#
+# Prints, for a cached content page and a composed product page, req/s and latency percentiles;
+# then the resident memory: idle (after start-up and warming), after 100,000 cached requests,
+# and after 100,000 more (the two figures should match: a hit keeps nothing).
+#
+# Environment:
+#   BFF_BIN=path         the bff binary (default: <repo>/target/release/bff; `make bench` builds it)
+#   BENCH_S=8            seconds per wrk run
+#   BENCH_CONNECTIONS=50 keep-alive connections (wrk, one thread: the second core serves)
+# Needs: wrk (Debian: apt-get install wrk), curl.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BFF_BIN="${BFF_BIN:-$ROOT/target/release/bff}"
+SECONDS_PER_RUN="${BENCH_S:-8}"
+CONNECTIONS="${BENCH_CONNECTIONS:-50}"
+HOST=127.0.0.1
+PAGE=/api/pages/home
+PRODUCT=/api/products/summit%20lr
+MEMORY_REQUESTS=100000
+
+log() { printf 'bench-http: %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+[[ "$SECONDS_PER_RUN" =~ ^[1-9][0-9]*$ ]] || die "BENCH_S must be a positive integer"
+[[ "$CONNECTIONS" =~ ^[1-9][0-9]*$ ]] || die "BENCH_CONNECTIONS must be a positive integer"
+[[ -x "$BFF_BIN" ]] || die "no bff binary at $BFF_BIN: cargo build --release --locked -p bff"
+command -v wrk >/dev/null || die "wrk is needed (Debian: apt-get install wrk)"
+command -v curl >/dev/null || die "curl is needed"
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/bench-http.XXXXXX")"
+bff_pid=""
+cleanup() {
+    if [[ -n "$bff_pid" ]] && kill -0 "$bff_pid" 2>/dev/null; then
+        kill -TERM "$bff_pid" 2>/dev/null || true
+        wait "$bff_pid" 2>/dev/null || true
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+read -r server_port admin_port sandbox_port < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(3)]
+for s in socks:
+    s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))
+')
+base="http://$HOST:$server_port"
+mkdir "$tmp/sandbox-data"
+
+while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^BFF__' || true)
+(
+    cd "$ROOT"
+    exec env \
+        BFF__SERVER__LISTEN="$HOST:$server_port" \
+        BFF__ADMIN__LISTEN="$HOST:$admin_port" \
+        BFF__SANDBOX__LISTEN="$HOST:$sandbox_port" \
+        BFF__SANDBOX__DATA_DIR="$tmp/sandbox-data" \
+        BFF__SERVER__PUBLIC_ORIGIN="$base" \
+        "$BFF_BIN"
+) </dev/null >"$tmp/bff.log" 2>&1 &
+bff_pid=$!
+
+for _ in $(seq 1 240); do
+    curl -fsS -o /dev/null "$base/readyz" 2>/dev/null && break
+    kill -0 "$bff_pid" 2>/dev/null || die "the bff exited: $(tail -n 5 "$tmp/bff.log")"
+    sleep 0.25
+done
+curl -fsS -o /dev/null "$base/readyz" || die "the bff was not ready in 60 s"
+for path in "$PAGE" "$PRODUCT"; do
+    for _ in 1 2 3; do curl -fsS -o /dev/null "$base$path" || die "$path does not answer"; done
+done
+
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$bff_pid/status"; }
+
+# "name req/s p50 p99" from one wrk run.
+run() {
+    local name=$1 url=$2 out
+    out="$(wrk -t1 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency "$url" 2>&1)"
+    if grep -q "Non-2xx" <<<"$out"; then die "$name: wrk saw errors: $out"; fi
+    awk -v name="$name" '
+        /Requests\/sec/ {rps = $2}
+        $1 == "50%" {p50 = $2}
+        $1 == "99%" {p99 = $2}
+        END {printf "%-40s %10s req/s   p50 %8s   p99 %8s\n", name, rps, p50, p99}
+    ' <<<"$out"
+}
+
+idle=$(rss_kib)
+echo "bff at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), wrk 1 thread x $CONNECTIONS connections, ${SECONDS_PER_RUN}s each"
+run "content page $PAGE" "$base$PAGE"
+run "product page $PRODUCT" "$base$PRODUCT"
+
+# Memory: the same cached page, 100,000 requests at a time (wrk's -d cannot count requests, so a
+# Lua script stops its one thread after that many answers).
+cat >"$tmp/count.lua" <<LUA
+local answered = 0
+response = function()
+  answered = answered + 1
+  if answered >= $MEMORY_REQUESTS then wrk.thread:stop() end
+end
+LUA
+hundred_k() {
+    wrk -t1 -c"$CONNECTIONS" -d120s -s "$tmp/count.lua" "$base$PAGE" >/dev/null 2>&1
+}
+hundred_k
+after_first=$(rss_kib)
+hundred_k
+after_second=$(rss_kib)
+printf 'RSS KiB: idle %s, after 100k cached requests %s, after 100k more %s (growth %s KiB)\n' \
+    "$idle" "$after_first" "$after_second" "$((after_second - after_first))"
