@@ -17,6 +17,7 @@ pub mod readiness;
 pub mod request_id;
 pub mod routes;
 pub mod security;
+pub mod serve;
 pub mod server;
 pub mod session;
 pub mod single_flight;

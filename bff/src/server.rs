@@ -104,12 +104,12 @@ pub async fn start(
     let admin_addr = local(&admin_listener, "admin")?;
 
     let shutdown = state.shutdown.clone();
-    let main = axum::serve(
+    let main = crate::serve::storefront(
         main_listener,
-        crate::storefront::MakeStorefront(crate::Storefront::new(state.clone())),
-    )
-    .with_graceful_shutdown(shutdown.clone().cancelled_owned())
-    .into_future();
+        crate::Storefront::new(state.clone()),
+        Duration::from_millis(state.config.server.header_read_timeout_ms),
+        shutdown.clone(),
+    );
     let admin = axum::serve(admin_listener, crate::admin_app(state.clone()))
         .with_graceful_shutdown(shutdown.clone().cancelled_owned())
         .into_future();

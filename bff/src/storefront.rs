@@ -12,9 +12,7 @@ use axum::extract::ConnectInfo;
 use axum::http::Request;
 use axum::response::Response;
 use axum::routing::future::RouteFuture;
-use axum::serve::IncomingStream;
 use futures::future::Either;
-use tokio::net::TcpListener;
 use tower::Service;
 
 use crate::hit_path::HitPath;
@@ -40,7 +38,7 @@ impl Storefront {
     }
 
     /// The service for one connection from `peer`.
-    fn for_peer(&self, peer: SocketAddr) -> Self {
+    pub fn for_peer(&self, peer: SocketAddr) -> Self {
         Self {
             peer: Some(peer),
             ..self.clone()
@@ -66,23 +64,5 @@ impl Service<Request<Body>> for Storefront {
             request.extensions_mut().insert(ConnectInfo(peer));
         }
         Either::Right(self.router.call(request))
-    }
-}
-
-/// Makes one [`Storefront`] per accepted connection, for `axum::serve`.
-#[derive(Clone)]
-pub struct MakeStorefront(pub Storefront);
-
-impl Service<IncomingStream<'_, TcpListener>> for MakeStorefront {
-    type Response = Storefront;
-    type Error = Infallible;
-    type Future = Ready<Result<Storefront, Infallible>>;
-
-    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, incoming: IncomingStream<'_, TcpListener>) -> Self::Future {
-        ready(Ok(self.0.for_peer(*incoming.remote_addr())))
     }
 }

@@ -115,3 +115,68 @@ async fn a_body_over_the_limit_is_a_413_problem() {
     assert_eq!(problem["code"], "payload_too_large");
     server.stop().await;
 }
+
+/// Reads `stream` until the server closes it; `None` if it is still open after `bound` (which
+/// is far above the timeout under test: it only keeps a broken build from hanging the suite).
+async fn closed_within(
+    stream: &mut tokio::net::TcpStream,
+    bound: std::time::Duration,
+) -> Option<Vec<u8>> {
+    use tokio::io::AsyncReadExt;
+    let mut received = Vec::new();
+    let read = tokio::time::timeout(bound, async {
+        let mut buffer = [0u8; 4096];
+        loop {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => received.extend_from_slice(&buffer[..n]),
+            }
+        }
+    })
+    .await;
+    read.ok().map(|()| received)
+}
+
+#[tokio::test]
+async fn a_client_that_trickles_its_header_or_idles_is_disconnected_after_the_header_timeout() {
+    use tokio::io::AsyncWriteExt;
+    let mut config = test_config();
+    config.server.header_read_timeout_ms = 300;
+    let server = start_with(config, &[]).await;
+    let address = server.base.trim_start_matches("http://").to_owned();
+    let bound = std::time::Duration::from_secs(15);
+
+    // Half a request head, then nothing.
+    let mut trickling = tokio::net::TcpStream::connect(&address).await.unwrap();
+    trickling
+        .write_all(b"GET /api/pages/home HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+        .await
+        .unwrap();
+    let answered = closed_within(&mut trickling, bound).await;
+    assert!(
+        answered.is_some(),
+        "a half-sent head is still open after {bound:?}"
+    );
+
+    // Connected, nothing sent.
+    let mut silent = tokio::net::TcpStream::connect(&address).await.unwrap();
+    assert!(
+        closed_within(&mut silent, bound).await.is_some(),
+        "a silent connection stays open"
+    );
+
+    // A whole request is answered; the idle keep-alive connection is closed afterwards.
+    let mut idle = tokio::net::TcpStream::connect(&address).await.unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .await
+        .unwrap();
+    let received = closed_within(&mut idle, bound)
+        .await
+        .expect("idle connection closed");
+    let text = String::from_utf8_lossy(&received);
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+
+    // The server itself is fine.
+    assert_eq!(server.get("/api/pages/home").await.status(), 200);
+    server.stop().await;
+}

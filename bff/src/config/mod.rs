@@ -57,6 +57,9 @@ pub struct ServerConfig {
     pub public_origin: Url,
     pub redirect_https: bool,
     pub request_timeout_ms: u64,
+    /// How long a connection may take to deliver a complete request head, counted from the
+    /// connection or from the end of the previous answer (so also the keep-alive idle limit).
+    pub header_read_timeout_ms: u64,
     pub shutdown_grace_ms: u64,
     pub max_body_bytes: usize,
     pub max_concurrent_requests: usize,
@@ -372,6 +375,7 @@ impl Default for ServerConfig {
             public_origin: Url::parse("http://localhost:8080").unwrap_or_else(|_| unreachable!()),
             redirect_https: false,
             request_timeout_ms: 30_000,
+            header_read_timeout_ms: 10_000,
             shutdown_grace_ms: 10_000,
             max_body_bytes: 1024 * 1024,
             max_concurrent_requests: 1024,
@@ -641,6 +645,9 @@ impl Config {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         {
             problems.push("session.cookie_name: letters, digits, '_' and '-' only".to_owned());
+        }
+        if self.server.header_read_timeout_ms == 0 {
+            problems.push("server.header_read_timeout_ms: must be at least 1".to_owned());
         }
         if self.server.max_concurrent_requests == 0 {
             problems.push("server.max_concurrent_requests: must be at least 1".to_owned());
