@@ -51,8 +51,20 @@ pub use crate::state::{AppState, SharedState};
 pub use crate::storefront::Storefront;
 
 /// The public router: storefront, `/api`, health.
+///
+/// The load shedding, the concurrency limit and the request timeout sit around the routes that
+/// do slow work (`/api`, map tiles), never in front of the probes or the web app's files, so a
+/// burst of slow requests cannot make `/healthz` or the storefront's assets answer 503. (Fresh
+/// cache hits never reach this router at all: see [`crate::hit_path`].)
 pub fn app(state: SharedState) -> Router {
     let config = &state.config.server;
+    let limited = ServiceBuilder::new()
+        .layer(HandleErrorLayer::new(infrastructure_error))
+        .load_shed()
+        .layer(GlobalConcurrencyLimitLayer::new(
+            config.max_concurrent_requests,
+        ))
+        .timeout(Duration::from_millis(config.request_timeout_ms));
     let layers = ServiceBuilder::new()
         .layer(middleware::from_fn(request_id::assign))
         .layer(middleware::from_fn_with_state(
@@ -70,21 +82,18 @@ pub fn app(state: SharedState) -> Router {
             session::handle::layer,
         ))
         .layer(CatchPanicLayer::custom(panic_response))
-        .layer(HandleErrorLayer::new(infrastructure_error))
-        .load_shed()
-        .layer(GlobalConcurrencyLimitLayer::new(
-            config.max_concurrent_requests,
-        ))
-        .timeout(Duration::from_millis(config.request_timeout_ms))
         // A limit every body extractor honours; the upload routes set a larger one of their own
         // (the innermost limit wins), which a hard outer limit would not allow.
         .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(not_stored)));
+    let slow_work = Router::new()
+        .route(tiles::ROUTE, get(routes::tiles::tile))
+        .nest("/api", routes::api(&state))
+        .layer(limited);
     Router::new()
         .route("/healthz", get(routes::health::live))
         .route("/readyz", get(routes::health::ready))
-        .route(tiles::ROUTE, get(routes::tiles::tile))
-        .nest("/api", routes::api(&state))
+        .merge(slow_work)
         .merge(web_assets::router(&state.web))
         .layer(layers)
         .with_state(state)

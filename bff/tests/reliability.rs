@@ -180,3 +180,51 @@ async fn a_client_that_trickles_its_header_or_idles_is_disconnected_after_the_he
     assert_eq!(server.get("/api/pages/home").await.status(), 200);
     server.stop().await;
 }
+
+/// A POST whose body never finishes: it holds a concurrency slot while the handler waits.
+async fn slow_body_request(address: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream
+        .write_all(
+            b"POST /api/cart/items HTTP/1.1\r\nHost: localhost\r\nX-CSRF: 1\r\n\
+              Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+    stream
+}
+
+#[tokio::test]
+async fn slow_requests_at_the_concurrency_limit_never_block_probes_assets_or_cached_pages() {
+    let mut config = test_config();
+    config.server.max_concurrent_requests = 2;
+    let server = start_with(config, &[]).await;
+    let address = server.base.trim_start_matches("http://").to_owned();
+    for _ in 0..2 {
+        assert_eq!(server.get("/api/pages/home").await.status(), 200);
+    }
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(slow_body_request(&address).await);
+    }
+    // Wait (bounded) until the slow bodies hold every slot: a cheap API request is shed.
+    let mut shed = false;
+    for _ in 0..100 {
+        if server.get("/api/config").await.status() == 503 {
+            shed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(shed, "the slow bodies never filled the limit");
+    assert_eq!(server.get("/healthz").await.status(), 200);
+    assert_eq!(server.get("/readyz").await.status(), 200);
+    assert_eq!(server.get(common::ASSET).await.status(), 200);
+    assert_eq!(server.get("/").await.status(), 200);
+    let page = server.get("/api/pages/home").await;
+    assert_eq!(page.status(), 200);
+    assert!(header(&page, "cache-status").contains("hit"));
+    drop(held);
+    server.stop().await;
+}
