@@ -17,6 +17,7 @@ pub mod readiness;
 pub mod request_id;
 pub mod routes;
 pub mod security;
+pub mod seo;
 pub mod server;
 pub mod session;
 pub mod single_flight;
@@ -84,7 +85,12 @@ pub fn app(state: SharedState) -> Router {
         .route("/readyz", get(routes::health::ready))
         .route(tiles::ROUTE, get(routes::tiles::tile))
         .nest("/api", routes::api(&state))
-        .merge(web_assets::router(&state.web))
+        .route("/robots.txt", get(seo::robots))
+        .route("/sitemap.xml", get(seo::sitemap))
+        .merge(web_assets::router(
+            &state.web,
+            get(seo::document).with_state(state.clone()),
+        ))
         .layer(layers)
         .with_state(state)
 }
