@@ -250,7 +250,11 @@ async fn a_collection_and_a_search_page_carry_their_heads() {
     let (answer, html) = page(&app, "/search/Summit").await;
     assert_eq!(answer.status, 200);
     assert_common_head(&html, "/search/Summit");
-    assert!(title(&html).contains("summit"), "{}", title(&html));
+    assert_eq!(
+        title(&html),
+        "Results for &quot;Summit&quot; | Talonforge Arms",
+        "as the app's search page titles itself"
+    );
     assert_eq!(canonical(&html), format!("{ORIGIN}/search/summit"));
 }
 

@@ -76,14 +76,11 @@ pub async fn document(
             priced(&seo, route, path, "collection", &param, answer, &headers)
         }
         HeadSource::Search => {
+            // the title the app's search page shows, the canonical URL its links use
             let settings = &seo.settings;
-            let query = cache::normalise(&param);
             let head = Head {
-                title: format!(
-                    "Search results for \u{201c}{query}\u{201d} | {}",
-                    settings.brand
-                ),
-                canonical: title_url(&settings.origin, "search", &query),
+                title: join_title(&format!("Results for \"{param}\""), &settings.brand),
+                canonical: title_url(&settings.origin, "search", &cache::normalise(&param)),
                 ..fixed_head(settings, route, path)
             };
             uncached(&seo, StatusCode::OK, &head)

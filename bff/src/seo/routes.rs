@@ -82,7 +82,7 @@ pub const ROUTES: &[AppRoute] = &[
     route("3dbuilder", Fixed, "3D Builder", false),
     // authentication
     route("login", Page("login"), "Sign In", true),
-    route("register", Page("register"), "Create Account", true),
+    route("register", Page("register"), "Create an Account", true),
     route(
         "forgot-password",
         Page("forgotpassword"),
