@@ -38,7 +38,7 @@ test.describe('the head crawlers and link previews see', () => {
   test('/home is a permanent redirect to the home page; robots.txt and the sitemap are what they say', async ({ page, request }) => {
     const home = await request.get('/home', { maxRedirects: 0 });
     expect(home.status()).toBe(301);
-    expect(home.headers()['location']).toBe('/');
+    expect(home.headers().location).toBe('/');
 
     const robots = await request.get('/robots.txt');
     expect(robots.headers()['content-type']).toBe('text/plain; charset=utf-8');
