@@ -247,6 +247,13 @@ async fn a_collection_and_a_search_page_carry_their_heads() {
     assert_eq!(canonical(&html), format!("{ORIGIN}/collection/rifles"));
     assert!(answer.header("surrogate-key").contains("collection:rifles"));
 
+    let html = app.get("/about-us/?utm_source=x").await.text();
+    assert_eq!(
+        canonical(&html),
+        format!("{ORIGIN}/about-us"),
+        "one URL per page"
+    );
+
     let (answer, html) = page(&app, "/search/Summit").await;
     assert_eq!(answer.status, 200);
     assert_common_head(&html, "/search/Summit");

@@ -45,6 +45,11 @@ pub async fn document(
     };
     let route = matched.route;
     let param = matched.param.unwrap_or_default();
+    // one canonical URL per page: `/about-us/` is `/about-us`
+    let path = match path.strip_suffix('/') {
+        Some(trimmed) if !trimmed.is_empty() => trimmed,
+        _ => path,
+    };
     match route.source {
         HeadSource::RedirectHome => (
             StatusCode::MOVED_PERMANENTLY,
