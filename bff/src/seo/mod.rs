@@ -28,7 +28,7 @@ pub use robots::robots;
 pub use sitemap::sitemap;
 
 use crate::catalogue::Catalogue;
-use crate::config::{Config, SeoConfig, resolve_sandbox};
+use crate::config::{Config, SANDBOX_PLACEHOLDER, SeoConfig, resolve_sandbox};
 use crate::state::SharedState;
 use crate::web_assets::WebAssets;
 
@@ -47,7 +47,10 @@ impl SeoSettings {
     pub fn new(config: &Config, sandbox_origin: Option<&str>) -> Self {
         let origin = config.server.public_origin.origin().ascii_serialization();
         let image = resolve_sandbox(&config.seo.default_image, sandbox_origin);
-        let default_image = (!image.is_empty()).then(|| absolute(&origin, &image));
+        // Without the sandbox a `${sandbox}` image names nothing: pages keep their own images
+        // and the others go without one rather than point at a broken URL.
+        let default_image = (!image.is_empty() && !image.starts_with(SANDBOX_PLACEHOLDER))
+            .then(|| absolute(&origin, &image));
         Self {
             brand: config.public.brand_name.clone(),
             default_image,
@@ -100,5 +103,35 @@ impl FromRef<SharedState> for Seo {
             web: state.web.clone(),
             settings: state.seo.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_image_is_absolute_and_never_an_unresolved_placeholder() {
+        let config = Config::default();
+        let with_sandbox = SeoSettings::new(&config, Some("http://127.0.0.1:8081"));
+        assert_eq!(
+            with_sandbox.default_image.as_deref(),
+            Some("http://127.0.0.1:8081/media/logo.svg")
+        );
+        assert_eq!(SeoSettings::new(&config, None).default_image, None);
+        let mut own = Config::default();
+        own.seo.default_image = "/og.png".to_owned();
+        assert_eq!(
+            SeoSettings::new(&own, None).default_image.as_deref(),
+            Some("http://localhost:8080/og.png")
+        );
+    }
+
+    #[test]
+    fn titles_are_one_encoded_segment() {
+        assert_eq!(
+            title_url("https://s.example", "product", "a b/c?d#e%"),
+            "https://s.example/product/a%20b%2Fc%3Fd%23e%25"
+        );
     }
 }
