@@ -12,13 +12,14 @@ BFF_RELEASE := target/release/bff
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/index.html web/public web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run dev test test-rust test-web test-e2e test-api test-k8s test-docker bench clean
+.PHONY: help run dev test test-rust test-web test-e2e test-api test-k8s test-docker bench seo-audit clean
 
 help:
 	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox (release build)"
 	@echo "make dev    the same from the debug build: quicker to rebuild, several times slower to serve"
 	@echo "make test   every check: format, lint, unit, integration, web, browser, API contract, k8s, Dockerfile"
 	@echo "make bench  criterion benchmarks (the edge cache's hit path) and the HTTP benchmark (wrk)"
+	@echo "make seo-audit  Lighthouse (SEO, performance) on home, a product and a collection, mobile and desktop"
 
 $(WEB_DEPS): web/package.json web/package-lock.json
 	cd web && $(NPM) ci --no-audit --no-fund
@@ -75,6 +76,13 @@ bench: web/dist/index.html
 	$(CARGO) bench --locked -p bff --bench cache_hit
 	$(CARGO) build --release --locked -p bff
 	BFF_BIN=$(BFF_RELEASE) bash scripts/bench-http.sh
+
+## seo-audit: Lighthouse with Debian's Chromium on home, a product and a collection (slow; outside
+## `make test`). Fails below SEO 100. BFF_BIN=target/debug/bff audits the debug build (no release
+## build), whose performance figures mean little.
+seo-audit: web/dist/index.html
+	@if [[ -z "$${BFF_BIN:-}" ]]; then $(CARGO) build --release --locked -p bff; fi
+	BFF_BIN="$${BFF_BIN:-$(BFF_RELEASE)}" bash scripts/seo-audit.sh
 
 clean:
 	$(CARGO) clean

@@ -17,6 +17,7 @@ pub mod readiness;
 pub mod request_id;
 pub mod routes;
 pub mod security;
+pub mod seo;
 pub mod serve;
 pub mod server;
 pub mod session;
@@ -88,13 +89,20 @@ pub fn app(state: SharedState) -> Router {
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(not_stored)));
     let slow_work = Router::new()
         .route(tiles::ROUTE, get(routes::tiles::tile))
+        .route("/robots.txt", get(seo::robots))
+        .route("/sitemap.xml", get(seo::sitemap))
         .nest("/api", routes::api(&state))
         .layer(limited);
     Router::new()
         .route("/healthz", get(routes::health::live))
         .route("/readyz", get(routes::health::ready))
         .merge(slow_work)
-        .merge(web_assets::router(&state.web))
+        // The app's HTML documents are built from the edge cache (their heads); a miss there
+        // calls upstreams, which carry their own concurrency limits and timeouts.
+        .merge(web_assets::router(
+            &state.web,
+            get(seo::document).with_state(state.clone()),
+        ))
         .layer(layers)
         .with_state(state)
 }

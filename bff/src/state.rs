@@ -21,6 +21,7 @@ use crate::metrics::Metrics;
 use crate::rate_limit::AuthRateLimit;
 use crate::readiness::Readiness;
 use crate::security::SecurityHeaders;
+use crate::seo::SeoSettings;
 use crate::session::Sessions;
 use crate::session::csrf::Csrf;
 use crate::session::seal::Sealer;
@@ -57,6 +58,8 @@ pub struct AppState {
     pub public_config: Arc<str>,
     /// The built web app: `index.html` rendered with the public config, and the dist folder.
     pub web: Arc<WebAssets>,
+    /// What the pages' heads, `/robots.txt` and `/sitemap.xml` need from the configuration.
+    pub seo: Arc<SeoSettings>,
     /// The last readiness verdict, reused for `readiness.cache_ms`.
     pub readiness: Readiness,
     /// The edge cache for pages, products, collections, search and prices.
@@ -181,6 +184,7 @@ impl AppState {
             config_path,
             security: Arc::new(SecurityHeaders::new(&config, sandbox_origin)),
             readiness: Readiness::default(),
+            seo: Arc::new(SeoSettings::new(&config, sandbox_origin)),
             shutdown: CancellationToken::new(),
             config,
             secrets,

@@ -1,19 +1,18 @@
-//! Serving the built web app: hashed assets cached forever, `index.html` never cached and
-//! carrying the public runtime config, and the SPA fallback for every other non-`/api` path.
+//! Serving the built web app: hashed assets cached forever, and `index.html` carrying the
+//! public runtime config, split around the place each page's head goes. Every other
+//! non-`/api` path is the document `crate::seo` answers with that shell.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::extract::Request;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::MethodRouter;
 use bytes::Bytes;
 use tower_http::services::ServeDir;
-
-use crate::error::ApiError;
 
 /// Where Vite's `index.html` expects the runtime config; the `{}` is replaced.
 const CONFIG_PLACEHOLDER: &str =
@@ -27,14 +26,22 @@ const SHORT: HeaderValue = HeaderValue::from_static("public, max-age=3600");
 #[derive(Debug, Clone)]
 pub struct WebAssets {
     dist_dir: PathBuf,
-    /// The rendered `index.html`, or `None` when the web app has not been built.
-    index: Option<Bytes>,
+    /// The rendered `index.html` without its own title and description, split where a page's
+    /// head goes; `None` when the web app has not been built.
+    shell: Option<Shell>,
+}
+
+/// The app shell around the place of the head: `before`, the head's tags, `after`.
+#[derive(Debug, Clone)]
+struct Shell {
+    before: String,
+    after: String,
 }
 
 impl WebAssets {
     pub fn load(dist_dir: &Path, public_config_json: &str) -> Self {
         let index = match std::fs::read_to_string(dist_dir.join("index.html")) {
-            Ok(template) => Some(Bytes::from(render_index(&template, public_config_json))),
+            Ok(template) => Some(render_index(&template, public_config_json)),
             Err(err) => {
                 tracing::warn!(dir = %dist_dir.display(), %err, "web app not built; pages answer 503");
                 None
@@ -42,8 +49,58 @@ impl WebAssets {
         };
         Self {
             dist_dir: dist_dir.to_owned(),
-            index,
+            shell: index.as_deref().map(shell),
         }
+    }
+
+    /// Whether the web app was built (else pages answer [`Self::not_built`]).
+    pub fn is_built(&self) -> bool {
+        self.shell.is_some()
+    }
+
+    /// The app's document with `head` (tags) in its head; `None` when the app is not built.
+    pub fn document(&self, head: &str) -> Option<Bytes> {
+        let shell = self.shell.as_ref()?;
+        let mut html = String::with_capacity(shell.before.len() + head.len() + shell.after.len());
+        html.push_str(&shell.before);
+        html.push_str(head);
+        html.push_str(&shell.after);
+        Some(Bytes::from(html))
+    }
+
+    /// The answer while the web app is not built: a 503 saying how to build it.
+    pub fn not_built() -> Response {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::CACHE_CONTROL, NO_CACHE)],
+            Html("<!doctype html><title>Not built</title><p>The web app is not built: run <code>make run</code> (or <code>npm run build</code> in <code>web/</code>).</p>"),
+        )
+            .into_response()
+    }
+}
+
+/// `index` split where a page's head goes (before the runtime config, else before `</head>`),
+/// with Vite's placeholder `<title>` and empty description removed: every page brings its own.
+fn shell(index: &str) -> Shell {
+    let mut html = index.to_owned();
+    if let (Some(start), Some(end)) = (html.find("<title"), html.find("</title>")) {
+        if start < end {
+            html.replace_range(start..end + "</title>".len(), "");
+        }
+    }
+    if let Some(start) = html.find(r#"<meta name="description""#) {
+        if let Some(length) = html[start..].find('>') {
+            html.replace_range(start..=start + length, "");
+        }
+    }
+    let at = html
+        .find(r#"<script id="runtime-config""#)
+        .or_else(|| html.find("</head>"))
+        .unwrap_or(0);
+    let after = html.split_off(at);
+    Shell {
+        before: html,
+        after,
     }
 }
 
@@ -63,17 +120,20 @@ fn render_index(template: &str, public_config_json: &str) -> String {
     }
 }
 
-/// Routes for the web app; the SPA fallback is this router's fallback.
-pub fn router<S: Clone + Send + Sync + 'static>(web: &Arc<WebAssets>) -> Router<S> {
+/// Routes for the web app; `document` (the page for any other path) is this router's fallback.
+pub fn router<S: Clone + Send + Sync + 'static>(
+    web: &Arc<WebAssets>,
+    document: MethodRouter,
+) -> Router<S> {
     let dist = &web.dist_dir;
     let assets = Router::new()
         .fallback_service(ServeDir::new(dist.join("assets")))
         .layer(middleware::from_fn(immutable_when_found));
     let root_files = ServeDir::new(dist)
         .append_index_html_on_directories(false)
-        .fallback(get(index).with_state(web.clone()));
+        .fallback(document.clone());
     Router::new()
-        .route("/index.html", get(index).with_state(web.clone()))
+        .route_service("/index.html", document)
         .nest("/assets", assets)
         .fallback_service(root_files)
         .layer(middleware::from_fn(precompressed_build_files))
@@ -125,30 +185,6 @@ fn precompressed(path: &str) -> Option<(&'static str, &'static str)> {
     Some((encoding, content_type))
 }
 
-async fn index(State(web): State<Arc<WebAssets>>, uri: Uri) -> Response {
-    // `/api` and `/api/` are not matched by the nested API router; they are still API paths, and
-    // the app shell must never answer for one.
-    if uri.path() == "/api" || uri.path().starts_with("/api/") {
-        return ApiError::NotFound("No API endpoint at this path.".to_owned()).into_response();
-    }
-    match &web.index {
-        Some(html) => (
-            [
-                (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
-                (header::CACHE_CONTROL, NO_CACHE),
-            ],
-            html.clone(),
-        )
-            .into_response(),
-        None => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            [(header::CACHE_CONTROL, NO_CACHE)],
-            Html("<!doctype html><title>Not built</title><p>The web app is not built: run <code>make run</code> (or <code>npm run build</code> in <code>web/</code>).</p>"),
-        )
-            .into_response(),
-    }
-}
-
 /// Hashed assets never change, so a found one is cached for a year; a miss must not be.
 async fn immutable_when_found(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
@@ -176,7 +212,7 @@ async fn default_cache_control(request: Request, next: Next) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::{precompressed, render_index};
+    use super::{precompressed, render_index, shell};
 
     #[test]
     fn precompressed_files_are_typed_by_what_they_contain() {
@@ -218,5 +254,14 @@ mod tests {
                 r#"<script id="runtime-config" type="application/json">{}</script></head>"#
             )
         );
+    }
+
+    #[test]
+    fn the_shell_drops_the_placeholder_head_and_splits_before_the_config() {
+        let split = shell(
+            r#"<head><meta charset="UTF-8" /><meta name="description" content="" /><title>Storefront</title><script id="runtime-config" type="application/json">{}</script></head>"#,
+        );
+        assert_eq!(split.before, r#"<head><meta charset="UTF-8" />"#);
+        assert!(split.after.starts_with(r#"<script id="runtime-config""#));
     }
 }

@@ -3,7 +3,9 @@ import { expect, expectNoAxeViolations, openEachMenu, test, useSearchWithKeyboar
 test('an unknown path shows the not-found page inside the layout; menus, keyboard search, no axe violations', async ({
   page,
 }) => {
-  await page.goto('/this/route/does-not-exist');
+  // a crawler sees a 404 (no soft 404), a shopper the app's not-found page
+  const response = await page.goto('/this/route/does-not-exist');
+  expect(response?.status()).toBe(404);
 
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();

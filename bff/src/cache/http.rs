@@ -322,8 +322,33 @@ pub fn respond_composed(
     body: Bytes,
     request_headers: &HeaderMap,
 ) -> Response<Body> {
+    respond_made_from(
+        parts,
+        StatusCode::OK,
+        HeaderValue::from_static("application/json"),
+        body,
+        request_headers,
+    )
+}
+
+/// As [`respond_composed`], for a body of any type and status made from cache entries (a
+/// page's HTML document, whose head is built from the page's content and the price map). A
+/// body made from one remembered 404 keeps that entry's short caching with no stale windows;
+/// only a 200 can be a 304. Not marked [`StoredEncoding`]: the body was never stored, so the
+/// compression layer compresses it like any other answer.
+pub fn respond_made_from(
+    parts: &[&Lookup],
+    status: StatusCode,
+    content_type: HeaderValue,
+    body: Bytes,
+    request_headers: &HeaderMap,
+) -> Response<Body> {
     let etag = strong_etag(&body);
-    let mut headers = match Described::merged(parts) {
+    let described = match parts {
+        [single] => Some(Described::lookup(single)),
+        _ => Described::merged(parts),
+    };
+    let mut headers = match described {
         Some(described) => {
             described.headers(surrogate_key(tags(parts)), etag.clone(), Instant::now())
         }
@@ -334,14 +359,12 @@ pub fn respond_composed(
             headers
         }
     };
-    if matches_etag(request_headers, &etag) {
+    if status == StatusCode::OK && matches_etag(request_headers, &etag) {
         return not_modified(headers);
     }
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
+    headers.insert(header::CONTENT_TYPE, content_type);
     let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
     *response.headers_mut() = headers;
     response
 }

@@ -50,6 +50,25 @@ impl Catalogue {
         .await
     }
 
+    /// A collection's content alone (no prices), through the cache: what the sitemap lists.
+    /// An unknown title is its cached 404.
+    pub async fn collection_content(
+        &self,
+        title: &str,
+        request_id: RequestId,
+    ) -> Result<Lookup, ApiError> {
+        let title = cache::normalise(title);
+        let content = self.content.upstream.clone();
+        let key = title.clone();
+        Ok(self
+            .content
+            .cache
+            .lookup(RouteKind::Collection, &key, move || {
+                fetch_collection(content, title, request_id)
+            })
+            .await?)
+    }
+
     /// The products matching `query`, priced, by title. A search that cannot run (the search or
     /// the price map failing) is no results, never an error page (spec, section 8).
     pub async fn search(

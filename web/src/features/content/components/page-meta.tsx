@@ -7,10 +7,29 @@ interface PageMetaProps {
   title?: string | undefined;
   /** Content-managed metadata; its title and description are used as written and win. */
   metaData?: MetaData | undefined;
+  /** Keep the page out of search results; by default, the private paths below are. */
+  noindex?: boolean | undefined;
 }
 
 /** The generic manufacturer description of the default site title and description (spec). */
 export const GENERIC_DESCRIPTION = 'Firearms, parts and accessories from the manufacturer';
+
+/**
+ * Checkout, confirmation, profile, sign-in and verification pages: never indexed. The BFF's
+ * route table (`bff/src/seo/routes.rs`) marks the same pages for the server-rendered head.
+ */
+export const NOINDEX_PATHS: readonly RegExp[] = [
+  /^\/checkout\/?$/,
+  /^\/confirm\//,
+  /^\/profile(\/|$)/,
+  /^\/(login|register|forgot-password|verify-email)\/?$/,
+  /^\/auth\/reset-password\/?$/,
+  /^\/Newsletter\/verify\//,
+];
+
+export function isNoindexPath(pathname: string): boolean {
+  return NOINDEX_PATHS.some((pattern) => pattern.test(pathname));
+}
 
 /** The default site title: the brand name with the generic description. */
 export function defaultTitle(brandName: string): string {
@@ -18,25 +37,55 @@ export function defaultTitle(brandName: string): string {
 }
 
 /**
- * Sets the document title and the description meta tag, and their social-preview equivalents
- * (Open Graph, Twitter card), from the page's metaData; without any, the site defaults.
+ * The path the document was loaded at: the BFF rendered the head (tags marked `data-seo`) for
+ * it, including tags this component does not manage (a product's JSON-LD and price).
  */
-export function PageMeta({ title, metaData }: PageMetaProps) {
+const landingPath = typeof window === 'undefined' ? '' : window.location.pathname;
+
+/**
+ * Sets the document title and the description meta tag, their social-preview equivalents (Open
+ * Graph, Twitter card), the canonical URL and `noindex`, from the page's metaData; without any,
+ * the site defaults.
+ *
+ * It takes over the head the server rendered (tags marked `data-seo`) instead of adding a
+ * second set: each tag it manages is updated in place, and once the shopper has left the
+ * landing page the server's tags it does not manage (which described that page) are removed.
+ */
+export function PageMeta({ title, metaData, noindex }: PageMetaProps) {
   const brandName = useRuntimeConfig()?.brandName ?? '';
   const fullTitle = metaData?.title || (title ? [title, brandName].filter(Boolean).join(' | ') : defaultTitle(brandName));
   const description = metaData?.description || (brandName ? `${brandName}: ${GENERIC_DESCRIPTION}.` : `${GENERIC_DESCRIPTION}.`);
+  const pathname = typeof window === 'undefined' ? '' : window.location.pathname;
+  const hidden = noindex ?? isNoindexPath(pathname);
 
   useEffect(() => {
+    // On the landing page the server's head describes this very page: its canonical URL, type
+    // and image stay. Elsewhere, what it said about the landing page goes.
+    const landing = pathname === landingPath;
+    if (!landing) {
+      const stale = '[data-seo]:is(script, meta[property^="product:"], meta[property="og:image"], meta[name="twitter:image"])';
+      for (const element of document.head.querySelectorAll(stale)) element.remove();
+    }
     document.title = fullTitle;
     setMeta('name', 'description', description);
     setMeta('property', 'og:title', fullTitle);
     setMeta('property', 'og:description', description);
-    setMeta('property', 'og:type', 'website');
+    if (!landing || !document.head.querySelector('meta[property="og:type"]')) setMeta('property', 'og:type', 'website');
     if (brandName) setMeta('property', 'og:site_name', brandName);
-    setMeta('name', 'twitter:card', 'summary');
+    if (!landing || !document.head.querySelector('link[rel="canonical"]')) {
+      const url = window.location.origin + pathname;
+      setLink('canonical', url);
+      setMeta('property', 'og:url', url);
+    }
+    if (!landing || !document.head.querySelector('meta[name="twitter:card"]')) setMeta('name', 'twitter:card', 'summary');
     setMeta('name', 'twitter:title', fullTitle);
     setMeta('name', 'twitter:description', description);
-  }, [fullTitle, description, brandName]);
+    if (hidden) {
+      setMeta('name', 'robots', 'noindex');
+    } else {
+      document.head.querySelector('meta[name="robots"]')?.remove();
+    }
+  }, [fullTitle, description, brandName, pathname, hidden]);
 
   return null;
 }
@@ -49,4 +98,14 @@ function setMeta(attribute: 'name' | 'property', key: string, content: string) {
     document.head.append(element);
   }
   element.content = content;
+}
+
+function setLink(rel: string, href: string) {
+  let element = document.head.querySelector<HTMLLinkElement>(`link[rel="${rel}"]`);
+  if (!element) {
+    element = document.createElement('link');
+    element.rel = rel;
+    document.head.append(element);
+  }
+  element.href = href;
 }

@@ -1,0 +1,298 @@
+//! The document for any non-API path: the app shell with the page's head, and the status a
+//! crawler must see.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use super::head::{Head, Offer};
+use super::json_ld::{self, ProductFacts};
+use super::routes::{AppRoute, HeadSource, match_path};
+use super::{Seo, SeoSettings, absolute, title_url};
+use crate::cache::http::respond_made_from;
+use crate::cache::{self, Lookup};
+use crate::catalogue::Answer;
+use crate::error::ApiError;
+use crate::request_id::RequestId;
+
+/// The generic manufacturer description of the default title and description, as the app's
+/// `PageMeta` has it (`GENERIC_DESCRIPTION`).
+const GENERIC_DESCRIPTION: &str = "Firearms, parts and accessories from the manufacturer";
+
+const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
+const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
+
+/// `GET` any path the other routes do not answer.
+pub async fn document(
+    State(seo): State<Seo>,
+    uri: Uri,
+    request_id: RequestId,
+    headers: HeaderMap,
+) -> Response {
+    let path = uri.path();
+    // `/api` and `/api/` are not matched by the nested API router; they are still API paths, and
+    // the app shell must never answer for one.
+    if path == "/api" || path.starts_with("/api/") {
+        return ApiError::NotFound("No API endpoint at this path.".to_owned()).into_response();
+    }
+    if !seo.web.is_built() {
+        return crate::web_assets::WebAssets::not_built();
+    }
+    let path = if path == "/index.html" { "/" } else { path };
+    let Some(matched) = match_path(path) else {
+        return not_found(&seo, path);
+    };
+    let route = matched.route;
+    let param = matched.param.unwrap_or_default();
+    // one canonical URL per page: `/about-us/` is `/about-us`
+    let path = match path.strip_suffix('/') {
+        Some(trimmed) if !trimmed.is_empty() => trimmed,
+        _ => path,
+    };
+    match route.source {
+        HeadSource::RedirectHome => (
+            StatusCode::MOVED_PERMANENTLY,
+            [(header::LOCATION, HeaderValue::from_static("/"))],
+        )
+            .into_response(),
+        HeadSource::Page(name) => {
+            let lookup = seo.catalogue.content.page_lookup(name, request_id).await;
+            match lookup {
+                Ok(lookup) if lookup.entry.status == StatusCode::OK => {
+                    let page: Value =
+                        serde_json::from_slice(&lookup.entry.body).unwrap_or(Value::Null);
+                    let head = page_head(&seo.settings, route, path, &page);
+                    cached(&seo, &[&lookup], StatusCode::OK, &head, &headers)
+                }
+                _ => uncached(
+                    &seo,
+                    StatusCode::OK,
+                    &fixed_head(&seo.settings, route, path),
+                ),
+            }
+        }
+        HeadSource::Product => {
+            let answer = seo.catalogue.product(&param, request_id).await;
+            priced(&seo, route, path, "product", &param, answer, &headers)
+        }
+        HeadSource::Collection => {
+            let answer = seo.catalogue.collection(&param, request_id).await;
+            priced(&seo, route, path, "collection", &param, answer, &headers)
+        }
+        HeadSource::Search => {
+            // the title the app's search page shows, the canonical URL its links use
+            let settings = &seo.settings;
+            let head = Head {
+                title: join_title(&format!("Results for \"{param}\""), &settings.brand),
+                canonical: title_url(&settings.origin, "search", &cache::normalise(&param)),
+                ..fixed_head(settings, route, path)
+            };
+            uncached(&seo, StatusCode::OK, &head)
+        }
+        HeadSource::Fixed => uncached(
+            &seo,
+            StatusCode::OK,
+            &fixed_head(&seo.settings, route, path),
+        ),
+    }
+}
+
+/// A product or a collection: the head from the composed answer, cached as it is; an unknown
+/// title is a 404 cached as its remembered 404; an upstream failure the shell with the route's
+/// defaults (the app shows what it can).
+fn priced(
+    seo: &Seo,
+    route: &AppRoute,
+    path: &str,
+    prefix: &str,
+    param: &str,
+    answer: Result<Answer, ApiError>,
+    headers: &HeaderMap,
+) -> Response {
+    let settings = &seo.settings;
+    match answer {
+        Ok(Answer::Composed { parts, body, .. }) => {
+            let page: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            let canonical = title_url(&settings.origin, prefix, &cache::normalise(param));
+            let head = if prefix == "product" {
+                product_head(settings, &page, canonical)
+            } else {
+                Head {
+                    canonical,
+                    ..page_head(settings, route, path, &page)
+                }
+            };
+            let parts: Vec<&Lookup> = parts.iter().collect();
+            cached(seo, &parts, StatusCode::OK, &head, headers)
+        }
+        Ok(Answer::Cached(lookup)) if lookup.entry.status == StatusCode::NOT_FOUND => {
+            let head = not_found_head(settings, path);
+            cached(seo, &[&lookup], StatusCode::NOT_FOUND, &head, headers)
+        }
+        Ok(_) | Err(_) => uncached(seo, StatusCode::OK, &fixed_head(settings, route, path)),
+    }
+}
+
+/// The shell with `head`, with the cache headers of `parts`.
+fn cached(
+    seo: &Seo,
+    parts: &[&Lookup],
+    status: StatusCode,
+    head: &Head,
+    headers: &HeaderMap,
+) -> Response {
+    match seo.web.document(&head.render()) {
+        Some(body) => respond_made_from(parts, status, HTML, body, headers),
+        None => crate::web_assets::WebAssets::not_built(),
+    }
+}
+
+/// The shell with `head`, revalidated every time (nothing cached describes it).
+fn uncached(seo: &Seo, status: StatusCode, head: &Head) -> Response {
+    match seo.web.document(&head.render()) {
+        Some(body) => (
+            status,
+            [
+                (header::CONTENT_TYPE, HTML),
+                (header::CACHE_CONTROL, NO_CACHE),
+            ],
+            body,
+        )
+            .into_response(),
+        None => crate::web_assets::WebAssets::not_built(),
+    }
+}
+
+/// A path the app does not know: 404, its not-found page, never indexed.
+fn not_found(seo: &Seo, path: &str) -> Response {
+    uncached(
+        seo,
+        StatusCode::NOT_FOUND,
+        &not_found_head(&seo.settings, path),
+    )
+}
+
+fn not_found_head(settings: &SeoSettings, path: &str) -> Head {
+    Head {
+        title: format!("Page not found | {}", settings.brand),
+        noindex: true,
+        ..defaults(settings, path)
+    }
+}
+
+/// The site defaults for `path`.
+fn defaults(settings: &SeoSettings, path: &str) -> Head {
+    let brand = &settings.brand;
+    Head {
+        title: if brand.is_empty() {
+            GENERIC_DESCRIPTION.to_owned()
+        } else {
+            format!("{brand} | {GENERIC_DESCRIPTION}")
+        },
+        description: if brand.is_empty() {
+            format!("{GENERIC_DESCRIPTION}.")
+        } else {
+            format!("{brand}: {GENERIC_DESCRIPTION}.")
+        },
+        canonical: format!("{}{path}", settings.origin),
+        image: settings.default_image.clone(),
+        og_type: "website",
+        site_name: brand.clone(),
+        noindex: false,
+        offer: None,
+        json_ld: None,
+    }
+}
+
+/// A route's head without content: its own title, the site's description.
+fn fixed_head(settings: &SeoSettings, route: &AppRoute, path: &str) -> Head {
+    let mut head = defaults(settings, path);
+    if !route.title.is_empty() {
+        head.title = join_title(route.title, &settings.brand);
+    }
+    head.noindex = route.noindex;
+    head
+}
+
+/// A content page's (or a collection's) head: its `metaData` wins, then the route's title.
+fn page_head(settings: &SeoSettings, route: &AppRoute, path: &str, page: &Value) -> Head {
+    let mut head = fixed_head(settings, route, path);
+    let meta = &page["metaData"];
+    if let Some(title) = text(&meta["title"]) {
+        head.title = title.to_owned();
+    } else if let Some(title) = text(&page["title"]) {
+        head.title = join_title(title, &settings.brand);
+    }
+    if let Some(description) = text(&meta["description"]).or_else(|| text(&page["subtitle"])) {
+        head.description = description.to_owned();
+    }
+    if let Some(image) = image_of(meta)
+        .or_else(|| image_of(&page["backgroundImage"]))
+        .or_else(|| image_of(&page["imgUrl"]))
+    {
+        head.image = Some(absolute(&settings.origin, image));
+    }
+    head
+}
+
+/// A product's head: `og:type=product`, the displayed sku's final price and stock, JSON-LD.
+fn product_head(settings: &SeoSettings, product: &Value, canonical: String) -> Head {
+    let name = text(&product["title"]).unwrap_or_default();
+    let meta = &product["metaData"];
+    let mut head = defaults(settings, "");
+    head.title =
+        text(&meta["title"]).map_or_else(|| join_title(name, &settings.brand), str::to_owned);
+    if let Some(description) = text(&meta["description"]).or_else(|| text(&product["subtitle"])) {
+        head.description = description.to_owned();
+    }
+    let displayed = text(&product["displayedSku"]);
+    let sku = product["skus"]
+        .as_array()
+        .and_then(|skus| skus.iter().find(|sku| text(&sku["sku"]) == displayed));
+    let image = sku
+        .and_then(|sku| image_of(&sku["imgUrl"]))
+        .or_else(|| image_of(&product["imgUrl"]))
+        .map(|image| absolute(&settings.origin, image));
+    if image.is_some() {
+        head.image = image;
+    }
+    let offer = sku.and_then(|sku| {
+        let price = sku["finalPrice"].as_f64().filter(|price| *price > 0.0)?;
+        Some(Offer {
+            price,
+            in_stock: sku["inStock"].as_bool().unwrap_or(false),
+        })
+    });
+    head.json_ld = Some(json_ld::product(&ProductFacts {
+        name,
+        description: &head.description,
+        image: head.image.as_deref(),
+        sku: displayed,
+        brand: &settings.brand,
+        url: &canonical,
+        offer: offer.as_ref().map(|offer| (offer.price, offer.in_stock)),
+    }));
+    head.offer = offer;
+    head.og_type = "product";
+    head.canonical = canonical;
+    head
+}
+
+fn join_title(title: &str, brand: &str) -> String {
+    if brand.is_empty() {
+        title.to_owned()
+    } else {
+        format!("{title} | {brand}")
+    }
+}
+
+/// A non-blank string.
+fn text(value: &Value) -> Option<&str> {
+    value.as_str().filter(|text| !text.trim().is_empty())
+}
+
+/// An image's URL: a string, or an object's `src`.
+fn image_of(value: &Value) -> Option<&str> {
+    text(value).or_else(|| text(&value["src"]))
+}
