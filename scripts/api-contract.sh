@@ -26,9 +26,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${TOOLS_DIR:-$ROOT/.tools}"
 REQS="$ROOT/scripts/requirements-api.txt"
 VENV="$TOOLS/venv-api"
-HOST=127.0.0.1
 READY_TIMEOUT_S=60
-STOP_TIMEOUT_S=10
 
 BFF_BIN="${BFF_BIN:-$ROOT/target/debug/bff}"
 MAX_EXAMPLES="${API_CONTRACT_MAX_EXAMPLES:-30}"
@@ -70,30 +68,13 @@ if ! [[ -x "$VENV/bin/schemathesis" && -f "$VENV/.requirements.sha256" ]] ||
 fi
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/api-contract.XXXXXX")"
+# shellcheck source=lib/bff.sh
+. "$ROOT/scripts/lib/bff.sh"
 bff_log="$tmp/bff.log"
-bff_pid=""
-
-stop_bff() {
-    [[ -n "$bff_pid" ]] || return 0
-    if kill -0 "$bff_pid" 2>/dev/null; then
-        kill -TERM "$bff_pid" 2>/dev/null || true
-        local waited=0
-        while kill -0 "$bff_pid" 2>/dev/null && ((waited < STOP_TIMEOUT_S * 10)); do
-            sleep 0.1
-            waited=$((waited + 1))
-        done
-        if kill -0 "$bff_pid" 2>/dev/null; then
-            log "bff pid $bff_pid ignored SIGTERM for ${STOP_TIMEOUT_S} s; sending SIGKILL"
-            kill -KILL "$bff_pid" 2>/dev/null || true
-        fi
-    fi
-    wait "$bff_pid" 2>/dev/null || true
-    bff_pid=""
-}
 
 cleanup() {
     local status=$?
-    stop_bff
+    bff_stop
     if ((status != 0)) && [[ -s "$bff_log" ]]; then
         # Without the one-line-per-request INFO entries (thousands of them), which would push
         # the panics, warnings and 5xx entries (logged as `on_failure`) out of the tail.
@@ -111,64 +92,23 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Three distinct free ports: all bound at once (port 0), read, then released.
-read -r server_port admin_port sandbox_port < <("$VENV/bin/python" -c '
-import socket
-socks = [socket.socket() for _ in range(3)]
-for s in socks:
-    s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))
-')
-base_url="http://$HOST:$server_port"
-mkdir "$tmp/sandbox-data" "$tmp/dist"
+mkdir "$tmp/dist"
 # /api needs no built web app. A placeholder page keeps GET / (schemathesis probes the base URL
 # once) from answering 503 and logging an error that would read like a finding.
 printf '<!doctype html><html><head></head><body></body></html>\n' >"$tmp/dist/index.html"
 
-# Started as web/e2e/global-setup.ts starts it (cwd: the repo, so config/bff.toml applies), with:
-# - no inherited BFF__* overrides, so a developer's shell cannot point it at real upstreams or an
-#   OTLP collector: only the sandbox on loopback is reached;
+# Started by scripts/lib/bff.sh (the repo's config, no inherited BFF__* overrides), with:
 # - a placeholder web dist dir instead of web/dist, so no `npm run build` is needed first;
 # - the auth rate limit (10/min per IP by default) raised, because every request here comes from
 #   one IP: with the default, all but the first few sign-in/registration/password requests would
 #   be 429s and those handlers would go untested.
-while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^BFF__' || true)
-(
-    cd "$ROOT"
-    exec env \
-        BFF__SERVER__LISTEN="$HOST:$server_port" \
-        BFF__ADMIN__LISTEN="$HOST:$admin_port" \
-        BFF__SANDBOX__LISTEN="$HOST:$sandbox_port" \
-        BFF__SANDBOX__DATA_DIR="$tmp/sandbox-data" \
-        BFF__WEB__DIST_DIR="$tmp/dist" \
-        BFF__SERVER__PUBLIC_ORIGIN="$base_url" \
-        BFF__RATE_LIMIT__AUTH_PER_MINUTE=100000 \
-        NO_COLOR=1 \
-        "$BFF_BIN"
-) </dev/null >"$bff_log" 2>&1 &
-bff_pid=$!
-log "bff pid $bff_pid at $base_url (log: $bff_log)"
+bff_start "$BFF_BIN" "$tmp" \
+    BFF__WEB__DIST_DIR="$tmp/dist" \
+    BFF__RATE_LIMIT__AUTH_PER_MINUTE=100000
+base_url=$BFF_BASE
+log "bff pid $BFF_PID at $base_url (log: $bff_log)"
 
-# 0 when the URL answers 200 (no proxy, 2 s timeout); the venv's python saves needing curl.
-probe='
-import sys, urllib.request
-opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-try:
-    sys.exit(0 if opener.open(sys.argv[1], timeout=2).status == 200 else 1)
-except Exception:
-    sys.exit(1)
-'
-deadline=$((SECONDS + READY_TIMEOUT_S))
-until "$VENV/bin/python" -c "$probe" "$base_url/readyz"; do
-    if ! kill -0 "$bff_pid" 2>/dev/null; then
-        rc=0
-        wait "$bff_pid" || rc=$?
-        bff_pid=""
-        die "the bff exited (status $rc) before it was ready"
-    fi
-    ((SECONDS < deadline)) || die "the bff was not ready within ${READY_TIMEOUT_S} s ($base_url/readyz)"
-    sleep 0.25
-done
+bff_wait_ready "$READY_TIMEOUT_S"
 
 if [[ -n "$SCHEMA_FILE" ]]; then
     log "API_CONTRACT_SCHEMA: testing against $SCHEMA_FILE, not the bff's own document"
@@ -267,10 +207,10 @@ run_pass() {
             timeout --foreground --signal=INT --kill-after=10 "$TIME_LIMIT_S" "${cmd[@]}" "$@"
     ) || rc=$?
     elapsed=$((SECONDS - start))
-    if ! kill -0 "$bff_pid" 2>/dev/null; then
+    if ! kill -0 "$BFF_PID" 2>/dev/null; then
         bff_rc=0
-        wait "$bff_pid" || bff_rc=$?
-        bff_pid=""
+        wait "$BFF_PID" || bff_rc=$?
+        BFF_PID=""
         die "the bff exited (status $bff_rc) during the $name pass, after ${elapsed} s"
     fi
     case "$rc" in

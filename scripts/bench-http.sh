@@ -12,14 +12,13 @@
 #   BFF_BIN=path         the bff binary (default: <repo>/target/release/bff; `make bench` builds it)
 #   BENCH_S=8            seconds per wrk run
 #   BENCH_CONNECTIONS=50 keep-alive connections (wrk, one thread: the second core serves)
-# Needs: wrk (Debian: apt-get install wrk), curl.
+# Needs: wrk (Debian: apt-get install wrk), curl, python3.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BFF_BIN="${BFF_BIN:-$ROOT/target/release/bff}"
 SECONDS_PER_RUN="${BENCH_S:-8}"
 CONNECTIONS="${BENCH_CONNECTIONS:-50}"
-HOST=127.0.0.1
 PAGE=/api/pages/home
 PRODUCT=/api/products/summit%20lr
 MEMORY_REQUESTS=100000
@@ -33,46 +32,19 @@ die() { log "ERROR: $*"; exit 1; }
 command -v wrk >/dev/null || die "wrk is needed (Debian: apt-get install wrk)"
 command -v curl >/dev/null || die "curl is needed"
 
+# shellcheck source=lib/bff.sh
+. "$ROOT/scripts/lib/bff.sh"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/bench-http.XXXXXX")"
-bff_pid=""
 cleanup() {
-    if [[ -n "$bff_pid" ]] && kill -0 "$bff_pid" 2>/dev/null; then
-        kill -TERM "$bff_pid" 2>/dev/null || true
-        wait "$bff_pid" 2>/dev/null || true
-    fi
+    bff_stop
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-read -r server_port admin_port sandbox_port < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(3)]
-for s in socks:
-    s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))
-')
-base="http://$HOST:$server_port"
-mkdir "$tmp/sandbox-data"
-
-while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^BFF__' || true)
-(
-    cd "$ROOT"
-    exec env \
-        BFF__SERVER__LISTEN="$HOST:$server_port" \
-        BFF__ADMIN__LISTEN="$HOST:$admin_port" \
-        BFF__SANDBOX__LISTEN="$HOST:$sandbox_port" \
-        BFF__SANDBOX__DATA_DIR="$tmp/sandbox-data" \
-        BFF__SERVER__PUBLIC_ORIGIN="$base" \
-        "$BFF_BIN"
-) </dev/null >"$tmp/bff.log" 2>&1 &
-bff_pid=$!
-
-for _ in $(seq 1 240); do
-    curl -fsS -o /dev/null "$base/readyz" 2>/dev/null && break
-    kill -0 "$bff_pid" 2>/dev/null || die "the bff exited: $(tail -n 5 "$tmp/bff.log")"
-    sleep 0.25
-done
-curl -fsS -o /dev/null "$base/readyz" || die "the bff was not ready in 60 s"
+bff_start "$BFF_BIN" "$tmp"
+bff_wait_ready 60
+bff_pid=$BFF_PID
+base=$BFF_BASE
 for path in "$PAGE" "$PRODUCT"; do
     for _ in 1 2 3; do curl -fsS -o /dev/null "$base$path" || die "$path does not answer"; done
 done

@@ -22,7 +22,6 @@ CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 TOOLS="${TOOLS_DIR:-$ROOT/.tools}"
 MIN_SEO="${SEO_AUDIT_MIN_SEO:-100}"
 OUT="$ROOT/target/seo-audit"
-HOST=127.0.0.1
 PAGES=(/ /product/summit%20lr /collection/rifles)
 
 log() { printf 'seo-audit: %s\n' "$*" >&2; }
@@ -42,44 +41,18 @@ if ! cmp -s "$ROOT/scripts/seo-audit/package-lock.json" "$lighthouse_dir/package
 fi
 lighthouse="$lighthouse_dir/node_modules/.bin/lighthouse"
 
+# shellcheck source=lib/bff.sh
+. "$ROOT/scripts/lib/bff.sh"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/seo-audit.XXXXXX")"
-bff_pid=""
 cleanup() {
-    if [[ -n "$bff_pid" ]] && kill -0 "$bff_pid" 2>/dev/null; then
-        kill -TERM "$bff_pid" 2>/dev/null || true
-        wait "$bff_pid" 2>/dev/null || true
-    fi
+    bff_stop
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-read -r server_port admin_port sandbox_port < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(3)]
-for s in socks:
-    s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))
-')
-base="http://$HOST:$server_port"
-mkdir "$tmp/sandbox-data"
-while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^BFF__' || true)
-(
-    cd "$ROOT"
-    exec env \
-        BFF__SERVER__LISTEN="$HOST:$server_port" \
-        BFF__ADMIN__LISTEN="$HOST:$admin_port" \
-        BFF__SANDBOX__LISTEN="$HOST:$sandbox_port" \
-        BFF__SANDBOX__DATA_DIR="$tmp/sandbox-data" \
-        BFF__SERVER__PUBLIC_ORIGIN="$base" \
-        "$BFF_BIN"
-) </dev/null >"$tmp/bff.log" 2>&1 &
-bff_pid=$!
-for _ in $(seq 1 240); do
-    curl -fsS -o /dev/null "$base/readyz" 2>/dev/null && break
-    kill -0 "$bff_pid" 2>/dev/null || die "the bff exited: $(tail -n 5 "$tmp/bff.log")"
-    sleep 0.25
-done
-curl -fsS -o /dev/null "$base/readyz" || die "the bff was not ready in 60 s"
+bff_start "$BFF_BIN" "$tmp"
+bff_wait_ready 60
+base=$BFF_BASE
 
 mkdir -p "$OUT"
 flags="--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run"
