@@ -531,3 +531,48 @@ async fn routes_that_never_read_the_session_leave_a_garbage_cookie_unopened() {
     assert!(session.header("set-cookie").contains("Max-Age=0"));
     assert_eq!(rejected(&app.metrics().await), 1.0, "opened once, rejected");
 }
+
+/// Every answer made from the visitor's session is `private, no-store`, whatever the route (one
+/// rule in the session layer); answers that never read it keep their own cache headers.
+#[tokio::test]
+async fn answers_that_read_the_session_are_private_and_never_stored() {
+    let app = start_with_secrets(test_config(), &[("BFF_SESSION_KEYS", "current-key")]);
+    let mut browser = Browser::new(&app);
+    assert_eq!(browser.add(RIFLE, 1).await.status, 200);
+    for path in ["/api/session", "/api/cart", "/api/account"] {
+        let answer = browser.get(path).await;
+        assert_eq!(
+            answer.cache_control, "private, no-store",
+            "{path} ({})",
+            answer.status
+        );
+    }
+    // A refused checkout is as personal as a placed one.
+    let checkout = browser.post("/api/checkout", json!({})).await;
+    assert!(
+        checkout.status >= 400,
+        "{} {}",
+        checkout.status,
+        checkout.text
+    );
+    assert_eq!(
+        checkout.cache_control, "private, no-store",
+        "{} {}",
+        checkout.status, checkout.text
+    );
+    let anonymous = app.get("/api/session").await;
+    assert_eq!(anonymous.header("cache-control"), "private, no-store");
+    for path in [
+        "/api/pages/home",
+        "/api/products/summit%20lr",
+        "/api/config",
+    ] {
+        let answer = app.get(path).await;
+        assert_eq!(answer.status, 200, "{path}");
+        assert!(
+            !answer.header("cache-control").contains("private"),
+            "{path}: {}",
+            answer.header("cache-control")
+        );
+    }
+}

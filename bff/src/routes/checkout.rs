@@ -57,9 +57,12 @@ pub async fn place_order(
         Ok(placement) => respond(placement),
         Err(err) => err.into_response(),
     };
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    // Every checkout answer, refusals too (they echo the shopper's input), is for one shopper
+    // only; the session layer says the same of answers that read the session.
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-store"),
+    );
     response
 }
 

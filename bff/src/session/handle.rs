@@ -23,6 +23,8 @@ use crate::metrics::Metrics;
 struct Inner {
     /// The sealed cookie value, until the first read opens it.
     sealed: Option<Sealed>,
+    /// Whether the request's handler used the session: its answer is personal.
+    read: bool,
     session: Session,
     /// Write the cookie back (changed, or opened with an old key).
     dirty: bool,
@@ -61,6 +63,7 @@ impl SessionHandle {
     /// The state, with the cookie opened if nothing has opened it yet.
     fn lock(&self) -> MutexGuard<'_, Inner> {
         let mut inner = self.lock_unopened();
+        inner.read = true;
         if let Some(sealed) = inner.sealed.take() {
             sealed.sessions.open_into(&sealed.value, &mut inner);
         }
@@ -230,11 +233,19 @@ pub async fn layer(State(sessions): State<Sessions>, mut request: Request, next:
     };
     request.extensions_mut().insert(handle.clone());
     let mut response = next.run(request).await;
-    let (session, dirty, clear) = {
+    let (session, dirty, clear, read) = {
         // Never opens: a cookie nobody read is left as it is.
         let inner = handle.lock_unopened();
-        (inner.session.clone(), inner.dirty, inner.clear)
+        (inner.session.clone(), inner.dirty, inner.clear, inner.read)
     };
+    if read {
+        // Made for this visitor: no shared cache may keep it, and no browser may store it
+        // (one rule here rather than one per handler).
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-store"),
+        );
+    }
     let cookie = if clear {
         Some(sessions.removal())
     } else if dirty {
@@ -245,9 +256,10 @@ pub async fn layer(State(sessions): State<Sessions>, mut request: Request, next:
     if let Some(cookie) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
         response.headers_mut().append(header::SET_COOKIE, cookie);
         // A response that sets a session cookie must never be stored by a shared cache.
-        response
-            .headers_mut()
-            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-store"),
+        );
     }
     response
 }

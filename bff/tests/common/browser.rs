@@ -47,6 +47,7 @@ pub struct Answer {
     pub status: u16,
     pub set_cookie: Vec<String>,
     pub content_type: String,
+    pub cache_control: String,
     pub body: Value,
     pub text: String,
 }
@@ -96,11 +97,15 @@ impl<'a> Browser<'a> {
                 (answer.status.as_u16(), answer.headers, answer.body.to_vec())
             }
         };
-        let content_type = headers
-            .get("content-type")
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or("")
-            .to_owned();
+        let header = |name: &str| {
+            headers
+                .get(name)
+                .and_then(|value| value.to_str().ok())
+                .unwrap_or("")
+                .to_owned()
+        };
+        let content_type = header("content-type");
+        let cache_control = header("cache-control");
         let set_cookie: Vec<String> = headers
             .get_all("set-cookie")
             .iter()
@@ -119,6 +124,7 @@ impl<'a> Browser<'a> {
             status,
             set_cookie,
             content_type,
+            cache_control,
             body,
             text,
         }
