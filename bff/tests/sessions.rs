@@ -548,7 +548,14 @@ async fn answers_that_read_the_session_are_private_and_never_stored() {
         );
     }
     // A refused checkout is as personal as a placed one.
-    let checkout = browser.post("/api/checkout", json!({})).await;
+    let checkout = browser
+        .send_with(
+            Method::POST,
+            "/api/checkout",
+            Some(json!({})),
+            &[("idempotency-key", "private-answer-test")],
+        )
+        .await;
     assert!(
         checkout.status >= 400,
         "{} {}",
