@@ -515,3 +515,49 @@ async fn test_stale_if_error_serves_stale_when_the_upstream_is_down() {
     assert_eq!(status, 502);
     server.stop().await;
 }
+
+/// Past its stale-while-revalidate window but inside stale-if-error, a page whose upstream has
+/// turned slow is answered with the stale copy after `stale_wait_ms`, not after the upstream's
+/// timeout; one fetch runs on in the background and stores the page when it comes.
+#[tokio::test]
+async fn test_a_slow_upstream_costs_a_warm_page_the_stale_wait_not_the_upstream_timeout() {
+    let mut config = config_with(policy(1000, 0, 600_000, 0), policy(60_000, 0, 0, 300));
+    config.cache.stale_wait_ms = 100;
+    let app = start_with_secrets(config, SECRETS);
+    assert_eq!(get_state(&app, "/api/pages/home").await.1, "miss");
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    // Far longer than the wait: an answer that waited for this upstream would come after it.
+    let latency = Duration::from_secs(3);
+    app.inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": latency.as_millis() as u64}))
+        .await;
+    let started = Instant::now();
+    let requests = (0..20).map(|_| async {
+        let response = app.get("/api/pages/home").await;
+        (
+            response.status.as_u16(),
+            state_of(&response),
+            response.json(),
+        )
+    });
+    let answers: Vec<_> = futures::future::join_all(requests).await;
+    let elapsed = started.elapsed();
+    for (status, state, body) in &answers {
+        assert_eq!((*status, state.as_str()), (200, "stale-if-error"));
+        assert!(body["carousel"].is_array(), "the page itself");
+    }
+    assert!(
+        elapsed < latency,
+        "answered after {elapsed:?}: someone waited for the {latency:?} upstream"
+    );
+    assert_eq!(
+        app.upstream_calls(PAGE_ROUTE).await,
+        2,
+        "one fill, one revalidation"
+    );
+    // The revalidation lands (at `latency`) and the page is fresh again for its 1 s ttl.
+    app.clear_faults().await;
+    tokio::time::sleep((latency + Duration::from_millis(300)).saturating_sub(started.elapsed()))
+        .await;
+    assert_eq!(get_state(&app, "/api/pages/home").await.1, "hit");
+    assert_eq!(app.upstream_calls(PAGE_ROUTE).await, 2);
+}

@@ -138,6 +138,10 @@ pub struct CacheConfig {
     /// Bytes held for map tiles, in a cache of their own: panning a map (or walking every tile
     /// of a zoom level) can never evict pages, products or collections.
     pub tile_capacity_bytes: u64,
+    /// How long a request with a usable stale copy (inside stale-if-error) waits for the
+    /// revalidation before it is answered with that copy; the fetch goes on in the background.
+    /// A slow upstream then costs a warm cache this much, not the upstream's timeout.
+    pub stale_wait_ms: u64,
     pub pages: CachePolicy,
     pub product: CachePolicy,
     pub collection: CachePolicy,
@@ -151,6 +155,7 @@ impl Default for CacheConfig {
         Self {
             capacity_bytes: 64 * 1024 * 1024,
             tile_capacity_bytes: 16 * 1024 * 1024,
+            stale_wait_ms: 200,
             pages: CachePolicy::new(300, 600, 86_400, 60),
             product: CachePolicy::new(120, 300, 86_400, 30),
             collection: CachePolicy::new(120, 300, 86_400, 30),

@@ -372,7 +372,28 @@ impl EdgeCache {
             }
         }
         let (shared, leader) = self.join_or_start(route, title, key.clone(), fetch);
-        let fetched = match shared.await {
+        // With a stale copy still good for stale-if-error, a slow upstream is waited for only
+        // briefly: the fetch runs in its own task and stores its answer whenever it comes.
+        let stale_copy = cached
+            .as_ref()
+            .filter(|entry| entry.freshness(policy).within_stale_if_error(now));
+        let outcome = match stale_copy {
+            Some(stale) => {
+                let wait = Duration::from_millis(config.stale_wait_ms);
+                match tokio::time::timeout(wait, shared).await {
+                    Ok(outcome) => outcome,
+                    Err(_) => {
+                        tracing::warn!(
+                            wait_ms = config.stale_wait_ms,
+                            "upstream slow; serving stale while the revalidation goes on"
+                        );
+                        return Ok(hit(stale, CacheState::StaleIfError));
+                    }
+                }
+            }
+            None => shared.await,
+        };
+        let fetched = match outcome {
             single_flight::Outcome::Completed(result) => result,
             single_flight::Outcome::Panicked | single_flight::Outcome::Cancelled => {
                 Err(FetchFailure::Aborted)
