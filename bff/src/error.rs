@@ -220,6 +220,9 @@ pub async fn log_errors(request: Request, next: Next) -> Response {
     response
 }
 
+/// `Retry-After` of a 502, 503 or 504 that names no delay of its own.
+const OUTAGE_RETRY_AFTER_SECONDS: u64 = 5;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
@@ -229,16 +232,30 @@ impl IntoResponse for ApiError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/problem+json"),
         );
-        if let Self::Overloaded {
-            retry_after_seconds,
-        }
-        | Self::TooManyRequests {
-            retry_after_seconds,
-        } = self
-        {
+        let retry_after = match self {
+            Self::Overloaded {
+                retry_after_seconds,
+            }
+            | Self::TooManyRequests {
+                retry_after_seconds,
+            } => Some(retry_after_seconds),
+            // An upstream outage or timeout: say when trying again makes sense, so clients and
+            // proxies back off instead of retrying at once.
+            _ if matches!(
+                status,
+                StatusCode::BAD_GATEWAY
+                    | StatusCode::SERVICE_UNAVAILABLE
+                    | StatusCode::GATEWAY_TIMEOUT
+            ) =>
+            {
+                Some(OUTAGE_RETRY_AFTER_SECONDS)
+            }
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
             response
                 .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_seconds));
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }
@@ -274,6 +291,34 @@ mod tests {
             problem.errors.and_then(|e| e.get("email").cloned()),
             Some("Required".to_owned())
         );
+    }
+
+    #[test]
+    fn every_gateway_failure_says_when_to_retry() {
+        let failures = [
+            ApiError::Timeout,
+            ApiError::Upstream(UpstreamError::Timeout {
+                upstream: "content",
+            }),
+            ApiError::Upstream(UpstreamError::Decode {
+                upstream: "content",
+                reason: "x".to_owned(),
+            }),
+        ];
+        for failure in failures {
+            let response = failure.into_response();
+            assert!(response.status().is_server_error(), "{}", response.status());
+            assert_eq!(
+                response.headers().get(header::RETRY_AFTER),
+                Some(&HeaderValue::from(OUTAGE_RETRY_AFTER_SECONDS)),
+                "{}",
+                response.status()
+            );
+        }
+        let client_error = ApiError::NotFound("x".to_owned()).into_response();
+        assert!(client_error.headers().get(header::RETRY_AFTER).is_none());
+        let internal = ApiError::Internal("x".to_owned()).into_response();
+        assert!(internal.headers().get(header::RETRY_AFTER).is_none());
     }
 
     #[test]

@@ -23,6 +23,7 @@ async fn a_request_over_the_time_limit_is_a_504_problem() {
         header(&response, "content-type"),
         "application/problem+json"
     );
+    assert_eq!(header(&response, "retry-after"), "5");
     let problem: Value = response.json().await.unwrap();
     assert_eq!(problem["code"], "timeout");
     server.stop().await;
