@@ -57,6 +57,12 @@ fn state_of(response: &Answer) -> String {
     detail(response.header("cache-status"))
 }
 
+/// `n` concurrent GETs of `path`, each with the instant it was answered.
+async fn at_once(app: &InProcess, path: &str, n: usize) -> Vec<(Answer, Instant)> {
+    let requests = (0..n).map(|_| async { (app.get(path).await, Instant::now()) });
+    futures::future::join_all(requests).await
+}
+
 async fn get_state(app: &InProcess, path: &str) -> (u16, String, String) {
     let response = app.get(path).await;
     (
@@ -141,17 +147,11 @@ async fn test_stale_while_revalidate_serves_stale_at_once_with_one_background_re
     app.inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 600}))
         .await;
     let started = Instant::now();
-    let requests = (0..20).map(|_| async {
-        let response = app.get("/api/pages/home").await;
-        (
-            response.status.as_u16(),
-            state_of(&response),
-            Instant::now(),
-        )
-    });
-    let answers: Vec<_> = futures::future::join_all(requests).await;
-    for (status, state, finished) in &answers {
-        assert_eq!((*status, state.as_str()), (200, "stale"));
+    for (response, finished) in &at_once(&app, "/api/pages/home", 20).await {
+        assert_eq!(
+            (response.status.as_u16(), state_of(response).as_str()),
+            (200, "stale")
+        );
         // Served without waiting for the 600 ms refresh.
         assert!(finished.duration_since(started) < Duration::from_millis(500));
     }
@@ -531,19 +531,14 @@ async fn test_a_slow_upstream_costs_a_warm_page_the_stale_wait_not_the_upstream_
     app.inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": latency.as_millis() as u64}))
         .await;
     let started = Instant::now();
-    let requests = (0..20).map(|_| async {
-        let response = app.get("/api/pages/home").await;
-        (
-            response.status.as_u16(),
-            state_of(&response),
-            response.json(),
-        )
-    });
-    let answers: Vec<_> = futures::future::join_all(requests).await;
+    let answers = at_once(&app, "/api/pages/home", 20).await;
     let elapsed = started.elapsed();
-    for (status, state, body) in &answers {
-        assert_eq!((*status, state.as_str()), (200, "stale-if-error"));
-        assert!(body["carousel"].is_array(), "the page itself");
+    for (response, _) in &answers {
+        assert_eq!(
+            (response.status.as_u16(), state_of(response).as_str()),
+            (200, "stale-if-error")
+        );
+        assert!(response.json()["carousel"].is_array(), "the page itself");
     }
     assert!(
         elapsed < latency,

@@ -12,7 +12,7 @@ use super::policy::{CachePolicy, RouteKind};
 use super::tag::CacheTag;
 
 /// Bodies smaller than this are not worth compressing.
-pub(super) const COMPRESS_MIN_BYTES: usize = 256;
+const COMPRESS_MIN_BYTES: usize = 256;
 
 /// What a fetch produced: a cacheable answer (200, or a 404 to remember).
 #[derive(Debug, Clone)]
@@ -91,15 +91,14 @@ impl CachedResponse {
         tags: Vec<CacheTag>,
         policy: &CachePolicy,
     ) -> Self {
-        let worth_compressing =
-            fetched.body.len() >= COMPRESS_MIN_BYTES && compressible(&fetched.content_type);
+        let (gzip, brotli) = compressed_variants(&fetched.body, &fetched.content_type);
         let mut entry = Self {
             route,
             status: fetched.status,
             content_type: fetched.content_type,
             etag: strong_etag(&fetched.body),
-            gzip: worth_compressing.then(|| gzip(&fetched.body)).flatten(),
-            brotli: worth_compressing.then(|| brotli(&fetched.body)).flatten(),
+            gzip,
+            brotli,
             body: fetched.body,
             tags: tags.into_iter().map(String::from).collect(),
             stored_at: Instant::now(),
@@ -149,7 +148,19 @@ impl CachedResponse {
 
 /// Text formats shrink; images, fonts and archives are compressed already (another pass costs
 /// CPU at store time and bytes in the cache for nothing).
-pub(super) fn compressible(content_type: &HeaderValue) -> bool {
+/// The gzip and brotli variants worth storing beside `body` (none for small or binary bodies,
+/// and none that would not be smaller). Made once, when an answer is stored.
+pub(super) fn compressed_variants(
+    body: &[u8],
+    content_type: &HeaderValue,
+) -> (Option<Bytes>, Option<Bytes>) {
+    if body.len() < COMPRESS_MIN_BYTES || !compressible(content_type) {
+        return (None, None);
+    }
+    (gzip(body), brotli(body))
+}
+
+fn compressible(content_type: &HeaderValue) -> bool {
     let essence = content_type
         .to_str()
         .unwrap_or_default()
@@ -172,14 +183,14 @@ pub fn strong_etag(body: &[u8]) -> HeaderValue {
 }
 
 /// Compressed only when it is actually smaller.
-pub(super) fn gzip(body: &[u8]) -> Option<Bytes> {
+fn gzip(body: &[u8]) -> Option<Bytes> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     encoder.write_all(body).ok()?;
     let out = encoder.finish().ok()?;
     (out.len() < body.len()).then(|| Bytes::from(out))
 }
 
-pub(super) fn brotli(body: &[u8]) -> Option<Bytes> {
+fn brotli(body: &[u8]) -> Option<Bytes> {
     let mut out = Vec::new();
     {
         let mut writer = brotli::CompressorWriter::new(&mut out, 4096, 9, 22);

@@ -20,7 +20,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, Response, StatusCode, header};
 use bytes::Bytes;
 
-use super::entry::{COMPRESS_MIN_BYTES, brotli, compressible, gzip, strong_etag};
+use super::entry::{compressed_variants, strong_etag};
 use super::http::{Described, Encoding, Timed, negotiate, not_modified, surrogate_key, tags};
 use super::policy::RouteKind;
 use super::status::CacheState;
@@ -111,14 +111,8 @@ impl Rendered {
             }
             (Some(body), _) => {
                 let content_type = HeaderValue::from_static("application/json");
-                let worth = body.len() >= COMPRESS_MIN_BYTES && compressible(&content_type);
-                (
-                    content_type,
-                    body.clone(),
-                    worth.then(|| gzip(body)).flatten(),
-                    worth.then(|| brotli(body)).flatten(),
-                    strong_etag(body),
-                )
+                let (gzip, brotli) = compressed_variants(body, &content_type);
+                (content_type, body.clone(), gzip, brotli, strong_etag(body))
             }
             (None, _) => return None,
         };
