@@ -14,6 +14,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod rate_limit;
 pub mod readiness;
+pub mod replicas;
 pub mod request_id;
 pub mod routes;
 pub mod security;

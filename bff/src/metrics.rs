@@ -98,6 +98,71 @@ impl EncodeLabelValue for SessionEvent {
     }
 }
 
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct OperationLabels {
+    operation: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RedisEventLabels {
+    event: RedisEvent,
+}
+
+/// What the replicas' shared tier did, counted in `bff_redis_events_total{event}`.
+#[derive(Debug, Clone, Copy, Hash, PartialEq, Eq)]
+pub enum RedisEvent {
+    /// An L1 miss found a fresh entry in L2.
+    L2Hit,
+    /// An L1 miss found an entry in L2 that is past its freshness (served stale or revalidated).
+    L2Stale,
+    /// An L1 miss found nothing in L2.
+    L2Miss,
+    /// This replica took the fill lock and fetched.
+    FillLockAcquired,
+    /// Another replica held the fill lock; this one waited and got its value.
+    FillLockWaited,
+    /// The lock holder gave no value in time (or died): this replica fetched on its own.
+    FillLockGaveUp,
+    PurgeSent,
+    PurgeReceived,
+    /// The purge channel was lost and found again: L1 was dropped, since purges may be missed.
+    PurgeResubscribed,
+    /// This replica took a session's refresh lease and refreshed.
+    LeaseAcquired,
+    /// Another replica held the lease; this one waited for its successor tokens.
+    LeaseWaited,
+    /// A request arrived with a spent refresh token and got the successor another replica made.
+    SuccessorUsed,
+    /// A checkout key's answer (or run) was found in Redis, made by this or another replica.
+    IdempotencyShared,
+}
+
+impl RedisEvent {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::L2Hit => "l2_hit",
+            Self::L2Stale => "l2_stale",
+            Self::L2Miss => "l2_miss",
+            Self::FillLockAcquired => "fill_lock_acquired",
+            Self::FillLockWaited => "fill_lock_waited",
+            Self::FillLockGaveUp => "fill_lock_gave_up",
+            Self::PurgeSent => "purge_sent",
+            Self::PurgeReceived => "purge_received",
+            Self::PurgeResubscribed => "purge_resubscribed",
+            Self::LeaseAcquired => "lease_acquired",
+            Self::LeaseWaited => "lease_waited",
+            Self::SuccessorUsed => "successor_used",
+            Self::IdempotencyShared => "idempotency_shared",
+        }
+    }
+}
+
+impl EncodeLabelValue for RedisEvent {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> Result<(), std::fmt::Error> {
+        encoder.write_str(self.as_str())
+    }
+}
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
 fn histogram() -> Histogram {
@@ -116,6 +181,8 @@ pub struct Metrics {
     cache_entries: Gauge,
     cache_bytes: Gauge,
     session_events: Family<EventLabels, Counter>,
+    redis_errors: Family<OperationLabels, Counter>,
+    redis_events: Family<RedisEventLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -179,8 +246,22 @@ impl Metrics {
             "Session events: refresh_ok, refresh_failed, merge_ok, merge_failed, merge_retried, csrf_rejected, rate_limited, cookie_rejected",
             session_events.clone(),
         );
+        let redis_errors = Family::<OperationLabels, Counter>::default();
+        registry.register(
+            "bff_redis_errors",
+            "Redis commands that failed or timed out, by operation; the feature fell back to its in-process behaviour",
+            redis_errors.clone(),
+        );
+        let redis_events = Family::<RedisEventLabels, Counter>::default();
+        registry.register(
+            "bff_redis_events",
+            "What the replicas' shared tier did: L2 hits, stale and misses, fill-lock waits, purge messages, refresh leases, shared idempotency answers",
+            redis_events.clone(),
+        );
         Self {
             session_events,
+            redis_errors,
+            redis_events,
             registry,
             server_duration,
             client_duration,
@@ -255,6 +336,18 @@ impl Metrics {
     pub fn count_session_event(&self, event: SessionEvent) {
         self.session_events
             .get_or_create(&EventLabels { event })
+            .inc();
+    }
+
+    pub fn count_redis_error(&self, operation: &'static str) {
+        self.redis_errors
+            .get_or_create(&OperationLabels { operation })
+            .inc();
+    }
+
+    pub fn count_redis_event(&self, event: RedisEvent) {
+        self.redis_events
+            .get_or_create(&RedisEventLabels { event })
             .inc();
     }
 

@@ -1,4 +1,4 @@
-//! Readiness: both upstreams reachable, the verdict reused for a short while so probes from
+//! Readiness: both upstreams reachable (and Redis reported when configured), the verdict reused for a short while so probes from
 //! every kubelet and load balancer do not each hit the upstreams.
 
 use std::time::{Duration, Instant};
@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::Mutex;
 
+use crate::replicas::Redis;
 use crate::request_id::RequestId;
 use crate::upstream::Upstream;
 
@@ -21,6 +22,11 @@ pub struct Report {
     pub ready: bool,
     pub commerce: bool,
     pub content: bool,
+    /// Whether Redis answers, when `[redis]` is set. Reported, not required: every replica
+    /// shares the one Redis, so failing readiness on it would take them all out of service at
+    /// once, which is the outage the in-process fallbacks exist to avoid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redis: Option<bool>,
 }
 
 impl Readiness {
@@ -29,6 +35,7 @@ impl Readiness {
         &self,
         commerce: &Upstream,
         content: &Upstream,
+        redis: Option<&Redis>,
         ttl: Duration,
         request_id: &RequestId,
     ) -> Report {
@@ -38,12 +45,22 @@ impl Readiness {
         {
             return report.clone();
         }
-        let (commerce, content) =
-            tokio::join!(commerce.probe(request_id), content.probe(request_id));
+        let redis_probe = async {
+            match redis {
+                Some(redis) => Some(redis.ping().await),
+                None => None,
+            }
+        };
+        let (commerce, content, redis) = tokio::join!(
+            commerce.probe(request_id),
+            content.probe(request_id),
+            redis_probe
+        );
         let report = Report {
             ready: commerce && content,
             commerce,
             content,
+            redis,
         };
         *last = Some((Instant::now(), report.clone()));
         report

@@ -20,6 +20,7 @@ use crate::geo::Geocoder;
 use crate::metrics::Metrics;
 use crate::rate_limit::AuthRateLimit;
 use crate::readiness::Readiness;
+use crate::replicas::Redis;
 use crate::security::SecurityHeaders;
 use crate::seo::SeoSettings;
 use crate::session::Sessions;
@@ -79,6 +80,8 @@ pub struct AppState {
     pub refresher: Arc<Refresher>,
     /// The file the configuration came from, re-read on reload (SIGHUP or the admin API).
     pub config_path: Option<PathBuf>,
+    /// Redis, when `[redis]` is set: what the replicas share (see [`crate::replicas`]).
+    pub redis: Option<Redis>,
     /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
     pub shutdown: CancellationToken,
 }
@@ -117,6 +120,11 @@ impl AppState {
         transports: Transports,
     ) -> Result<SharedState, ConfigError> {
         let metrics = Arc::new(Metrics::new());
+        let redis = Redis::from_config(
+            &config.redis,
+            secrets.redis_password.as_ref(),
+            metrics.clone(),
+        )?;
         let upstream = |name: &'static str,
                         upstream_config: &crate::config::UpstreamConfig,
                         credential,
@@ -186,6 +194,7 @@ impl AppState {
             readiness: Readiness::default(),
             seo: Arc::new(SeoSettings::new(&config, sandbox_origin)),
             shutdown: CancellationToken::new(),
+            redis,
             config,
             secrets,
             metrics,

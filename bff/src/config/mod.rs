@@ -45,6 +45,7 @@ pub struct Config {
     pub cache: CacheConfig,
     pub session: SessionConfig,
     pub rate_limit: RateLimitConfig,
+    pub redis: RedisConfig,
     pub maps: MapsConfig,
     pub seo: SeoConfig,
     pub public: PublicConfig,
@@ -192,6 +193,66 @@ impl Default for RateLimitConfig {
             auth_per_minute: 10,
             trusted_client_ip_header: String::new(),
         }
+    }
+}
+
+/// Redis, shared by every replica: the second cache tier, purge fan-out, refresh leases,
+/// checkout idempotency keys and the auth rate limits. Off unless `url` is set; without it (or
+/// while it is unreachable) each of those stays in process, as with a single replica.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RedisConfig {
+    /// `redis://host:port/db`, without a password (that comes from `BFF_REDIS_PASSWORD`).
+    /// Empty: no Redis.
+    pub url: String,
+    /// Multiplexed connections commands are spread over (each carries many at once).
+    pub pool_size: usize,
+    /// How long one connection attempt may take.
+    pub connect_timeout_ms: u64,
+    /// How long one command may take before the feature falls back to its in-process mode.
+    pub command_timeout_ms: u64,
+    /// Put before every key and channel, so several storefronts can share one Redis.
+    pub key_prefix: String,
+}
+
+impl Default for RedisConfig {
+    fn default() -> Self {
+        Self {
+            url: String::new(),
+            pool_size: 4,
+            connect_timeout_ms: 250,
+            command_timeout_ms: 100,
+            key_prefix: "bff:".to_owned(),
+        }
+    }
+}
+
+impl RedisConfig {
+    pub fn enabled(&self) -> bool {
+        !self.url.trim().is_empty()
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if !self.enabled() {
+            return problems;
+        }
+        match Url::parse(self.url.trim()) {
+            Ok(url) if !matches!(url.scheme(), "redis" | "rediss") => {
+                problems.push("redis.url: must start with redis://".to_owned());
+            }
+            Ok(url) if url.password().is_some() => problems
+                .push("redis.url: must not carry a password (set BFF_REDIS_PASSWORD)".to_owned()),
+            Ok(_) => {}
+            Err(err) => problems.push(format!("redis.url: not a URL ({err})")),
+        }
+        if self.pool_size == 0 {
+            problems.push("redis.pool_size: must be at least 1".to_owned());
+        }
+        if self.command_timeout_ms == 0 || self.connect_timeout_ms == 0 {
+            problems.push("redis: timeouts must be at least 1 ms".to_owned());
+        }
+        problems
     }
 }
 
@@ -402,6 +463,7 @@ impl Default for Config {
             cache: CacheConfig::default(),
             session: SessionConfig::default(),
             rate_limit: RateLimitConfig::default(),
+            redis: RedisConfig::default(),
             maps: MapsConfig::default(),
             seo: SeoConfig::default(),
             public: PublicConfig::default(),
@@ -671,6 +733,7 @@ impl Config {
             }
         }
         problems.extend(self.maps.problems(self.sandbox.enabled));
+        problems.extend(self.redis.problems());
         if !(0.0..=1.0).contains(&self.telemetry.sample_ratio) {
             problems.push("telemetry.sample_ratio: must be between 0 and 1".to_owned());
         }

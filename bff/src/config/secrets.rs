@@ -25,6 +25,8 @@ pub struct Secrets {
     pub webhook_secret: SecretString,
     pub geocoder_key: Option<SecretString>,
     pub map_tile_key: Option<SecretString>,
+    /// Redis's password (`AUTH`), when `[redis]` is set and the server asks for one.
+    pub redis_password: Option<SecretString>,
 }
 
 /// How a secret is found: its name and whether the BFF can run without it.
@@ -55,6 +57,10 @@ const GEOCODER_KEY: Spec = Spec {
 };
 const MAP_TILE_KEY: Spec = Spec {
     env: "BFF_MAP_TILE_KEY",
+    required: false,
+};
+const REDIS_PASSWORD: Spec = Spec {
+    env: "BFF_REDIS_PASSWORD",
     required: false,
 };
 
@@ -120,6 +126,7 @@ impl Secrets {
         let webhook_secret = take(&WEBHOOK_SECRET);
         let geocoder_key = take(&GEOCODER_KEY);
         let map_tile_key = take(&MAP_TILE_KEY);
+        let redis_password = take(&REDIS_PASSWORD);
         match (admin_token, session_keys, webhook_secret) {
             (Some(admin_token), Some(session_keys), Some(webhook_secret))
                 if problems.is_empty() =>
@@ -137,6 +144,7 @@ impl Secrets {
                     webhook_secret,
                     geocoder_key,
                     map_tile_key,
+                    redis_password,
                 })
             }
             _ => Err(ConfigError(problems.join("\n"))),
@@ -155,6 +163,7 @@ impl Secrets {
                 &self.content_api_token,
                 &self.geocoder_key,
                 &self.map_tile_key,
+                &self.redis_password,
             ]
             .into_iter()
             .flatten()
@@ -181,6 +190,7 @@ impl fmt::Debug for Secrets {
             .field(WEBHOOK_SECRET.env, &state(true))
             .field(GEOCODER_KEY.env, &state(self.geocoder_key.is_some()))
             .field(MAP_TILE_KEY.env, &state(self.map_tile_key.is_some()))
+            .field(REDIS_PASSWORD.env, &state(self.redis_password.is_some()))
             .finish()
     }
 }
@@ -225,11 +235,17 @@ impl fmt::Display for Secrets {
             GEOCODER_KEY.env,
             show(self.geocoder_key.as_ref())
         )?;
-        write!(
+        writeln!(
             f,
             "{} = \"{}\"",
             MAP_TILE_KEY.env,
             show(self.map_tile_key.as_ref())
+        )?;
+        write!(
+            f,
+            "{} = \"{}\"",
+            REDIS_PASSWORD.env,
+            show(self.redis_password.as_ref())
         )
     }
 }

@@ -16,7 +16,7 @@ pub async fn live() -> &'static str {
 }
 
 /// `/readyz`: both upstreams reachable (verdict reused for `readiness.cache_ms`), and not
-/// shutting down.
+/// shutting down; Redis's state is reported beside them.
 pub async fn ready(State(state): State<SharedState>, request_id: RequestId) -> Response {
     if state.shutdown.is_cancelled() {
         return (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response();
@@ -24,7 +24,13 @@ pub async fn ready(State(state): State<SharedState>, request_id: RequestId) -> R
     let ttl = Duration::from_millis(state.config.readiness.cache_ms);
     let report = state
         .readiness
-        .check(&state.commerce, &state.content, ttl, &request_id)
+        .check(
+            &state.commerce,
+            &state.content,
+            state.redis.as_ref(),
+            ttl,
+            &request_id,
+        )
         .await;
     let status = if report.ready {
         StatusCode::OK

@@ -5,6 +5,8 @@
 pub mod browser;
 pub mod in_process;
 pub mod metrics;
+pub mod redis;
+pub mod replicas;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -1,0 +1,116 @@
+//! Several BFF replicas on one sandbox and one Redis, as Kubernetes runs them: each replica a
+//! real server on its own ports, sharing only the sandbox (over HTTP) and Redis.
+
+use bff::config::{Config, SANDBOX_PLACEHOLDER, Secrets};
+use tempfile::TempDir;
+use tokio_util::sync::CancellationToken;
+
+use super::{TestServer, test_config, write_dist};
+
+/// Secrets every replica shares, as from one Kubernetes secret (sessions sealed by one open on
+/// every other).
+pub const SHARED_SECRETS: [(&str, &str); 3] = [
+    (
+        "BFF_SESSION_KEYS",
+        "replica-test-session-key-0123456789abcdef",
+    ),
+    ("BFF_ADMIN_TOKEN", "replica-test-admin-token"),
+    ("BFF_WEBHOOK_SECRET", "replica-test-webhook-secret"),
+];
+
+pub struct Replicas {
+    pub replicas: Vec<TestServer>,
+    pub sandbox: String,
+    sandbox_stop: CancellationToken,
+    _sandbox_dir: TempDir,
+}
+
+/// How the sandbox and the replicas are set up.
+pub struct Setup {
+    pub replicas: usize,
+    pub redis_url: String,
+    /// Lifetime of the sandbox's access tokens.
+    pub access_token_ttl_seconds: i64,
+}
+
+impl Replicas {
+    /// Starts the sandbox, then `setup.replicas` replicas with `[redis] url` set, each with
+    /// `configure` applied to its config.
+    pub async fn start(setup: Setup, configure: impl Fn(&mut Config)) -> Self {
+        let sandbox_dir = TempDir::new().unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let sandbox_origin = sandbox::default_public_url(addr);
+        let state = sandbox::SandboxState::new(sandbox::SandboxOptions {
+            access_token_ttl_seconds: setup.access_token_ttl_seconds,
+            ..sandbox::SandboxOptions::new(sandbox_dir.path().to_owned(), sandbox_origin.clone())
+        })
+        .unwrap();
+        let sandbox_stop = CancellationToken::new();
+        let stop = sandbox_stop.clone();
+        tokio::spawn(sandbox::serve(listener, state, async move {
+            stop.cancelled().await;
+        }));
+        let mut replicas = Vec::new();
+        for _ in 0..setup.replicas {
+            let mut config = external_sandbox(test_config(), &sandbox_origin);
+            config.redis.url = setup.redis_url.clone();
+            configure(&mut config);
+            replicas.push(start_replica(config, &sandbox_origin).await);
+        }
+        Self {
+            replicas,
+            sandbox: sandbox_origin,
+            sandbox_stop,
+            _sandbox_dir: sandbox_dir,
+        }
+    }
+
+    pub async fn stop(self) {
+        for replica in self.replicas {
+            replica.stop().await;
+        }
+        self.sandbox_stop.cancel();
+    }
+}
+
+/// `config` with every `${sandbox}` replaced by `origin` and the embedded sandbox off.
+fn external_sandbox(config: Config, origin: &str) -> Config {
+    let text = config
+        .to_toml()
+        .unwrap()
+        .replace(SANDBOX_PLACEHOLDER, origin.trim_end_matches('/'));
+    let mut config: Config = toml::from_str(&text).unwrap();
+    config.sandbox.enabled = false;
+    config
+}
+
+async fn start_replica(mut config: Config, sandbox: &str) -> TestServer {
+    let dist = TempDir::new().unwrap();
+    let data = TempDir::new().unwrap();
+    write_dist(dist.path());
+    config.web.dist_dir = dist.path().to_owned();
+    config.sandbox.data_dir = data.path().to_owned();
+    let secrets = Secrets::from_lookup(&config, |name| {
+        SHARED_SECRETS
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| (*value).to_owned())
+    })
+    .unwrap();
+    let running = bff::server::start(config, secrets, None).await.unwrap();
+    let base = format!("http://{}", running.main_addr);
+    let admin = format!("http://{}", running.admin_addr);
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    TestServer {
+        running,
+        base,
+        admin,
+        sandbox: sandbox.to_owned(),
+        client,
+        _dirs: (dist, data),
+    }
+}
