@@ -160,7 +160,10 @@ impl AppState {
         )?;
         let public_config: Arc<str> = public_config_json(&config, sandbox_origin)?.into();
         let web = Arc::new(WebAssets::load(&config.web.dist_dir, &public_config));
-        let cache = EdgeCache::new(config.cache.clone(), metrics.clone());
+        let shutdown = CancellationToken::new();
+        let cache =
+            EdgeCache::with_shared_tier(config.cache.clone(), metrics.clone(), redis.clone());
+        cache.listen_for_purges(shutdown.clone());
         let tile_cache = EdgeCache::new(tile_cache_config(&config.cache), metrics.clone());
         let tiles = tile_provider(&config, &secrets, sandbox_origin, metrics.clone())?;
         let sealer = Sealer::new(&secrets.session_keys).ok_or_else(|| {
@@ -193,7 +196,7 @@ impl AppState {
             security: Arc::new(SecurityHeaders::new(&config, sandbox_origin)),
             readiness: Readiness::default(),
             seo: Arc::new(SeoSettings::new(&config, sandbox_origin)),
-            shutdown: CancellationToken::new(),
+            shutdown,
             redis,
             config,
             secrets,

@@ -1,11 +1,19 @@
 //! Three replicas, one sandbox, one real Redis: the shared cache tier, cross-replica
-//! coalescing and purge fan-out.
+//! coalescing and purge fan-out. Waits are bounded polls, never timing assertions.
+
+#![allow(clippy::unwrap_used)]
 
 mod common;
 
+use std::time::{Duration, Instant};
+
 use common::redis::RedisServer;
-use common::replicas::{Replicas, Setup};
-use serde_json::Value;
+use common::replicas::{Replicas, SHARED_SECRETS, Setup};
+use common::{TestServer, header};
+use serde_json::{Value, json};
+
+const PAGE_ROUTE: &str = "/strapi/page/{name}";
+const ABOUT: &str = "/api/pages/aboutus";
 
 async fn three(redis: &RedisServer) -> Replicas {
     Replicas::start(
@@ -19,6 +27,78 @@ async fn three(redis: &RedisServer) -> Replicas {
     .await
 }
 
+fn secret(name: &str) -> &'static str {
+    SHARED_SECRETS
+        .iter()
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| *value)
+        .unwrap()
+}
+
+/// The sum of `bff_redis_events_total{event}` over the replicas.
+async fn events(replicas: &Replicas, event: &str) -> f64 {
+    let mut total = 0.0;
+    for replica in &replicas.replicas {
+        total += replica
+            .metrics()
+            .await
+            .value("bff_redis_events_total", &[("event", event)])
+            .unwrap_or(0.0);
+    }
+    total
+}
+
+/// Whether the About Us page lists open positions (the sandbox's variant takes them away).
+async fn lists_positions(replica: &TestServer) -> (bool, String) {
+    let answer = replica.get(ABOUT).await;
+    assert_eq!(answer.status(), 200);
+    let status = header(&answer, "cache-status").to_owned();
+    let page: Value = answer.json().await.unwrap();
+    let positions = page["lookingForListContent"].as_array().map_or(0, Vec::len);
+    (positions > 0, status)
+}
+
+/// Polls until `replica` answers About Us with (`true`) or without open positions, for up to
+/// 5 s (the purge message travels asynchronously); returns the Cache-Status of that answer.
+async fn until_positions(replica: &TestServer, listed: bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (positions, status) = lists_positions(replica).await;
+        if positions == listed {
+            return status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} still serves the purged page ({status})",
+            replica.base
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn set_variant(replicas: &Replicas, variant: &str) {
+    let response = reqwest::Client::new()
+        .put(format!(
+            "{}/sandbox/pages/aboutus/variant",
+            replicas.sandbox
+        ))
+        .json(&json!({"variant": variant}))
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_success());
+}
+
+/// Every replica has About Us in L1: its second request is a hit.
+async fn warm_about(replicas: &Replicas) {
+    for replica in &replicas.replicas {
+        lists_positions(replica).await;
+        let (positions, status) = lists_positions(replica).await;
+        assert!(positions, "the fixture lists open positions");
+        assert!(status.contains("detail=hit"), "{status}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_replica_reports_redis_in_its_readiness() {
     let redis = RedisServer::start();
@@ -28,5 +108,146 @@ async fn every_replica_reports_redis_in_its_readiness() {
         assert_eq!(report["ready"], true, "{report}");
         assert_eq!(report["redis"], true, "{report}");
     }
+    replicas.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn three_hundred_cold_requests_spread_over_three_replicas_make_one_upstream_call() {
+    let redis = RedisServer::start();
+    let replicas = three(&redis).await;
+    // Slow enough that every request arrives while the one fetch runs.
+    replicas.replicas[0]
+        .inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 500}))
+        .await;
+    let mut requests = Vec::new();
+    for index in 0..300 {
+        let replica = &replicas.replicas[index % 3];
+        let (client, url) = (replica.client.clone(), replica.url("/api/pages/home"));
+        requests.push(tokio::spawn(async move {
+            let answer = client.get(url).send().await.unwrap();
+            (answer.status().as_u16(), answer.text().await.unwrap())
+        }));
+    }
+    let mut bodies = std::collections::HashSet::new();
+    for request in requests {
+        let (status, body) = request.await.unwrap();
+        assert_eq!(status, 200, "{body}");
+        bodies.insert(body);
+    }
+    assert_eq!(bodies.len(), 1, "every replica answered the same page");
+    assert_eq!(replicas.replicas[0].upstream_calls(PAGE_ROUTE).await, 1);
+    assert_eq!(events(&replicas, "fill_lock_acquired").await, 1.0);
+    assert!(events(&replicas, "fill_lock_waited").await >= 1.0);
+    // The next replica to miss L1 finds the page in L2.
+    replicas.replicas[0].clear_faults().await;
+    replicas.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_entry_filled_on_one_replica_is_an_l2_hit_on_the_others() {
+    let redis = RedisServer::start();
+    let replicas = three(&redis).await;
+    let first = replicas.replicas[0].get("/api/pages/home").await;
+    assert!(header(&first, "cache-status").contains("detail=miss"));
+    for replica in &replicas.replicas[1..] {
+        let answer = replica.get("/api/pages/home").await;
+        assert!(
+            header(&answer, "cache-status").contains("detail=hit"),
+            "{}",
+            header(&answer, "cache-status")
+        );
+    }
+    assert_eq!(replicas.replicas[0].upstream_calls(PAGE_ROUTE).await, 1);
+    assert_eq!(events(&replicas, "l2_hit").await, 2.0);
+    replicas.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_purge_on_one_replica_reaches_every_replica_with_fresh_content() {
+    let redis = RedisServer::start();
+    let replicas = three(&redis).await;
+    warm_about(&replicas).await;
+    let calls_before = replicas.replicas[0].upstream_calls(PAGE_ROUTE).await;
+    set_variant(&replicas, "no-positions").await;
+    let purge = replicas.replicas[0]
+        .client
+        .post(format!("{}/admin/cache/purge", replicas.replicas[0].admin))
+        .bearer_auth(secret("BFF_ADMIN_TOKEN"))
+        .json(&json!({"tags": ["page:aboutus"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(purge.status(), 200);
+    for replica in &replicas.replicas {
+        let status = until_positions(replica, false).await;
+        assert!(!status.contains("detail=stale"), "{status}");
+    }
+    assert_eq!(
+        replicas.replicas[0].upstream_calls(PAGE_ROUTE).await,
+        calls_before + 1,
+        "the purged page was fetched once for all three replicas"
+    );
+    assert_eq!(events(&replicas, "purge_sent").await, 1.0);
+    assert_eq!(events(&replicas, "purge_received").await, 2.0);
+    replicas.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_publish_webhook_on_one_replica_reaches_every_replica_with_fresh_content() {
+    let redis = RedisServer::start();
+    let replicas = three(&redis).await;
+    warm_about(&replicas).await;
+    set_variant(&replicas, "no-positions").await;
+    let hook = replicas.replicas[1]
+        .client
+        .post(format!("{}/admin/webhooks/content", replicas.replicas[1].admin))
+        .bearer_auth(secret("BFF_WEBHOOK_SECRET"))
+        .json(&json!({"event": "entry.publish", "model": "page", "entry": {"id": 3, "name": "aboutus"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(hook.status(), 200);
+    for replica in &replicas.replicas {
+        until_positions(replica, false).await;
+    }
+    replicas.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_purge_made_while_redis_was_down_reaches_l2_and_every_replica_when_it_returns() {
+    let mut redis = RedisServer::start();
+    let replicas = three(&redis).await;
+    warm_about(&replicas).await;
+    set_variant(&replicas, "no-positions").await;
+    redis.stop();
+    // Every replica still answers from its L1.
+    for replica in &replicas.replicas {
+        let (positions, status) = lists_positions(replica).await;
+        assert!(positions, "{}: {status}", replica.base);
+    }
+    let purge = replicas.replicas[0]
+        .client
+        .post(format!("{}/admin/cache/purge", replicas.replicas[0].admin))
+        .bearer_auth(secret("BFF_ADMIN_TOKEN"))
+        .json(&json!({"tags": ["page:aboutus"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(purge.status(), 200, "a purge works without Redis");
+    assert!(!lists_positions(&replicas.replicas[0]).await.0);
+    redis.resume();
+    // On rejoining the channel the others drop L1 (they may have missed purges), and the kept
+    // purge outdates the L2 copy, so none of them serves the purged page again.
+    for replica in &replicas.replicas {
+        until_positions(replica, false).await;
+    }
+    assert!(events(&replicas, "purge_resubscribed").await >= 3.0);
+    let errors = replicas.replicas[0].metrics().await;
+    assert!(
+        errors
+            .value("bff_redis_errors_total", &[("operation", "cache_l2_purge")])
+            .unwrap_or(0.0)
+            >= 1.0
+    );
     replicas.stop().await;
 }

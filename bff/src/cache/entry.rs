@@ -43,6 +43,19 @@ pub struct CachedResponse {
     pub hard_until: Instant,
 }
 
+/// An entry's description in L2 (its bodies are stored beside it, as they are).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct SharedMeta {
+    route: String,
+    status: u16,
+    content_type: String,
+    etag: String,
+    tags: Vec<String>,
+    stored_at_unix_ms: u64,
+    jitter_factor: f64,
+}
+
 /// An entry's windows under one policy. Computed at lookup time from the *current* policy, so a
 /// reloaded ttl applies to entries already stored.
 #[derive(Debug, Clone, Copy)]
@@ -132,6 +145,54 @@ impl CachedResponse {
             swr,
             sie,
         }
+    }
+
+    /// What L2 keeps beside the bodies, with the store time as Unix time (another replica's
+    /// `Instant` means nothing here).
+    pub(super) fn shared_meta(&self) -> SharedMeta {
+        let age_ms = u64::try_from(self.stored_at.elapsed().as_millis()).unwrap_or(u64::MAX);
+        SharedMeta {
+            route: self.route.as_str().to_owned(),
+            status: self.status.as_u16(),
+            content_type: self.content_type.to_str().unwrap_or_default().to_owned(),
+            etag: self.etag.to_str().unwrap_or_default().to_owned(),
+            tags: self.tags.clone(),
+            stored_at_unix_ms: crate::replicas::unix_ms().saturating_sub(age_ms),
+            jitter_factor: self.jitter_factor,
+        }
+    }
+
+    /// The entry another replica stored in L2, its windows under `policy`. `None` when the
+    /// parts do not make an entry, or it is older than this machine's monotonic clock can say.
+    pub(super) fn from_shared(
+        meta: SharedMeta,
+        body: Bytes,
+        gzip: Option<Bytes>,
+        brotli: Option<Bytes>,
+        policy: &CachePolicy,
+    ) -> Option<Self> {
+        let route = RouteKind::ALL
+            .into_iter()
+            .find(|route| route.as_str() == meta.route)?;
+        let age = Duration::from_millis(
+            crate::replicas::unix_ms().saturating_sub(meta.stored_at_unix_ms),
+        );
+        let stored_at = Instant::now().checked_sub(age)?;
+        let mut entry = Self {
+            route,
+            status: StatusCode::from_u16(meta.status).ok()?,
+            content_type: HeaderValue::from_str(&meta.content_type).ok()?,
+            etag: HeaderValue::from_str(&meta.etag).ok()?,
+            gzip,
+            brotli,
+            body,
+            tags: meta.tags,
+            stored_at,
+            jitter_factor: meta.jitter_factor,
+            hard_until: stored_at,
+        };
+        entry.hard_until = entry.freshness(policy).hard_until();
+        Some(entry)
     }
 
     /// The bytes this entry weighs in the cache: every variant plus bookkeeping.

@@ -3,6 +3,7 @@
 pub mod entry;
 pub mod http;
 pub mod key;
+mod l2;
 pub mod policy;
 pub mod rendered;
 pub mod status;

@@ -20,10 +20,13 @@ use prometheus_client::metrics::counter::Counter;
 use super::entry::{CachedResponse, Fetched, Freshness};
 use super::http::{StoredEncoding, respond, respond_composed};
 use super::key::cache_key;
+use super::l2::{LockAttempt, SharedTier};
 use super::policy::{CacheConfig, RouteKind};
 use super::rendered::{EpochCounters, Epochs, Remembered, Rendered};
 use super::status::CacheState;
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, RedisEvent};
+use crate::replicas::Redis;
+use crate::replicas::purge_bus::{BusEvent, Purge};
 use crate::single_flight::{self, Flight, SingleFlight};
 use crate::upstream::UpstreamError;
 
@@ -63,6 +66,8 @@ impl FetchFailure {
 struct FetchOutcome {
     entry: Arc<CachedResponse>,
     stored: bool,
+    /// Another replica fetched it (this one waited on its fill lock and read L2).
+    from_peer: bool,
 }
 
 type FetchResult = Result<FetchOutcome, FetchFailure>;
@@ -120,6 +125,13 @@ struct Inner {
     /// Answers rendered once and served again while current (see [`super::rendered`]).
     remembered: Remembered,
     epochs: EpochCounters,
+    /// L2 and the purge fan-out, when Redis is configured.
+    shared: Option<SharedTier>,
+    /// Purges Redis did not take (L2 or the channel) while it was away, applied again when the
+    /// purge channel is joined again, so L2 and the other replicas never keep what was purged.
+    pending_purges: std::sync::Mutex<Vec<Purge>>,
+    /// One L2 read per key in flight on this replica, however many requests missed L1.
+    l2_reads: SingleFlight<String, Option<Arc<CachedResponse>>>,
 }
 
 impl std::fmt::Debug for EdgeCache {
@@ -155,6 +167,22 @@ impl Expiry<String, Arc<CachedResponse>> for HardLimit {
 }
 
 impl Inner {
+    /// Stores `entry` in L1 unless a purge happened since `generation` was read (also one that
+    /// lands during the insert). Returns whether it stayed.
+    async fn store_l1(&self, key: &str, entry: Arc<CachedResponse>, generation: u64) -> bool {
+        if self.generation.load(Ordering::SeqCst) != generation {
+            return false;
+        }
+        let route = entry.route;
+        self.entries.insert(key.to_owned(), entry).await;
+        self.epochs.bump(route);
+        if self.generation.load(Ordering::SeqCst) != generation {
+            self.entries.invalidate(key).await;
+            return false;
+        }
+        true
+    }
+
     fn config(&self) -> Arc<CacheConfig> {
         self.config
             .read()
@@ -197,7 +225,18 @@ pub struct CacheStats {
 }
 
 impl EdgeCache {
+    /// A cache of this process alone.
     pub fn new(config: CacheConfig, metrics: Arc<Metrics>) -> Self {
+        Self::with_shared_tier(config, metrics, None)
+    }
+
+    /// A cache with L2 in `redis` and purges fanned out through it, when given. Purges from
+    /// other replicas are received once [`Self::listen_for_purges`] runs.
+    pub fn with_shared_tier(
+        config: CacheConfig,
+        metrics: Arc<Metrics>,
+        redis: Option<Redis>,
+    ) -> Self {
         // Composed answers are new bytes; single entries share theirs.
         let remembered_capacity = config.capacity_bytes / 2;
         let eviction_metrics = metrics.clone();
@@ -232,8 +271,37 @@ impl EdgeCache {
                     .weigher(|key: &String, answer: &Arc<Rendered>| answer.weight(key))
                     .build(),
                 epochs: EpochCounters::default(),
+                shared: redis.map(SharedTier::new),
+                pending_purges: std::sync::Mutex::default(),
+                l2_reads: SingleFlight::default(),
             }),
         }
+    }
+
+    /// Applies other replicas' purges to this cache until `stop`; drops all of L1 whenever the
+    /// purge channel is joined again, since purges published meanwhile were missed. Does nothing
+    /// without Redis.
+    pub fn listen_for_purges(&self, stop: tokio_util::sync::CancellationToken) {
+        let Some(shared) = &self.inner.shared else {
+            return;
+        };
+        let cache = self.clone();
+        shared.bus.spawn_subscriber(
+            Arc::new(move |event| {
+                let cache = cache.clone();
+                Box::pin(async move {
+                    let purged = match event {
+                        BusEvent::Purge(purge) => cache.purge_local(&purge).await,
+                        BusEvent::Rejoined => {
+                            cache.replay_pending_purges().await;
+                            cache.purge_local(&Purge::All).await
+                        }
+                    };
+                    tracing::debug!(purged, "purge from another replica applied");
+                })
+            }),
+            stop,
+        );
     }
 
     pub fn config(&self) -> Arc<CacheConfig> {
@@ -345,9 +413,12 @@ impl EdgeCache {
         F: FnOnce() -> Fut + Send + 'static,
         Fut: Future<Output = Result<Fetched, UpstreamError>> + Send + 'static,
     {
-        let cached = self.inner.entries.get(&key).await;
         let config = self.inner.config();
         let policy = config.policy(route);
+        let cached = match self.inner.entries.get(&key).await {
+            Some(entry) => Some(entry),
+            None => self.read_l2(route, &key, policy).await,
+        };
         let now = Instant::now();
         let hit = |entry: &Arc<CachedResponse>, state| Lookup {
             key: key.clone(),
@@ -405,7 +476,7 @@ impl EdgeCache {
                 freshness: outcome.entry.freshness(policy),
                 forward_status: Some(outcome.entry.status.as_u16()),
                 entry: outcome.entry,
-                state: if leader {
+                state: if leader && !outcome.from_peer {
                     CacheState::Miss
                 } else {
                     CacheState::Coalesced
@@ -457,73 +528,141 @@ impl EdgeCache {
         let span = tracing::info_span!("cache.fetch", cache.route = route.as_str());
         let work = async move {
             let generation = inner.generation.load(Ordering::SeqCst);
-            let started = Instant::now();
-            let fetched = fetch().await;
-            inner.metrics.observe_cache_fetch(
-                route.as_str(),
-                if fetched.is_ok() { "ok" } else { "error" },
-                started.elapsed(),
-            );
-            let fetched = fetched?;
-            let mut tags = vec![tag];
-            tags.extend(fetched.extra_tags.iter().cloned());
-            let entry = Arc::new(CachedResponse::new(route, fetched, tags, &policy));
+            let timed_fetch = {
+                let inner = inner.clone();
+                move || async move {
+                    let started = Instant::now();
+                    let fetched = fetch().await;
+                    inner.metrics.observe_cache_fetch(
+                        route.as_str(),
+                        if fetched.is_ok() { "ok" } else { "error" },
+                        started.elapsed(),
+                    );
+                    fetched
+                }
+            };
+            let (entry, from_peer) =
+                fetch_entry(&inner, route, &task_key, &policy, tag, timed_fetch).await?;
             let cacheable = entry.body.len() <= policy.max_entry_bytes;
             let mut stored = false;
             if cacheable && inner.generation.load(Ordering::SeqCst) == generation {
-                inner.entries.insert(task_key.clone(), entry.clone()).await;
-                inner.epochs.bump(route);
-                stored = true;
-                // A purge that landed during the insert wins.
-                if inner.generation.load(Ordering::SeqCst) != generation {
-                    inner.entries.invalidate(&task_key).await;
-                    stored = false;
-                }
+                stored = inner.store_l1(&task_key, entry.clone(), generation).await;
             }
-            Ok(FetchOutcome { entry, stored })
+            Ok(FetchOutcome {
+                entry,
+                stored,
+                from_peer,
+            })
         }
         .instrument(span);
         (runs.start(key, (), work, |_| {}), true)
     }
 
-    /// Drops every entry carrying one of `tags`; returns how many there were.
+    /// Drops every entry carrying one of `tags`, on every replica; returns how many this
+    /// replica held.
     pub async fn purge_tags(&self, tags: &[String]) -> u64 {
-        let tags: Vec<String> = tags.iter().map(|tag| tag.trim().to_lowercase()).collect();
-        self.purge_where(move |entry| entry.tags.iter().any(|tag| tags.contains(tag)))
-            .await
+        let tags = tags.iter().map(|tag| tag.trim().to_lowercase()).collect();
+        self.purge(Purge::Tags(tags)).await
     }
 
     /// Drops the entries at `keys` (`route:title`, titles normalised like requests' are).
     pub async fn purge_keys(&self, keys: &[String]) -> u64 {
-        self.inner.generation.fetch_add(1, Ordering::SeqCst);
-        let mut purged = 0;
-        for key in keys {
-            let normalised = match key.split_once(':') {
+        let keys = keys
+            .iter()
+            .map(|key| match key.split_once(':') {
                 Some((route, title)) => format!(
                     "{}:{}",
                     route.trim().to_lowercase(),
                     super::key::normalise(title)
                 ),
                 None => key.trim().to_lowercase(),
-            };
-            if self.inner.entries.remove(&normalised).await.is_some() {
-                purged += 1;
-            }
-        }
-        self.inner.epochs.bump_all();
-        purged
+            })
+            .collect();
+        self.purge(Purge::Keys(keys)).await
     }
 
     /// Drops every entry that carries none of `kept` (the webhook's answer to a change it
     /// cannot map: all content, but not the price map).
     pub async fn purge_all_except_tags(&self, kept: &[String]) -> u64 {
-        let kept = kept.to_vec();
-        self.purge_where(move |entry| !entry.tags.iter().any(|tag| kept.contains(tag)))
-            .await
+        self.purge(Purge::AllExceptTags(kept.to_vec())).await
     }
 
     pub async fn purge_all(&self) -> u64 {
-        self.purge_where(|_| true).await
+        self.purge(Purge::All).await
+    }
+
+    /// Applies `purge` here, in L2, and on every other replica (through the purge channel).
+    async fn purge(&self, purge: Purge) -> u64 {
+        let purged = self.purge_local(&purge).await;
+        self.share_purge(purge).await;
+        purged
+    }
+
+    /// Applies `purge` to L2 and publishes it; kept for later when Redis does not take it.
+    async fn share_purge(&self, purge: Purge) {
+        let Some(shared) = &self.inner.shared else {
+            return;
+        };
+        let empty = match &purge {
+            Purge::Tags(names) | Purge::Keys(names) => names.is_empty(),
+            Purge::AllExceptTags(_) | Purge::All => false,
+        };
+        if empty {
+            return;
+        }
+        if shared.purge(&purge).await && shared.bus.publish(purge.clone()).await {
+            return;
+        }
+        tracing::warn!(
+            ?purge,
+            "purge kept for when Redis returns: it reached neither L2 nor the other replicas"
+        );
+        self.inner
+            .pending_purges
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(purge);
+    }
+
+    async fn replay_pending_purges(&self) {
+        let pending = std::mem::take(
+            &mut *self
+                .inner
+                .pending_purges
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for purge in pending {
+            self.share_purge(purge).await;
+        }
+    }
+
+    /// Applies `purge` to this replica's L1 only; returns how many entries it dropped.
+    async fn purge_local(&self, purge: &Purge) -> u64 {
+        match purge {
+            Purge::Tags(tags) => {
+                let tags = tags.clone();
+                self.purge_where(move |entry| entry.tags.iter().any(|tag| tags.contains(tag)))
+                    .await
+            }
+            Purge::Keys(keys) => {
+                self.inner.generation.fetch_add(1, Ordering::SeqCst);
+                let mut purged = 0;
+                for key in keys {
+                    if self.inner.entries.remove(key).await.is_some() {
+                        purged += 1;
+                    }
+                }
+                self.inner.epochs.bump_all();
+                purged
+            }
+            Purge::AllExceptTags(kept) => {
+                let kept = kept.clone();
+                self.purge_where(move |entry| !entry.tags.iter().any(|tag| kept.contains(tag)))
+                    .await
+            }
+            Purge::All => self.purge_where(|_| true).await,
+        }
     }
 
     async fn purge_where(
@@ -543,6 +682,36 @@ impl EdgeCache {
         }
         self.inner.epochs.bump_all();
         matching.len() as u64
+    }
+
+    /// The L2 entry for `key` (one read per key in flight on this replica), stored in L1 when
+    /// found. `None` without Redis.
+    async fn read_l2(
+        &self,
+        route: RouteKind,
+        key: &str,
+        policy: &super::policy::CachePolicy,
+    ) -> Option<Arc<CachedResponse>> {
+        self.inner.shared.as_ref()?;
+        let inner = self.inner.clone();
+        let (task_key, policy) = (key.to_owned(), policy.clone());
+        let (flight, _) = self
+            .inner
+            .l2_reads
+            .join_or_start(key.to_owned(), async move {
+                let generation = inner.generation.load(Ordering::SeqCst);
+                let entry = inner
+                    .shared
+                    .as_ref()?
+                    .read(route, &task_key, &policy)
+                    .await?;
+                inner.store_l1(&task_key, entry.clone(), generation).await;
+                Some(entry)
+            });
+        match flight.await {
+            single_flight::Outcome::Completed(entry) => entry,
+            single_flight::Outcome::Panicked | single_flight::Outcome::Cancelled => None,
+        }
     }
 
     pub async fn stats(&self) -> CacheStats {
@@ -606,6 +775,62 @@ impl EdgeCache {
             self.inner.entries.weighted_size(),
         )
     }
+}
+
+/// The entry for `key` from the upstream, and whether another replica fetched it. With L2, one
+/// replica across all of them fetches (the fill lock's holder, which writes L2); the others wait
+/// for its value, and fetch on their own when it stores none or Redis fails them.
+async fn fetch_entry<F, Fut>(
+    inner: &Inner,
+    route: RouteKind,
+    key: &str,
+    policy: &super::policy::CachePolicy,
+    tag: super::tag::CacheTag,
+    fetch: F,
+) -> Result<(Arc<CachedResponse>, bool), FetchFailure>
+where
+    F: FnOnce() -> Fut,
+    Fut: Future<Output = Result<Fetched, UpstreamError>>,
+{
+    let build = |fetched: Fetched| {
+        let mut tags = vec![tag];
+        tags.extend(fetched.extra_tags.iter().cloned());
+        Arc::new(CachedResponse::new(route, fetched, tags, policy))
+    };
+    let Some(shared) = &inner.shared else {
+        return Ok((build(fetch().await?), false));
+    };
+    let deadline = SharedTier::wait_deadline();
+    loop {
+        match shared.try_lock(key).await {
+            LockAttempt::Acquired(lock) => {
+                shared.redis().count(RedisEvent::FillLockAcquired);
+                let epoch = shared.epoch().await;
+                let fetched = fetch().await;
+                let result = fetched.map(build).map_err(FetchFailure::from);
+                if let (Ok(entry), Ok(epoch)) = (&result, &epoch)
+                    && entry.body.len() <= policy.max_entry_bytes
+                {
+                    shared.write(key, entry, epoch).await;
+                }
+                shared.release(lock).await;
+                return result.map(|entry| (entry, false));
+            }
+            LockAttempt::Held => {
+                shared.redis().count(RedisEvent::FillLockWaited);
+                if let Some(entry) = shared.wait_for_fill(route, key, policy, deadline).await {
+                    return Ok((entry, true));
+                }
+                if Instant::now() >= deadline {
+                    shared.redis().count(RedisEvent::FillLockGaveUp);
+                    break;
+                }
+                // The holder stored nothing: the next to take the lock fetches.
+            }
+            LockAttempt::Unavailable => break,
+        }
+    }
+    Ok((build(fetch().await?), false))
 }
 
 #[cfg(test)]

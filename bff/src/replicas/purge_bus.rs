@@ -1,6 +1,6 @@
 //! Purge fan-out: a purge on one replica is published on a Redis channel, and every other replica
 //! drops the same entries from its L1. A replica that lost the channel may have missed purges,
-//! so on every (re)subscription it drops its whole L1 (what L2 holds is purged in Redis itself,
+//! so when it joins the channel again it drops its whole L1 (what L2 holds is purged in Redis itself,
 //! by the replica that took the purge).
 
 use std::future::Future;
@@ -31,8 +31,9 @@ pub enum Purge {
 pub enum BusEvent {
     /// Another replica purged.
     Purge(Purge),
-    /// The channel was (re)joined; purges published meanwhile were missed.
-    Subscribed,
+    /// The channel was joined after a time without it (lost, or not reachable at start):
+    /// purges published meanwhile were missed.
+    Rejoined,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -95,19 +96,20 @@ impl PurgeBus {
         let bus = self.clone();
         tokio::spawn(async move {
             let mut delay = RECONNECT_MIN;
-            let mut subscribed_before = false;
+            // Whether purges may have been missed: after a lost channel, or a failed first try.
+            let mut missed = false;
             while !stop.is_cancelled() {
                 match bus.subscribe().await {
                     Ok(mut pubsub) => {
                         delay = RECONNECT_MIN;
-                        if subscribed_before {
+                        if missed {
                             bus.redis.count(RedisEvent::PurgeResubscribed);
                             tracing::warn!(
                                 "purge channel joined again; dropping L1, since purges may have been missed"
                             );
+                            handler(BusEvent::Rejoined).await;
                         }
-                        subscribed_before = true;
-                        handler(BusEvent::Subscribed).await;
+                        missed = true;
                         let mut messages = pubsub.on_message();
                         loop {
                             let message = tokio::select! {
@@ -124,6 +126,7 @@ impl PurgeBus {
                         tracing::warn!("purge channel lost; reconnecting");
                     }
                     Err(error) => {
+                        missed = true;
                         bus.redis.metrics().count_redis_error("purge_subscribe");
                         tracing::debug!(%error, "purge channel unavailable; retrying");
                     }

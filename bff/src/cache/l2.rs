@@ -1,0 +1,369 @@
+//! The second cache tier, in Redis, shared by every replica: L1 (moka, per process) → L2 →
+//! upstream. An L1 miss reads L2 before the upstream; a fill writes both. A cold key requested
+//! on many replicas at once is fetched by one of them: the one that takes the key's fill lock
+//! (`SET NX PX`, renewed while the fetch runs, released when it ends); the others wait for the
+//! value in L2, and fetch on their own when the holder dies or gives nothing.
+//!
+//! Purges never scan Redis. Every stored entry records the versions of its tags and of its
+//! route, read atomically when it is written; a purge increments those versions, and a read that
+//! finds a recorded version out of date drops the entry. A fill also carries the purge epoch it
+//! saw before fetching, and is refused when any purge happened since, so an answer already on
+//! its way can never undo a purge (as the L1's own generation counter does in process).
+//!
+//! Every Redis failure here is a fallback, never an error: no L2 value, or a fetch of our own.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use redis::Script;
+
+use super::entry::{CachedResponse, SharedMeta};
+use super::policy::{CachePolicy, RouteKind};
+use crate::metrics::RedisEvent;
+use crate::replicas::purge_bus::{Purge, PurgeBus};
+use crate::replicas::{Redis, Unavailable};
+
+/// How long a fill lock lives without renewal: a holder that dies frees the key this soon.
+const LOCK_TTL: Duration = Duration::from_secs(3);
+/// How often a live holder renews its lock.
+const LOCK_RENEW_EVERY: Duration = Duration::from_secs(1);
+/// How often a replica waiting on another's fill looks again.
+const WAIT_POLL: Duration = Duration::from_millis(20);
+/// The longest a replica waits on others' fills before fetching on its own, whatever the locks
+/// say (a holder's fetch is bounded by its upstream timeout; this bounds a confused one).
+const WAIT_MAX: Duration = Duration::from_secs(15);
+
+/// Writes an entry unless a purge happened since its fetch began; records its versions.
+/// KEYS: entry, epoch, route generation, tag versions…; ARGV: epoch seen, ttl ms, meta, body,
+/// gzip, brotli.
+const FILL: &str = r"
+if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
+local versions = {}
+local tag_keys = {}
+for i = 4, #KEYS do
+  tag_keys[#tag_keys + 1] = KEYS[i]
+  versions[#versions + 1] = redis.call('GET', KEYS[i]) or '0'
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'meta', ARGV[3], 'body', ARGV[4], 'gzip', ARGV[5], 'brotli', ARGV[6],
+  'gen', redis.call('GET', KEYS[3]) or '0', 'tagkeys', table.concat(tag_keys, '\n'),
+  'tagvers', table.concat(versions, '\n'))
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+";
+
+/// Reads an entry whose recorded versions are all current; drops one that a purge outdated.
+/// KEYS: entry, route generation.
+const READ: &str = r"
+local f = redis.call('HMGET', KEYS[1], 'meta', 'body', 'gzip', 'brotli', 'gen', 'tagkeys', 'tagvers')
+if not f[1] then return false end
+if (redis.call('GET', KEYS[2]) or '0') ~= f[5] then
+  redis.call('DEL', KEYS[1])
+  return false
+end
+local versions = {}
+for version in string.gmatch(f[7] or '', '[^\n]+') do versions[#versions + 1] = version end
+local i = 1
+for tag_key in string.gmatch(f[6] or '', '[^\n]+') do
+  if (redis.call('GET', tag_key) or '0') ~= versions[i] then
+    redis.call('DEL', KEYS[1])
+    return false
+  end
+  i = i + 1
+end
+return {f[1], f[2], f[3], f[4]}
+";
+
+/// Renews or releases a lock only while it is still ours. ARGV: token, ttl ms (0: release).
+const LOCK_OWNED: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '0' then return redis.call('DEL', KEYS[1]) end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+";
+
+/// An entry as `READ` returns it: meta, body, gzip and brotli (empty: no such variant).
+type StoredParts = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// The L2 tier and the purge fan-out of one cache.
+pub(super) struct SharedTier {
+    redis: Redis,
+    pub(super) bus: PurgeBus,
+    fill: Script,
+    read: Script,
+    lock_owned: Script,
+}
+
+/// The outcome of trying a key's fill lock.
+pub(super) enum LockAttempt {
+    Acquired(FillLock),
+    /// Another replica is filling the key.
+    Held,
+    Unavailable,
+}
+
+/// A held fill lock: renewed in the background until released or dropped.
+pub(super) struct FillLock {
+    key: String,
+    token: String,
+    renewal: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for FillLock {
+    fn drop(&mut self) {
+        self.renewal.abort();
+    }
+}
+
+impl SharedTier {
+    pub(super) fn new(redis: Redis) -> Self {
+        Self {
+            bus: PurgeBus::new(redis.clone()),
+            redis,
+            fill: Script::new(FILL),
+            read: Script::new(READ),
+            lock_owned: Script::new(LOCK_OWNED),
+        }
+    }
+
+    pub(super) fn redis(&self) -> &Redis {
+        &self.redis
+    }
+
+    fn entry_key(&self, key: &str) -> String {
+        self.redis.key(&["cache", "entry", key])
+    }
+
+    fn epoch_key(&self) -> String {
+        self.redis.key(&["cache", "epoch"])
+    }
+
+    fn route_generation_key(&self, route: RouteKind) -> String {
+        self.redis.key(&["cache", "gen", route.as_str()])
+    }
+
+    fn tag_version_key(&self, tag: &str) -> String {
+        self.redis.key(&["cache", "tagv", tag])
+    }
+
+    fn lock_key(&self, key: &str) -> String {
+        self.redis.key(&["cache", "lock", key])
+    }
+
+    /// The entry for `key` in L2, if there is a current one; counted as an L2 hit, stale or miss.
+    pub(super) async fn read(
+        &self,
+        route: RouteKind,
+        key: &str,
+        policy: &CachePolicy,
+    ) -> Option<Arc<CachedResponse>> {
+        let mut invocation = self.read.prepare_invoke();
+        invocation
+            .key(self.entry_key(key))
+            .key(self.route_generation_key(route));
+        let found: Option<StoredParts> =
+            self.redis.invoke("cache_l2_read", &invocation).await.ok()?;
+        let entry = found.and_then(|(meta, body, gzip, brotli)| {
+            let meta: SharedMeta = serde_json::from_slice(&meta).ok()?;
+            let variant = |bytes: Vec<u8>| (!bytes.is_empty()).then(|| Bytes::from(bytes));
+            CachedResponse::from_shared(
+                meta,
+                Bytes::from(body),
+                variant(gzip),
+                variant(brotli),
+                policy,
+            )
+        });
+        let event = match &entry {
+            None => RedisEvent::L2Miss,
+            Some(entry) if entry.freshness(policy).is_fresh(Instant::now()) => RedisEvent::L2Hit,
+            Some(_) => RedisEvent::L2Stale,
+        };
+        self.redis.count(event);
+        entry.map(Arc::new)
+    }
+
+    /// The purge epoch, read before a fetch so the fill can tell whether a purge overtook it.
+    pub(super) async fn epoch(&self) -> Result<String, Unavailable> {
+        let epoch: Option<String> = self
+            .redis
+            .query("cache_l2_epoch", redis::cmd("GET").arg(self.epoch_key()))
+            .await?;
+        Ok(epoch.unwrap_or_else(|| "0".to_owned()))
+    }
+
+    /// Stores `entry` for its remaining life, unless a purge happened since `epoch` was read.
+    pub(super) async fn write(&self, key: &str, entry: &CachedResponse, epoch: &str) -> bool {
+        let ttl = entry.hard_until.saturating_duration_since(Instant::now());
+        if ttl.is_zero() {
+            return false;
+        }
+        let Ok(meta) = serde_json::to_vec(&entry.shared_meta()) else {
+            return false;
+        };
+        let mut invocation = self.fill.prepare_invoke();
+        invocation
+            .key(self.entry_key(key))
+            .key(self.epoch_key())
+            .key(self.route_generation_key(entry.route));
+        for tag in &entry.tags {
+            invocation.key(self.tag_version_key(tag));
+        }
+        invocation
+            .arg(epoch)
+            .arg(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
+            .arg(meta)
+            .arg(entry.body.as_ref())
+            .arg(entry.gzip.as_deref().unwrap_or_default())
+            .arg(entry.brotli.as_deref().unwrap_or_default());
+        matches!(
+            self.redis
+                .invoke::<i64>("cache_l2_write", &invocation)
+                .await,
+            Ok(1)
+        )
+    }
+
+    /// Tries to become the one replica that fills `key`.
+    pub(super) async fn try_lock(&self, key: &str) -> LockAttempt {
+        let lock_key = self.lock_key(key);
+        let token = uuid::Uuid::new_v4().to_string();
+        let set = redis::cmd("SET")
+            .arg(&lock_key)
+            .arg(&token)
+            .arg("NX")
+            .arg("PX")
+            .arg(millis(LOCK_TTL))
+            .clone();
+        match self
+            .redis
+            .query::<Option<String>>("cache_fill_lock", &set)
+            .await
+        {
+            Ok(Some(_)) => {
+                let renewal = self.renew_until_dropped(lock_key.clone(), token.clone());
+                LockAttempt::Acquired(FillLock {
+                    key: lock_key,
+                    token,
+                    renewal,
+                })
+            }
+            Ok(None) => LockAttempt::Held,
+            Err(_) => LockAttempt::Unavailable,
+        }
+    }
+
+    fn renew_until_dropped(&self, lock_key: String, token: String) -> tokio::task::JoinHandle<()> {
+        let (redis, script) = (self.redis.clone(), self.lock_owned.clone());
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(LOCK_RENEW_EVERY).await;
+                let mut invocation = script.prepare_invoke();
+                invocation.key(&lock_key).arg(&token).arg(millis(LOCK_TTL));
+                if !matches!(
+                    redis
+                        .invoke::<i64>("cache_fill_lock_renew", &invocation)
+                        .await,
+                    Ok(1)
+                ) {
+                    return;
+                }
+            }
+        })
+    }
+
+    pub(super) async fn release(&self, lock: FillLock) {
+        lock.renewal.abort();
+        let mut invocation = self.lock_owned.prepare_invoke();
+        invocation.key(&lock.key).arg(&lock.token).arg(0);
+        let _ = self
+            .redis
+            .invoke::<i64>("cache_fill_lock_release", &invocation)
+            .await;
+    }
+
+    /// Waits while another replica holds `key`'s fill lock, then reads what it stored.
+    /// `None`: the holder stored nothing (it failed, or the answer was not cacheable), Redis
+    /// went away, or the wait hit its bound; the caller tries the lock again or fetches.
+    pub(super) async fn wait_for_fill(
+        &self,
+        route: RouteKind,
+        key: &str,
+        policy: &CachePolicy,
+        deadline: Instant,
+    ) -> Option<Arc<CachedResponse>> {
+        let lock_key = self.lock_key(key);
+        let exists = redis::cmd("EXISTS").arg(&lock_key).clone();
+        while Instant::now() < deadline {
+            tokio::time::sleep(WAIT_POLL).await;
+            match self.redis.query::<bool>("cache_fill_wait", &exists).await {
+                Ok(true) => continue,
+                Ok(false) => return self.read(route, key, policy).await,
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+
+    /// The deadline for waiting on other replicas' fills, from now.
+    pub(super) fn wait_deadline() -> Instant {
+        Instant::now() + WAIT_MAX
+    }
+
+    /// Applies `purge` to L2: outdates the entries it names (they are dropped when next read,
+    /// or expire), and moves the epoch so fills already under way are refused. `false` when
+    /// Redis did not take it.
+    pub(super) async fn purge(&self, purge: &Purge) -> bool {
+        let mut pipeline = redis::pipe();
+        pipeline.atomic().cmd("INCR").arg(self.epoch_key()).ignore();
+        match purge {
+            Purge::Tags(tags) => {
+                for tag in tags {
+                    pipeline.cmd("INCR").arg(self.tag_version_key(tag)).ignore();
+                }
+            }
+            Purge::Keys(keys) => {
+                for key in keys {
+                    pipeline.cmd("DEL").arg(self.entry_key(key)).ignore();
+                }
+            }
+            Purge::All => {
+                for route in RouteKind::ALL {
+                    pipeline
+                        .cmd("INCR")
+                        .arg(self.route_generation_key(route))
+                        .ignore();
+                }
+            }
+            Purge::AllExceptTags(kept) => {
+                // By route: a route whose every entry carries a kept tag (the price map's
+                // `prices`) keeps its entries; every other route's are outdated. This may drop
+                // more than the L1 purge does (a collection tagged with a kept product), never
+                // less.
+                for route in RouteKind::ALL {
+                    let route_wide_tag = match route {
+                        RouteKind::Search | RouteKind::Prices | RouteKind::Tiles => {
+                            Some(route.tag("").to_string())
+                        }
+                        RouteKind::Pages | RouteKind::Product | RouteKind::Collection => None,
+                    };
+                    if route_wide_tag.is_some_and(|tag| kept.contains(&tag)) {
+                        continue;
+                    }
+                    pipeline
+                        .cmd("INCR")
+                        .arg(self.route_generation_key(route))
+                        .ignore();
+                }
+            }
+        }
+        self.redis
+            .pipeline::<()>("cache_l2_purge", &pipeline)
+            .await
+            .is_ok()
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
