@@ -17,7 +17,7 @@ WEB_SOURCES := $(shell find web/src web/index.html web/public web/vite.config.ts
 help:
 	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox (release build)"
 	@echo "make dev    the same from the debug build: quicker to rebuild, several times slower to serve"
-	@echo "make test   every check: format, lint, unit, integration, web, browser, API contract, k8s, Dockerfile"
+	@echo "make test   every check: format, lint, unit, integration (in process, then with Redis), web, browser, API contract, k8s, Dockerfile"
 	@echo "make bench  criterion benchmarks (the edge cache's hit path) and the HTTP benchmark (wrk)"
 	@echo "make seo-audit  Lighthouse (SEO, performance) on home, a product and a collection, mobile and desktop"
 
@@ -47,6 +47,7 @@ test-rust:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	$(CARGO) test --locked --workspace
+	CARGO=$(CARGO) bash scripts/test-with-redis.sh
 
 test-web: $(WEB_DEPS)
 	cd web && $(NPM) run lint

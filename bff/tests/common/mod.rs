@@ -28,13 +28,19 @@ pub struct TestServer {
     _dirs: (TempDir, TempDir),
 }
 
-/// A configuration that binds every listener on a free port.
+/// A configuration that binds every listener on a free port. With `BFF_TEST_REDIS_URL` set
+/// (`make test` sets it for a second run of the suites where Redis applies), every server uses
+/// that Redis under a key prefix of its own, so the behaviour tests hold in both modes.
 pub fn test_config() -> Config {
     let mut config = Config::default();
     config.server.listen = "127.0.0.1:0".parse().unwrap();
     config.admin.listen = "127.0.0.1:0".parse().unwrap();
     config.sandbox.listen = "127.0.0.1:0".parse().unwrap();
     config.readiness.cache_ms = 0;
+    if let Ok(url) = std::env::var("BFF_TEST_REDIS_URL") {
+        config.redis.url = url;
+        config.redis.key_prefix = format!("test-{}:", uuid::Uuid::new_v4());
+    }
     config
 }
 

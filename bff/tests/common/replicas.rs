@@ -52,9 +52,12 @@ impl Replicas {
             stop.cancelled().await;
         }));
         let mut replicas = Vec::new();
+        // One prefix for this storefront's replicas, apart from any other test's.
+        let key_prefix = format!("replicas-{}:", uuid::Uuid::new_v4());
         for _ in 0..setup.replicas {
             let mut config = external_sandbox(test_config(), &sandbox_origin);
             config.redis.url = setup.redis_url.clone();
+            config.redis.key_prefix = key_prefix.clone();
             configure(&mut config);
             replicas.push(start_replica(config, &sandbox_origin).await);
         }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The bff's integration tests again, with Redis: every server they start uses a real
+# redis-server (Debian's, installed by .ci/run) under a key prefix of its own, so each
+# behaviour test holds with the shared tier as it does in process. Started on a free port,
+# stopped by PID.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+command -v redis-server >/dev/null || { echo "test-with-redis: redis-server missing (apt-get install redis-server)" >&2; exit 1; }
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no >/dev/null &
+pid=$!
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break
+    sleep 0.1
+done
+redis-cli -p "$port" ping | grep -q PONG || { echo "test-with-redis: redis-server did not start" >&2; exit 1; }
+
+BFF_TEST_REDIS_URL="redis://127.0.0.1:$port/" ${CARGO:-cargo} test --locked -p bff --tests
