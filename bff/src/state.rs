@@ -25,6 +25,7 @@ use crate::security::SecurityHeaders;
 use crate::seo::SeoSettings;
 use crate::session::Sessions;
 use crate::session::csrf::Csrf;
+use crate::session::refresh_lease::LeaseTiming;
 use crate::session::seal::Sealer;
 use crate::session::tokens::Refresher;
 use crate::tiles::{TileProvider, Tiles};
@@ -172,7 +173,11 @@ impl AppState {
             origin: config.server.public_origin.origin().ascii_serialization(),
             metrics: metrics.clone(),
         });
-        let refresher = Arc::new(Refresher::default());
+        let refresher = Arc::new(Refresher::new(
+            redis.clone(),
+            &secrets.session_keys,
+            LeaseTiming::for_upstream(&config.upstreams.commerce),
+        )?);
         let gateway = Gateway {
             upstream: commerce.clone(),
             refresher: refresher.clone(),
