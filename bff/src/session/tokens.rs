@@ -158,11 +158,14 @@ impl Refresher {
         F: Future<Output = Result<UserTokens, RefreshFailure>> + Send + 'static,
     {
         let key = key_of(&current.refresh_token);
-        if let Some(tokens) = self.rotated.get(&key) {
-            return Ok(tokens);
-        }
         let flight = {
             let mut runs = self.inflight.lock();
+            // The rotation memory is read under the runs' lock: a run settles (keeps its
+            // rotation) under it before releasing its key, so a request can never fall between
+            // "remembered" and "in flight", start a second run and spend a dead token.
+            if let Some(tokens) = self.rotated.get(&key) {
+                return Ok(tokens);
+            }
             match runs.get(&key) {
                 Some((flight, ())) => flight,
                 None => {
