@@ -2,6 +2,8 @@
 //! sandbox's refresh tokens are single-use and rotating (a second spend is refused and revokes
 //! the family), so a refresh made twice would sign the shopper out.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::time::{Duration, Instant};
