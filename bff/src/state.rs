@@ -77,7 +77,8 @@ pub struct AppState {
     pub sessions: Sessions,
     /// Per-client-IP limits on sign-in, registration and the password endpoints.
     pub auth_rate_limit: Arc<AuthRateLimit>,
-    /// Single-flight token refreshes (also inside `gateway`; kept here for the admin view).
+    /// Single-flight token refreshes, across replicas with Redis (also inside `gateway`; kept
+    /// here for the admin view).
     pub refresher: Arc<Refresher>,
     /// The file the configuration came from, re-read on reload (SIGHUP or the admin API).
     pub config_path: Option<PathBuf>,

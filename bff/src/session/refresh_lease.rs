@@ -60,7 +60,7 @@ const WAIT_FOR_HOLDER: Duration = Duration::from_secs(5);
 /// replica polls (the others wait on its single flight).
 const POLL_EVERY: Duration = Duration::from_millis(25);
 
-/// Said of a lease held past the upstream call's worst case, so a live holder never loses it.
+/// Added to the upstream call's worst case: a live holder's lease never expires mid-call.
 const LEASE_SLACK: Duration = Duration::from_secs(1);
 
 /// The successors' own keys and associated data: a successor never opens as a cookie.
