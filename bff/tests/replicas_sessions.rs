@@ -191,3 +191,53 @@ async fn with_redis_stopped_a_replica_refreshes_on_its_own_and_recovers_when_it_
     }
     replicas.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_replica_that_waits_out_a_slow_holder_fails_the_request_and_leaves_the_token_unspent() {
+    let redis = RedisServer::start();
+    let replicas = Replicas::start(
+        Setup {
+            replicas: 2,
+            redis_url: redis.url(),
+            access_token_ttl_seconds: 900,
+        },
+        |config| config.session.refresh_margin_ms = 901_000,
+    )
+    .await;
+    let (holder, waiter) = (&replicas.replicas[0], &replicas.replicas[1]);
+    let mut browser = Browser::new(holder);
+    browser.login().await;
+    let cookie = browser.cookie.clone().unwrap();
+    // Longer than a waiter waits (5 s), shorter than the upstream timeout (10 s).
+    holder
+        .inject_fault(serde_json::json!({"route": REFRESH, "latencyMs": 6_500}))
+        .await;
+
+    let (held, (waited, waited_for)) = tokio::join!(account(holder, &cookie), async {
+        // Let the holder take the lease first.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let started = Instant::now();
+        (account(waiter, &cookie).await, started.elapsed())
+    });
+    eprintln!("the waiter answered {} after {waited_for:?}", waited.0);
+    assert_eq!(held.0, 200, "the holder refreshed");
+    assert_eq!(
+        waited,
+        (504, None),
+        "the waiter fails this request, retryably, and keeps the session"
+    );
+    assert!(waited_for >= Duration::from_secs(5), "{waited_for:?}");
+    assert_eq!(holder.upstream_calls(REFRESH).await, 1, "never spent twice");
+
+    // The shopper's retry, still with the old cookie, gets the holder's tokens.
+    holder.clear_faults().await;
+    let (status, resealed) = account(waiter, &cookie).await;
+    assert_eq!(status, 200);
+    assert!(resealed.is_some());
+    assert_eq!(holder.upstream_calls(REFRESH).await, 1);
+    let scrape = waiter.metrics().await;
+    assert_eq!(event(&scrape, "lease_waited"), 1.0);
+    assert_eq!(event(&scrape, "successor_used"), 1.0);
+    assert_eq!(event(&scrape, "lease_acquired"), 0.0);
+    replicas.stop().await;
+}
