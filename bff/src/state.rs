@@ -25,6 +25,7 @@ use crate::security::SecurityHeaders;
 use crate::seo::SeoSettings;
 use crate::session::Sessions;
 use crate::session::csrf::Csrf;
+use crate::session::refresh_lease::LeaseTiming;
 use crate::session::seal::Sealer;
 use crate::session::tokens::Refresher;
 use crate::tiles::{TileProvider, Tiles};
@@ -76,7 +77,8 @@ pub struct AppState {
     pub sessions: Sessions,
     /// Per-client-IP limits on sign-in, registration and the password endpoints.
     pub auth_rate_limit: Arc<AuthRateLimit>,
-    /// Single-flight token refreshes (also inside `gateway`; kept here for the admin view).
+    /// Single-flight token refreshes, across replicas with Redis (also inside `gateway`; kept
+    /// here for the admin view).
     pub refresher: Arc<Refresher>,
     /// The file the configuration came from, re-read on reload (SIGHUP or the admin API).
     pub config_path: Option<PathBuf>,
@@ -175,7 +177,11 @@ impl AppState {
             origin: config.server.public_origin.origin().ascii_serialization(),
             metrics: metrics.clone(),
         });
-        let refresher = Arc::new(Refresher::default());
+        let refresher = Arc::new(Refresher::new(
+            redis.clone(),
+            &secrets.session_keys,
+            LeaseTiming::for_upstream(&config.upstreams.commerce),
+        )?);
         let gateway = Gateway {
             upstream: commerce.clone(),
             refresher: refresher.clone(),

@@ -3,6 +3,7 @@
 pub mod csrf;
 pub mod handle;
 pub mod model;
+pub mod refresh_lease;
 pub mod seal;
 pub mod tokens;
 

@@ -4,6 +4,11 @@
 //!
 //! Format: `1.` + base64url(nonce ‖ ciphertext ‖ tag). A cookie that does not open (tampered,
 //! truncated, sealed with a retired key, another version) is simply no session.
+//!
+//! The same sealing protects other values that hold tokens (the refresh successors replicas
+//! share through Redis), each under its own [`Purpose`]: its own derived keys and associated
+//! data, so a value sealed for one purpose never opens as another (a successor copied out of
+//! Redis is no cookie).
 
 use aes_gcm::aead::{Aead, Generate, KeyInit, Payload};
 use aes_gcm::{Aes256Gcm, Key, Nonce};
@@ -16,13 +21,27 @@ use sha2::Sha256;
 /// The current format; bump it when the sealed payload changes shape.
 pub const VERSION: &str = "1";
 const NONCE_LEN: usize = 12;
-/// Binds ciphertexts to this purpose and version, so nothing else sealed with the key opens here.
-const ASSOCIATED_DATA: &[u8] = b"bff.session.v1";
-const KDF_INFO: &[u8] = b"bff session cookie aes-256-gcm";
+
+/// What a sealer is for: the HKDF info its keys are derived with and the associated data bound
+/// into every ciphertext, both distinct per purpose.
+#[derive(Debug, Clone, Copy)]
+pub struct Purpose {
+    pub kdf_info: &'static [u8],
+    pub associated_data: &'static [u8],
+}
+
+/// The session cookie (unchanged since the first release, so issued cookies stay valid).
+pub const COOKIE: Purpose = Purpose {
+    kdf_info: b"bff session cookie aes-256-gcm",
+    associated_data: b"bff.session.v1",
+};
 
 pub struct Sealer {
     /// Newest first: index 0 seals.
     ciphers: Vec<Aes256Gcm>,
+    /// Binds ciphertexts to the purpose and version, so nothing else sealed with the same
+    /// secrets opens here.
+    associated_data: &'static [u8],
 }
 
 impl std::fmt::Debug for Sealer {
@@ -40,20 +59,29 @@ pub struct Opened {
 }
 
 impl Sealer {
-    /// Keys are derived with HKDF-SHA256 from each configured secret, so any high-entropy
-    /// string works as a key; at least one is required.
+    /// The cookie's sealer. Keys are derived with HKDF-SHA256 from each configured secret, so
+    /// any high-entropy string works as a key; at least one is required.
     pub fn new(secrets: &[SecretString]) -> Option<Self> {
+        Self::for_purpose(secrets, COOKIE)
+    }
+
+    /// A sealer for `purpose`, with keys derived from the same secrets as the cookie's (so key
+    /// rotation works the same way) but distinct from them.
+    pub fn for_purpose(secrets: &[SecretString], purpose: Purpose) -> Option<Self> {
         let ciphers: Vec<Aes256Gcm> = secrets
             .iter()
             .map(|secret| {
                 let mut key = [0u8; 32];
                 let kdf = Hkdf::<Sha256>::new(None, secret.expose_secret().as_bytes());
                 // 32 bytes is far below HKDF-SHA256's output limit, so this cannot fail.
-                let _ = kdf.expand(KDF_INFO, &mut key);
+                let _ = kdf.expand(purpose.kdf_info, &mut key);
                 Aes256Gcm::new(&Key::<Aes256Gcm>::from(key))
             })
             .collect();
-        (!ciphers.is_empty()).then_some(Self { ciphers })
+        (!ciphers.is_empty()).then_some(Self {
+            ciphers,
+            associated_data: purpose.associated_data,
+        })
     }
 
     pub fn seal(&self, plaintext: &[u8]) -> Option<String> {
@@ -64,7 +92,7 @@ impl Sealer {
                 &nonce,
                 Payload {
                     msg: plaintext,
-                    aad: ASSOCIATED_DATA,
+                    aad: self.associated_data,
                 },
             )
             .ok()?;
@@ -87,7 +115,7 @@ impl Sealer {
                     &nonce,
                     Payload {
                         msg: ciphertext,
-                        aad: ASSOCIATED_DATA,
+                        aad: self.associated_data,
                     },
                 )
                 .ok()
@@ -134,6 +162,22 @@ mod tests {
         assert!(super::Sealer::new(&[]).is_none());
         let other = self::sealer(&["another-key"]);
         assert!(other.open(&sealed).is_none());
+    }
+
+    #[test]
+    fn a_value_sealed_for_another_purpose_does_not_open() {
+        let secrets = [SecretString::from("key-one")];
+        let other = Sealer::for_purpose(
+            &secrets,
+            Purpose {
+                kdf_info: b"another purpose",
+                associated_data: b"another.v1",
+            },
+        )
+        .unwrap();
+        let cookie = Sealer::new(&secrets).unwrap();
+        assert!(cookie.open(&other.seal(b"payload").unwrap()).is_none());
+        assert!(other.open(&cookie.seal(b"payload").unwrap()).is_none());
     }
 
     #[test]

@@ -1,17 +1,22 @@
 //! The signed-in user's tokens: the upstream's auth answer as tokens, and their refresh, once
-//! per refresh token even under concurrent requests (single flight). When to refresh, and
-//! what a refusal does to the session, is the commerce `Shopper`'s business.
+//! per refresh token even under concurrent requests (single flight), and, with Redis, once
+//! across all replicas (see [`super::refresh_lease`]). When to refresh, and what a refusal does
+//! to the session, is the commerce `Shopper`'s business.
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use secrecy::SecretString;
 use serde::Deserialize;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use super::model::UserTokens;
+use super::refresh_lease::{LeaseTiming, RedisLeases};
+use crate::config::ConfigError;
 use crate::metrics::SessionEvent;
+use crate::replicas::Redis;
 use crate::request_id::RequestId;
 use crate::single_flight::{Outcome, SingleFlight};
 use crate::upstream::{Call, Upstream, UpstreamError, UpstreamPath};
@@ -68,10 +73,17 @@ pub enum RefreshFailure {
 }
 
 /// Refreshes in flight and recent rotations, keyed by a hash of the refresh token they spend.
+///
+/// With Redis, the rotation memory and the single flight stay in front: a request first looks
+/// for a rotation this replica already knows, then joins this replica's refresh in flight, and
+/// only the run's leader asks Redis for the lease or another replica's successor. So Redis sees
+/// one claim per replica and token, and with Redis down everything works as with one replica.
 #[derive(Debug)]
 pub struct Refresher {
     inflight: SingleFlight<String, Result<UserTokens, RefreshFailure>>,
     rotated: moka::sync::Cache<String, UserTokens>,
+    /// The lease and successors shared by the replicas; `None` without Redis.
+    across_replicas: Option<Arc<RedisLeases>>,
 }
 
 impl Default for Refresher {
@@ -82,6 +94,7 @@ impl Default for Refresher {
                 .max_capacity(100_000)
                 .time_to_live(ROTATION_MEMORY)
                 .build(),
+            across_replicas: None,
         }
     }
 }
@@ -91,6 +104,22 @@ fn key_of(refresh_token: &str) -> String {
 }
 
 impl Refresher {
+    /// A refresher for this replica alone without `redis`; with it, for all replicas sharing it
+    /// (successors are sealed with keys derived from `session_keys`, which they all have).
+    pub fn new(
+        redis: Option<Redis>,
+        session_keys: &[SecretString],
+        timing: LeaseTiming,
+    ) -> Result<Self, ConfigError> {
+        let across_replicas = redis
+            .map(|redis| RedisLeases::new(redis, session_keys, timing).map(Arc::new))
+            .transpose()?;
+        Ok(Self {
+            across_replicas,
+            ..Self::default()
+        })
+    }
+
     /// New tokens for `current`: the rotation already done for its refresh token, the one in
     /// flight, or a new one (run in its own task, so a cancelled request cannot strand the
     /// others, and a panicking one cannot strand the key).
@@ -103,7 +132,18 @@ impl Refresher {
     ) -> Result<UserTokens, RefreshFailure> {
         let (commerce, tokens, request_id) =
             (commerce.clone(), current.clone(), request_id.clone());
-        let work = async move { call_refresh(&commerce, &tokens, &request_id).await };
+        let across_replicas = self.across_replicas.clone();
+        let work = async move {
+            let spend = call_refresh(&commerce, &tokens, &request_id);
+            match across_replicas {
+                Some(leases) => {
+                    leases
+                        .refresh_once(&key_of(&tokens.refresh_token), spend)
+                        .await
+                }
+                None => spend.await,
+            }
+        };
         self.refresh_with(current, work, metrics.clone()).await
     }
 
@@ -118,11 +158,14 @@ impl Refresher {
         F: Future<Output = Result<UserTokens, RefreshFailure>> + Send + 'static,
     {
         let key = key_of(&current.refresh_token);
-        if let Some(tokens) = self.rotated.get(&key) {
-            return Ok(tokens);
-        }
         let flight = {
             let mut runs = self.inflight.lock();
+            // The rotation memory is read under the runs' lock: a run settles (keeps its
+            // rotation) under it before releasing its key, so a request can never fall between
+            // "remembered" and "in flight", start a second run and spend a dead token.
+            if let Some(tokens) = self.rotated.get(&key) {
+                return Ok(tokens);
+            }
             match runs.get(&key) {
                 Some((flight, ())) => flight,
                 None => {
