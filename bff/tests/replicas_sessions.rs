@@ -113,10 +113,11 @@ async fn fifty_requests_of_one_session_at_expiry_over_three_replicas_make_one_re
     }
     assert_eq!(holders, 1, "one replica held the lease");
 
-    let successors = redis.cli(&["--scan", "--pattern", "bff:session:successor:*"]);
+    let successor_prefix = format!("{}session:successor:", replicas.key_prefix);
+    let successors = redis.cli(&["--scan", "--pattern", &format!("{successor_prefix}*")]);
     let successor = successors.lines().collect::<Vec<_>>();
     assert_eq!(successor.len(), 1, "{successors}");
-    let hash = successor[0].trim_start_matches("bff:session:successor:");
+    let hash = successor[0].trim_start_matches(successor_prefix.as_str());
     assert!(
         hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
         "named by the token's hash: {hash}"

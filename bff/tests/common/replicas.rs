@@ -20,6 +20,8 @@ pub const SHARED_SECRETS: [(&str, &str); 3] = [
 
 pub struct Replicas {
     pub replicas: Vec<TestServer>,
+    /// The Redis key prefix the replicas share (their own, apart from any other test's).
+    pub key_prefix: String,
     pub sandbox: String,
     sandbox_stop: CancellationToken,
     _sandbox_dir: TempDir,
@@ -63,6 +65,7 @@ impl Replicas {
         }
         Self {
             replicas,
+            key_prefix,
             sandbox: sandbox_origin,
             sandbox_stop,
             _sandbox_dir: sandbox_dir,
