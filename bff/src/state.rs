@@ -77,7 +77,8 @@ pub struct AppState {
     pub tiles: Option<TileProvider>,
     /// Opens and seals the session cookie.
     pub sessions: Sessions,
-    /// Per-client-IP limits on sign-in, registration and the password endpoints.
+    /// Per-client-IP limits on sign-in, registration and the password endpoints (counted in
+    /// Redis when it is configured, so the limit holds across replicas).
     pub auth_rate_limit: Arc<AuthRateLimit>,
     /// Checkout answers by `Idempotency-Key` (shared with the other replicas through Redis when
     /// it is configured).
@@ -172,7 +173,11 @@ impl AppState {
         let sealer = Sealer::new(&secrets.session_keys).ok_or_else(|| {
             ConfigError("BFF_SESSION_KEYS: at least one key is required".to_owned())
         })?;
-        let auth_rate_limit = Arc::new(AuthRateLimit::new(&config.rate_limit, metrics.clone()));
+        let auth_rate_limit = Arc::new(AuthRateLimit::new(
+            &config.rate_limit,
+            metrics.clone(),
+            redis.clone(),
+        ));
         let idempotency = Arc::new(IdempotencyStore::default().with_shared(redis.clone().map(
             |redis| {
                 SharedKeys::new(
