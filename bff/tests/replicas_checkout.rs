@@ -279,3 +279,65 @@ async fn with_redis_stopped_each_replica_keeps_checkout_idempotent_and_limits_si
     assert_metric!(sign_in_metrics, "bff_redis_errors_total", {"operation" => "ratelimit"}, 4);
     replicas.stop().await;
 }
+
+/// Redis going away between "marker set" and "answer stored": the answer is stored when Redis
+/// is back (here, empty: restarted without persistence), so a retry on another replica replays
+/// it instead of placing a second order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_answer_redis_missed_mid_order_is_stored_when_redis_is_back() {
+    let mut redis = RedisServer::start();
+    let replicas = three(&redis, |_| {}).await;
+    let [first_replica, second_replica, _] = &replicas.replicas[..] else {
+        panic!("three replicas");
+    };
+    let cookie = guest_with_a_cart(first_replica).await;
+    let body = checkout_body(&replicas).await;
+    first_replica
+        .inject_fault(json!({"route": ORDER_ROUTE, "latencyMs": 1000}))
+        .await;
+
+    let (first, ()) = tokio::join!(
+        checkout(first_replica, &cookie, "outage-key", &body),
+        async {
+            // The key is claimed at once; Redis dies while the order runs and comes back
+            // only after the answer was made.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            redis.stop();
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            redis.resume();
+        }
+    );
+    assert_eq!(first.status, 200, "{}", first.text);
+    let stored = wait_for_a_stored_answer(&redis).await;
+    assert!(stored, "the answer never reached Redis");
+
+    let retry = checkout(second_replica, &cookie, "outage-key", &body).await;
+    assert_eq!(retry.status, 200, "{}", retry.text);
+    assert!(retry.replayed);
+    assert_eq!(retry.text, first.text);
+    assert_eq!(first_replica.upstream_calls(ORDER_ROUTE).await, 1);
+    let missed = first_replica
+        .metrics()
+        .await
+        .value(
+            "bff_redis_errors_total",
+            &[("operation", "idempotency_store")],
+        )
+        .unwrap_or(0.0);
+    assert!(missed >= 1.0, "the first store failed: {missed}");
+    replicas.stop().await;
+}
+
+/// Whether an answer (not a marker) appears under the idempotency keys within 15 s.
+async fn wait_for_a_stored_answer(redis: &RedisServer) -> bool {
+    for _ in 0..150 {
+        let answered = redis_keys(redis, "bff:idempotency:*")
+            .iter()
+            .any(|key| redis.cli(&["GET", key]).starts_with("answered"));
+        if answered {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}

@@ -39,8 +39,10 @@ use crate::replicas::{Redis, Unavailable};
 
 /// How often a duplicate looks for the answer of a run on another replica.
 const POLL: Duration = Duration::from_millis(50);
-/// The longest pause between attempts to store an answer Redis did not take.
-const MAX_STORE_DELAY: Duration = Duration::from_secs(10);
+/// The longest pause between attempts to store an answer Redis did not take. Short: each
+/// attempt is one small command, and every second without the answer in Redis is a second in
+/// which another replica could run the key again.
+const MAX_STORE_DELAY: Duration = Duration::from_secs(2);
 /// The content types answers have (an `Answer` holds a `&'static str`).
 const CONTENT_TYPES: [&str; 2] = ["application/json", "application/problem+json"];
 
