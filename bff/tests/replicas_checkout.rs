@@ -163,6 +163,12 @@ async fn a_checkout_retried_on_other_replicas_places_one_order_and_replays_its_a
     assert_eq!(first.status, 200, "{}", first.text);
     assert!(!first.replayed);
     assert!(first.body["orderId"].as_i64().is_some(), "{}", first.text);
+    // Another body under the key, on a replica that knows the key only from Redis.
+    let mut other_body = body.clone();
+    other_body["company"] = json!("Acme");
+    let reused = checkout(third_replica, &cookie, "retried-key", &other_body).await;
+    assert_eq!(reused.status, 422, "{}", reused.text);
+    assert_eq!(reused.body["code"], "idempotency_key_reused");
     for replica in [second_replica, third_replica] {
         let retry = checkout(replica, &cookie, "retried-key", &body).await;
         assert_eq!(retry.status, 200, "{}", retry.text);
@@ -170,14 +176,11 @@ async fn a_checkout_retried_on_other_replicas_places_one_order_and_replays_its_a
         assert_eq!(retry.text, first.text);
     }
     assert_eq!(first_replica.upstream_calls(ORDER_ROUTE).await, 1);
-    assert_eq!(shared_idempotency_events(&replicas).await, 2.0);
-
-    let mut other_body = body.clone();
-    other_body["company"] = json!("Acme");
-    let reused = checkout(third_replica, &cookie, "retried-key", &other_body).await;
-    assert_eq!(reused.status, 422, "{}", reused.text);
-    assert_eq!(reused.body["code"], "idempotency_key_reused");
-    assert_eq!(first_replica.upstream_calls(ORDER_ROUTE).await, 1);
+    assert_eq!(
+        shared_idempotency_events(&replicas).await,
+        3.0,
+        "the mismatch and both retries were settled in Redis"
+    );
 
     // One answer in Redis, under the prefix, kept for the 10 minutes of the in-process store.
     let keys = redis_keys(&redis, "bff:idempotency:*");
@@ -340,4 +343,40 @@ async fn wait_for_a_stored_answer(redis: &RedisServer) -> bool {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     false
+}
+
+/// A duplicate waiting on another replica's run when Redis goes away does not run the order
+/// itself (it may be under way): it answers 409, not kept, and the one order completes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_duplicate_that_loses_redis_while_waiting_answers_409_instead_of_ordering() {
+    let mut redis = RedisServer::start();
+    let replicas = three(&redis, |_| {}).await;
+    let [first_replica, second_replica, _] = &replicas.replicas[..] else {
+        panic!("three replicas");
+    };
+    let cookie = guest_with_a_cart(first_replica).await;
+    let body = checkout_body(&replicas).await;
+    first_replica
+        .inject_fault(json!({"route": ORDER_ROUTE, "latencyMs": 1500}))
+        .await;
+
+    let (first, duplicate, ()) = tokio::join!(
+        checkout(first_replica, &cookie, "lost-key", &body),
+        async {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            checkout(second_replica, &cookie, "lost-key", &body).await
+        },
+        async {
+            tokio::time::sleep(Duration::from_millis(700)).await;
+            redis.stop();
+        }
+    );
+    assert_eq!(duplicate.status, 409, "{}", duplicate.text);
+    assert_eq!(duplicate.body["code"], "idempotency_key_in_flight");
+    assert!(!duplicate.replayed);
+    assert_eq!(first.status, 200, "{}", first.text);
+    assert_eq!(first_replica.upstream_calls(ORDER_ROUTE).await, 1);
+    let again = checkout(first_replica, &cookie, "lost-key", &body).await;
+    assert!(again.replayed && again.text == first.text, "{again:?}");
+    replicas.stop().await;
 }
