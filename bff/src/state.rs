@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 use url::Url;
@@ -11,6 +12,8 @@ use axum::http::HeaderName;
 
 use crate::cache::{CacheConfig, EdgeCache};
 use crate::catalogue::Catalogue;
+use crate::checkout::idempotency::IdempotencyStore;
+use crate::checkout::shared_keys::SharedKeys;
 use crate::commerce::Gateway;
 use crate::config::public::{PublicConfigJson, public_config_json};
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
@@ -75,8 +78,12 @@ pub struct AppState {
     pub tiles: Option<TileProvider>,
     /// Opens and seals the session cookie.
     pub sessions: Sessions,
-    /// Per-client-IP limits on sign-in, registration and the password endpoints.
+    /// Per-client-IP limits on sign-in, registration and the password endpoints (counted in
+    /// Redis when it is configured, so the limit holds across replicas).
     pub auth_rate_limit: Arc<AuthRateLimit>,
+    /// Checkout answers by `Idempotency-Key` (shared with the other replicas through Redis when
+    /// it is configured).
+    pub idempotency: Arc<IdempotencyStore>,
     /// Single-flight token refreshes, across replicas with Redis (also inside `gateway`; kept
     /// here for the admin view).
     pub refresher: Arc<Refresher>,
@@ -171,7 +178,20 @@ impl AppState {
         let sealer = Sealer::new(&secrets.session_keys).ok_or_else(|| {
             ConfigError("BFF_SESSION_KEYS: at least one key is required".to_owned())
         })?;
-        let auth_rate_limit = Arc::new(AuthRateLimit::new(&config.rate_limit, metrics.clone()));
+        let auth_rate_limit = Arc::new(AuthRateLimit::new(
+            &config.rate_limit,
+            metrics.clone(),
+            redis.clone(),
+        ));
+        let idempotency = Arc::new(IdempotencyStore::default().with_shared(redis.clone().map(
+            |redis| {
+                SharedKeys::new(
+                    redis,
+                    checkout_lease(&config),
+                    Duration::from_millis(config.server.request_timeout_ms),
+                )
+            },
+        )));
         let sessions = Sessions::new(&config, sealer, metrics.clone());
         let csrf = Arc::new(Csrf {
             origin: config.server.public_origin.origin().ascii_serialization(),
@@ -196,6 +216,7 @@ impl AppState {
             csrf,
             geocoder: Geocoder::select(secrets.geocoder_key.as_ref()),
             auth_rate_limit,
+            idempotency,
             refresher,
             gateway,
             config_path,
@@ -243,6 +264,17 @@ impl AppState {
         tracing::info!(path = %path.display(), "{summary}");
         Ok(summary.to_owned())
     }
+}
+
+/// How long a checkout run's idempotency marker holds in Redis between renewals: as long as one
+/// commerce call may take (queued, then answered), so a live run never loses its key.
+fn checkout_lease(config: &Config) -> Duration {
+    let commerce = &config.upstreams.commerce;
+    Duration::from_millis(
+        commerce
+            .timeout_ms
+            .saturating_add(commerce.queue_timeout_ms),
+    )
 }
 
 /// The tile cache: the `[cache]` policies with the tiles' own capacity.

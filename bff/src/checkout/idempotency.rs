@@ -1,6 +1,8 @@
 //! Idempotent order placement: the first answer for a key is the answer for every repeat of
 //! that key within the retention window, and concurrent repeats share one run (single flight).
 //! Keys are scoped by the caller's identity, so one visitor's key never reads another's answer.
+//! With Redis, a run's leader also settles the key with the other replicas ([`SharedKeys`]);
+//! concurrent duplicates on one replica still share one run, so they cost one claim.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -10,6 +12,7 @@ use axum::http::StatusCode;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
+use super::shared_keys::SharedKeys;
 use crate::error::ApiError;
 use crate::single_flight::{self, SingleFlight};
 
@@ -32,6 +35,29 @@ pub struct Outcome {
     pub keep: bool,
 }
 
+/// How a run for a key settled, as every request that shares the run sees it.
+#[derive(Debug, Clone)]
+pub enum Settled {
+    /// This replica ran the work.
+    Ran(Outcome),
+    /// An earlier run (on any replica) kept this answer, found in Redis.
+    Found(Arc<Answer>),
+    /// An earlier run (found in Redis) used the key with a different body.
+    Mismatch,
+}
+
+impl Settled {
+    /// The answer kept for the key on this replica too, if any: a replica that learned an
+    /// answer from Redis keeps it, so it still replays it while Redis is away.
+    fn kept_answer(&self) -> Option<Arc<Answer>> {
+        match self {
+            Self::Ran(outcome) => outcome.keep.then(|| outcome.answer.clone()),
+            Self::Found(answer) => Some(answer.clone()),
+            Self::Mismatch => None,
+        }
+    }
+}
+
 /// The reply for one request: the answer, and whether it was produced for an earlier request.
 #[derive(Debug)]
 pub enum Reply {
@@ -46,8 +72,10 @@ pub enum Reply {
 /// Checkout answers by key: kept ones (for the retention window) and runs in flight, whose
 /// per-run data is the request body's fingerprint.
 pub struct IdempotencyStore {
-    inflight: SingleFlight<String, Outcome, String>,
+    inflight: SingleFlight<String, Settled, String>,
     done: moka::sync::Cache<String, (String, Arc<Answer>)>,
+    /// The keys the replicas share, when Redis is configured.
+    shared: Option<SharedKeys>,
 }
 
 impl std::fmt::Debug for IdempotencyStore {
@@ -84,7 +112,13 @@ impl IdempotencyStore {
                 .max_capacity(capacity)
                 .time_to_live(retention)
                 .build(),
+            shared: None,
         }
+    }
+
+    /// This store, settling each key with the other replicas through `shared` when given.
+    pub fn with_shared(self, shared: Option<SharedKeys>) -> Self {
+        Self { shared, ..self }
     }
 
     /// The answer for `key`: a kept one, the one in flight, or a new run of `work` (in its own
@@ -115,24 +149,56 @@ impl IdempotencyStore {
                 None => {
                     let done = self.done.clone();
                     let (kept_key, kept_fingerprint) = (key.clone(), fingerprint.clone());
-                    let flight = runs.start(key, fingerprint, work, move |outcome| {
-                        if outcome.keep {
-                            done.insert(kept_key, (kept_fingerprint, outcome.answer.clone()));
+                    // Boxed before it is wrapped: the order's future is large, and moving it by
+                    // value through the wrappers overflowed the stack of a debug build.
+                    let work = self.settle(&key, &fingerprint, Box::pin(work));
+                    let flight = runs.start(key, fingerprint, work, move |settled| {
+                        if let Some(answer) = settled.kept_answer() {
+                            done.insert(kept_key, (kept_fingerprint, answer));
                         }
                     });
                     (flight, false)
                 }
             }
         };
-        let answer = match flight.await {
-            single_flight::Outcome::Completed(outcome) => outcome.answer,
-            single_flight::Outcome::Panicked | single_flight::Outcome::Cancelled => {
-                Arc::new(Answer::from_error(&ApiError::Internal(
+        match flight.await {
+            single_flight::Outcome::Completed(Settled::Ran(outcome)) => Reply::Answer {
+                answer: outcome.answer,
+                replayed,
+            },
+            single_flight::Outcome::Completed(Settled::Found(answer)) => Reply::Answer {
+                answer,
+                replayed: true,
+            },
+            single_flight::Outcome::Completed(Settled::Mismatch) => Reply::Mismatch,
+            single_flight::Outcome::Panicked | single_flight::Outcome::Cancelled => Reply::Answer {
+                answer: Arc::new(Answer::from_error(&ApiError::Internal(
                     "the checkout run did not finish".to_owned(),
-                )))
+                ))),
+                replayed,
+            },
+        }
+    }
+
+    /// The run's work: settled with the other replicas when Redis is configured, else `work`
+    /// alone.
+    fn settle<F>(
+        &self,
+        key: &str,
+        fingerprint: &str,
+        work: F,
+    ) -> impl Future<Output = Settled> + Send + 'static
+    where
+        F: Future<Output = Outcome> + Send + 'static,
+    {
+        let shared = self.shared.clone();
+        let (key, fingerprint) = (key.to_owned(), fingerprint.to_owned());
+        async move {
+            match shared {
+                Some(shared) => shared.run(&key, &fingerprint, work).await,
+                None => Settled::Ran(work.await),
             }
-        };
-        Reply::Answer { answer, replayed }
+        }
     }
 }
 

@@ -3,4 +3,5 @@
 
 pub mod form;
 pub mod idempotency;
+pub mod shared_keys;
 pub mod states;

@@ -18,9 +18,9 @@ use crate::error::Problem;
 use crate::openapi::problems;
 use crate::state::SharedState;
 
-/// The route, with its own idempotency store (one per application).
-pub fn route() -> UtoipaMethodRouter<SharedState> {
-    routes!(place_order).layer(Extension(Arc::new(IdempotencyStore::default())))
+/// The route, with the application's idempotency store.
+pub fn route(state: &SharedState) -> UtoipaMethodRouter<SharedState> {
+    routes!(place_order).layer(Extension(state.idempotency.clone()))
 }
 
 /// `POST /api/checkout`.

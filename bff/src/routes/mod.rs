@@ -57,7 +57,7 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .routes(routes!(cart::compute))
         .routes(routes!(cart::apply_promo_code))
         .routes(routes!(cart::shipping_methods))
-        .routes(checkout::route())
+        .routes(checkout::route(state))
         .routes(routes!(orders::get))
         .routes(routes!(account::get, account::update))
         .routes(routes!(account::create_address))
