@@ -9,15 +9,15 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use bff::config::Config;
 use common::TestServer;
-use common::browser::{Browser, CAPTCHA, SHOPPER};
+use common::browser::{CAPTCHA, SHOPPER};
 use common::redis::RedisServer;
 use common::replicas::{Replicas, Setup};
-use serde_json::{Value, json};
+use common::shopping::{checkout, checkout_body, guest_with_a_cart};
+use serde_json::json;
 
 /// The sandbox's order route: one request there is one order.
 const ORDER_ROUTE: &str = "/Checkout/simplified";
 const LOGIN_ROUTE: &str = "/Auth/login";
-const APPROVED: &str = "4111111111111111";
 
 async fn three(redis: &RedisServer, configure: impl Fn(&mut Config)) -> Replicas {
     Replicas::start(
@@ -29,75 +29,6 @@ async fn three(redis: &RedisServer, configure: impl Fn(&mut Config)) -> Replicas
         configure,
     )
     .await
-}
-
-/// A guest with a sling mount in the cart; its cookie opens on every replica (one session key).
-async fn guest_with_a_cart(server: &TestServer) -> String {
-    let mut browser = Browser::new(server);
-    let answer = browser
-        .post(
-            "/api/cart/items",
-            json!({"productId": "TF-QDS", "productName": "QD Sling Mount", "quantity": 1,
-                   "options": [{"label": "Color", "value": "Black"}]}),
-        )
-        .await;
-    assert_eq!(answer.status, 200, "{}", answer.text);
-    browser.cookie.unwrap()
-}
-
-/// A checkout body with a one-time payment token from the sandbox's card tokenizer.
-async fn checkout_body(replicas: &Replicas) -> Value {
-    let tokenized: Value = replicas.replicas[0]
-        .client
-        .post(format!("{}/3p/accept/v1/tokens", replicas.sandbox))
-        .json(&json!({
-            "authData": {"clientKey": "sandbox-public-client-key", "apiLoginID": "sandbox-login-id"},
-            "cardData": {"cardNumber": APPROVED, "month": "12", "year": "2035", "cardCode": "123"}
-        }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = tokenized["opaqueData"]["dataValue"].as_str().unwrap();
-    json!({
-        "email": "jane@example.com", "firstName": "Jane", "lastName": "Doe",
-        "company": "", "mainContact": "(512) 555-0100",
-        "address": "100 Congress Ave", "city": "Austin", "state": "TX", "zip": "78701",
-        "country": "United States", "shippingSameAsBilling": true, "shippingMethodId": 2,
-        "optInNewsletter": false, "paymentToken": token
-    })
-}
-
-#[derive(Debug)]
-struct Placed {
-    status: u16,
-    replayed: bool,
-    body: Value,
-    text: String,
-}
-
-async fn checkout(server: &TestServer, cookie: &str, key: &str, body: &Value) -> Placed {
-    let response = server
-        .client
-        .post(server.url("/api/checkout"))
-        .header("x-csrf", "1")
-        .header("cookie", cookie)
-        .header("idempotency-key", key)
-        .json(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let replayed = common::header(&response, "idempotent-replayed") == "true";
-    let text = response.text().await.unwrap();
-    Placed {
-        status,
-        replayed,
-        body: serde_json::from_str(&text).unwrap_or(Value::Null),
-        text,
-    }
 }
 
 /// A sign-in with a wrong password: the status (401, or 429 when limited) and `Retry-After`.

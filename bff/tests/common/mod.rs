@@ -7,6 +7,7 @@ pub mod in_process;
 pub mod metrics;
 pub mod redis;
 pub mod replicas;
+pub mod shopping;
 
 use std::collections::HashMap;
 use std::path::Path;
