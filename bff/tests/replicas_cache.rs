@@ -251,3 +251,57 @@ async fn a_purge_made_while_redis_was_down_reaches_l2_and_every_replica_when_it_
     );
     replicas.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_replica_that_finds_a_stale_entry_in_l2_serves_it_and_one_revalidation_runs() {
+    let redis = RedisServer::start();
+    let replicas = Replicas::start(
+        Setup {
+            replicas: 3,
+            redis_url: redis.url(),
+            access_token_ttl_seconds: 900,
+        },
+        |config| {
+            config.cache.pages = bff::cache::CachePolicy {
+                ttl_ms: 300,
+                stale_while_revalidate_ms: 60_000,
+                stale_if_error_ms: 60_000,
+                jitter: 0.0,
+                ..bff::cache::CachePolicy::default()
+            };
+        },
+    )
+    .await;
+    let first = replicas.replicas[0].get("/api/pages/home").await;
+    assert!(header(&first, "cache-status").contains("detail=miss"));
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    // A slow upstream keeps the revalidation running while both replicas ask.
+    replicas.replicas[0]
+        .inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 500}))
+        .await;
+    // Replicas 1 and 2 have no L1 entry: they find the stale one in L2.
+    for replica in &replicas.replicas[1..] {
+        let answer = replica.get("/api/pages/home").await;
+        assert_eq!(answer.status(), 200);
+        assert!(
+            header(&answer, "cache-status").contains("detail=stale"),
+            "{}",
+            header(&answer, "cache-status")
+        );
+    }
+    assert!(events(&replicas, "l2_stale").await >= 1.0);
+    // One revalidation in the background, whoever ran it.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while replicas.replicas[0].upstream_calls(PAGE_ROUTE).await < 2 {
+        assert!(Instant::now() < deadline, "no revalidation ran");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Past the slow revalidation: the other replica's waited for it instead of fetching.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(
+        replicas.replicas[0].upstream_calls(PAGE_ROUTE).await,
+        2,
+        "one revalidation for all replicas"
+    );
+    replicas.stop().await;
+}

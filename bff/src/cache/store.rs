@@ -805,6 +805,13 @@ where
         match shared.try_lock(key).await {
             LockAttempt::Acquired(lock) => {
                 shared.redis().count(RedisEvent::FillLockAcquired);
+                // The previous holder may have just stored a fresh answer.
+                if let Some(entry) = shared.read(route, key, policy).await
+                    && entry.freshness(policy).is_fresh(Instant::now())
+                {
+                    shared.release(lock).await;
+                    return Ok((entry, true));
+                }
                 let epoch = shared.epoch().await;
                 let fetched = fetch().await;
                 let result = fetched.map(build).map_err(FetchFailure::from);
