@@ -210,3 +210,34 @@ fn the_tile_provider_template_is_checked() {
     none.maps.tile_url = String::new();
     assert!(none.validate().is_ok());
 }
+
+#[test]
+fn a_redis_url_with_a_password_or_another_scheme_is_refused_naming_the_key() {
+    let with_password = message_of("[redis]\nurl = \"redis://:hunter2@cache:6379/0\"\n", &[]);
+    assert!(with_password.contains("redis.url"), "{with_password}");
+    assert!(
+        with_password.contains("BFF_REDIS_PASSWORD"),
+        "{with_password}"
+    );
+    assert!(
+        !with_password.contains("hunter2"),
+        "the secret is not echoed"
+    );
+    let other_scheme = message_of("[redis]\nurl = \"http://cache:6379\"\n", &[]);
+    assert!(other_scheme.contains("redis.url"), "{other_scheme}");
+    let no_pool = message_of(
+        "[redis]\nurl = \"redis://cache:6379\"\npool_size = 0\n",
+        &[],
+    );
+    assert!(no_pool.contains("redis.pool_size"), "{no_pool}");
+}
+
+#[test]
+fn without_a_redis_url_redis_is_off() {
+    Jail::expect_with(|jail| {
+        jail.create_file("bff.toml", "")?;
+        let config = load_in(jail).map_err(|err| err.0)?;
+        assert!(!config.redis.enabled());
+        Ok(())
+    });
+}
