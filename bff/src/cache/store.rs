@@ -56,6 +56,8 @@ impl FetchFailure {
         match self {
             Self::Upstream(UpstreamError::Status { status, .. }) => Some(status.as_u16()),
             Self::Upstream(UpstreamError::Timeout { .. }) => Some(504),
+            // Not sent at all: the upstream's breaker is open.
+            Self::Upstream(UpstreamError::CircuitOpen { .. }) => Some(503),
             _ => Some(502),
         }
     }
