@@ -8,6 +8,7 @@ each warmed URL once a second for DURATION seconds and prints p50, p99 and max l
 statuses and the Cache-Status details. Stops the BFF by its PID.
 
     python3 scripts/slow-upstream-p99.py target/release/bff [--duration 60] [--latency-ms 15000]
+        [--ttl-ms 1000] [--config FILE]
 """
 
 import argparse
@@ -72,6 +73,7 @@ def main():
     parser.add_argument("--duration", type=int, default=60)
     parser.add_argument("--latency-ms", type=int, default=15000)
     parser.add_argument("--ttl-ms", type=int, default=1000)
+    parser.add_argument("--config", help="default: config/bff.toml (an older build may need its own)")
     args = parser.parse_args()
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -91,7 +93,7 @@ def main():
     with tempfile.TemporaryDirectory() as data:
         env["BFF__SANDBOX__DATA_DIR"] = data
         bff = subprocess.Popen(
-            [args.bff, "--config", os.path.join(root, "config/bff.toml")],
+            [args.bff, "--config", args.config or os.path.join(root, "config/bff.toml")],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         try:
