@@ -73,6 +73,7 @@ impl BreakerState {
 pub struct BreakerSnapshot {
     pub upstream: &'static str,
     pub state: BreakerState,
+    /// Failures in a row while closed; while open or half-open, the threshold that opened it.
     pub consecutive_failures: u32,
     /// While open: how long until a probe may go through.
     pub retry_after_ms: Option<u64>,
