@@ -239,6 +239,10 @@ impl IntoResponse for ApiError {
             | Self::TooManyRequests {
                 retry_after_seconds,
             } => Some(retry_after_seconds),
+            // An open circuit knows when its probe may go.
+            Self::Upstream(ref err) if err.retry_after_seconds().is_some() => {
+                err.retry_after_seconds()
+            }
             // An upstream outage or timeout: say when trying again makes sense, so clients and
             // proxies back off instead of retrying at once.
             _ if matches!(

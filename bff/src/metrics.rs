@@ -47,6 +47,18 @@ struct CacheLookupLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct UpstreamLabels {
+    upstream: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct TransitionLabels {
+    upstream: &'static str,
+    /// The state entered: `open`, `half-open`, `closed`.
+    to: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct CauseLabels {
     cause: String,
 }
@@ -183,6 +195,8 @@ pub struct Metrics {
     session_events: Family<EventLabels, Counter>,
     redis_errors: Family<OperationLabels, Counter>,
     redis_events: Family<RedisEventLabels, Counter>,
+    breaker_state: Family<UpstreamLabels, Gauge>,
+    breaker_transitions: Family<TransitionLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -258,7 +272,21 @@ impl Metrics {
             "What the replicas' shared tier did: L2 hits, stale and misses, fill-lock waits, purge messages, refresh leases, shared idempotency answers",
             redis_events.clone(),
         );
+        let breaker_state = Family::<UpstreamLabels, Gauge>::default();
+        registry.register(
+            "bff_upstream_breaker_state",
+            "Each upstream's circuit breaker: 0 closed, 1 open (calls fail at once), 2 half-open (one probe in flight)",
+            breaker_state.clone(),
+        );
+        let breaker_transitions = Family::<TransitionLabels, Counter>::default();
+        registry.register(
+            "bff_upstream_breaker_transitions",
+            "Circuit breaker transitions by upstream and the state entered (open, half-open, closed)",
+            breaker_transitions.clone(),
+        );
         Self {
+            breaker_state,
+            breaker_transitions,
             session_events,
             redis_errors,
             redis_events,
@@ -348,6 +376,18 @@ impl Metrics {
     pub fn count_redis_event(&self, event: RedisEvent) {
         self.redis_events
             .get_or_create(&RedisEventLabels { event })
+            .inc();
+    }
+
+    pub fn set_breaker_state(&self, upstream: &'static str, state: i64) {
+        self.breaker_state
+            .get_or_create(&UpstreamLabels { upstream })
+            .set(state);
+    }
+
+    pub fn count_breaker_transition(&self, upstream: &'static str, to: &'static str) {
+        self.breaker_transitions
+            .get_or_create(&TransitionLabels { upstream, to })
             .inc();
     }
 

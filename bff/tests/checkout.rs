@@ -328,3 +328,61 @@ async fn a_signed_in_user_checks_out_with_the_bearer_token() {
         .unwrap();
     assert!(checkout["authorization"].is_string(), "{checkout}");
 }
+
+/// An order refused for stock is the upstream's answer about that order: kept for its key and
+/// that body only. The same body replays it; another body under the key is a 422.
+#[tokio::test]
+async fn a_stock_refusal_is_kept_for_the_same_body_only() {
+    let app = start();
+    let mut browser = Browser::new(&app);
+    browser.add(MOUNT, MOUNT_NAME, 999).await;
+    let body = form(&tokenize(&app, APPROVED).await);
+    let refused = browser.checkout("stock-key", body.clone()).await;
+    assert_eq!(refused.status, 409, "{}", refused.text);
+    assert!(
+        refused.body["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("Not enough stock"),
+        "{}",
+        refused.text
+    );
+    let replayed = browser.checkout("stock-key", body.clone()).await;
+    assert_eq!((replayed.status, &replayed.body), (409, &refused.body));
+    assert_eq!(app.upstream_calls("/Checkout/simplified").await, 1);
+
+    let mut changed = body;
+    changed["shippingMethodId"] = json!(1);
+    let reused = browser.checkout("stock-key", changed).await;
+    assert_eq!(reused.status, 422, "{}", reused.text);
+    assert_eq!(reused.body["code"], "idempotency_key_reused");
+    assert_eq!(app.upstream_calls("/Checkout/simplified").await, 1);
+}
+
+/// A checkout that timed out upstream placed no order: its 504 is not kept for the key, so the
+/// retry with the same key and body runs again and can succeed.
+#[tokio::test]
+async fn an_upstream_timeout_is_not_replayed_and_the_retry_places_the_order() {
+    let mut config = common::test_config();
+    config.upstreams.commerce.timeout_ms = 300;
+    let app = common::in_process::start_with_secrets(config, &[]);
+    let mut browser = Browser::new(&app);
+    browser.add(MOUNT, MOUNT_NAME, 1).await;
+    let body = form(&tokenize(&app, APPROVED).await);
+    app.inject_fault(json!({"route": "/Checkout/simplified", "latencyMs": 3000}))
+        .await;
+    let timed_out = browser.checkout("retry-key", body.clone()).await;
+    assert_eq!(timed_out.status, 504, "{}", timed_out.text);
+    assert_eq!(timed_out.body["code"], "upstream_timeout");
+
+    app.clear_faults().await;
+    let retried = browser.checkout("retry-key", body.clone()).await;
+    assert_eq!(retried.status, 200, "ran again: {}", retried.text);
+    assert!(retried.body["orderId"].is_number(), "{}", retried.text);
+    assert_eq!(app.upstream_calls("/Checkout/simplified").await, 2);
+
+    // The order it placed is final: kept, and replayed from now on.
+    let replayed = browser.checkout("retry-key", body).await;
+    assert_eq!(replayed.body["orderId"], retried.body["orderId"]);
+    assert_eq!(app.upstream_calls("/Checkout/simplified").await, 2);
+}

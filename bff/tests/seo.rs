@@ -289,10 +289,9 @@ async fn unknown_paths_products_and_collections_are_404s_with_the_app_shell() {
     let again = app.get("/product/no%20such%20rifle").await;
     assert_eq!(again.status, 404);
     assert_eq!(app.upstream_calls("/strapi/products/{title}").await, calls);
-    assert_eq!(
-        app.upstream_calls("/Products").await,
-        0,
-        "no price map for a 404"
+    assert!(
+        app.upstream_calls("/Products").await <= 1,
+        "the price map is looked up beside the content (concurrently), then cached"
     );
 }
 

@@ -50,6 +50,22 @@ pub struct RecordedRequest {
     pub authorization: Option<String>,
     /// Any cookie the caller sent (the BFF must never forward the browser's).
     pub cookie: Option<String>,
+    /// When the request arrived, before any injected latency (milliseconds since the Unix
+    /// epoch), and when its answer was ready (`None` while it is still being handled): tests
+    /// read which calls overlapped.
+    pub received_at_ms: u64,
+    pub answered_at_ms: Option<u64>,
+    /// Numbers the requests in arrival order.
+    pub seq: u64,
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| {
+            u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)
+        })
 }
 
 /// A std `Mutex` (not tokio's): every critical section is a few map operations, never held across
@@ -64,6 +80,8 @@ struct HooksInner {
     counts: BTreeMap<String, u64>,
     recent: VecDeque<RecordedRequest>,
     faults: Vec<Fault>,
+    /// The next request's `seq`.
+    next_seq: u64,
 }
 
 impl Hooks {
@@ -77,8 +95,9 @@ impl Hooks {
 }
 
 impl Hooks {
-    /// Counts and logs `request`, and returns the fault configured for its route, if any.
-    fn record(&self, request: &Request, path: &str) -> Option<Fault> {
+    /// Counts and logs `request`; returns its `seq` and the fault configured for its route, if
+    /// any.
+    fn record(&self, request: &Request, path: &str) -> (u64, Option<Fault>) {
         let route = request
             .extensions()
             .get::<MatchedPath>()
@@ -97,18 +116,33 @@ impl Hooks {
             request_id: header("x-request-id"),
             authorization: header("authorization"),
             cookie: header("cookie"),
+            received_at_ms: now_ms(),
+            answered_at_ms: None,
+            seq: 0,
         };
         let mut hooks = self.lock();
+        let seq = hooks.next_seq;
+        hooks.next_seq += 1;
         *hooks.counts.entry(route.clone()).or_default() += 1;
         if hooks.recent.len() == REQUEST_LOG_LEN {
             hooks.recent.pop_front();
         }
-        hooks.recent.push_back(recorded);
-        hooks
+        hooks.recent.push_back(RecordedRequest { seq, ..recorded });
+        let fault = hooks
             .faults
             .iter()
             .find(|fault| fault.route == route || fault.route == path)
-            .cloned()
+            .cloned();
+        (seq, fault)
+    }
+
+    /// Notes when the answer to request `seq` was ready (if it is still in the log).
+    fn answered(&self, seq: u64) {
+        let now = now_ms();
+        let mut hooks = self.lock();
+        if let Some(recorded) = hooks.recent.iter_mut().rev().find(|r| r.seq == seq) {
+            recorded.answered_at_ms = Some(now);
+        }
     }
 }
 
@@ -129,19 +163,25 @@ pub async fn record_and_inject(
     if path.starts_with("/sandbox/") {
         return next.run(request).await;
     }
-    let fault = state.hooks.record(&request, &path);
-    if let Some(fault) = fault {
-        if fault.latency_ms > 0 {
-            tokio::time::sleep(Duration::from_millis(fault.latency_ms)).await;
+    let (seq, fault) = state.hooks.record(&request, &path);
+    let response = match fault {
+        Some(fault) => {
+            if fault.latency_ms > 0 {
+                tokio::time::sleep(Duration::from_millis(fault.latency_ms)).await;
+            }
+            match fault.error_status {
+                Some(status) if fastrand::f64() < fault.error_rate => {
+                    let status =
+                        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                    (status, Json(json!({"message": "injected fault"}))).into_response()
+                }
+                _ => next.run(request).await,
+            }
         }
-        if let Some(status) = fault.error_status
-            && fastrand::f64() < fault.error_rate
-        {
-            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            return (status, Json(json!({"message": "injected fault"}))).into_response();
-        }
-    }
-    next.run(request).await
+        None => next.run(request).await,
+    };
+    state.hooks.answered(seq);
+    response
 }
 
 async fn stats(State(state): State<Arc<SandboxState>>) -> Json<serde_json::Value> {

@@ -56,6 +56,8 @@ impl FetchFailure {
         match self {
             Self::Upstream(UpstreamError::Status { status, .. }) => Some(status.as_u16()),
             Self::Upstream(UpstreamError::Timeout { .. }) => Some(504),
+            // Not sent at all: the upstream's breaker is open.
+            Self::Upstream(UpstreamError::CircuitOpen { .. }) => Some(503),
             _ => Some(502),
         }
     }
@@ -112,8 +114,9 @@ pub struct EdgeCache {
 struct Inner {
     entries: moka::future::Cache<String, Arc<CachedResponse>>,
     /// A std `Mutex`: held only to look up or insert a handle, never across an await.
-    /// One fetch per key in flight, shared by every request for it.
-    inflight: SingleFlight<String, FetchResult>,
+    /// One fetch per key in flight, shared by every request for it, with the instant it
+    /// started: a stale copy's wait (`stale_wait_ms`) counts from there, not from each request.
+    inflight: SingleFlight<String, FetchResult, Instant>,
     /// Bumped by every purge; a fetch that started before a purge does not store its answer,
     /// so a purge can never be undone by a response already on its way.
     generation: AtomicU64,
@@ -435,22 +438,25 @@ impl EdgeCache {
             }
             if freshness.within_stale_while_revalidate(now) {
                 // Joins the refresh already running for this key, or starts the only one.
-                let (_refresh, started) = self.join_or_start(route, title, key.clone(), fetch);
+                let (_refresh, started, _) = self.join_or_start(route, title, key.clone(), fetch);
                 if started {
                     tracing::debug!("background refresh started");
                 }
                 return Ok(hit(entry, CacheState::Stale));
             }
         }
-        let (shared, leader) = self.join_or_start(route, title, key.clone(), fetch);
+        let (shared, leader, fetch_started) = self.join_or_start(route, title, key.clone(), fetch);
         // With a stale copy still good for stale-if-error, a slow upstream is waited for only
-        // briefly: the fetch runs in its own task and stores its answer whenever it comes.
+        // briefly: the fetch runs in its own task and stores its answer whenever it comes. The
+        // wait counts from the fetch's start, so once a revalidation has outlasted it every
+        // request gets the stale copy at once (nginx's `proxy_cache_use_stale updating`).
         let stale_copy = cached
             .as_ref()
             .filter(|entry| entry.freshness(policy).within_stale_if_error(now));
         let outcome = match stale_copy {
             Some(stale) => {
-                let wait = Duration::from_millis(config.stale_wait_ms);
+                let wait = Duration::from_millis(config.stale_wait_ms)
+                    .saturating_sub(fetch_started.elapsed());
                 match tokio::time::timeout(wait, shared).await {
                     Ok(outcome) => outcome,
                     Err(_) => {
@@ -503,14 +509,15 @@ impl EdgeCache {
 
     /// The fetch in flight for `key`, or a new one. The fetch runs in its own task, so the
     /// request that started it may go away (client disconnect, timeout) without stranding the
-    /// others; the upstream timeout lives inside it. Returns whether this call started it.
+    /// others; the upstream timeout lives inside it. Returns whether this call started it, and
+    /// when it started.
     fn join_or_start<F, Fut>(
         &self,
         route: RouteKind,
         title: &str,
         key: String,
         fetch: F,
-    ) -> (Flight<FetchResult>, bool)
+    ) -> (Flight<FetchResult>, bool, Instant)
     where
         F: FnOnce() -> Fut + Send + 'static,
         Fut: Future<Output = Result<Fetched, UpstreamError>> + Send + 'static,
@@ -518,8 +525,8 @@ impl EdgeCache {
         // Held from the look-up to the start, so two requests cannot both start a fetch; a
         // request that joins builds nothing.
         let mut runs = self.inner.inflight.lock();
-        if let Some((flight, ())) = runs.get(&key) {
-            return (flight, false);
+        if let Some((flight, started)) = runs.get(&key) {
+            return (flight, false, *started);
         }
         let inner = self.inner.clone();
         let policy = inner.config().policy(route).clone();
@@ -555,7 +562,8 @@ impl EdgeCache {
             })
         }
         .instrument(span);
-        (runs.start(key, (), work, |_| {}), true)
+        let started = Instant::now();
+        (runs.start(key, started, work, |_| {}), true, started)
     }
 
     /// Drops every entry carrying one of `tags`, on every replica; returns how many this
@@ -972,6 +980,53 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(next.state, CacheState::Miss);
+    }
+
+    /// nginx's `proxy_cache_use_stale updating`: the stale wait counts from the revalidation's
+    /// start, so a request arriving after it has run out gets the stale copy without waiting.
+    #[tokio::test]
+    async fn once_a_revalidation_outlasts_the_stale_wait_later_requests_do_not_wait() {
+        let wait = Duration::from_millis(1_000);
+        let config = CacheConfig {
+            stale_wait_ms: wait.as_millis() as u64,
+            pages: CachePolicy {
+                ttl_ms: 1,
+                stale_while_revalidate_ms: 0,
+                stale_if_error_ms: 600_000,
+                jitter: 0.0,
+                ..CachePolicy::default()
+            },
+            ..CacheConfig::default()
+        };
+        let cache = EdgeCache::new(config, Arc::new(Metrics::new()));
+        cache
+            .lookup(RouteKind::Pages, "home", || async { Ok(page("{}")) })
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let (release, released) = tokio::sync::oneshot::channel::<()>();
+        let hung = move || async move {
+            let _ = released.await;
+            Ok(page("{\"fresh\":true}"))
+        };
+        let first = cache.lookup(RouteKind::Pages, "home", hung).await.unwrap();
+        assert_eq!(
+            first.state,
+            CacheState::StaleIfError,
+            "after waiting {wait:?}"
+        );
+        let started = Instant::now();
+        let later = cache
+            .lookup(RouteKind::Pages, "home", || async { Ok(page("unused")) })
+            .await
+            .unwrap();
+        assert_eq!(later.state, CacheState::StaleIfError);
+        assert!(
+            started.elapsed() < wait / 2,
+            "waited {:?} for a revalidation already {wait:?} old",
+            started.elapsed()
+        );
+        let _ = release.send(());
     }
 
     #[tokio::test]

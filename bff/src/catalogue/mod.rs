@@ -15,8 +15,9 @@
 //! A cached composition would live by the content's ttl and serve prices older than the price
 //! map's policy allows; composing per request keeps each part's freshness, purges and stale
 //! windows exactly as configured, at the cost of one decode and one encode when both parts are
-//! hot (two in-memory lookups, no upstream call). Unknown titles answer the content entry's own
-//! cached 404, without touching the price map.
+//! hot (two in-memory lookups, no upstream call). The two lookups run concurrently, so a miss
+//! or a slow revalidation of both costs one wait, not two in series. Unknown titles answer the
+//! content entry's own cached 404, whatever the price map lookup gave.
 
 pub mod answer;
 pub mod compose;

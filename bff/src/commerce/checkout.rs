@@ -139,8 +139,28 @@ enum Failure {
     /// Refused before the order was attempted (cart, form, restrictions, sign-in): not kept,
     /// so a corrected request may reuse its key.
     Before(ApiError),
-    /// The attempt's own outcome (declined, upstream failure): kept for the key.
+    /// The attempt's own outcome (declined, out of stock, an upstream failure): kept for the
+    /// key when it is the upstream's answer about this order (see [`is_final`]).
     Attempted(ApiError),
+}
+
+/// Whether an attempt's error is the upstream's answer about this order, and so stands for its
+/// key. A 5xx, a timeout, no connection, a full queue or an open breaker is not: the upstream
+/// placed no order (issue #22: a retry after a 504 must run again, not replay the 504). A 4xx
+/// is (declined, out of stock: bound to this body by the key's fingerprint), and so is an
+/// unreadable answer to the order, which may have been placed: replaying it is safer than a
+/// second order.
+fn is_final(error: &ApiError) -> bool {
+    match error {
+        ApiError::Upstream(UpstreamError::Status { status, .. }) => !status.is_server_error(),
+        ApiError::Upstream(
+            UpstreamError::Timeout { .. }
+            | UpstreamError::Unreachable { .. }
+            | UpstreamError::Overloaded { .. }
+            | UpstreamError::CircuitOpen { .. },
+        ) => false,
+        _ => true,
+    }
 }
 
 /// One run for a key: the answer, whether it is kept, and (in `log`) the error it renders.
@@ -163,7 +183,10 @@ async fn place(shopper: Shopper, form: CheckoutForm, log: Arc<OnceLock<ErrorReco
             ),
         },
         Err(Failure::Before(error)) => (error, false),
-        Err(Failure::Attempted(error)) => (error, true),
+        Err(Failure::Attempted(error)) => {
+            let keep = is_final(&error);
+            (error, keep)
+        }
     };
     let status =
         StatusCode::from_u16(error.problem().status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
@@ -489,6 +512,52 @@ mod tests {
             1,
             "the order may have been placed"
         );
+    }
+
+    #[tokio::test]
+    async fn a_server_error_is_not_kept_so_a_retry_runs_again() {
+        let failing = (
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({"message": "try later"}),
+        );
+        let (shopper, requests, store) = guest(upstream(&[], failing)).await;
+        for attempt in 1..=2 {
+            let answer = place_order(&shopper, &store, &key("k5"), &body("TX"))
+                .await
+                .unwrap();
+            assert_eq!(answer.answer.status, StatusCode::BAD_GATEWAY);
+            assert!(!answer.replayed);
+            assert_eq!(requests.count(CHECKOUT), attempt, "ran again");
+        }
+    }
+
+    #[test]
+    fn only_the_upstreams_answer_about_the_order_is_final() {
+        let status = |code: u16| {
+            ApiError::Upstream(UpstreamError::Status {
+                upstream: "commerce",
+                status: StatusCode::from_u16(code).unwrap(),
+                message: None,
+                errors: None,
+            })
+        };
+        assert!(is_final(&status(409)) && is_final(&status(422)));
+        assert!(!is_final(&status(500)) && !is_final(&status(503)));
+        let upstream = "commerce";
+        for transient in [
+            UpstreamError::Timeout { upstream },
+            UpstreamError::Overloaded { upstream },
+            UpstreamError::CircuitOpen {
+                upstream,
+                retry_after: Duration::from_secs(3),
+            },
+            UpstreamError::Unreachable {
+                upstream,
+                reason: "refused".to_owned(),
+            },
+        ] {
+            assert!(!is_final(&ApiError::Upstream(transient)));
+        }
     }
 
     #[tokio::test]

@@ -110,6 +110,9 @@ pub fn upstream_of(router: Router) -> (Upstream, Requests) {
         timeout_ms: 5_000,
         max_concurrency: 16,
         queue_timeout_ms: 1_000,
+        // Unit tests answer 5xx on purpose, many times over: the breaker has tests of its own.
+        breaker_failure_threshold: 0,
+        breaker_cool_off_ms: 10_000,
     };
     let upstream = Upstream::with_transport(
         "commerce",

@@ -139,6 +139,21 @@ pub struct UpstreamConfig {
     /// Requests in flight to this upstream at once; more wait up to `queue_timeout_ms`.
     pub max_concurrency: usize,
     pub queue_timeout_ms: u64,
+    /// Consecutive failed calls (5xx, timeout, no connection) that open the upstream's circuit
+    /// breaker; 0 never opens it.
+    #[serde(default = "default_breaker_failure_threshold")]
+    pub breaker_failure_threshold: u32,
+    /// How long an open breaker fails calls at once before one probe is let through.
+    #[serde(default = "default_breaker_cool_off_ms")]
+    pub breaker_cool_off_ms: u64,
+}
+
+fn default_breaker_failure_threshold() -> u32 {
+    5
+}
+
+fn default_breaker_cool_off_ms() -> u64 {
+    10_000
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -357,6 +372,9 @@ pub struct MapsConfig {
     /// Tile requests in flight to the provider at once; more wait up to `queue_timeout_ms`.
     pub max_concurrency: usize,
     pub queue_timeout_ms: u64,
+    /// The provider's circuit breaker, as in `[upstreams.*]`.
+    pub breaker_failure_threshold: u32,
+    pub breaker_cool_off_ms: u64,
 }
 
 impl Default for MapsConfig {
@@ -369,6 +387,8 @@ impl Default for MapsConfig {
             timeout_ms: 5_000,
             max_concurrency: 32,
             queue_timeout_ms: 1_000,
+            breaker_failure_threshold: default_breaker_failure_threshold(),
+            breaker_cool_off_ms: default_breaker_cool_off_ms(),
         }
     }
 }
@@ -424,6 +444,8 @@ impl MapsConfig {
             timeout_ms: self.timeout_ms,
             max_concurrency: self.max_concurrency,
             queue_timeout_ms: self.queue_timeout_ms,
+            breaker_failure_threshold: self.breaker_failure_threshold,
+            breaker_cool_off_ms: self.breaker_cool_off_ms,
         }
     }
 }
@@ -555,6 +577,8 @@ impl UpstreamConfig {
             timeout_ms: 10_000,
             max_concurrency: 256,
             queue_timeout_ms: 1_000,
+            breaker_failure_threshold: default_breaker_failure_threshold(),
+            breaker_cool_off_ms: default_breaker_cool_off_ms(),
         }
     }
 }

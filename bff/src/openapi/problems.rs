@@ -56,7 +56,9 @@ problem_responses! {
     /// An upstream service failed or answered something unusable (`code`: upstream_error,
     /// upstream_unavailable).
     UpstreamFailed;
-    /// The BFF is at its concurrency limit; `Retry-After` says when to retry (`code`: overloaded).
+    /// The BFF is at its concurrency limit (`code`: overloaded), or an upstream's circuit breaker
+    /// is open after repeated failures (`code`: upstream_unavailable); `Retry-After` says when
+    /// to retry.
     Overloaded;
     /// The request or an upstream call exceeded its deadline (`code`: timeout, upstream_timeout).
     TimedOut;

@@ -22,6 +22,7 @@ use crate::state::SharedState;
 pub fn router(state: &SharedState) -> Router<SharedState> {
     let protected = Router::new()
         .route("/cache", get(cache_stats))
+        .route("/upstreams", get(upstreams))
         .route("/cache/purge", post(purge))
         .route("/config/reload", post(reload))
         .route_layer(middleware::from_fn_with_state(
@@ -74,6 +75,16 @@ async fn metrics(State(state): State<SharedState>) -> Response {
 
 async fn cache_stats(State(state): State<SharedState>) -> Response {
     Json(state.cache.stats().await).into_response()
+}
+
+/// Each upstream's circuit breaker: `{"upstreams": [{"upstream": "content", "state": "open",
+/// "consecutiveFailures": 5, "retryAfterMs": 8200, ...}]}`.
+async fn upstreams(State(state): State<SharedState>) -> Response {
+    let mut breakers = vec![state.commerce.breaker(), state.content.breaker()];
+    if let Some(tiles) = &state.tiles {
+        breakers.push(tiles.upstream().breaker());
+    }
+    Json(serde_json::json!({ "upstreams": breakers })).into_response()
 }
 
 /// `{"tags": [...]}`, `{"keys": ["product:summit lr"]}` or `{"all": true}`.

@@ -703,6 +703,8 @@ mod tests {
             timeout_ms: 10_000,
             max_concurrency: 256,
             queue_timeout_ms: 1000,
+            breaker_failure_threshold: 5,
+            breaker_cool_off_ms: 10_000,
         };
         let timing = LeaseTiming::for_upstream(&commerce);
         assert!(timing.lease > Duration::from_millis(11_000));

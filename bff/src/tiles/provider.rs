@@ -37,6 +37,11 @@ impl TileProvider {
         }
     }
 
+    /// The provider as an upstream (its breaker's state, for `/admin/upstreams`).
+    pub fn upstream(&self) -> &Upstream {
+        &self.upstream
+    }
+
     /// The provider's URL for `tile`. The key is percent-encoded, so no key can change the URL's
     /// shape; a template that needs a key when none is configured gets an empty one (and the
     /// provider's refusal says so).

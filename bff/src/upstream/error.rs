@@ -31,6 +31,13 @@ pub enum UpstreamError {
     Timeout { upstream: &'static str },
     #[error("{upstream}: too many requests in flight")]
     Overloaded { upstream: &'static str },
+    /// The upstream's circuit breaker is open: recent calls failed, so this one was not sent.
+    #[error("{upstream}: circuit open after repeated failures")]
+    CircuitOpen {
+        upstream: &'static str,
+        /// Until a probe may go through.
+        retry_after: std::time::Duration,
+    },
     #[error("{upstream}: unreadable answer ({reason})")]
     Decode {
         upstream: &'static str,
@@ -65,7 +72,7 @@ impl UpstreamError {
             } if *status == StatusCode::BAD_REQUEST => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Status { status, .. } if is_relayed(*status) => *status,
             Self::Timeout { .. } => StatusCode::GATEWAY_TIMEOUT,
-            Self::Overloaded { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Overloaded { .. } | Self::CircuitOpen { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Encode { .. } => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_GATEWAY,
         }
@@ -97,6 +104,18 @@ impl UpstreamError {
             Self::Contract { .. } => "upstream_contract",
             Self::Encode { .. } => "internal",
             _ => "upstream_unavailable",
+        }
+    }
+
+    /// When trying again makes sense, for `Retry-After`, when the error knows (whole seconds,
+    /// rounded up, at least 1).
+    pub fn retry_after_seconds(&self) -> Option<u64> {
+        match self {
+            Self::CircuitOpen { retry_after, .. } => {
+                let whole = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+                Some(whole.max(1))
+            }
+            _ => None,
         }
     }
 
@@ -229,6 +248,19 @@ mod tests {
         assert_eq!(error.public_detail(), "Product TF-X not found");
         let bare = failure("content", "products/x", StatusCode::NOT_FOUND, b"");
         assert_eq!(bare.public_detail(), "Not found.");
+    }
+
+    #[test]
+    fn an_open_circuit_is_a_503_saying_when_to_retry() {
+        let open = |millis| UpstreamError::CircuitOpen {
+            upstream: "content",
+            retry_after: std::time::Duration::from_millis(millis),
+        };
+        assert_eq!(open(9_200).status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(open(9_200).code(), "upstream_unavailable");
+        assert_eq!(open(9_200).retry_after_seconds(), Some(10));
+        assert_eq!(open(0).retry_after_seconds(), Some(1));
+        assert_eq!(open(3_000).retry_after_seconds(), Some(3));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! [`stack`]) behind a small facade that builds requests from [`Call`]s and reads answers into
 //! the API's types.
 
+pub mod breaker;
 mod contract;
 mod error;
 mod path;
@@ -17,6 +18,7 @@ use secrecy::SecretString;
 use tower::ServiceExt;
 use url::Url;
 
+pub use breaker::{BreakerSettings, BreakerSnapshot, BreakerState};
 pub use contract::{decode, decode_value};
 pub use error::UpstreamError;
 pub use path::{PathError, UpstreamPath};
@@ -126,6 +128,8 @@ struct Inner {
     base: Url,
     health_path: String,
     stack: stack::Stack,
+    /// Also a layer of `stack`; kept here for its state (`/admin/upstreams`).
+    breaker: Arc<breaker::Breaker>,
 }
 
 impl std::fmt::Debug for Upstream {
@@ -166,6 +170,14 @@ impl Upstream {
             let with_slash = format!("{}/", base.path());
             base.set_path(&with_slash);
         }
+        let breaker = Arc::new(breaker::Breaker::new(
+            name,
+            BreakerSettings {
+                failure_threshold: config.breaker_failure_threshold,
+                cool_off: Duration::from_millis(config.breaker_cool_off_ms),
+            },
+            metrics.clone(),
+        ));
         let settings = stack::Settings {
             name,
             max_concurrency: config.max_concurrency,
@@ -173,6 +185,7 @@ impl Upstream {
             timeout: Duration::from_millis(config.timeout_ms),
             credential,
             metrics,
+            breaker: breaker.clone(),
         };
         Self {
             inner: Arc::new(Inner {
@@ -180,12 +193,18 @@ impl Upstream {
                 base,
                 health_path: config.health_path.trim_start_matches('/').to_owned(),
                 stack: stack::build(settings, transport),
+                breaker,
             }),
         }
     }
 
     pub fn name(&self) -> &'static str {
         self.inner.name
+    }
+
+    /// The circuit breaker's state now.
+    pub fn breaker(&self) -> BreakerSnapshot {
+        self.inner.breaker.snapshot()
     }
 
     /// Sends one request through the stack.

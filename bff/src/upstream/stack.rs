@@ -2,12 +2,15 @@
 //! outermost first:
 //!
 //! 1. **errors**: a non-2xx answer becomes the [`UpstreamError`] it means;
-//! 2. **trace**: the `upstream` span (OpenTelemetry HTTP client attributes, the status);
-//! 3. **limit**: the upstream's concurrency limit, with a bounded wait for a permit;
-//! 4. **metrics**: `http_client_request_duration_seconds` by upstream, method and outcome;
-//! 5. **encode**: the HTTP request (request id, credentials, body, `traceparent`), the total
+//! 2. **breaker**: the upstream's circuit breaker ([`super::breaker`]): while it is open a call
+//!    fails at once, before it takes a permit or a span; it sees answers before `errors` turns
+//!    them into errors, so it tells a 5xx (a failure) from a 4xx (an answer);
+//! 3. **trace**: the `upstream` span (OpenTelemetry HTTP client attributes, the status);
+//! 4. **limit**: the upstream's concurrency limit, with a bounded wait for a permit;
+//! 5. **metrics**: `http_client_request_duration_seconds` by upstream, method and outcome;
+//! 6. **encode**: the HTTP request (request id, credentials, body, `traceparent`), the total
 //!    timeout, and the answer read whole;
-//! 6. the [`Transport`] (reqwest, or an in-process router in tests).
+//! 7. the [`Transport`] (reqwest, or an in-process router in tests).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,6 +25,7 @@ use tracing::Instrument;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use url::Url;
 
+use super::breaker::{self, Breaker};
 use super::error::failure;
 use super::transport::Transport;
 use super::{UpstreamError, UpstreamResponse};
@@ -68,6 +72,8 @@ pub struct Settings {
     pub timeout: Duration,
     pub credential: Option<SecretString>,
     pub metrics: Arc<Metrics>,
+    /// Shared with the [`super::Upstream`] that shows its state.
+    pub breaker: Arc<Breaker>,
 }
 
 /// The whole stack over `transport`.
@@ -75,8 +81,10 @@ pub fn build(settings: Settings, transport: Transport) -> Stack {
     let name = settings.name;
     let permits = Arc::new(Semaphore::new(settings.max_concurrency));
     let credential = settings.credential.map(Arc::new);
+    let breaker = settings.breaker;
     let service = ServiceBuilder::new()
         .layer_fn(move |inner| errors(name, inner))
+        .layer_fn(move |inner| breaker::layer(breaker.clone(), inner))
         .layer_fn(move |inner| trace(name, inner))
         .layer_fn(move |inner| limit(name, permits.clone(), settings.queue_timeout, inner))
         .layer_fn(move |inner| metrics(name, settings.metrics.clone(), inner))

@@ -2268,7 +2268,11 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The BFF is at its concurrency limit; `Retry-After` says when to retry (`code`: overloaded). */
+        /**
+         * @description The BFF is at its concurrency limit (`code`: overloaded), or an upstream's circuit breaker
+         *     is open after repeated failures (`code`: upstream_unavailable); `Retry-After` says when
+         *     to retry.
+         */
         Overloaded: {
             headers: {
                 [name: string]: unknown;
