@@ -117,6 +117,55 @@ async fn a_body_over_the_limit_is_a_413_problem() {
     server.stop().await;
 }
 
+/// Every route's body limit is the same problem: checkout reads its body as bytes (for the
+/// card-data check) and used to answer axum's text/plain "Failed to buffer the request body".
+#[tokio::test]
+async fn a_checkout_body_over_the_limit_is_a_413_problem_too() {
+    let mut config = test_config();
+    config.server.max_body_bytes = 1024;
+    let server = start_with(config, &[]).await;
+    let response = server
+        .client
+        .post(server.url("/api/checkout"))
+        .header("x-csrf", "1")
+        .header("idempotency-key", "over-the-limit-1")
+        .header("content-type", "application/json")
+        .body(format!("{{\"notes\":\"{}\"}}", "a".repeat(4096)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+    assert_eq!(
+        header(&response, "content-type"),
+        "application/problem+json"
+    );
+    let problem: Value = response.json().await.unwrap();
+    assert_eq!(problem["code"], "payload_too_large");
+    server.stop().await;
+}
+
+/// A path parameter that does not decode (bad UTF-8) is a 400 problem, not axum's text/plain.
+#[tokio::test]
+async fn an_undecodable_path_parameter_is_a_400_problem() {
+    let server = start_with(test_config(), &[]).await;
+    for path in [
+        "/api/pages/%FF%FE",
+        "/api/products/%C3%28",
+        "/api/collections/%FF",
+    ] {
+        let response = server.get(path).await;
+        assert_eq!(response.status(), 400, "{path}");
+        assert_eq!(
+            header(&response, "content-type"),
+            "application/problem+json",
+            "{path}"
+        );
+        let problem: Value = response.json().await.unwrap();
+        assert_eq!(problem["code"], "invalid_path", "{path}");
+    }
+    server.stop().await;
+}
+
 /// Reads `stream` until the server closes it; `None` if it is still open after `bound` (which
 /// is far above the timeout under test: it only keeps a broken build from hanging the suite).
 async fn closed_within(
@@ -182,7 +231,7 @@ async fn a_client_that_trickles_its_header_or_idles_is_disconnected_after_the_he
     server.stop().await;
 }
 
-/// A POST whose body never finishes: it holds a concurrency slot while the handler waits.
+/// A POST that sends its head and one byte of a 100-byte body, then nothing.
 async fn slow_body_request(address: &str) -> tokio::net::TcpStream {
     use tokio::io::AsyncWriteExt;
     let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
@@ -196,10 +245,64 @@ async fn slow_body_request(address: &str) -> tokio::net::TcpStream {
     stream
 }
 
+/// Whether the server has answered or closed `stream` yet (without waiting).
+fn answered_yet(stream: &tokio::net::TcpStream) -> bool {
+    let mut byte = [0u8; 1];
+    !matches!(stream.try_read(&mut byte), Err(err) if err.kind() == std::io::ErrorKind::WouldBlock)
+}
+
 #[tokio::test]
-async fn slow_requests_at_the_concurrency_limit_never_block_probes_assets_or_cached_pages() {
+async fn slow_work_at_the_concurrency_limit_never_blocks_probes_assets_or_cached_pages() {
     let mut config = test_config();
     config.server.max_concurrent_requests = 2;
+    let server = start_with(config, &[]).await;
+    for _ in 0..2 {
+        assert_eq!(server.get("/api/pages/home").await.status(), 200);
+    }
+    // Two requests for an uncached page wait on a slow upstream, holding both slots.
+    server
+        .inject_fault(json!({"route": SLOW_PAGE, "latencyMs": 3000}))
+        .await;
+    let slow: Vec<_> = (0..2)
+        .map(|_| {
+            let client = server.client.clone();
+            let url = server.url("/api/pages/footer");
+            tokio::spawn(async move { client.get(url).send().await })
+        })
+        .collect();
+    // Wait (bounded) until they hold every slot: a cheap API request is shed.
+    let mut shed = false;
+    for _ in 0..100 {
+        if server.get("/api/config").await.status() == 503 {
+            shed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(shed, "the slow requests never filled the limit");
+    assert_eq!(server.get("/healthz").await.status(), 200);
+    assert_eq!(server.get("/readyz").await.status(), 200);
+    assert_eq!(server.get(common::ASSET).await.status(), 200);
+    assert_eq!(server.get("/").await.status(), 200);
+    let page = server.get("/api/pages/home").await;
+    assert_eq!(page.status(), 200);
+    assert!(header(&page, "cache-status").contains("; hit;"));
+    for request in slow {
+        assert_eq!(request.await.unwrap().unwrap().status(), 200);
+    }
+    server.stop().await;
+}
+
+/// Issue #22, defect 2: twice `max_concurrent_requests` connections trickling their bodies
+/// hold no slot (the API and a cached page answer 200 meanwhile), and each is answered 408
+/// problem+json once its body is late, never 504 (the request timeout is shorter here on
+/// purpose: the body's wait is not the upstream's), and its connection is closed.
+#[tokio::test]
+async fn slow_bodies_hold_no_slot_and_get_408_after_the_body_timeout() {
+    let mut config = test_config();
+    config.server.max_concurrent_requests = 2;
+    config.server.body_read_timeout_ms = 3000;
+    config.server.request_timeout_ms = 1000;
     let server = start_with(config, &[]).await;
     let address = server.base.trim_start_matches("http://").to_owned();
     for _ in 0..2 {
@@ -209,23 +312,57 @@ async fn slow_requests_at_the_concurrency_limit_never_block_probes_assets_or_cac
     for _ in 0..4 {
         held.push(slow_body_request(&address).await);
     }
-    // Wait (bounded) until the slow bodies hold every slot: a cheap API request is shed.
-    let mut shed = false;
-    for _ in 0..100 {
-        if server.get("/api/config").await.status() == 503 {
-            shed = true;
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    // Every slow body is still unanswered, and the work behind the limit is not shed.
+    for _ in 0..5 {
+        let api = server.get("/api/config").await;
+        assert_eq!(api.status(), 200, "slow bodies took the slots");
     }
-    assert!(shed, "the slow bodies never filled the limit");
-    assert_eq!(server.get("/healthz").await.status(), 200);
-    assert_eq!(server.get("/readyz").await.status(), 200);
-    assert_eq!(server.get(common::ASSET).await.status(), 200);
-    assert_eq!(server.get("/").await.status(), 200);
     let page = server.get("/api/pages/home").await;
     assert_eq!(page.status(), 200);
-    assert!(header(&page, "cache-status").contains("hit"));
-    drop(held);
+    assert!(header(&page, "cache-status").contains("; hit;"));
+    assert_eq!(server.get("/healthz").await.status(), 200);
+    assert!(
+        held.iter().all(|stream| !answered_yet(stream)),
+        "a slow body was answered before its timeout: the checks above proved nothing"
+    );
+    let bound = std::time::Duration::from_secs(15);
+    for mut stream in held {
+        let received = closed_within(&mut stream, bound)
+            .await
+            .expect("the connection is closed after the 408");
+        let text = String::from_utf8_lossy(&received);
+        assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+        assert!(text.contains("application/problem+json"), "{text}");
+        assert!(text.contains("\"request_timeout\""), "{text}");
+    }
     server.stop().await;
 }
+
+/// A body larger than `max_body_bytes` (an upload, whose route allows more) is read by its
+/// handler, under the same deadline: a trickle is a 408 there too.
+#[tokio::test]
+async fn a_slow_upload_gets_408_after_the_body_timeout() {
+    use tokio::io::AsyncWriteExt;
+    let mut config = test_config();
+    config.server.body_read_timeout_ms = 500;
+    config.server.max_body_bytes = 1024;
+    let server = start_with(config, &[]).await;
+    let address = server.base.trim_start_matches("http://").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    stream
+        .write_all(
+            b"POST /api/dealer-registrations HTTP/1.1\r\nHost: localhost\r\nX-CSRF: 1\r\n\
+              Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 200000\r\n\r\n\
+              --b\r\nContent-Disposition: form-data; name=\"companyName\"\r\n\r\nAcme",
+        )
+        .await
+        .unwrap();
+    let received = closed_within(&mut stream, std::time::Duration::from_secs(15))
+        .await
+        .expect("closed after the 408");
+    let text = String::from_utf8_lossy(&received);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("\"request_timeout\""), "{text}");
+    server.stop().await;
+}
+
