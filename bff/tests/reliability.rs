@@ -366,3 +366,118 @@ async fn a_slow_upload_gets_408_after_the_body_timeout() {
     server.stop().await;
 }
 
+/// Sends `raw` on a new connection and returns what came back before the server closed it.
+async fn exchange(address: &str, raw: &[u8]) -> String {
+    use tokio::io::AsyncWriteExt;
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(raw).await.unwrap();
+    // `None`: still open after the bound.
+    let received = closed_within(&mut stream, std::time::Duration::from_secs(15))
+        .await
+        .unwrap();
+    String::from_utf8_lossy(&received).into_owned()
+}
+
+/// RFC 9112 §3.2: an HTTP/1.1 request without a Host, or with two, is a 400.
+#[tokio::test]
+async fn a_missing_or_repeated_host_is_a_400_problem() {
+    let server = start_with(test_config(), &[]).await;
+    let address = server.base.trim_start_matches("http://").to_owned();
+    let missing = exchange(
+        &address,
+        b"GET /api/pages/home HTTP/1.1\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    let repeated = exchange(
+        &address,
+        b"GET /api/pages/home HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\
+          Connection: close\r\n\r\n",
+    )
+    .await;
+    for answer in [&missing, &repeated] {
+        assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+        assert!(answer.contains("application/problem+json"), "{answer}");
+        assert!(answer.contains("\"invalid_host\""), "{answer}");
+    }
+    let one = exchange(
+        &address,
+        b"GET /healthz HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(one.starts_with("HTTP/1.1 200"), "{one}");
+    // HTTP/1.0 had no Host header.
+    let old = exchange(&address, b"GET /healthz HTTP/1.0\r\n\r\n").await;
+    assert!(old.starts_with("HTTP/1.0 200"), "{old}");
+    server.stop().await;
+}
+
+/// A connection from `source` to `address` that has been answered once (so the server has
+/// accepted and counted it), kept open.
+async fn held_connection(source: [u8; 4], address: std::net::SocketAddr) -> tokio::net::TcpStream {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind((source, 0).into()).unwrap();
+    let mut stream = socket.connect(address).await.unwrap();
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .await
+        .unwrap();
+    let mut received = Vec::new();
+    let mut buffer = [0u8; 1024];
+    while !String::from_utf8_lossy(&received).contains("\r\n\r\n") {
+        let n = stream.read(&mut buffer).await.unwrap();
+        assert!(n > 0, "closed before answering");
+        received.extend_from_slice(&buffer[..n]);
+    }
+    assert!(received.starts_with(b"HTTP/1.1 200"));
+    stream
+}
+
+#[tokio::test]
+async fn a_peer_holding_its_connection_cap_is_refused_another_while_other_peers_are_not() {
+    let mut config = test_config();
+    config.server.max_connections_per_ip = 3;
+    let server = start_with(config, &[]).await;
+    let address = server.running.main_addr;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(held_connection([127, 0, 0, 1], address).await);
+    }
+    // The fourth from the same address is closed unanswered.
+    let mut refused = tokio::net::TcpStream::connect(address).await.unwrap();
+    let received = closed_within(&mut refused, std::time::Duration::from_secs(15))
+        .await
+        .expect("the connection over the cap is closed");
+    assert!(
+        received.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&received)
+    );
+    // Another address is not affected.
+    let _other = held_connection([127, 0, 0, 2], address).await;
+    // A place given back is a place for a new connection (once the server has seen it close).
+    drop(held.pop());
+    let mut admitted = false;
+    for _ in 0..100 {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(([127, 0, 0, 1], 0).into()).unwrap();
+        let mut stream = socket.connect(address).await.unwrap();
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        if stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            .await
+            .is_err()
+        {
+            continue;
+        }
+        let mut buffer = [0u8; 64];
+        if matches!(stream.read(&mut buffer).await, Ok(n) if buffer[..n].starts_with(b"HTTP/1.1 200"))
+        {
+            admitted = true;
+            break;
+        }
+    }
+    assert!(admitted, "the place of a closed connection never came back");
+    server.stop().await;
+}

@@ -71,6 +71,10 @@ pub struct ServerConfig {
     pub shutdown_grace_ms: u64,
     pub max_body_bytes: usize,
     pub max_concurrent_requests: usize,
+    /// Open connections one peer address may hold on the public listener (0: no cap). The TCP
+    /// peer is all a connection cap can see: behind a proxy every connection is the proxy's,
+    /// so there it is 0 or at least the proxy's connection pool.
+    pub max_connections_per_ip: usize,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -490,6 +494,7 @@ impl Default for ServerConfig {
             shutdown_grace_ms: 10_000,
             max_body_bytes: 1024 * 1024,
             max_concurrent_requests: 1024,
+            max_connections_per_ip: 128,
         }
     }
 }
