@@ -313,6 +313,22 @@ async fn test_admin_cache_api_needs_the_admin_token() {
     assert_eq!(pages["lookups"]["miss"], 1);
     assert_eq!(pages["lookups"]["hit"], 1);
     assert_eq!(pages["hitRatio"], 0.5);
+    // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
+    for scheme in ["bearer", "BEARER"] {
+        let authorization = format!("{scheme} {ADMIN_TOKEN}");
+        let stats = app
+            .admin_send(get_request(
+                "/admin/cache",
+                &[("authorization", &authorization)],
+            ))
+            .await;
+        assert_eq!(stats.status, 200, "{scheme}");
+    }
+    let shouted = format!("Bearer {}", ADMIN_TOKEN.to_uppercase());
+    let stats = app
+        .admin_send(get_request("/admin/cache", &[("authorization", &shouted)]))
+        .await;
+    assert_eq!(stats.status, 401);
 }
 
 #[tokio::test]
