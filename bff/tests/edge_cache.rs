@@ -152,6 +152,9 @@ async fn test_stale_while_revalidate_serves_stale_at_once_with_one_background_re
             (response.status.as_u16(), state_of(response).as_str()),
             (200, "stale")
         );
+        // RFC 9211: answered from storage without going forward, so a `hit`, stale by its ttl.
+        let status = response.header("cache-status");
+        assert!(status.starts_with("bff; hit; ttl=-"), "{status}");
         // Served without waiting for the 600 ms refresh.
         assert!(finished.duration_since(started) < Duration::from_millis(500));
     }
@@ -180,7 +183,12 @@ async fn test_stale_if_error_serves_stale_on_upstream_500_inside_the_window_only
     let response = app.get("/api/pages/home").await;
     assert_eq!(response.status, 200);
     assert_eq!(state_of(&response), "stale-if-error");
-    assert!(response.header("cache-status").contains("fwd-status=500"));
+    // RFC 9211: went forward with a stale copy at hand, so `fwd=stale` and never `hit`.
+    let status = response.header("cache-status");
+    assert!(
+        status.starts_with("bff; fwd=stale; fwd-status=500; ttl=-"),
+        "{status}"
+    );
     assert_eq!(response.text(), fresh_body);
 
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -553,6 +561,12 @@ async fn test_a_slow_upstream_costs_a_warm_page_the_stale_wait_not_the_upstream_
         assert_eq!(
             (response.status.as_u16(), state_of(response).as_str()),
             (200, "stale-if-error")
+        );
+        // The forward had not answered within the wait: for this request, it timed out.
+        let status = response.header("cache-status");
+        assert!(
+            status.starts_with("bff; fwd=stale; fwd-status=504; ttl=-"),
+            "{status}"
         );
         assert!(response.json()["carousel"].is_array(), "the page itself");
     }
