@@ -2206,8 +2206,8 @@ export interface components {
     };
     responses: {
         /**
-         * @description The request is malformed beyond field validation (`code`: invalid_body, and others
-         *     named per operation).
+         * @description The request is malformed beyond field validation (`code`: invalid_body, invalid_path
+         *     for a path parameter that does not decode, and others named per operation).
          */
         BadRequest: {
             headers: {
@@ -2282,6 +2282,18 @@ export interface components {
          *     a file the detail names it).
          */
         PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The request body did not arrive within `server.body_read_timeout_ms` (`code`:
+         *     request_timeout); the connection is closed.
+         */
+        RequestTimedOut: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2375,6 +2387,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooManyRequests"];
@@ -2408,6 +2421,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
@@ -2443,6 +2457,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooManyRequests"];
@@ -2476,6 +2491,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooManyRequests"];
@@ -2523,6 +2539,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -2568,6 +2585,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -2701,6 +2719,7 @@ export interface operations {
                 content?: never;
             };
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -2733,6 +2752,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -2762,6 +2782,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -2793,6 +2814,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -2852,6 +2874,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -2889,6 +2912,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -2922,6 +2946,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -2955,6 +2980,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -2988,6 +3014,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3051,6 +3078,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description Validation failed (`errors` per field; card fields are refused), the cart is empty (`cart_empty`), holds items restricted where it ships (`restricted_items`, with `items`), the payment was declined (`payment_declined`), or the key was used with another body (`idempotency_key_reused`). */
@@ -3089,6 +3117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -3147,6 +3176,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3180,6 +3210,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3217,6 +3248,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3248,6 +3280,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -3310,6 +3343,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
@@ -3344,6 +3378,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3376,6 +3411,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3405,6 +3441,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
@@ -3438,6 +3475,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
@@ -3472,6 +3510,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3504,6 +3543,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3537,6 +3577,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
@@ -3572,6 +3613,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3652,6 +3694,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
