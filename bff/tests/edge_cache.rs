@@ -172,6 +172,38 @@ async fn test_stale_while_revalidate_serves_stale_at_once_with_one_background_re
     );
 }
 
+/// Cache-Status per state, on the wire (RFC 9211): a cold miss is `fwd=uri-miss`, a fresh hit
+/// `hit`, and a miss that replaced a stale copy (past its stale-while-revalidate window) went
+/// forward because what it had was stale: `fwd=stale`.
+#[tokio::test]
+async fn test_cache_status_says_why_a_request_went_forward() {
+    let mut config = config_with(policy(1000, 0, 60_000, 0), policy(60_000, 0, 0, 300));
+    // The refetch below is waited for, however busy the machine (else stale-if-error).
+    config.cache.stale_wait_ms = 10_000;
+    let app = start_with_secrets(config, SECRETS);
+    let cold = app.get("/api/pages/home").await;
+    let status = cold.header("cache-status");
+    assert!(
+        status.starts_with("bff; fwd=uri-miss; fwd-status=200; stored; ttl=")
+            && status.ends_with("; detail=miss"),
+        "{status}"
+    );
+    let hit = app.get("/api/pages/home").await;
+    assert!(
+        hit.header("cache-status").starts_with("bff; hit; ttl="),
+        "{}",
+        hit.header("cache-status")
+    );
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let revalidated = app.get("/api/pages/home").await;
+    let status = revalidated.header("cache-status");
+    assert!(
+        status.starts_with("bff; fwd=stale; fwd-status=200; stored; ttl=")
+            && status.ends_with("; detail=miss"),
+        "{status}"
+    );
+}
+
 #[tokio::test]
 async fn test_stale_if_error_serves_stale_on_upstream_500_inside_the_window_only() {
     let app = start_cached(policy(200, 0, 1500, 0));

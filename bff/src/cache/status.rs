@@ -46,8 +46,20 @@ impl CacheState {
 /// `cache.stale_wait_ms`: for this request the forward timed out.
 const FORWARD_TIMED_OUT: u16 = 504;
 
+/// The RFC 9211 `Cache-Status` value for this cache (named `bff`) of an answer that had no
+/// stored copy at hand (see [`cache_status`]).
+pub fn cache_status_header(
+    state: CacheState,
+    ttl_seconds: i64,
+    stored: bool,
+    forward_status: Option<u16>,
+) -> String {
+    cache_status(state, ttl_seconds, stored, forward_status, false)
+}
+
 /// The RFC 9211 `Cache-Status` value for this cache (named `bff`). `ttl` is the remaining
-/// freshness in seconds (negative once stale); `detail` carries the state's name.
+/// freshness in seconds (negative once stale); `detail` carries the state's name; `stale_copy`:
+/// a stale copy was at hand when the request went forward.
 ///
 /// `hit` means the answer came from storage *without* this request going forward (RFC 9211
 /// §2.1), so it never comes with `fwd`:
@@ -57,13 +69,15 @@ const FORWARD_TIMED_OUT: u16 = 504;
 /// - stale-if-error went forward with a stale copy at hand (`fwd=stale`) and served that copy
 ///   because the upstream failed (`fwd-status` says how; without one, the forward had not
 ///   answered in time: 504);
-/// - a miss went forward for want of an entry (`fwd=uri-miss`), a coalesced request shared
-///   another's forward (`collapsed`).
-pub fn cache_status_header(
+/// - a miss went forward for want of a usable entry: `fwd=uri-miss` when there was none,
+///   `fwd=stale` when a stale one (past its stale-while-revalidate window) was replaced by the
+///   answer; a coalesced request shared another's forward (`collapsed`).
+pub fn cache_status(
     state: CacheState,
     ttl_seconds: i64,
     stored: bool,
     forward_status: Option<u16>,
+    stale_copy: bool,
 ) -> String {
     let mut value = String::from("bff");
     match state {
@@ -77,7 +91,11 @@ pub fn cache_status_header(
             ));
         }
         CacheState::Miss | CacheState::Coalesced => {
-            value.push_str("; fwd=uri-miss");
+            value.push_str(if stale_copy {
+                "; fwd=stale"
+            } else {
+                "; fwd=uri-miss"
+            });
             if let Some(status) = forward_status {
                 value.push_str(&format!("; fwd-status={status}"));
             }
@@ -134,6 +152,18 @@ mod tests {
                 state.served_from_cache() && state != CacheState::StaleIfError
             );
         }
+    }
+
+    #[test]
+    fn a_miss_that_replaced_a_stale_copy_is_fwd_stale() {
+        assert_eq!(
+            cache_status(CacheState::Miss, 300, true, Some(200), true),
+            "bff; fwd=stale; fwd-status=200; stored; ttl=300; detail=miss"
+        );
+        assert_eq!(
+            cache_status(CacheState::Coalesced, 300, true, Some(200), true),
+            "bff; fwd=stale; fwd-status=200; collapsed; stored; ttl=300; detail=coalesced"
+        );
     }
 
     #[test]
