@@ -245,6 +245,53 @@ mod tests {
         assert_eq!(bytes.ok(), Some(4 * 1024));
     }
 
+    /// A route answering how many body bytes its handler read, behind [`read_first`].
+    async fn bytes_read(reading: BodyReading, body: Body) -> (u16, String) {
+        use tower::ServiceExt;
+        let app = axum::Router::new()
+            .route(
+                "/",
+                axum::routing::post(|body: Bytes| async move { body.len().to_string() }),
+            )
+            .layer(axum::middleware::from_fn_with_state(reading, read_first));
+        let request = Request::post("/")
+            .body(body)
+            .unwrap_or_else(|_| unreachable!());
+        let response = app.oneshot(request).await.unwrap_or_else(|e| match e {});
+        let status = response.status().as_u16();
+        let text = response
+            .into_body()
+            .collect()
+            .await
+            .map(|body| String::from_utf8_lossy(&body.to_bytes()).into_owned())
+            .unwrap_or_default();
+        (status, text)
+    }
+
+    #[tokio::test]
+    async fn the_handler_gets_the_whole_body_read_first_or_streamed_past_the_limit() {
+        let chunk: &'static [u8] = &[b'x'; 600];
+        let small = trickle(vec![chunk], Duration::ZERO);
+        assert_eq!(
+            bytes_read(reading(1_000, 1024), small).await,
+            (200, "600".to_owned())
+        );
+        // Chunked past `read_first_up_to`: what was read goes first, the rest follows.
+        let large = trickle(vec![chunk; 3], Duration::ZERO);
+        assert_eq!(
+            bytes_read(reading(1_000, 1024), large).await,
+            (200, "1800".to_owned())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_body_late_before_the_handler_is_a_408_problem() {
+        let late = trickle(vec![b"a"; 10], Duration::from_secs(2));
+        let (status, body) = bytes_read(reading(200, 1024), late).await;
+        assert_eq!(status, 408);
+        assert!(body.contains("request_timeout"), "{body}");
+    }
+
     #[test]
     fn a_timeout_anywhere_in_the_cause_chain_is_a_408() {
         let wrapped = axum::Error::new(BoxError::from(BodyReadTimeout));
