@@ -58,6 +58,9 @@ pub enum ApiError {
     Overloaded { retry_after_seconds: u64 },
     #[error("request timed out")]
     Timeout,
+    /// The client did not send its request body in time: its own slowness, not a gateway's.
+    #[error("The request body was not received in time.")]
+    RequestTimeout,
     #[error(transparent)]
     Upstream(#[from] UpstreamError),
     #[error("internal error: {0}")]
@@ -112,6 +115,7 @@ impl ApiError {
             Self::BadGateway { .. } => StatusCode::BAD_GATEWAY,
             Self::Overloaded { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Timeout => StatusCode::GATEWAY_TIMEOUT,
+            Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::Upstream(err) => err.status(),
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -132,6 +136,7 @@ impl ApiError {
             Self::Validation(_) => "validation_failed",
             Self::Overloaded { .. } => "overloaded",
             Self::Timeout => "timeout",
+            Self::RequestTimeout => "request_timeout",
             Self::Upstream(err) => err.code(),
             Self::Internal(_) => "internal",
         }
@@ -260,6 +265,13 @@ impl IntoResponse for ApiError {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        if status == StatusCode::REQUEST_TIMEOUT {
+            // The rest of the body may still be on its way: the connection cannot carry another
+            // request (RFC 9110 §15.5.9).
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         response
     }

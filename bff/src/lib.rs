@@ -8,6 +8,7 @@ pub mod commerce;
 pub mod config;
 pub mod content;
 pub mod error;
+pub mod extract;
 pub mod geo;
 pub mod hit_path;
 pub mod metrics;
@@ -15,6 +16,7 @@ pub mod openapi;
 pub mod rate_limit;
 pub mod readiness;
 pub mod replicas;
+pub mod request_body;
 pub mod request_id;
 pub mod routes;
 pub mod security;
@@ -57,10 +59,16 @@ pub use crate::storefront::Storefront;
 /// The load shedding, the concurrency limit and the request timeout sit around the routes that
 /// do slow work (`/api`, map tiles), never in front of the probes or the web app's files, so a
 /// burst of slow requests cannot make `/healthz` or the storefront's assets answer 503. (Fresh
-/// cache hits never reach this router at all: see [`crate::hit_path`].)
+/// cache hits never reach this router at all: see [`crate::hit_path`].) A request's body is
+/// read before it takes a slot, under its own deadline ([`request_body`]).
 pub fn app(state: SharedState) -> Router {
     let config = &state.config.server;
     let limited = ServiceBuilder::new()
+        // The body is here before a slot is taken: a client trickling it holds none.
+        .layer(middleware::from_fn_with_state(
+            request_body::BodyReading::new(config),
+            request_body::read_first,
+        ))
         .layer(HandleErrorLayer::new(infrastructure_error))
         .load_shed()
         .layer(GlobalConcurrencyLimitLayer::new(

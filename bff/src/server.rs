@@ -10,6 +10,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{Config, ConfigError, Secrets};
+use crate::serve::{ConnectionLimits, InFlight};
 use crate::state::{AppState, SharedState};
 
 /// How long the embedded sandbox may take to stop after the BFF has drained.
@@ -29,6 +30,17 @@ pub enum StartError {
     Sandbox(io::Error),
 }
 
+/// How serving ended badly.
+#[derive(Debug, thiserror::Error)]
+pub enum StopError {
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// The shutdown grace ran out with requests still unanswered: their clients got no answer
+    /// (a deploy or scale-down that drops requests must not look clean).
+    #[error("the shutdown grace ended with {dropped} request(s) unanswered")]
+    Dropped { dropped: usize },
+}
+
 /// A started BFF: its bound addresses and the handle to stop it.
 #[derive(Debug)]
 pub struct Running {
@@ -36,7 +48,7 @@ pub struct Running {
     pub admin_addr: SocketAddr,
     pub sandbox_addr: Option<SocketAddr>,
     pub state: SharedState,
-    task: JoinHandle<io::Result<()>>,
+    task: JoinHandle<Result<(), StopError>>,
 }
 
 impl Running {
@@ -45,8 +57,9 @@ impl Running {
         self.state.shutdown.cancel();
     }
 
-    /// Waits until everything has stopped.
-    pub async fn wait(self) -> io::Result<()> {
+    /// Waits until everything has stopped; [`StopError::Dropped`] when the grace ran out
+    /// before every request of the public listener was answered.
+    pub async fn wait(self) -> Result<(), StopError> {
         self.task
             .await
             .map_err(|err| io::Error::other(format!("server task failed: {err}")))?
@@ -104,10 +117,12 @@ pub async fn start(
     let admin_addr = local(&admin_listener, "admin")?;
 
     let shutdown = state.shutdown.clone();
+    let in_flight = InFlight::default();
     let main = crate::serve::storefront(
         main_listener,
         crate::Storefront::new(state.clone()),
-        Duration::from_millis(state.config.server.header_read_timeout_ms),
+        ConnectionLimits::new(&state.config.server),
+        in_flight.clone(),
         shutdown.clone(),
     );
     let admin = axum::serve(admin_listener, crate::admin_app(state.clone()))
@@ -121,10 +136,12 @@ pub async fn start(
             tokio::time::sleep(grace).await;
         };
         let (result, grace_elapsed) = tokio::select! {
-            result = drained => (result, false),
+            result = drained => (result.map_err(StopError::from), false),
             () = deadline => {
-                tracing::warn!(grace_ms = grace.as_millis(), "shutdown grace elapsed; dropping unfinished requests");
-                (Ok(()), true)
+                let dropped = in_flight.count();
+                tracing::warn!(grace_ms = grace.as_millis(), dropped, "shutdown grace elapsed; dropping unfinished requests");
+                let result = if dropped == 0 { Ok(()) } else { Err(StopError::Dropped { dropped }) };
+                (result, true)
             }
         };
         // The sandbox serves the BFF's in-flight requests, so it stops last; once the grace is

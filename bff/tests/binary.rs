@@ -1,5 +1,5 @@
 //! The `bff` binary end to end: start-up from config and environment, OTLP trace export, and a
-//! clean exit on SIGTERM.
+//! clean exit on SIGTERM (exit 1 when the drain drops requests).
 
 #![allow(clippy::unwrap_used)]
 
@@ -175,4 +175,87 @@ async fn logs_written_to_a_file_carry_no_terminal_escape_codes() {
         "the log lines reached the file, the last ones flushed at exit: {logs}"
     );
     assert!(!logs.contains('\u{1b}'), "no ANSI escape codes: {logs:?}");
+}
+
+/// A drain whose grace runs out with a request unanswered is not a clean stop: the binary logs
+/// how many requests it dropped and exits 1 (an orchestrator, or a deploy script, sees it).
+#[tokio::test]
+async fn a_drain_that_drops_requests_logs_how_many_and_exits_non_zero() {
+    let data = tempfile::tempdir().unwrap();
+    let log_path = data.path().join("bff.log");
+    let log_file = std::fs::File::create(&log_path).unwrap();
+    let sandbox = format!("127.0.0.1:{}", free_port());
+    let (child, base) = spawn_bff(
+        &data.path().join("sandbox"),
+        &[
+            ("BFF__LOG__FORMAT", "json".to_owned()),
+            ("BFF__SANDBOX__LISTEN", sandbox.clone()),
+            ("BFF__SERVER__SHUTDOWN_GRACE_MS", "300".to_owned()),
+        ],
+        Stdio::from(log_file),
+    );
+    let client = reqwest::Client::new();
+    wait_until_healthy(&client, &base).await;
+    let fault = client
+        .post(format!("http://{sandbox}/sandbox/faults"))
+        .json(&serde_json::json!({"route": "/strapi/page/{name}", "latencyMs": 10_000}))
+        .send()
+        .await
+        .unwrap();
+    assert!(fault.status().is_success());
+    let in_flight = tokio::spawn({
+        let client = client.clone();
+        let url = format!("{base}/api/pages/home");
+        async move { client.get(url).send().await }
+    });
+    // Wait (bounded) until the request has reached the slowed upstream.
+    let mut reached = false;
+    for _ in 0..100 {
+        let stats: serde_json::Value = client
+            .get(format!("http://{sandbox}/sandbox/stats"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if stats["routes"]["/strapi/page/{name}"].as_u64().unwrap_or(0) > 0 {
+            reached = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(reached, "the request never reached the upstream");
+
+    let mut child = child;
+    let pid = child.0.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = tokio::task::spawn_blocking(move || child.0.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "a drain that dropped a request: {status}"
+    );
+    let logs = std::fs::read_to_string(&log_path).unwrap();
+    let grace_line = logs
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|line| {
+            line["message"]
+                .as_str()
+                .is_some_and(|message| message.starts_with("shutdown grace elapsed"))
+        })
+        .unwrap_or_else(|| panic!("no grace line in {logs}"));
+    assert_eq!(grace_line["level"], "WARN", "{grace_line}");
+    assert_eq!(grace_line["dropped"], 1, "{grace_line}");
+    in_flight.abort();
 }

@@ -152,6 +152,9 @@ async fn test_stale_while_revalidate_serves_stale_at_once_with_one_background_re
             (response.status.as_u16(), state_of(response).as_str()),
             (200, "stale")
         );
+        // RFC 9211: answered from storage without going forward, so a `hit`, stale by its ttl.
+        let status = response.header("cache-status");
+        assert!(status.starts_with("bff; hit; ttl=-"), "{status}");
         // Served without waiting for the 600 ms refresh.
         assert!(finished.duration_since(started) < Duration::from_millis(500));
     }
@@ -169,6 +172,38 @@ async fn test_stale_while_revalidate_serves_stale_at_once_with_one_background_re
     );
 }
 
+/// Cache-Status per state, on the wire (RFC 9211): a cold miss is `fwd=uri-miss`, a fresh hit
+/// `hit`, and a miss that replaced a stale copy (past its stale-while-revalidate window) went
+/// forward because what it had was stale: `fwd=stale`.
+#[tokio::test]
+async fn test_cache_status_says_why_a_request_went_forward() {
+    let mut config = config_with(policy(1000, 0, 60_000, 0), policy(60_000, 0, 0, 300));
+    // The refetch below is waited for, however busy the machine (else stale-if-error).
+    config.cache.stale_wait_ms = 10_000;
+    let app = start_with_secrets(config, SECRETS);
+    let cold = app.get("/api/pages/home").await;
+    let status = cold.header("cache-status");
+    assert!(
+        status.starts_with("bff; fwd=uri-miss; fwd-status=200; stored; ttl=")
+            && status.ends_with("; detail=miss"),
+        "{status}"
+    );
+    let hit = app.get("/api/pages/home").await;
+    assert!(
+        hit.header("cache-status").starts_with("bff; hit; ttl="),
+        "{}",
+        hit.header("cache-status")
+    );
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let revalidated = app.get("/api/pages/home").await;
+    let status = revalidated.header("cache-status");
+    assert!(
+        status.starts_with("bff; fwd=stale; fwd-status=200; stored; ttl=")
+            && status.ends_with("; detail=miss"),
+        "{status}"
+    );
+}
+
 #[tokio::test]
 async fn test_stale_if_error_serves_stale_on_upstream_500_inside_the_window_only() {
     let app = start_cached(policy(200, 0, 1500, 0));
@@ -180,7 +215,12 @@ async fn test_stale_if_error_serves_stale_on_upstream_500_inside_the_window_only
     let response = app.get("/api/pages/home").await;
     assert_eq!(response.status, 200);
     assert_eq!(state_of(&response), "stale-if-error");
-    assert!(response.header("cache-status").contains("fwd-status=500"));
+    // RFC 9211: went forward with a stale copy at hand, so `fwd=stale` and never `hit`.
+    let status = response.header("cache-status");
+    assert!(
+        status.starts_with("bff; fwd=stale; fwd-status=500; ttl=-"),
+        "{status}"
+    );
     assert_eq!(response.text(), fresh_body);
 
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -313,6 +353,22 @@ async fn test_admin_cache_api_needs_the_admin_token() {
     assert_eq!(pages["lookups"]["miss"], 1);
     assert_eq!(pages["lookups"]["hit"], 1);
     assert_eq!(pages["hitRatio"], 0.5);
+    // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
+    for scheme in ["bearer", "BEARER"] {
+        let authorization = format!("{scheme} {ADMIN_TOKEN}");
+        let stats = app
+            .admin_send(get_request(
+                "/admin/cache",
+                &[("authorization", &authorization)],
+            ))
+            .await;
+        assert_eq!(stats.status, 200, "{scheme}");
+    }
+    let shouted = format!("Bearer {}", ADMIN_TOKEN.to_uppercase());
+    let stats = app
+        .admin_send(get_request("/admin/cache", &[("authorization", &shouted)]))
+        .await;
+    assert_eq!(stats.status, 401);
 }
 
 #[tokio::test]
@@ -538,6 +594,12 @@ async fn test_a_slow_upstream_costs_a_warm_page_the_stale_wait_not_the_upstream_
         assert_eq!(
             (response.status.as_u16(), state_of(response).as_str()),
             (200, "stale-if-error")
+        );
+        // The forward had not answered within the wait: for this request, it timed out.
+        let status = response.header("cache-status");
+        assert!(
+            status.starts_with("bff; fwd=stale; fwd-status=504; ttl=-"),
+            "{status}"
         );
         assert!(response.json()["carousel"].is_array(), "the page itself");
     }

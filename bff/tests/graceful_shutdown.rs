@@ -4,6 +4,7 @@ mod common;
 
 use std::time::Duration;
 
+use bff::server::StopError;
 use common::{start, start_with, test_config};
 use serde_json::json;
 
@@ -46,8 +47,10 @@ async fn shutdown_completes_an_in_flight_request_then_stops_listening() {
     assert!(after.is_err(), "the listener is closed after shutdown");
 }
 
+/// A drain that ran out of grace with a request unanswered is no clean stop: `wait` says how
+/// many were dropped (the binary logs it and exits non-zero).
 #[tokio::test]
-async fn a_request_outliving_the_grace_does_not_hold_shutdown() {
+async fn a_request_outliving_the_grace_does_not_hold_shutdown_and_is_counted_as_dropped() {
     let mut config = test_config();
     config.server.shutdown_grace_ms = 200;
     let server = start_with(config, &[]).await;
@@ -61,10 +64,13 @@ async fn a_request_outliving_the_grace_does_not_hold_shutdown() {
     };
     tokio::time::sleep(Duration::from_millis(200)).await;
     server.running.shutdown();
-    tokio::time::timeout(Duration::from_secs(4), server.running.wait())
+    let stopped = tokio::time::timeout(Duration::from_secs(4), server.running.wait())
         .await
-        .expect("shutdown ends once the grace is over, before the slow request would")
-        .unwrap();
+        .expect("shutdown ends once the grace is over, before the slow request would");
+    assert!(
+        matches!(stopped, Err(StopError::Dropped { dropped: 1 })),
+        "{stopped:?}"
+    );
     // Shutdown returned while the slow request was still unanswered: the grace bounds the wait.
     // (In the binary, returning from `main` then drops the connection.)
     assert!(

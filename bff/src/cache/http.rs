@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Response, StatusCode, heade
 use bytes::Bytes;
 
 use super::entry::{Freshness, strong_etag};
-use super::status::{CacheState, cache_status_header};
+use super::status::{CacheState, cache_status};
 use super::store::Lookup;
 
 pub static CACHE_STATUS: HeaderName = HeaderName::from_static("cache-status");
@@ -84,6 +84,8 @@ pub(super) struct Described {
     /// Whether any part was stored by this request.
     pub stored: bool,
     pub forward_status: Option<u16>,
+    /// The decisive part went forward with a stale copy at hand.
+    pub stale_copy: bool,
     /// The windows the answer may claim (each the shortest among the parts).
     pub freshness: Freshness,
     /// A remembered 404: no stale windows are offered for it.
@@ -98,6 +100,7 @@ impl Described {
             state: lookup.state,
             stored: lookup.stored,
             forward_status: lookup.forward_status,
+            stale_copy: lookup.stale_copy,
             freshness: lookup.freshness,
             negative: lookup.entry.is_negative(),
             stored_at: lookup.entry.stored_at,
@@ -124,6 +127,7 @@ impl Described {
             state: decisive.state,
             stored: parts.iter().any(|part| part.stored),
             forward_status: decisive.forward_status,
+            stale_copy: decisive.stale_copy,
             freshness,
             negative: false,
             stored_at: parts.iter().map(|part| part.entry.stored_at).min()?,
@@ -167,7 +171,13 @@ impl Described {
     pub fn timed(&self, now: Instant) -> Timed {
         let ttl = self.freshness.ttl_seconds(now);
         let age = now.saturating_duration_since(self.stored_at).as_secs();
-        let status = cache_status_header(self.state, ttl, self.stored, self.forward_status);
+        let status = cache_status(
+            self.state,
+            ttl,
+            self.stored,
+            self.forward_status,
+            self.stale_copy,
+        );
         let max_age = ttl.max(0);
         let control = if self.negative {
             format!("public, max-age={max_age}")
@@ -413,6 +423,7 @@ mod tests {
             state: CacheState::Hit,
             stored: false,
             forward_status: None,
+            stale_copy: false,
         }
     }
 
@@ -507,6 +518,7 @@ mod tests {
             state,
             stored: state == CacheState::Miss,
             forward_status: (state == CacheState::Miss).then_some(200),
+            stale_copy: false,
         }
     }
 
@@ -664,6 +676,7 @@ mod tests {
             state: CacheState::Miss,
             stored: true,
             forward_status: Some(404),
+            stale_copy: false,
         };
         let response = respond(&lookup, &request(&[]));
         assert_eq!(response.status(), StatusCode::NOT_FOUND);

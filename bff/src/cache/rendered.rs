@@ -98,6 +98,7 @@ impl Rendered {
         described.state = CacheState::Hit;
         described.stored = false;
         described.forward_status = None;
+        described.stale_copy = false;
         let (content_type, body, gzip_body, brotli_body, etag) = match (composed, parts) {
             (None, [entry]) => {
                 let entry = &entry.entry;

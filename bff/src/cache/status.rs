@@ -42,13 +42,42 @@ impl CacheState {
     }
 }
 
-/// The RFC 9211 `Cache-Status` value for this cache (named `bff`). `ttl` is the remaining
-/// freshness in seconds (negative once stale); `detail` carries the state's name.
+/// `fwd-status` of a stale-if-error answer whose revalidation had not answered within
+/// `cache.stale_wait_ms`: for this request the forward timed out.
+const FORWARD_TIMED_OUT: u16 = 504;
+
+/// The RFC 9211 `Cache-Status` value for this cache (named `bff`) of an answer that had no
+/// stored copy at hand (see [`cache_status`]).
 pub fn cache_status_header(
     state: CacheState,
     ttl_seconds: i64,
     stored: bool,
     forward_status: Option<u16>,
+) -> String {
+    cache_status(state, ttl_seconds, stored, forward_status, false)
+}
+
+/// The RFC 9211 `Cache-Status` value for this cache (named `bff`). `ttl` is the remaining
+/// freshness in seconds (negative once stale); `detail` carries the state's name; `stale_copy`:
+/// a stale copy was at hand when the request went forward.
+///
+/// `hit` means the answer came from storage *without* this request going forward (RFC 9211
+/// §2.1), so it never comes with `fwd`:
+/// - a fresh hit, and a stale one served while a background revalidation runs
+///   (stale-while-revalidate: the revalidation is not this request's, which was answered from
+///   storage at once), are `hit` with their `ttl` (negative when stale, as in RFC 9211 §3);
+/// - stale-if-error went forward with a stale copy at hand (`fwd=stale`) and served that copy
+///   because the upstream failed (`fwd-status` says how; without one, the forward had not
+///   answered in time: 504);
+/// - a miss went forward for want of a usable entry: `fwd=uri-miss` when there was none,
+///   `fwd=stale` when a stale one (past its stale-while-revalidate window) was replaced by the
+///   answer; a coalesced request shared another's forward (`collapsed`).
+pub fn cache_status(
+    state: CacheState,
+    ttl_seconds: i64,
+    stored: bool,
+    forward_status: Option<u16>,
+    stale_copy: bool,
 ) -> String {
     let mut value = String::from("bff");
     match state {
@@ -56,13 +85,17 @@ pub fn cache_status_header(
             value.push_str(&format!("; hit; ttl={ttl_seconds}"));
         }
         CacheState::StaleIfError => {
-            value.push_str(&format!("; hit; ttl={ttl_seconds}; fwd=stale"));
-            if let Some(status) = forward_status {
-                value.push_str(&format!("; fwd-status={status}"));
-            }
+            let status = forward_status.unwrap_or(FORWARD_TIMED_OUT);
+            value.push_str(&format!(
+                "; fwd=stale; fwd-status={status}; ttl={ttl_seconds}"
+            ));
         }
         CacheState::Miss | CacheState::Coalesced => {
-            value.push_str("; fwd=uri-miss");
+            value.push_str(if stale_copy {
+                "; fwd=stale"
+            } else {
+                "; fwd=uri-miss"
+            });
             if let Some(status) = forward_status {
                 value.push_str(&format!("; fwd-status={status}"));
             }
@@ -97,12 +130,47 @@ mod tests {
             "bff; fwd=uri-miss; fwd-status=200; collapsed; stored; ttl=300; detail=coalesced"
         );
         assert_eq!(
-            cache_status_header(CacheState::StaleIfError, -5, false, Some(502)),
-            "bff; hit; ttl=-5; fwd=stale; fwd-status=502; detail=stale-if-error"
+            cache_status_header(CacheState::StaleIfError, -5, false, Some(503)),
+            "bff; fwd=stale; fwd-status=503; ttl=-5; detail=stale-if-error"
         );
         assert_eq!(
             cache_status_header(CacheState::Stale, -1, false, None),
             "bff; hit; ttl=-1; detail=stale"
+        );
+    }
+
+    #[test]
+    fn hit_and_fwd_never_come_together() {
+        for state in CacheState::ALL {
+            let value = cache_status_header(state, -3, true, Some(502));
+            let params: Vec<&str> = value.split("; ").collect();
+            let hit = params.contains(&"hit");
+            let forwarded = params.iter().any(|param| param.starts_with("fwd="));
+            assert!(hit != forwarded, "{value}");
+            assert_eq!(
+                hit,
+                state.served_from_cache() && state != CacheState::StaleIfError
+            );
+        }
+    }
+
+    #[test]
+    fn a_miss_that_replaced_a_stale_copy_is_fwd_stale() {
+        assert_eq!(
+            cache_status(CacheState::Miss, 300, true, Some(200), true),
+            "bff; fwd=stale; fwd-status=200; stored; ttl=300; detail=miss"
+        );
+        assert_eq!(
+            cache_status(CacheState::Coalesced, 300, true, Some(200), true),
+            "bff; fwd=stale; fwd-status=200; collapsed; stored; ttl=300; detail=coalesced"
+        );
+    }
+
+    #[test]
+    fn stale_if_error_whose_forward_had_not_answered_says_504() {
+        assert_eq!(
+            cache_status_header(CacheState::StaleIfError, -40, false, None),
+            "bff; fwd=stale; fwd-status=504; ttl=-40; detail=stale-if-error"
         );
     }
 }

@@ -87,6 +87,9 @@ pub struct Lookup {
     pub stored: bool,
     /// The upstream status this lookup's fetch saw, if it fetched.
     pub forward_status: Option<u16>,
+    /// A stale copy was at hand when this lookup went forward for a new one (RFC 9211
+    /// `fwd=stale` rather than `fwd=uri-miss`).
+    pub stale_copy: bool,
 }
 
 /// Counts per route and state: for `/admin/cache`, and the metric's counters resolved once.
@@ -430,6 +433,7 @@ impl EdgeCache {
             state,
             stored: false,
             forward_status: None,
+            stale_copy: false,
         };
         if let Some(entry) = &cached {
             let freshness = entry.freshness(policy);
@@ -488,6 +492,7 @@ impl EdgeCache {
                     CacheState::Coalesced
                 },
                 stored: outcome.stored,
+                stale_copy: cached.is_some(),
             }),
             Err(failure) => match cached {
                 Some(stale)

@@ -62,9 +62,19 @@ pub struct ServerConfig {
     /// How long a connection may take to deliver a complete request head, counted from the
     /// connection or from the end of the previous answer (so also the keep-alive idle limit).
     pub header_read_timeout_ms: u64,
+    /// How long a request body may take to arrive, counted from the end of its head and
+    /// extended by one second for every `body_min_bytes_per_second` received (so a large upload
+    /// at a fair rate finishes, a trickle does not): past it the answer is a 408.
+    pub body_read_timeout_ms: u64,
+    /// The sending rate that keeps extending `body_read_timeout_ms`.
+    pub body_min_bytes_per_second: u64,
     pub shutdown_grace_ms: u64,
     pub max_body_bytes: usize,
     pub max_concurrent_requests: usize,
+    /// Open connections one peer address may hold on the public listener (0: no cap). The TCP
+    /// peer is all a connection cap can see: behind a proxy every connection is the proxy's,
+    /// so there it is 0 or at least the proxy's connection pool.
+    pub max_connections_per_ip: usize,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -501,9 +511,12 @@ impl Default for ServerConfig {
             redirect_https: false,
             request_timeout_ms: 30_000,
             header_read_timeout_ms: 10_000,
+            body_read_timeout_ms: 10_000,
+            body_min_bytes_per_second: 1024,
             shutdown_grace_ms: 10_000,
             max_body_bytes: 1024 * 1024,
             max_concurrent_requests: 1024,
+            max_connections_per_ip: 128,
         }
     }
 }
@@ -776,6 +789,12 @@ impl Config {
         }
         if self.server.header_read_timeout_ms == 0 {
             problems.push("server.header_read_timeout_ms: must be at least 1".to_owned());
+        }
+        if self.server.body_read_timeout_ms == 0 {
+            problems.push("server.body_read_timeout_ms: must be at least 1".to_owned());
+        }
+        if self.server.body_min_bytes_per_second == 0 {
+            problems.push("server.body_min_bytes_per_second: must be at least 1".to_owned());
         }
         if self.server.max_concurrent_requests == 0 {
             problems.push("server.max_concurrent_requests: must be at least 1".to_owned());

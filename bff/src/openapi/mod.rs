@@ -36,7 +36,14 @@ const EVERY_OPERATION: &[(&str, &str)] = &[
 ];
 
 /// Problem answers every unsafe (state-changing) operation may give.
-const UNSAFE_OPERATION: &[(&str, &str)] = &[("403", "CsrfRejected"), ("413", "PayloadTooLarge")];
+const UNSAFE_OPERATION: &[(&str, &str)] = &[
+    ("403", "CsrfRejected"),
+    ("408", "RequestTimedOut"),
+    ("413", "PayloadTooLarge"),
+];
+
+/// Problem answers every operation with path parameters may give.
+const PATH_PARAMETERS: &[(&str, &str)] = &[("400", "BadRequest")];
 
 /// The finished document: the annotated operations (paths relative to `/api`) with the prefix,
 /// the shared problem answers, and the document's own metadata.
@@ -55,8 +62,8 @@ pub fn document(operations: OpenApi) -> OpenApi {
         .build();
     doc.servers = Some(vec![ServerBuilder::new().url("/").build()]);
     doc.paths = prefixed(std::mem::take(&mut doc.paths));
-    for item in doc.paths.paths.values_mut() {
-        add_shared_answers(item);
+    for (path, item) in &mut doc.paths.paths {
+        add_shared_answers(item, path.contains('{'));
     }
     let mut components = doc.components.take().unwrap_or_default();
     components
@@ -81,7 +88,7 @@ fn prefixed(paths: Paths) -> Paths {
     out
 }
 
-fn add_shared_answers(item: &mut PathItem) {
+fn add_shared_answers(item: &mut PathItem, has_path_parameters: bool) {
     let operations: [(&mut Option<Operation>, bool); 5] = [
         (&mut item.get, false),
         (&mut item.post, true),
@@ -93,7 +100,12 @@ fn add_shared_answers(item: &mut PathItem) {
         let Some(operation) = operation else { continue };
         let shared = EVERY_OPERATION
             .iter()
-            .chain(if is_unsafe { UNSAFE_OPERATION } else { &[] });
+            .chain(if is_unsafe { UNSAFE_OPERATION } else { &[] })
+            .chain(if has_path_parameters {
+                PATH_PARAMETERS
+            } else {
+                &[]
+            });
         for (status, name) in shared {
             operation
                 .responses

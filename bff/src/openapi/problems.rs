@@ -27,8 +27,8 @@ macro_rules! problem_responses {
 }
 
 problem_responses! {
-    /// The request is malformed beyond field validation (`code`: invalid_body, and others
-    /// named per operation).
+    /// The request is malformed beyond field validation (`code`: invalid_body, invalid_path
+    /// for a path parameter that does not decode, and others named per operation).
     BadRequest;
     /// No signed-in session, or it has expired (`code`: unauthorized, session_expired).
     Unauthorized;
@@ -39,6 +39,9 @@ problem_responses! {
     NotFound;
     /// The request conflicts with the resource's state (`code` per operation).
     Conflict;
+    /// The request body did not arrive within `server.body_read_timeout_ms` (`code`:
+    /// request_timeout); the connection is closed.
+    RequestTimedOut;
     /// The request body, or an uploaded file, exceeds its limit (`code`: payload_too_large; for
     /// a file the detail names it).
     PayloadTooLarge;

@@ -3,7 +3,6 @@
 //! visitor who is not signed in gets a 401 problem.
 
 use axum::Json;
-use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -14,6 +13,7 @@ use crate::commerce::account::{
 };
 use crate::commerce::{MessageAnswer, Shopper};
 use crate::error::ApiError;
+use crate::extract::{Path, Query};
 use crate::openapi::problems;
 use crate::validation::Validated;
 

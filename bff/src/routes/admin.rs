@@ -35,13 +35,15 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
         .nest("/admin", protected)
 }
 
-/// The bearer token of `headers`, compared in constant time with `expected`.
+/// The bearer token of `headers`, compared in constant time with `expected`. The scheme's
+/// name is case-insensitive (RFC 9110 §11.1): `Bearer`, `bearer` and `BEARER` alike.
 fn bearer_matches(headers: &HeaderMap, expected: &str) -> bool {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "))
-        .is_some_and(|token| bool::from(token.trim().as_bytes().ct_eq(expected.as_bytes())))
+        .and_then(|value| value.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .is_some_and(|(_, token)| bool::from(token.trim().as_bytes().ct_eq(expected.as_bytes())))
 }
 
 fn unauthorized() -> ApiError {
@@ -191,4 +193,40 @@ async fn content_webhook(
         ..Purged::default()
     })
     .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn authorization(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_str(value).unwrap_or_else(|_| unreachable!()),
+        );
+        headers
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive_and_the_token_is_not() {
+        for value in [
+            "Bearer s3cret",
+            "bearer s3cret",
+            "BEARER s3cret",
+            "bEaReR  s3cret",
+        ] {
+            assert!(bearer_matches(&authorization(value), "s3cret"), "{value}");
+        }
+        for value in [
+            "Bearer S3CRET",
+            "Basic s3cret",
+            "Bearers3cret",
+            "s3cret",
+            "Bearer",
+        ] {
+            assert!(!bearer_matches(&authorization(value), "s3cret"), "{value}");
+        }
+        assert!(!bearer_matches(&HeaderMap::new(), "s3cret"));
+    }
 }

@@ -2,12 +2,12 @@
 //! injects the identity; the browser never sees a guest token or a bearer token.
 
 use axum::Json;
-use axum::extract::Path;
 
 use crate::checkout::form::{CheckoutForm, ComputeForm};
 use crate::commerce::Shopper;
 use crate::commerce::cart::{self, Cart, NewCartItem, PromoCode, QuantityUpdate, ShippingMethod};
 use crate::error::ApiError;
+use crate::extract::Path;
 use crate::openapi::problems;
 use crate::validation::Validated;
 

@@ -3,7 +3,7 @@
 //! service (`crate::catalogue`) does the work: the cached parts, the upstream paths, the
 //! composition.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use utoipa_axum::router::OpenApiRouter;
@@ -12,6 +12,7 @@ use utoipa_axum::routes;
 use crate::catalogue::answer::{Collection, ProductPage, SearchResults};
 use crate::catalogue::{Catalogue, SearchQuery};
 use crate::error::ApiError;
+use crate::extract::Path;
 use crate::request_id::RequestId;
 use crate::state::SharedState;
 

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use axum::Extension;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use bytes::Bytes;
 use utoipa_axum::router::{UtoipaMethodRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
@@ -15,6 +14,7 @@ use crate::checkout::idempotency::IdempotencyStore;
 use crate::commerce::Shopper;
 use crate::commerce::checkout::{self, IdempotencyKey, OrderPlaced, Placement};
 use crate::error::Problem;
+use crate::extract::RawBody;
 use crate::openapi::problems;
 use crate::state::SharedState;
 
@@ -51,7 +51,7 @@ pub async fn place_order(
     shopper: Shopper,
     key: IdempotencyKey,
     // Read as bytes: the card-data check runs on the raw JSON before it is typed.
-    body: Bytes,
+    RawBody(body): RawBody,
 ) -> Response {
     let mut response = match checkout::place_order(&shopper, &store, &key, &body).await {
         Ok(placement) => respond(placement),

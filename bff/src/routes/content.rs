@@ -2,12 +2,13 @@
 //! unwrapped from Strapi's `data` envelope and camelCased. (Products, collections and search,
 //! which join content with live prices, are in `routes::catalogue`.)
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
 use crate::content::Content;
 use crate::error::ApiError;
+use crate::extract::Path;
 use crate::openapi::schemas::content::{ContentPage, PageName};
 use crate::request_id::RequestId;
 

@@ -2,11 +2,11 @@
 //! signed in, the guest token (as `X-Guest-Id`) for a guest — so each visitor reads only their own.
 
 use axum::Json;
-use axum::extract::Path;
 
 use crate::commerce::Shopper;
 use crate::commerce::orders::{self, Order};
 use crate::error::ApiError;
+use crate::extract::Path;
 use crate::openapi::problems;
 
 /// An order of this visitor: the signed-in user's, or the guest's own.

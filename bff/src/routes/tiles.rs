@@ -1,11 +1,12 @@
 //! `GET /tiles/{z}/{x}/{y}`: map tiles through the BFF (see `crate::tiles`).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
 use crate::cache;
 use crate::error::ApiError;
+use crate::extract::Path;
 use crate::request_id::RequestId;
 use crate::tiles::Tiles;
 

@@ -11,6 +11,7 @@ use axum::http::{HeaderValue, StatusCode};
 use bytes::{BufMut, Bytes, BytesMut};
 
 use crate::error::ApiError;
+use crate::request_body::{BodyReadTimeout, caused_by};
 
 /// The most a text part may hold; form fields are short.
 pub const MAX_TEXT_BYTES: usize = 16 * 1024;
@@ -198,6 +199,14 @@ pub enum UploadError {
 
 impl From<MultipartError> for UploadError {
     fn from(err: MultipartError) -> Self {
+        // A body that stopped arriving in time is the client's slowness (408), which axum
+        // reports as a 500 "failed to read stream".
+        if caused_by::<BodyReadTimeout>(&err) {
+            return Self::Malformed {
+                status: StatusCode::REQUEST_TIMEOUT,
+                detail: BodyReadTimeout.to_string(),
+            };
+        }
         Self::Malformed {
             status: err.status(),
             detail: err.body_text(),
@@ -230,6 +239,9 @@ impl From<UploadError> for ApiError {
                 Some(BTreeMap::from([(field, message)])),
             ),
             UploadError::Malformed { status, detail } => {
+                if status == StatusCode::REQUEST_TIMEOUT {
+                    return ApiError::RequestTimeout;
+                }
                 let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
                     "payload_too_large"
                 } else {

@@ -47,18 +47,6 @@ pub fn field_errors(errors: &ValidationErrors) -> BTreeMap<String, String> {
     out
 }
 
-/// Whether `error` or any error it wraps is the body limit's.
-fn is_over_limit(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut current = Some(error);
-    while let Some(error) = current {
-        if error.is::<http_body_util::LengthLimitError>() {
-            return true;
-        }
-        current = error.source();
-    }
-    false
-}
-
 impl<T, S> FromRequest<S> for Validated<T>
 where
     T: DeserializeOwned + Validate,
@@ -67,18 +55,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        let body = Bytes::from_request(request, state).await.map_err(|err| {
-            // Behind the middleware stack the limit error can arrive wrapped in the layers'
-            // body errors (axum then reports a 400), so the cause chain is searched for it.
-            if err.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE || is_over_limit(&err) {
-                ApiError::PayloadTooLarge("The request body is too large.".to_owned())
-            } else {
-                ApiError::BadRequest {
-                    code: "invalid_body",
-                    detail: err.body_text(),
-                }
-            }
-        })?;
+        let body = Bytes::from_request(request, state).await?;
         let value: T = serde_json::from_slice(&body).map_err(|err| {
             ApiError::Validation(BTreeMap::from([(
                 "body".to_owned(),
@@ -97,6 +74,7 @@ mod tests {
     use http_body_util::{BodyExt, Full, Limited};
 
     use super::*;
+    use crate::request_body::caused_by;
 
     #[tokio::test]
     async fn the_body_limit_is_recognised_however_deeply_it_is_wrapped() {
@@ -105,8 +83,8 @@ mod tests {
             .await
             .unwrap_err();
         let wrapped = axum::Error::new(over);
-        assert!(is_over_limit(&wrapped));
+        assert!(caused_by::<http_body_util::LengthLimitError>(&wrapped));
         let other = axum::Error::new(std::io::Error::other("connection reset"));
-        assert!(!is_over_limit(&other));
+        assert!(!caused_by::<http_body_util::LengthLimitError>(&other));
     }
 }

@@ -2206,8 +2206,8 @@ export interface components {
     };
     responses: {
         /**
-         * @description The request is malformed beyond field validation (`code`: invalid_body, and others
-         *     named per operation).
+         * @description The request is malformed beyond field validation (`code`: invalid_body, invalid_path
+         *     for a path parameter that does not decode, and others named per operation).
          */
         BadRequest: {
             headers: {
@@ -2286,6 +2286,18 @@ export interface components {
          *     a file the detail names it).
          */
         PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The request body did not arrive within `server.body_read_timeout_ms` (`code`:
+         *     request_timeout); the connection is closed.
+         */
+        RequestTimedOut: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2379,6 +2391,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooManyRequests"];
@@ -2412,6 +2425,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
@@ -2447,6 +2461,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooManyRequests"];
@@ -2480,6 +2495,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooManyRequests"];
@@ -2527,6 +2543,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -2572,6 +2589,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -2705,6 +2723,7 @@ export interface operations {
                 content?: never;
             };
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -2737,6 +2756,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -2766,6 +2786,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -2797,6 +2818,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -2856,6 +2878,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -2893,6 +2916,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -2926,6 +2950,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -2959,6 +2984,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -2992,6 +3018,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3055,6 +3082,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description Validation failed (`errors` per field; card fields are refused), the cart is empty (`cart_empty`), holds items restricted where it ships (`restricted_items`, with `items`), the payment was declined (`payment_declined`), or the key was used with another body (`idempotency_key_reused`). */
@@ -3093,6 +3121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -3151,6 +3180,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3184,6 +3214,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3221,6 +3252,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3252,6 +3284,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
@@ -3314,6 +3347,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
@@ -3348,6 +3382,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3380,6 +3415,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3409,6 +3445,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
@@ -3442,6 +3479,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
@@ -3476,6 +3514,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3508,6 +3547,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
@@ -3541,6 +3581,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
@@ -3576,6 +3617,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3656,6 +3698,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
