@@ -152,9 +152,16 @@ async fn an_entry_filled_on_one_replica_is_an_l2_hit_on_the_others() {
     for replica in &replicas.replicas[1..] {
         let answer = replica.get("/api/pages/home").await;
         assert!(
-            header(&answer, "cache-status").contains("detail=hit"),
+            header(&answer, "cache-status").starts_with("bff-l2; hit; ttl="),
             "{}",
             header(&answer, "cache-status")
+        );
+        // Then an L1 hit on that replica.
+        let again = replica.get("/api/pages/home").await;
+        assert!(
+            header(&again, "cache-status").starts_with("bff; hit;"),
+            "{}",
+            header(&again, "cache-status")
         );
     }
     assert_eq!(replicas.replicas[0].upstream_calls(PAGE_ROUTE).await, 1);
@@ -179,7 +186,10 @@ async fn a_purge_on_one_replica_reaches_every_replica_with_fresh_content() {
         .unwrap();
     assert_eq!(purge.status(), 200);
     for replica in &replicas.replicas {
+        // The next answer on each replica is an L1 miss with fresh content (fetched once,
+        // then an L2 hit for the others).
         let status = until_positions(replica, false).await;
+        assert!(status.contains("bff; fwd=uri-miss"), "{status}");
         assert!(!status.contains("detail=stale"), "{status}");
     }
     assert_eq!(

@@ -86,6 +86,8 @@ pub(super) struct Described {
     pub forward_status: Option<u16>,
     /// The decisive part went forward with a stale copy at hand.
     pub stale_copy: bool,
+    /// The decisive part came from L2.
+    pub from_l2: bool,
     /// The windows the answer may claim (each the shortest among the parts).
     pub freshness: Freshness,
     /// A remembered 404: no stale windows are offered for it.
@@ -101,6 +103,7 @@ impl Described {
             stored: lookup.stored,
             forward_status: lookup.forward_status,
             stale_copy: lookup.stale_copy,
+            from_l2: lookup.from_l2,
             freshness: lookup.freshness,
             negative: lookup.entry.is_negative(),
             stored_at: lookup.entry.stored_at,
@@ -128,6 +131,7 @@ impl Described {
             stored: parts.iter().any(|part| part.stored),
             forward_status: decisive.forward_status,
             stale_copy: decisive.stale_copy,
+            from_l2: decisive.from_l2,
             freshness,
             negative: false,
             stored_at: parts.iter().map(|part| part.entry.stored_at).min()?,
@@ -177,6 +181,7 @@ impl Described {
             self.stored,
             self.forward_status,
             self.stale_copy,
+            self.from_l2,
         );
         let max_age = ttl.max(0);
         let control = if self.negative {
@@ -424,6 +429,7 @@ mod tests {
             stored: false,
             forward_status: None,
             stale_copy: false,
+            from_l2: false,
         }
     }
 
@@ -519,6 +525,7 @@ mod tests {
             stored: state == CacheState::Miss,
             forward_status: (state == CacheState::Miss).then_some(200),
             stale_copy: false,
+            from_l2: false,
         }
     }
 
@@ -677,6 +684,7 @@ mod tests {
             stored: true,
             forward_status: Some(404),
             stale_copy: false,
+            from_l2: false,
         };
         let response = respond(&lookup, &request(&[]));
         assert_eq!(response.status(), StatusCode::NOT_FOUND);

@@ -54,7 +54,7 @@ pub fn cache_status_header(
     stored: bool,
     forward_status: Option<u16>,
 ) -> String {
-    cache_status(state, ttl_seconds, stored, forward_status, false)
+    cache_status(state, ttl_seconds, stored, forward_status, false, false)
 }
 
 /// The RFC 9211 `Cache-Status` value for this cache (named `bff`). `ttl` is the remaining
@@ -72,13 +72,25 @@ pub fn cache_status_header(
 /// - a miss went forward for want of a usable entry: `fwd=uri-miss` when there was none,
 ///   `fwd=stale` when a stale one (past its stale-while-revalidate window) was replaced by the
 ///   answer; a coalesced request shared another's forward (`collapsed`).
+///
+/// With Redis, L2 is a cache of its own (`bff-l2`, listed first, nearest the origin): an
+/// answer this replica's L1 did not have but L2 did is `bff-l2; hit` and, for L1, a forward
+/// (`fwd=uri-miss`) whose answer it stored.
 pub fn cache_status(
     state: CacheState,
     ttl_seconds: i64,
     stored: bool,
     forward_status: Option<u16>,
     stale_copy: bool,
+    from_l2: bool,
 ) -> String {
+    let served_from_storage = matches!(state, CacheState::Hit | CacheState::Stale);
+    if from_l2 && served_from_storage {
+        return format!(
+            "bff-l2; hit; ttl={ttl_seconds}, bff; fwd=uri-miss; stored; ttl={ttl_seconds}; detail={}",
+            state.as_str()
+        );
+    }
     let mut value = String::from("bff");
     match state {
         CacheState::Hit | CacheState::Stale => {
@@ -114,6 +126,23 @@ pub fn cache_status(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_from_l2_names_l2_as_the_cache_that_hit_and_l1_as_a_forward() {
+        assert_eq!(
+            cache_status(CacheState::Hit, 42, false, None, false, true),
+            "bff-l2; hit; ttl=42, bff; fwd=uri-miss; stored; ttl=42; detail=hit"
+        );
+        assert_eq!(
+            cache_status(CacheState::Stale, -3, false, None, false, true),
+            "bff-l2; hit; ttl=-3, bff; fwd=uri-miss; stored; ttl=-3; detail=stale"
+        );
+        // A stale L2 copy served because the upstream failed: L1's own forward is the story.
+        assert!(
+            cache_status(CacheState::StaleIfError, -3, false, Some(503), false, true)
+                .starts_with("bff; fwd=stale")
+        );
+    }
 
     #[test]
     fn header_values_follow_rfc_9211() {
@@ -157,11 +186,11 @@ mod tests {
     #[test]
     fn a_miss_that_replaced_a_stale_copy_is_fwd_stale() {
         assert_eq!(
-            cache_status(CacheState::Miss, 300, true, Some(200), true),
+            cache_status(CacheState::Miss, 300, true, Some(200), true, false),
             "bff; fwd=stale; fwd-status=200; stored; ttl=300; detail=miss"
         );
         assert_eq!(
-            cache_status(CacheState::Coalesced, 300, true, Some(200), true),
+            cache_status(CacheState::Coalesced, 300, true, Some(200), true, false),
             "bff; fwd=stale; fwd-status=200; collapsed; stored; ttl=300; detail=coalesced"
         );
     }

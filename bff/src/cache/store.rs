@@ -90,6 +90,8 @@ pub struct Lookup {
     /// A stale copy was at hand when this lookup went forward for a new one (RFC 9211
     /// `fwd=stale` rather than `fwd=uri-miss`).
     pub stale_copy: bool,
+    /// The entry served came from L2 (Redis) for this lookup: this replica's L1 had none.
+    pub from_l2: bool,
 }
 
 /// Counts per route and state: for `/admin/cache`, and the metric's counters resolved once.
@@ -365,7 +367,12 @@ impl EdgeCache {
         let rendered = Rendered::new(parts, composed.as_ref(), epochs, now).map(Arc::new);
         let response = match (&rendered, parts) {
             // All hits: the very answer the hit path will give from now on.
-            (Some(rendered), _) if parts.iter().all(|part| part.state == CacheState::Hit) => {
+            // (An L2 hit is told as such this once; the next request is an L1 hit.)
+            (Some(rendered), _)
+                if parts
+                    .iter()
+                    .all(|part| part.state == CacheState::Hit && !part.from_l2) =>
+            {
                 let mut response = rendered.respond(now, request_headers);
                 response.extensions_mut().insert(StoredEncoding);
                 response
@@ -421,9 +428,13 @@ impl EdgeCache {
     {
         let config = self.inner.config();
         let policy = config.policy(route);
-        let cached = match self.inner.entries.get(&key).await {
-            Some(entry) => Some(entry),
-            None => self.read_l2(route, &key, policy).await,
+        let (cached, from_l2) = match self.inner.entries.get(&key).await {
+            Some(entry) => (Some(entry), false),
+            None => {
+                let shared = self.read_l2(route, &key, policy).await;
+                let found = shared.is_some();
+                (shared, found)
+            }
         };
         let now = Instant::now();
         let hit = |entry: &Arc<CachedResponse>, state| Lookup {
@@ -434,6 +445,7 @@ impl EdgeCache {
             stored: false,
             forward_status: None,
             stale_copy: false,
+            from_l2,
         };
         if let Some(entry) = &cached {
             let freshness = entry.freshness(policy);
@@ -493,6 +505,7 @@ impl EdgeCache {
                 },
                 stored: outcome.stored,
                 stale_copy: cached.is_some(),
+                from_l2: false,
             }),
             Err(failure) => match cached {
                 Some(stale)
