@@ -50,6 +50,8 @@ pub struct RecordedRequest {
     pub authorization: Option<String>,
     /// Any cookie the caller sent (the BFF must never forward the browser's).
     pub cookie: Option<String>,
+    /// The W3C trace context the caller propagated, so tests can follow a trace upstream.
+    pub traceparent: Option<String>,
 }
 
 /// A std `Mutex` (not tokio's): every critical section is a few map operations, never held across
@@ -97,6 +99,7 @@ impl Hooks {
             request_id: header("x-request-id"),
             authorization: header("authorization"),
             cookie: header("cookie"),
+            traceparent: header("traceparent"),
         };
         let mut hooks = self.lock();
         *hooks.counts.entry(route.clone()).or_default() += 1;
