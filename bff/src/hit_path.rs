@@ -119,13 +119,20 @@ impl HitPath {
         };
         let elapsed = started.elapsed();
         histogram.observe(elapsed.as_secs_f64());
-        tracing::debug!(
-            http.route = route.template,
-            http.response.status_code = status.as_u16(),
-            request_id = id.as_str(),
-            latency_us = elapsed.as_micros() as u64,
-            "answered from the edge cache's hit path"
-        );
+        let log = || {
+            tracing::debug!(
+                http.route = route.template,
+                http.response.status_code = status.as_u16(),
+                request_id = id.as_str(),
+                latency_us = elapsed.as_micros() as u64,
+                "answered from the edge cache's hit path"
+            );
+        };
+        // In the span when there is one, so the line carries the trace and span ids.
+        match &span {
+            Some(span) => span.in_scope(log),
+            None => log(),
+        }
         Some(response)
     }
 }

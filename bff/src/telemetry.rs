@@ -70,7 +70,7 @@ pub fn init(config: &Config) -> Result<TelemetryGuard, Box<dyn std::error::Error
     // only when a person is reading a terminal (never escape codes in a file or a pipe).
     let (writer, log_writer) = tracing_appender::non_blocking(std::io::stdout());
     let ansi = std::io::stdout().is_terminal();
-    tracing::subscriber::set_global_default(subscriber(filter, &provider, writer, json, ansi))?;
+    tracing::dispatcher::set_global_default(subscriber(filter, &provider, writer, json, ansi))?;
     Ok(TelemetryGuard {
         provider: Some(provider),
         _log_writer: log_writer,
@@ -89,14 +89,16 @@ pub fn install_globals(provider: &SdkTracerProvider, config: &Config) {
 
 /// The subscriber `init` installs: `filter`, the OpenTelemetry layer over `provider`, and log
 /// lines to `writer` (JSON with trace, span and request ids, or readable). Public so tests run
-/// the production pipeline with a writer of their own.
+/// the production pipeline with a writer of their own. A `Dispatch` built from the concrete
+/// subscriber (not a boxed one, which would not pass the dispatch on), so the JSON layer can
+/// ask the OpenTelemetry layer for the ids.
 pub fn subscriber<W>(
     filter: EnvFilter,
     provider: &SdkTracerProvider,
     writer: W,
     json: bool,
     ansi: bool,
-) -> Box<dyn Subscriber + Send + Sync>
+) -> Dispatch
 where
     W: for<'w> MakeWriter<'w> + Send + Sync + 'static,
 {
@@ -104,9 +106,9 @@ where
         .with(filter)
         .with(tracing_opentelemetry::layer().with_tracer(provider.tracer("bff")));
     if json {
-        Box::new(registry.with(JsonLines::new(writer)))
+        Dispatch::new(registry.with(JsonLines::new(writer)))
     } else {
-        Box::new(
+        Dispatch::new(
             registry.with(
                 tracing_subscriber::fmt::layer()
                     .with_writer(writer)

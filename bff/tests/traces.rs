@@ -77,7 +77,7 @@ fn telemetry() -> &'static Telemetry {
         config.telemetry.sample_ratio = 1.0;
         let provider = bff::telemetry::tracer_provider(&config).unwrap();
         bff::telemetry::install_globals(&provider, &config);
-        tracing::subscriber::set_global_default(bff::telemetry::subscriber(
+        tracing::dispatcher::set_global_default(bff::telemetry::subscriber(
             EnvFilter::new("info"),
             &provider,
             std::io::sink,
