@@ -188,10 +188,11 @@ pub enum WebVital {
     Cls,
 }
 
-/// The commit the binary was built from: `BFF_GIT_COMMIT` at build time, else `unknown`.
+/// The commit the binary was built from: `BFF_GIT_COMMIT` at build time (the Dockerfile's build
+/// argument), else `unknown`. A label of `bff_build_info`, bounded by construction.
 pub const BUILD_COMMIT: &str = match option_env!("BFF_GIT_COMMIT") {
-    Some(commit) => commit,
-    None => "unknown",
+    Some(commit) if !commit.is_empty() => commit,
+    _ => "unknown",
 };
 
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;

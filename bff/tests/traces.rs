@@ -398,3 +398,88 @@ async fn an_unsampled_browser_trace_is_not_exported_but_still_named_in_the_answe
     assert_eq!(unsampled, 0, "the browser's decision not to sample holds");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_sampled_hit_on_the_hit_path_gets_a_server_span_and_an_unsampled_one_none() {
+    let telemetry = telemetry();
+    let server = common::start_with(telemetry.config.clone(), &[]).await;
+    for _ in 0..2 {
+        assert_eq!(server.get("/api/pages/home").await.status(), 200);
+    }
+
+    // Sampled by the caller: the hit path's span joins the caller's trace.
+    let trace_id = random_hex(16);
+    let caller = random_hex(8);
+    let answer = server
+        .client
+        .get(server.url("/api/pages/home"))
+        .header("traceparent", format!("00-{trace_id}-{caller}-01"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.headers()["server-timing"], "cache;desc=hit");
+    let traceresponse = answer.headers()["traceresponse"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let spans = trace(telemetry, &trace_id).await;
+    let server_span = spans
+        .iter()
+        .find(|span| span.kind == SpanKind::Server as i32)
+        .unwrap();
+    assert_eq!(
+        server_span.attribute("bff.presampled"),
+        Some("false"),
+        "answered by the hit path: {server_span:?}"
+    );
+    assert_eq!(server_span.parent_span_id, caller);
+    assert_eq!(
+        server_span.attribute("http.route"),
+        Some("/api/pages/{name}")
+    );
+    assert_eq!(
+        server_span.attribute("http.response.status_code"),
+        Some("200")
+    );
+    assert_eq!(
+        traceresponse,
+        format!("00-{trace_id}-{}-01", server_span.span_id)
+    );
+    let lookup = spans
+        .iter()
+        .find(|span| span.name == "cache.lookup")
+        .unwrap();
+    assert_eq!(lookup.parent_span_id, server_span.span_id);
+    assert_eq!(lookup.attribute("cache.state"), Some("hit"));
+
+    // A root, drawn at the ratio (1.0 here): a span of its own trace.
+    let answer = server.get("/api/pages/home").await;
+    let root = answer.headers()["traceresponse"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let root_trace = root.split('-').nth(1).unwrap().to_owned();
+    let spans = trace(telemetry, &root_trace).await;
+    assert!(
+        spans
+            .iter()
+            .any(|span| span.attribute("bff.presampled") == Some("true")),
+        "{spans:#?}"
+    );
+
+    // Not sampled by the caller: no span, no traceresponse, the hit still answered.
+    let answer = server
+        .client
+        .get(server.url("/api/pages/home"))
+        .header(
+            "traceparent",
+            format!("00-{}-{}-00", random_hex(16), random_hex(8)),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["server-timing"], "cache;desc=hit");
+    assert!(answer.headers().get("traceresponse").is_none());
+    server.stop().await;
+}
