@@ -27,7 +27,7 @@ use crate::cache::{EdgeCache, RouteKind};
 use crate::metrics::Metrics;
 use crate::request_id::{RequestId, X_REQUEST_ID};
 use crate::security::SecurityHeaders;
-use crate::server_timing::{HIT, SERVER_TIMING, TRACERESPONSE};
+use crate::server_timing::TRACERESPONSE;
 
 /// One route the hit path answers: `{prefix}{title}`.
 #[derive(Debug)]
@@ -103,7 +103,6 @@ impl HitPath {
         let headers = response.headers_mut();
         self.security.apply_to(headers);
         headers.insert(X_REQUEST_ID.clone(), id.header_value().clone());
-        headers.insert(SERVER_TIMING.clone(), HIT.clone());
         let status = response.status();
         if let Some(span) = &span {
             span.record("http.response.status_code", status.as_u16());
