@@ -308,6 +308,11 @@ async fn a_cold_product_page_is_one_trace_from_the_browser_through_the_cache_to_
         upstream_spans.len(),
         "every upstream call carried the trace: {recorded:#?}"
     );
+    assert_eq!(
+        propagated.len(),
+        recorded.len(),
+        "this fresh sandbox saw nothing outside the trace (one trace): {recorded:#?}"
+    );
     for traceparent in &propagated {
         let parent = traceparent.split('-').nth(2).unwrap_or_default();
         assert!(
