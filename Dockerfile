@@ -27,6 +27,9 @@ WORKDIR /src
 # keeps target/, node_modules/, web/dist/ and .git/ out. The cache mounts keep the
 # registry and the compiled dependencies between builds, so only changed crates rebuild.
 COPY . .
+# The commit in bff_build_info{commit}: `docker build --build-arg BFF_GIT_COMMIT=$(git rev-parse
+# --short HEAD)`; "unknown" without it (.git is not in the build context).
+ARG BFF_GIT_COMMIT=""
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/usr/local/cargo/git \
     --mount=type=cache,target=/src/target,sharing=locked \

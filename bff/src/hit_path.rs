@@ -7,7 +7,9 @@
 //! the same code the stack uses: the request id, the security headers, the hit counted per
 //! part, and the request's duration in `http_server_request_duration_seconds` under its route
 //! template. Its access log line is at DEBUG (the router's is at INFO): at production's `info`
-//! a hit writes no log line, so logging costs a hit nothing.
+//! a hit writes no log line, so logging costs a hit nothing. It makes a server span (and a
+//! `cache.lookup` child) only when the request is sampled (see
+//! [`crate::telemetry::hit_path_sampled`]): an unsampled hit pays a header look-up for tracing.
 //!
 //! Anything else (a stale or missing answer, another method, a request to be redirected to
 //! https) goes on to the router, which answers it and remembers the answer for the next hit.
@@ -25,6 +27,7 @@ use crate::cache::{EdgeCache, RouteKind};
 use crate::metrics::Metrics;
 use crate::request_id::{RequestId, X_REQUEST_ID};
 use crate::security::SecurityHeaders;
+use crate::server_timing::TRACERESPONSE;
 
 /// One route the hit path answers: `{prefix}{title}`.
 #[derive(Debug)]
@@ -92,6 +95,8 @@ impl HitPath {
         let answer = self
             .cache
             .remembered(&request_key(route.kind, &title), started)?;
+        let span = crate::telemetry::hit_path_sampled(request.headers())
+            .map(|presampled| server_span(request, route, presampled));
         let mut response = answer.respond(started, request.headers());
         self.cache.count_served(&answer);
         let id = RequestId::of(request.headers());
@@ -99,6 +104,13 @@ impl HitPath {
         self.security.apply_to(headers);
         headers.insert(X_REQUEST_ID.clone(), id.header_value().clone());
         let status = response.status();
+        if let Some(span) = &span {
+            span.record("http.response.status_code", status.as_u16());
+            span.record("request_id", id.as_str());
+            if let Some(value) = crate::telemetry::traceresponse(span) {
+                response.headers_mut().insert(TRACERESPONSE.clone(), value);
+            }
+        }
         let histogram = if status == StatusCode::NOT_MODIFIED {
             &route.not_modified
         } else {
@@ -106,13 +118,43 @@ impl HitPath {
         };
         let elapsed = started.elapsed();
         histogram.observe(elapsed.as_secs_f64());
-        tracing::debug!(
-            http.route = route.template,
-            http.response.status_code = status.as_u16(),
-            request_id = id.as_str(),
-            latency_us = elapsed.as_micros() as u64,
-            "answered from the edge cache's hit path"
-        );
+        let log = || {
+            tracing::debug!(
+                http.route = route.template,
+                http.response.status_code = status.as_u16(),
+                request_id = id.as_str(),
+                latency_us = elapsed.as_micros() as u64,
+                "answered from the edge cache's hit path"
+            );
+        };
+        // In the span when there is one, so the line carries the trace and span ids.
+        match &span {
+            Some(span) => span.in_scope(log),
+            None => log(),
+        }
         Some(response)
     }
+}
+
+/// The server span of a sampled hit, with its `cache.lookup` child, as the router's would be.
+fn server_span(request: &Request<Body>, route: &HitRoute, presampled: bool) -> tracing::Span {
+    let span = tracing::info_span!(
+        "request",
+        otel.kind = "server",
+        otel.name = %format_args!("GET {}", route.template),
+        http.request.method = "GET",
+        http.route = route.template,
+        http.response.status_code = tracing::field::Empty,
+        request_id = tracing::field::Empty,
+        { crate::telemetry::PRESAMPLED } = presampled,
+    );
+    crate::telemetry::join_caller_trace(&span, request.headers());
+    tracing::info_span!(
+        parent: &span,
+        "cache.lookup",
+        cache.route = route.kind.as_str(),
+        cache.state = "hit",
+    )
+    .in_scope(|| {});
+    span
 }

@@ -13,6 +13,7 @@ pub mod geo;
 pub mod hit_path;
 pub mod metrics;
 pub mod openapi;
+pub mod process_metrics;
 pub mod rate_limit;
 pub mod readiness;
 pub mod replicas;
@@ -23,6 +24,7 @@ pub mod security;
 pub mod seo;
 pub mod serve;
 pub mod server;
+pub mod server_timing;
 pub mod session;
 pub mod single_flight;
 pub mod state;
@@ -69,7 +71,13 @@ pub fn app(state: SharedState) -> Router {
             request_body::BodyReading::new(config),
             request_body::read_first,
         ))
-        .layer(HandleErrorLayer::new(infrastructure_error))
+        .layer(HandleErrorLayer::new({
+            let metrics = state.metrics.clone();
+            move |error: BoxError| {
+                let metrics = metrics.clone();
+                async move { infrastructure_error(&metrics, error) }
+            }
+        }))
         .load_shed()
         .layer(GlobalConcurrencyLimitLayer::new(
             config.max_concurrent_requests,
@@ -82,6 +90,7 @@ pub fn app(state: SharedState) -> Router {
             security::apply,
         ))
         .layer(trace_layer())
+        .layer(middleware::from_fn(server_timing::annotate))
         .layer(middleware::from_fn(error::log_errors))
         .layer(middleware::from_fn_with_state(
             state.metrics.clone(),
@@ -136,14 +145,15 @@ fn trace_layer() -> TraceLayer<
     tower_http::classify::SharedClassifier<tower_http::classify::ServerErrorsAsFailures>,
     MakeSpan,
     tower_http::trace::DefaultOnRequest,
-    DefaultOnResponse,
+    RecordStatus,
 > {
     TraceLayer::new_for_http()
         .make_span_with(request_span as MakeSpan)
-        .on_response(DefaultOnResponse::new().level(Level::INFO))
+        .on_response(RecordStatus(DefaultOnResponse::new().level(Level::INFO)))
 }
 
-/// The server span: route template (never the raw path with its ids), request id.
+/// The server span: route template (never the raw path with its ids), request id; a child of
+/// the caller's span when the request carries a W3C `traceparent` (the browser's, or a proxy's).
 fn request_span(request: &Request) -> tracing::Span {
     let route = request
         .extensions()
@@ -154,14 +164,39 @@ fn request_span(request: &Request) -> tracing::Span {
         .get::<RequestId>()
         .map(RequestId::as_str)
         .unwrap_or_default();
-    tracing::info_span!(
+    let span = tracing::info_span!(
         "request",
         otel.kind = "server",
         otel.name = %format!("{} {route}", request.method()),
+        otel.status_code = tracing::field::Empty,
         http.request.method = %request.method(),
         http.route = route,
+        http.response.status_code = tracing::field::Empty,
         request_id = request_id,
-    )
+    );
+    telemetry::join_caller_trace(&span, request.headers());
+    span
+}
+
+/// Records the status on the server span (a 5xx sets the span's status to error), then logs the
+/// access line as tower-http does.
+#[derive(Clone)]
+struct RecordStatus(DefaultOnResponse);
+
+impl<B> tower_http::trace::OnResponse<B> for RecordStatus {
+    fn on_response(
+        self,
+        response: &axum::http::Response<B>,
+        latency: Duration,
+        span: &tracing::Span,
+    ) {
+        let status = response.status();
+        span.record("http.response.status_code", status.as_u16());
+        if status.is_server_error() {
+            span.record("otel.status_code", "error");
+        }
+        self.0.on_response(response, latency, span);
+    }
 }
 
 /// Compression on the fly only for answers the cache did not choose among its stored variants:
@@ -177,10 +212,11 @@ fn not_stored(
 }
 
 /// Maps tower's infrastructure errors to answers in one place.
-async fn infrastructure_error(error: BoxError) -> ApiError {
+fn infrastructure_error(metrics: &metrics::Metrics, error: BoxError) -> ApiError {
     if error.is::<tower::timeout::error::Elapsed>() {
         ApiError::Timeout
     } else if error.is::<tower::load_shed::error::Overloaded>() {
+        metrics.count_load_shed();
         ApiError::Overloaded {
             retry_after_seconds: 1,
         }

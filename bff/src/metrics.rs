@@ -36,6 +36,8 @@ struct ServerLabels {
 struct ClientLabels {
     upstream: String,
     http_request_method: String,
+    /// The upstream path template (`page/{}`), from code: bounded.
+    operation: String,
     /// The status, or `timeout` / `error` when there was none.
     outcome: String,
 }
@@ -175,7 +177,52 @@ impl EncodeLabelValue for RedisEvent {
     }
 }
 
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct BuildLabels {
+    version: &'static str,
+    commit: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RumLabels {
+    /// A template of the app's route table, or `unmatched`: bounded.
+    route: &'static str,
+}
+
+/// A Web Vital a browser reports to `POST /api/rum`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WebVital {
+    /// Largest Contentful Paint, seconds.
+    Lcp,
+    /// Interaction to Next Paint, seconds.
+    Inp,
+    /// Cumulative Layout Shift, unitless.
+    Cls,
+}
+
+/// The commit the binary was built from: `BFF_GIT_COMMIT` at build time (the Dockerfile's build
+/// argument), else `unknown`. A label of `bff_build_info`, bounded by construction.
+pub const BUILD_COMMIT: &str = match option_env!("BFF_GIT_COMMIT") {
+    Some(commit) if !commit.is_empty() => commit,
+    _ => "unknown",
+};
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
+
+fn lcp_histogram() -> Histogram {
+    // Good below 2.5 s, poor above 4 s (web.dev's thresholds), with room either side.
+    Histogram::new([0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.5, 10.0, 20.0])
+}
+
+fn inp_histogram() -> Histogram {
+    // Good below 200 ms, poor above 500 ms.
+    Histogram::new([0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0, 5.0])
+}
+
+fn cls_histogram() -> Histogram {
+    // Good below 0.1, poor above 0.25.
+    Histogram::new([0.01, 0.05, 0.1, 0.15, 0.25, 0.5, 1.0, 2.0])
+}
 
 fn histogram() -> Histogram {
     Histogram::new(BUCKETS)
@@ -197,6 +244,12 @@ pub struct Metrics {
     redis_events: Family<RedisEventLabels, Counter>,
     breaker_state: Family<UpstreamLabels, Gauge>,
     breaker_transitions: Family<TransitionLabels, Counter>,
+    active_requests: Gauge,
+    load_shed: Counter,
+    idempotent_replays: Counter,
+    web_vitals_lcp: HistogramFamily<RumLabels>,
+    web_vitals_inp: HistogramFamily<RumLabels>,
+    web_vitals_cls: HistogramFamily<RumLabels>,
 }
 
 impl Default for Metrics {
@@ -284,9 +337,66 @@ impl Metrics {
             "Circuit breaker transitions by upstream and the state entered (open, half-open, closed)",
             breaker_transitions.clone(),
         );
+        let build_info = Family::<BuildLabels, Gauge>::default();
+        build_info
+            .get_or_create(&BuildLabels {
+                version: env!("CARGO_PKG_VERSION"),
+                commit: BUILD_COMMIT,
+            })
+            .set(1);
+        registry.register(
+            "bff_build_info",
+            "The running build: 1, labelled with its version and commit",
+            build_info,
+        );
+        let active_requests = Gauge::default();
+        registry.register(
+            "http_server_active_requests",
+            "Requests in flight on the public listener, hit-path answers included (http.server.active_requests)",
+            active_requests.clone(),
+        );
+        let load_shed = Counter::default();
+        registry.register(
+            "bff_load_shed",
+            "Requests answered 503 because the concurrency limit was full (load shedding)",
+            load_shed.clone(),
+        );
+        let idempotent_replays = Counter::default();
+        registry.register(
+            "bff_idempotent_replays",
+            "Checkout answers replayed for a repeated Idempotency-Key",
+            idempotent_replays.clone(),
+        );
+        registry.register_collector(Box::new(crate::process_metrics::ProcessCollector));
+        let web_vitals_lcp = HistogramFamily::<RumLabels>::new_with_constructor(lcp_histogram);
+        registry.register_with_unit(
+            "bff_web_vitals_lcp",
+            "Largest Contentful Paint reported by browsers, by route template",
+            Unit::Seconds,
+            web_vitals_lcp.clone(),
+        );
+        let web_vitals_inp = HistogramFamily::<RumLabels>::new_with_constructor(inp_histogram);
+        registry.register_with_unit(
+            "bff_web_vitals_inp",
+            "Interaction to Next Paint reported by browsers, by route template",
+            Unit::Seconds,
+            web_vitals_inp.clone(),
+        );
+        let web_vitals_cls = HistogramFamily::<RumLabels>::new_with_constructor(cls_histogram);
+        registry.register(
+            "bff_web_vitals_cls",
+            "Cumulative Layout Shift reported by browsers, by route template",
+            web_vitals_cls.clone(),
+        );
         Self {
             breaker_state,
             breaker_transitions,
+            active_requests,
+            load_shed,
+            idempotent_replays,
+            web_vitals_lcp,
+            web_vitals_inp,
+            web_vitals_cls,
             session_events,
             redis_errors,
             redis_events,
@@ -323,11 +433,19 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
-    pub fn observe_upstream(&self, upstream: &str, method: &str, outcome: &str, elapsed: Duration) {
+    pub fn observe_upstream(
+        &self,
+        upstream: &str,
+        method: &str,
+        operation: &str,
+        outcome: &str,
+        elapsed: Duration,
+    ) {
         self.client_duration
             .get_or_create(&ClientLabels {
                 upstream: upstream.to_owned(),
                 http_request_method: method.to_owned(),
+                operation: operation.to_owned(),
                 outcome: outcome.to_owned(),
             })
             .observe(elapsed.as_secs_f64());
@@ -389,6 +507,30 @@ impl Metrics {
         self.breaker_transitions
             .get_or_create(&TransitionLabels { upstream, to })
             .inc();
+    }
+
+    /// The in-flight gauge of the public listener, for the service that answers it.
+    pub fn active_requests(&self) -> Gauge {
+        self.active_requests.clone()
+    }
+
+    pub fn count_load_shed(&self) {
+        self.load_shed.inc();
+    }
+
+    pub fn count_idempotent_replay(&self) {
+        self.idempotent_replays.inc();
+    }
+
+    /// One Web Vital `value` (seconds, or the unitless CLS) on `route`, a template of the app's
+    /// route table (the caller maps anything else to [`UNMATCHED_ROUTE`]).
+    pub fn observe_web_vital(&self, vital: WebVital, route: &'static str, value: f64) {
+        let family = match vital {
+            WebVital::Lcp => &self.web_vitals_lcp,
+            WebVital::Inp => &self.web_vitals_inp,
+            WebVital::Cls => &self.web_vitals_cls,
+        };
+        family.get_or_create(&RumLabels { route }).observe(value);
     }
 
     /// Sets the cache size gauges (read at scrape time).

@@ -2,6 +2,9 @@
 //! response and sent upstream, so one id follows a request through every hop and log line.
 
 use std::convert::Infallible;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use axum::extract::{FromRequestParts, Request};
 use axum::http::request::Parts;
@@ -14,8 +17,18 @@ pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// The longest id we accept; longer ones are replaced rather than truncated.
 const MAX_LEN: usize = 128;
 
+/// The request's id, as it travels with the request's work to every upstream call (the
+/// handlers, the cache's fetches and the upstream stack all carry it), and so also the meter of
+/// the time the request spent waiting on upstreams, for its `Server-Timing` answer.
 #[derive(Debug, Clone)]
-pub struct RequestId(HeaderValue);
+pub struct RequestId(HeaderValue, Option<Arc<UpstreamMeter>>);
+
+/// Upstream calls made for one request and their total time.
+#[derive(Debug, Default)]
+pub struct UpstreamMeter {
+    calls: AtomicU64,
+    micros: AtomicU64,
+}
 
 impl RequestId {
     /// A new UUID v4. Its randomness comes from a fast thread-local generator, not the OS's
@@ -26,7 +39,10 @@ impl RequestId {
         let mut text = [0u8; uuid::fmt::Hyphenated::LENGTH];
         let text = id.hyphenated().encode_lower(&mut text);
         // A hyphenated UUID is always a valid header value.
-        Self(HeaderValue::from_str(text).unwrap_or_else(|_| HeaderValue::from_static("invalid")))
+        Self(
+            HeaderValue::from_str(text).unwrap_or_else(|_| HeaderValue::from_static("invalid")),
+            None,
+        )
     }
 
     /// Keeps `value` only if it is 1–128 characters of `[A-Za-z0-9._:-]`: enough for UUIDs,
@@ -38,7 +54,7 @@ impl RequestId {
             && bytes
                 .iter()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'));
-        well_formed.then(|| Self(value.clone()))
+        well_formed.then(|| Self(value.clone(), None))
     }
 
     /// The caller's id when it sent a well-formed one, else a new one.
@@ -47,6 +63,27 @@ impl RequestId {
             .get(&X_REQUEST_ID)
             .and_then(Self::accept)
             .unwrap_or_else(Self::generate)
+    }
+
+    /// This id with a meter of upstream time (the router's requests; a hit calls no upstream).
+    pub fn metered(self) -> Self {
+        Self(self.0, Some(Arc::default()))
+    }
+
+    /// Counts one upstream call of `elapsed` made for this request.
+    pub fn add_upstream_time(&self, elapsed: Duration) {
+        if let Some(meter) = &self.1 {
+            meter.calls.fetch_add(1, Ordering::Relaxed);
+            let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+            meter.micros.fetch_add(micros, Ordering::Relaxed);
+        }
+    }
+
+    /// The total time of this request's upstream calls; `None` when it made none.
+    pub fn upstream_time(&self) -> Option<Duration> {
+        let meter = self.1.as_ref()?;
+        (meter.calls.load(Ordering::Relaxed) > 0)
+            .then(|| Duration::from_micros(meter.micros.load(Ordering::Relaxed)))
     }
 
     pub fn header_value(&self) -> &HeaderValue {
@@ -61,7 +98,7 @@ impl RequestId {
 
 /// Middleware: settles the request's id before anything else runs.
 pub async fn assign(mut request: Request, next: Next) -> Response {
-    let id = RequestId::of(request.headers());
+    let id = RequestId::of(request.headers()).metered();
     request
         .headers_mut()
         .insert(X_REQUEST_ID.clone(), id.header_value().clone());
@@ -111,6 +148,19 @@ mod tests {
             let value = HeaderValue::from_str(id).unwrap_or_else(|_| HeaderValue::from_static(""));
             assert!(RequestId::accept(&value).is_none(), "{id:?}");
         }
+    }
+
+    #[test]
+    fn the_meter_adds_up_upstream_calls_across_clones() {
+        let id = RequestId::generate();
+        id.add_upstream_time(Duration::from_millis(5));
+        assert_eq!(id.upstream_time(), None, "an unmetered id counts nothing");
+        let id = id.metered();
+        assert_eq!(id.upstream_time(), None, "no call yet");
+        let clone = id.clone();
+        clone.add_upstream_time(Duration::from_millis(5));
+        id.add_upstream_time(Duration::from_micros(2500));
+        assert_eq!(id.upstream_time(), Some(Duration::from_micros(7500)));
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! The public listener's service: the hit path first, the router for everything else.
 
 use std::convert::Infallible;
-use std::future::{Ready, ready};
+use std::future::{Future, Ready, ready};
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
@@ -13,6 +14,7 @@ use axum::http::Request;
 use axum::response::Response;
 use axum::routing::future::RouteFuture;
 use futures::future::Either;
+use prometheus_client::metrics::gauge::Gauge;
 use tower::Service;
 
 use crate::hit_path::HitPath;
@@ -25,12 +27,15 @@ pub struct Storefront {
     router: Router,
     hits: Arc<HitPath>,
     peer: Option<SocketAddr>,
+    /// `http_server_active_requests`.
+    in_flight: Gauge,
 }
 
 impl Storefront {
     pub fn new(state: SharedState) -> Self {
         let hits = HitPath::new(state.cache.clone(), state.security.clone(), &state.metrics);
         Self {
+            in_flight: state.metrics.active_requests(),
             router: crate::app(state),
             hits: Arc::new(hits),
             peer: None,
@@ -49,7 +54,7 @@ impl Storefront {
 impl Service<Request<Body>> for Storefront {
     type Response = Response;
     type Error = Infallible;
-    type Future = Either<Ready<Result<Response, Infallible>>, RouteFuture<Infallible>>;
+    type Future = Either<Ready<Result<Response, Infallible>>, InFlight>;
 
     fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         // The router is always ready; limits sit inside it, around the work that is slow.
@@ -57,12 +62,47 @@ impl Service<Request<Body>> for Storefront {
     }
 
     fn call(&mut self, mut request: Request<Body>) -> Self::Future {
+        // A hit is answered before this returns: in flight for the length of `answer`.
+        let guard = InFlightGuard::new(&self.in_flight);
         if let Some(response) = self.hits.answer(&request) {
             return Either::Left(ready(Ok(response)));
         }
         if let Some(peer) = self.peer {
             request.extensions_mut().insert(ConnectInfo(peer));
         }
-        Either::Right(self.router.call(request))
+        Either::Right(InFlight {
+            inner: self.router.call(request),
+            _guard: guard,
+        })
+    }
+}
+
+/// Counts one request in flight until dropped (answered, or abandoned by its client).
+struct InFlightGuard(Gauge);
+
+impl InFlightGuard {
+    fn new(gauge: &Gauge) -> Self {
+        gauge.inc();
+        Self(gauge.clone())
+    }
+}
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
+}
+
+/// The router's answer, counted in flight until it is ready or dropped.
+pub struct InFlight {
+    inner: RouteFuture<Infallible>,
+    _guard: InFlightGuard,
+}
+
+impl Future for InFlight {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.inner).poll(cx)
     }
 }

@@ -244,6 +244,12 @@ async fn a_repeated_key_answers_the_first_order_and_places_one() {
     assert_eq!(second.status, 200, "{}", second.text);
     assert_eq!(first.body["orderId"], second.body["orderId"]);
     assert_eq!(app.upstream_calls("/Checkout/simplified").await, 1);
+    let scrape = app.metrics().await;
+    assert_eq!(
+        scrape.value("bff_idempotent_replays_total", &[]),
+        Some(1.0),
+        "the second answer is counted as a replay"
+    );
 
     // The key is the visitor's own: another visitor using it gets its own answer.
     let mut other = Browser::new(&app);

@@ -58,12 +58,23 @@ async fn requests_over_the_concurrency_limit_are_shed_with_retry_after() {
         tokio::spawn(async move { client.get(url).send().await })
     };
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(
+        server
+            .metrics()
+            .await
+            .value("http_server_active_requests", &[]),
+        Some(1.0),
+        "the slow request is in flight"
+    );
     let shed = server.get("/api/pages/footer").await;
     assert_eq!(shed.status(), 503);
     assert_eq!(header(&shed, "retry-after"), "1");
     let problem: Value = shed.json().await.unwrap();
     assert_eq!(problem["code"], "overloaded");
     assert_eq!(first.await.unwrap().unwrap().status(), 200);
+    let scrape = server.metrics().await;
+    assert_eq!(scrape.value("bff_load_shed_total", &[]), Some(1.0));
+    assert_eq!(scrape.value("http_server_active_requests", &[]), Some(0.0));
     server.stop().await;
 }
 

@@ -57,6 +57,8 @@ pub struct RecordedRequest {
     pub answered_at_ms: Option<u64>,
     /// Numbers the requests in arrival order.
     pub seq: u64,
+    /// The W3C trace context the caller propagated, so tests can follow a trace upstream.
+    pub traceparent: Option<String>,
 }
 
 /// Milliseconds since the Unix epoch.
@@ -119,6 +121,7 @@ impl Hooks {
             received_at_ms: now_ms(),
             answered_at_ms: None,
             seq: 0,
+            traceparent: header("traceparent"),
         };
         let mut hooks = self.lock();
         let seq = hooks.next_seq;

@@ -121,6 +121,12 @@ impl Rendered {
         // The timed headers as of now hold their places, so a request's values replace them
         // rather than growing a copied map.
         described.timed(now).insert_into(&mut not_modified);
+        // A remembered answer is always a hit: its `Server-Timing` is rendered once with it, so
+        // the hit path adds no header (and no map growth) per request.
+        not_modified.insert(
+            crate::server_timing::SERVER_TIMING.clone(),
+            crate::server_timing::HIT.clone(),
+        );
         let with = |encoding: Option<&'static str>| {
             let mut headers = not_modified.clone();
             headers.insert(header::CONTENT_TYPE, content_type.clone());

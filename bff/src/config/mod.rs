@@ -113,6 +113,8 @@ pub struct TelemetryConfig {
     pub otlp_endpoint: String,
     pub service_name: String,
     pub sample_ratio: f64,
+    /// Share of consenting visitors whose browsers report Web Vitals to `POST /api/rum`.
+    pub rum_sample_ratio: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -552,6 +554,7 @@ impl Default for TelemetryConfig {
             otlp_endpoint: String::new(),
             service_name: "bff".to_owned(),
             sample_ratio: 1.0,
+            rum_sample_ratio: 1.0,
         }
     }
 }
@@ -773,6 +776,9 @@ impl Config {
         problems.extend(self.redis.problems());
         if !(0.0..=1.0).contains(&self.telemetry.sample_ratio) {
             problems.push("telemetry.sample_ratio: must be between 0 and 1".to_owned());
+        }
+        if !(0.0..=1.0).contains(&self.telemetry.rum_sample_ratio) {
+            problems.push("telemetry.rum_sample_ratio: must be between 0 and 1".to_owned());
         }
         problems.extend(self.cache.validate());
         if self.rate_limit.auth_per_minute == 0 {

@@ -12,7 +12,7 @@ use crate::content::camel_case_keys;
 pub struct PublicConfigJson(pub Arc<str>);
 
 /// The `[public]` section, camelCased for the browser, `${sandbox}` resolved, plus the
-/// environment name and the BFF's own map tile path. Nothing else outside `[public]` is ever
+/// environment name, the BFF's own map tile path and the telemetry sampling ratios. Nothing else outside `[public]` is ever
 /// included (the tile provider's URL and key stay in `[maps]`).
 pub fn public_config_json(
     config: &Config,
@@ -36,6 +36,15 @@ pub fn public_config_json(
             Environment::Production => "production",
         };
         map.insert("environment".to_owned(), Value::from(environment));
+        // The browser starts the traces of its API calls: it samples them as the BFF samples a
+        // root (so the ratio holds for browser traffic), and samples Web Vitals reports.
+        map.insert(
+            "telemetry".to_owned(),
+            serde_json::json!({
+                "traceSampleRatio": config.telemetry.sample_ratio,
+                "rumSampleRatio": config.telemetry.rum_sample_ratio,
+            }),
+        );
     }
     Ok(value.to_string())
 }

@@ -54,7 +54,12 @@ pub async fn place_order(
     RawBody(body): RawBody,
 ) -> Response {
     let mut response = match checkout::place_order(&shopper, &store, &key, &body).await {
-        Ok(placement) => respond(placement),
+        Ok(placement) => {
+            if placement.replayed {
+                shopper.metrics().count_idempotent_replay();
+            }
+            respond(placement)
+        }
         Err(err) => err.into_response(),
     };
     // Every checkout answer, refusals too (they echo the shopper's input), is for one shopper

@@ -12,6 +12,7 @@ pub mod forms;
 pub mod health;
 pub mod orders;
 pub mod public_config;
+pub mod rum;
 pub mod tiles;
 
 use axum::{Router, middleware};
@@ -76,6 +77,9 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
             state.csrf.clone(),
             crate::session::csrf::layer,
         ))
+        // Browsers send it with `sendBeacon`, which cannot set `X-CSRF`: it checks the origin
+        // itself (see `rum`).
+        .routes(routes!(rum::report))
 }
 
 async fn unknown_api_path() -> ApiError {

@@ -45,6 +45,27 @@ fn violation(request: &Request, public_origin: &str) -> Option<&'static str> {
     None
 }
 
+/// The check for `POST /api/rum`, sent with `navigator.sendBeacon`, which cannot add `X-CSRF`:
+/// the browser must name the storefront's origin in `Origin` (it always sends one on a beacon's
+/// POST) and, when it says, be on the same origin. `None` when the request may go on.
+pub fn beacon_violation(
+    headers: &axum::http::HeaderMap,
+    public_origin: &str,
+) -> Option<&'static str> {
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .map(|value| value.to_str().unwrap_or("\u{0}"))
+    };
+    if header("origin") != Some(public_origin) {
+        return Some("The report must come from the storefront's own pages.");
+    }
+    if header("sec-fetch-site").is_some_and(|site| site != "same-origin") {
+        return Some("The report is not same-origin.");
+    }
+    None
+}
+
 /// What the CSRF check needs: the public origin, and the metrics counting refusals.
 #[derive(Debug)]
 pub struct Csrf {
@@ -81,6 +102,39 @@ mod tests {
     }
 
     const ORIGIN: &str = "https://shop.example";
+
+    #[test]
+    fn a_beacon_needs_the_storefronts_origin_and_no_other_site() {
+        let headers = |pairs: &[(&'static str, &'static str)]| {
+            let mut map = axum::http::HeaderMap::new();
+            for (name, value) in pairs {
+                map.insert(*name, axum::http::HeaderValue::from_static(value));
+            }
+            map
+        };
+        assert_eq!(
+            beacon_violation(
+                &headers(&[("origin", ORIGIN), ("sec-fetch-site", "same-origin")]),
+                ORIGIN
+            ),
+            None
+        );
+        assert_eq!(
+            beacon_violation(&headers(&[("origin", ORIGIN)]), ORIGIN),
+            None
+        );
+        assert!(beacon_violation(&headers(&[]), ORIGIN).is_some());
+        assert!(
+            beacon_violation(&headers(&[("origin", "https://evil.example")]), ORIGIN).is_some()
+        );
+        assert!(
+            beacon_violation(
+                &headers(&[("origin", ORIGIN), ("sec-fetch-site", "same-site")]),
+                ORIGIN
+            )
+            .is_some()
+        );
+    }
 
     #[test]
     fn safe_methods_pass_without_the_header() {

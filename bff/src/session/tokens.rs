@@ -171,15 +171,24 @@ impl Refresher {
                 None => {
                     let rotated = self.rotated.clone();
                     let settled_key = key.clone();
-                    let span = tracing::info_span!("session.refresh");
+                    // The run's span: its upstream call is a child of it, and a failed
+                    // refresh marks it an error.
+                    let span = tracing::info_span!(
+                        "session.refresh",
+                        otel.status_code = tracing::field::Empty,
+                    );
                     let _entered = span.enter();
+                    let settled_span = span.clone();
                     // Counted once per run, however many requests wait on it.
                     runs.start(key, (), work, move |result| match result {
                         Ok(tokens) => {
                             rotated.insert(settled_key, tokens.clone());
                             metrics.count_session_event(SessionEvent::RefreshOk);
                         }
-                        Err(_) => metrics.count_session_event(SessionEvent::RefreshFailed),
+                        Err(_) => {
+                            settled_span.record("otel.status_code", "error");
+                            metrics.count_session_event(SessionEvent::RefreshFailed);
+                        }
                     })
                 }
             }

@@ -84,7 +84,12 @@ impl TileProvider {
         let label = format!("tiles/{tile}");
         let response = self
             .upstream
-            .get_url(self.url_for(tile)?, &label, self.headers(), &request_id)
+            .get_url(
+                self.url_for(tile)?,
+                "tiles/{z}/{x}/{y}",
+                self.headers(),
+                &request_id,
+            )
             .await?;
         let content_type = response
             .content_type

@@ -268,12 +268,12 @@ impl Upstream {
     }
 
     /// GET a full `url` built by the caller (a provider's URL template), with `headers` added
-    /// last; `label` names the request in errors and traces instead of the URL, which may carry
-    /// a key. Same stack as every other call.
+    /// last; `label`, a template written in code, names the request in errors, traces and
+    /// metrics instead of the URL, which may carry a key. Same stack as every other call.
     pub async fn get_url(
         &self,
         url: Url,
-        label: &str,
+        label: &'static str,
         headers: HeaderMap,
         request_id: &RequestId,
     ) -> Result<UpstreamResponse, UpstreamError> {
@@ -350,7 +350,7 @@ impl Upstream {
         Ok(UpstreamRequest {
             method: call.method.clone(),
             url,
-            label: path.to_owned(),
+            label: call.path.template().to_owned(),
             body,
             bearer: call.bearer.map(str::to_owned),
             guest_id: call.guest_id.map(str::to_owned),

@@ -13,9 +13,15 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
-/// A relative upstream path (no leading slash), e.g. `page/home`.
+/// A relative upstream path (no leading slash), e.g. `page/home`, and its template, e.g.
+/// `page/{}`: the literal segments written in code with `{}` for each value, so the template
+/// names the operation in traces, metrics and errors without any value a shopper sent (a title,
+/// an e-mail, a guest token) and from a set bounded by the code.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UpstreamPath(String);
+pub struct UpstreamPath {
+    path: String,
+    template: String,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PathError {
@@ -30,7 +36,23 @@ pub enum PathError {
 impl UpstreamPath {
     /// A path of fixed, literal segments written in code (`"Cart/items"`).
     pub fn fixed(path: &'static str) -> Self {
-        Self(path.trim_matches('/').to_owned())
+        let path = path.trim_matches('/').to_owned();
+        Self {
+            template: path.clone(),
+            path,
+        }
+    }
+
+    /// Appends literal segments written in code (`"items"`), kept as they are in the template.
+    pub fn literal(mut self, segments: &'static str) -> Self {
+        let segments = segments.trim_matches('/');
+        for part in [&mut self.path, &mut self.template] {
+            if !part.is_empty() {
+                part.push('/');
+            }
+            part.push_str(segments);
+        }
+        self
     }
 
     /// Appends one value as exactly one encoded segment.
@@ -41,21 +63,31 @@ impl UpstreamPath {
         if value == "." || value == ".." {
             return Err(PathError::Dot);
         }
-        if !self.0.is_empty() {
-            self.0.push('/');
+        if !self.path.is_empty() {
+            self.path.push('/');
         }
-        self.0.extend(utf8_percent_encode(value, SEGMENT));
+        self.path.extend(utf8_percent_encode(value, SEGMENT));
+        if !self.template.is_empty() {
+            self.template.push('/');
+        }
+        self.template.push_str("{}");
         Ok(self)
     }
 
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.path
+    }
+
+    /// The path with `{}` for each value: the operation, as `url.template` and the metrics'
+    /// `operation` label.
+    pub fn template(&self) -> &str {
+        &self.template
     }
 }
 
 impl fmt::Display for UpstreamPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.path)
     }
 }
 
@@ -73,6 +105,20 @@ mod tests {
         assert_eq!(page("a%2Fb"), Ok("page/a%252Fb".to_owned()));
         assert_eq!(page("x?y#z"), Ok("page/x%3Fy%23z".to_owned()));
         assert_eq!(page("über 9"), Ok("page/%C3%BCber%209".to_owned()));
+    }
+
+    #[test]
+    fn the_template_keeps_literals_and_hides_every_value() {
+        let path = UpstreamPath::fixed("Cart/guest")
+            .segment("gid_secret")
+            .map(|path| path.literal("items"))
+            .and_then(|path| path.segment("alice@example.com"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            path.as_str(),
+            "Cart/guest/gid_secret/items/alice%40example.com"
+        );
+        assert_eq!(path.template(), "Cart/guest/{}/items/{}");
     }
 
     #[test]

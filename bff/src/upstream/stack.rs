@@ -7,7 +7,8 @@
 //!    them into errors, so it tells a 5xx (a failure) from a 4xx (an answer);
 //! 3. **trace**: the `upstream` span (OpenTelemetry HTTP client attributes, the status);
 //! 4. **limit**: the upstream's concurrency limit, with a bounded wait for a permit;
-//! 5. **metrics**: `http_client_request_duration_seconds` by upstream, method and outcome;
+//! 5. **metrics**: `http_client_request_duration_seconds` by upstream, method, operation (the
+//!    path template) and outcome, and the request's upstream time (its `Server-Timing`);
 //! 6. **encode**: the HTTP request (request id, credentials, body, `traceparent`), the total
 //!    timeout, and the answer read whole;
 //! 7. the [`Transport`] (reqwest, or an in-process router in tests).
@@ -50,7 +51,9 @@ pub enum Body {
 pub struct UpstreamRequest {
     pub method: Method,
     pub url: Url,
-    /// Names the request in errors and traces: the path, never a URL that may carry a key.
+    /// Names the request in errors, traces (`url.template`) and metrics (`operation`): the
+    /// path template written in code (`page/{}`), never a value a shopper sent nor a URL that
+    /// may carry a key.
     pub label: String,
     pub body: Body,
     /// The caller's own token; the upstream's service credential is used when absent.
@@ -112,17 +115,33 @@ fn trace(name: &'static str, inner: Stack) -> Stack {
         let span = tracing::info_span!(
             "upstream",
             otel.kind = "client",
+            otel.name = %format!("{} {}", request.method, request.label),
+            otel.status_code = tracing::field::Empty,
             upstream = name,
             http.request.method = %request.method,
-            url.path = %request.label,
+            url.template = %request.label,
+            server.address = request.url.host_str().unwrap_or_default(),
+            server.port = request.url.port_or_known_default().unwrap_or_default(),
             http.response.status_code = tracing::field::Empty,
+            error.type = tracing::field::Empty,
         );
         let inner = inner.clone();
         async move {
             let result = inner.oneshot(request).await;
-            if let Ok(response) = &result {
-                tracing::Span::current()
-                    .record("http.response.status_code", response.status.as_u16());
+            let span = tracing::Span::current();
+            match &result {
+                Ok(response) => {
+                    span.record("http.response.status_code", response.status.as_u16());
+                    // For a client span every 4xx and 5xx is an error (OTel HTTP semconv).
+                    if response.status.is_client_error() || response.status.is_server_error() {
+                        span.record("otel.status_code", "error");
+                        span.record("error.type", response.status.as_str());
+                    }
+                }
+                Err(err) => {
+                    span.record("otel.status_code", "error");
+                    span.record("error.type", err.code());
+                }
             }
             result
         }
@@ -154,14 +173,18 @@ fn metrics(name: &'static str, metrics: Arc<Metrics>, inner: Stack) -> Stack {
         let (inner, metrics) = (inner.clone(), metrics.clone());
         async move {
             let method = request.method.clone();
+            let operation = request.label.clone();
+            let meter = request.request_id.clone();
             let started = Instant::now();
             let result = inner.oneshot(request).await;
+            let elapsed = started.elapsed();
             let outcome = match &result {
                 Ok(response) => response.status.as_str().to_owned(),
                 Err(UpstreamError::Timeout { .. }) => "timeout".to_owned(),
                 Err(_) => "error".to_owned(),
             };
-            metrics.observe_upstream(name, method.as_str(), &outcome, started.elapsed());
+            metrics.observe_upstream(name, method.as_str(), &operation, &outcome, elapsed);
+            meter.add_upstream_time(elapsed);
             result
         }
     }))

@@ -43,6 +43,11 @@ impl Scrape {
             .map(|count| count as u64)
     }
 
+    /// Every sample.
+    pub fn samples(&self) -> &[Sample] {
+        &self.0
+    }
+
     /// Every sample name, for failure messages.
     pub fn names(&self) -> BTreeMap<&str, usize> {
         let mut names = BTreeMap::new();

@@ -692,6 +692,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rum": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report Web Vitals.
+         * @description Sent by the web app with `navigator.sendBeacon` (a `text/plain` body holding JSON is accepted
+         *     as well as `application/json`), so it needs no `X-CSRF` header; it must come from the
+         *     storefront's own origin (`Origin`, `Sec-Fetch-Site`). Bodies over 8 KiB are refused.
+         */
+        post: operations["reportWebVitals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1948,6 +1970,7 @@ export interface components {
             reviews: components["schemas"]["ReviewsConfig"];
             analytics: components["schemas"]["AnalyticsConfig"];
             builder: components["schemas"]["BuilderConfig"];
+            telemetry: components["schemas"]["TelemetryConfig"];
         };
         /** @description `PUT /api/cart/items/{id}`: a line's new quantity. */
         QuantityUpdate: {
@@ -2030,6 +2053,22 @@ export interface components {
             /** @description With the dot: `.svg`. */
             ext?: string;
             mime?: string;
+        };
+        /** @description A batch of Web Vitals measured on the storefront's pages. */
+        RumBatch: {
+            /** @description At most 64 reports. */
+            reports: components["schemas"]["RumReport"][];
+        };
+        /** @description One measurement. */
+        RumReport: {
+            /** @description The app's route template the page was rendered by (`/product/:title`), never its path. */
+            route: string;
+            name: components["schemas"]["VitalName"];
+            /**
+             * Format: double
+             * @description Milliseconds for LCP and INP (0 to 600000), the unitless score for CLS (0 to 100).
+             */
+            value: number;
         };
         /**
          * @description `GET /api/search`: the matching products as priced cards, by title ignoring case. A search
@@ -2162,6 +2201,19 @@ export interface components {
             label: string;
             value: string;
         };
+        /** @description How the browser samples what it reports (from the BFF's `[telemetry]`). */
+        TelemetryConfig: {
+            /**
+             * Format: double
+             * @description Share of the browser's API-call traces marked sampled in their `traceparent` (0 to 1).
+             */
+            traceSampleRatio: number;
+            /**
+             * Format: double
+             * @description Share of consenting visitors whose browsers report Web Vitals (0 to 1).
+             */
+            rumSampleRatio: number;
+        };
         /** @description A run of text with its marks; a mark that is not set may be absent. */
         TextNode: {
             /**
@@ -2188,6 +2240,11 @@ export interface components {
         VerifyRegistration: {
             token: string;
         };
+        /**
+         * @description The Web Vital measured.
+         * @enum {string}
+         */
+        VitalName: "LCP" | "INP" | "CLS";
         /** @description `warranty`. */
         WarrantyPage: {
             metaData?: components["schemas"]["MetaData"];
@@ -3700,6 +3757,36 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamFailed"];
+            503: components["responses"]["Overloaded"];
+            504: components["responses"]["TimedOut"];
+        };
+    };
+    reportWebVitals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RumBatch"];
+            };
+        };
+        responses: {
+            /** @description Counted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];

@@ -44,6 +44,24 @@ describe('api + unwrap', () => {
     ]);
   });
 
+  it('starts a new W3C trace on every call, safe or unsafe', async () => {
+    const traceparents: (string | null)[] = [];
+    const record = ({ request }: { request: Request }) => {
+      traceparents.push(request.headers.get('traceparent'));
+      return HttpResponse.json(emptyCart);
+    };
+    server.use(http.get('/api/cart', record), http.post('/api/cart/items', record));
+
+    await unwrap(api.GET('/api/cart'));
+    await unwrap(api.GET('/api/cart'));
+    await unwrap(api.POST('/api/cart/items', { body: line }));
+
+    expect(traceparents).toHaveLength(3);
+    for (const value of traceparents) expect(value).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    const traceIds = new Set(traceparents.map((value) => value?.split('-')[1]));
+    expect(traceIds.size).toBe(3);
+  });
+
   it('encodes path parameters and query parameters', async () => {
     const urls: string[] = [];
     server.use(

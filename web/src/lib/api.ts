@@ -2,6 +2,7 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import type { Problem } from '../api/types';
 import type { paths } from '../api/schema';
 import { createStore } from './store';
+import { newTraceparent } from './trace-context';
 
 /**
  * The one module that talks to the BFF. Every call is same-origin JSON under `/api`, typed by the
@@ -21,10 +22,14 @@ export interface UnwrapOptions {
   trackLoading?: boolean;
 }
 
-/** Unsafe methods carry the BFF's CSRF header (a simple request cannot set it cross-site). */
+/**
+ * Unsafe methods carry the BFF's CSRF header (a simple request cannot set it cross-site); every
+ * call starts a trace of its own (`traceparent`) that the BFF's spans join.
+ */
 const headers: Middleware = {
   onRequest({ request }) {
     request.headers.set('Accept', 'application/json, application/problem+json');
+    request.headers.set('traceparent', newTraceparent());
     if (request.method !== 'GET' && request.method !== 'HEAD') request.headers.set('X-CSRF', '1');
     return request;
   },

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import { api, unwrap } from './api';
+import { setTraceSampleRatio } from './trace-context';
 
 /**
  * Public runtime configuration. The server injects it as JSON into
@@ -20,6 +21,7 @@ export const runtimeConfigSchema = z.object({
   reviews: z.object({ appKey: z.string(), scriptUrl: z.string() }),
   analytics: z.object({ measurementId: z.string() }),
   builder: z.object({ buildUrl: z.string() }),
+  telemetry: z.object({ traceSampleRatio: z.number(), rumSampleRatio: z.number() }),
 });
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
@@ -61,7 +63,9 @@ export async function loadRuntimeConfig(
   doc: Document = document,
   signal?: AbortSignal,
 ): Promise<RuntimeConfig> {
-  return readEmbeddedRuntimeConfig(doc) ?? fetchRuntimeConfig(signal);
+  const config = readEmbeddedRuntimeConfig(doc) ?? (await fetchRuntimeConfig(signal));
+  setTraceSampleRatio(config.telemetry.traceSampleRatio);
+  return config;
 }
 
 export const runtimeConfigQuery = queryOptions({

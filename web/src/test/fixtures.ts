@@ -26,6 +26,7 @@ export const runtimeConfig: PublicConfig = {
   reviews: { appKey: 'reviews-key', scriptUrl: '/sandbox/reviews.js' },
   analytics: { measurementId: 'G-TEST' },
   builder: { buildUrl: '/builder/Build' },
+  telemetry: { traceSampleRatio: 1, rumSampleRatio: 1 },
 };
 
 const menu = (title: string): AppPage['menus'][number] => ({

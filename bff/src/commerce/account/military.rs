@@ -8,16 +8,15 @@ use validator::Validate;
 
 use super::super::Shopper;
 use crate::error::ApiError;
-use crate::upstream::{Call, UpstreamError, UpstreamPath};
+use crate::upstream::{Call, UpstreamPath};
 
 /// The verification service behind `/military/*`.
 const SERVICE: &str = "veripass";
 
-fn service_path(step: &str) -> Result<UpstreamPath, ApiError> {
-    Ok(UpstreamPath::fixed("military")
-        .segment(SERVICE)
-        .and_then(|path| path.segment(step))
-        .map_err(UpstreamError::from)?)
+fn service_path(step: &'static str) -> UpstreamPath {
+    UpstreamPath::fixed("military")
+        .literal(SERVICE)
+        .literal(step)
 }
 
 /// Where to send the shopper to verify LE/MIL status (a popup).
@@ -50,7 +49,7 @@ struct SessionRequest<'a> {
 /// Starts verification for the signed-in user.
 pub async fn start(shopper: &Shopper) -> Result<MilitarySession, ApiError> {
     let user = shopper.signed_in().await?;
-    let path = service_path("session")?;
+    let path = service_path("session");
     let email = user.email.clone();
     let request = SessionRequest {
         email: &email,
@@ -79,7 +78,7 @@ pub async fn complete(
     callback: MilitaryCallback,
 ) -> Result<MilitaryOutcome, ApiError> {
     let user = shopper.signed_in().await?;
-    let path = service_path("callback")?;
+    let path = service_path("callback");
     let call = Call::get(&path)
         .query("code", callback.code)
         .query("state", callback.state);

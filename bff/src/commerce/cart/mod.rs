@@ -6,6 +6,7 @@
 mod model;
 
 use serde::Deserialize;
+use tracing::Instrument;
 
 pub use model::{
     AppliedDiscount, Cart, CartItem, CartOption, ComputeAddress, DealerInfo, InventoryWarning,
@@ -34,6 +35,15 @@ pub enum Merge {
 /// Merges the guest cart waiting in the session into the user's cart. On failure the guest
 /// token stays in the session and the merge is retried on the next cart read: no cart is lost.
 pub async fn merge_pending(shopper: &Shopper) -> Merge {
+    let span = tracing::info_span!("cart.merge", otel.status_code = tracing::field::Empty);
+    let merge = merge_in_span(shopper).instrument(span.clone()).await;
+    if merge == Merge::KeptForRetry {
+        span.record("otel.status_code", "error");
+    }
+    merge
+}
+
+async fn merge_in_span(shopper: &Shopper) -> Merge {
     let current = shopper.session().get();
     let (Some(user), Some(guest_id)) = (
         current.user().cloned(),
@@ -133,16 +143,18 @@ impl Owner {
         Ok(None)
     }
 
-    /// `Cart/{suffix…}` for users, `Cart/guest/{token}/{suffix…}` for guests.
-    fn path(&self, suffix: &[&str]) -> Result<UpstreamPath, UpstreamError> {
-        let mut path = match self {
+    /// `Cart/{suffix}` for users, `Cart/guest/{token}/{suffix}` for guests (`suffix` literal,
+    /// possibly empty).
+    fn path(&self, suffix: &'static str) -> Result<UpstreamPath, UpstreamError> {
+        let path = match self {
             Self::User(_) => UpstreamPath::fixed("Cart"),
             Self::Guest(guest_id) => UpstreamPath::fixed("Cart/guest").segment(guest_id)?,
         };
-        for segment in suffix {
-            path = path.segment(segment)?;
-        }
-        Ok(path)
+        Ok(if suffix.is_empty() {
+            path
+        } else {
+            path.literal(suffix)
+        })
     }
 
     /// One cart call as this owner: the user's bearer (with its refresh and one retry), or
@@ -160,7 +172,7 @@ pub async fn current(shopper: &Shopper) -> Result<Option<Cart>, ApiError> {
     let Some(owner) = Owner::of(shopper, false).await? else {
         return Ok(None);
     };
-    match owner.send(shopper, Call::get(&owner.path(&[])?)).await {
+    match owner.send(shopper, Call::get(&owner.path("")?)).await {
         Err(ApiError::Upstream(UpstreamError::NotFound { .. })) => Ok(None),
         other => other.map(Some),
     }
@@ -172,7 +184,7 @@ pub async fn get(shopper: &Shopper) -> Result<Cart, ApiError> {
     let Some(owner) = Owner::of(shopper, false).await? else {
         return Ok(Cart::empty());
     };
-    let path = owner.path(&[])?;
+    let path = owner.path("")?;
     match &owner {
         Owner::User(_) => {
             if shopper.session().get().pending_merge().is_some() {
@@ -197,7 +209,7 @@ pub async fn get(shopper: &Shopper) -> Result<Cart, ApiError> {
 pub async fn add_item(shopper: &Shopper, item: &NewCartItem) -> Result<Cart, ApiError> {
     let owner = created(shopper).await?;
     owner
-        .send(shopper, Call::post(&owner.path(&["items"])?, item))
+        .send(shopper, Call::post(&owner.path("items")?, item))
         .await
 }
 
@@ -210,7 +222,10 @@ pub async fn update_item(
     let owner = Owner::of(shopper, false)
         .await?
         .ok_or_else(cart_item_not_found)?;
-    let path = owner.path(&["items", id])?;
+    let path = owner
+        .path("items")?
+        .segment(id)
+        .map_err(UpstreamError::from)?;
     owner
         .send(shopper, Call::new(reqwest::Method::PUT, &path).json(update))
         .await
@@ -221,7 +236,10 @@ pub async fn remove_item(shopper: &Shopper, id: &str) -> Result<Cart, ApiError> 
     let owner = Owner::of(shopper, false)
         .await?
         .ok_or_else(cart_item_not_found)?;
-    let path = owner.path(&["items", id])?;
+    let path = owner
+        .path("items")?
+        .segment(id)
+        .map_err(UpstreamError::from)?;
     owner
         .send(shopper, Call::new(reqwest::Method::DELETE, &path))
         .await
@@ -235,7 +253,7 @@ pub async fn apply_promo_code(shopper: &Shopper, promo: &PromoCode) -> Result<Ca
         promo_code: promo.promo_code.trim().to_owned(),
     };
     match owner
-        .send(shopper, Call::post(&owner.path(&["promo-code"])?, &body))
+        .send(shopper, Call::post(&owner.path("promo-code")?, &body))
         .await
     {
         Err(ApiError::Upstream(UpstreamError::Status { status, .. }))
@@ -262,10 +280,10 @@ pub async fn shipping_methods(shopper: &Shopper) -> Result<Vec<ShippingMethod>, 
 /// in the payload, its items say whether the dealer goes along.
 pub async fn compute(shopper: &Shopper, form: &ComputeForm) -> Result<Cart, ApiError> {
     let owner = created(shopper).await?;
-    let cart = owner.send(shopper, Call::get(&owner.path(&[])?)).await?;
+    let cart = owner.send(shopper, Call::get(&owner.path("")?)).await?;
     let payload = form.payload(cart.id, cart.has_ffl_items());
     owner
-        .send(shopper, Call::post(&owner.path(&["compute"])?, &payload))
+        .send(shopper, Call::post(&owner.path("compute")?, &payload))
         .await
 }
 

@@ -30,6 +30,17 @@ pub struct PublicConfig {
     pub reviews: ReviewsConfig,
     pub analytics: AnalyticsConfig,
     pub builder: BuilderConfig,
+    pub telemetry: TelemetryConfig,
+}
+
+/// How the browser samples what it reports (from the BFF's `[telemetry]`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TelemetryConfig {
+    /// Share of the browser's API-call traces marked sampled in their `traceparent` (0 to 1).
+    pub trace_sample_ratio: f64,
+    /// Share of consenting visitors whose browsers report Web Vitals (0 to 1).
+    pub rum_sample_ratio: f64,
 }
 
 /// The captcha widget.

@@ -1,8 +1,10 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { useLocation } from 'react-router';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useLocation, useParams } from 'react-router';
 import { useRuntimeConfig } from '../../lib/runtime-config';
 import type { Analytics } from './analytics';
 import { consentStore, getConsent, type ConsentState } from './consent';
+import { routeTemplate } from './route-template';
+import type { WebVitalsReporter } from './web-vitals';
 
 /** The visitor's analytics decision ('undecided' on a first visit). */
 export function useConsent(): ConsentState {
@@ -35,4 +37,36 @@ export function useAnalytics(): void {
   useEffect(() => {
     analytics?.pageView(pathname);
   }, [analytics, pathname]);
+
+  useWebVitals(consent);
+}
+
+/**
+ * Reports Web Vitals once the visitor has accepted analytics, for the configured share of page
+ * views; the reporter (and the `web-vitals` library) loads lazily, outside the entry bundle.
+ */
+function useWebVitals(consent: ConsentState): void {
+  const sampleRatio = useRuntimeConfig()?.telemetry.rumSampleRatio;
+  const { pathname } = useLocation();
+  // in a layout, the params of the whole match (the matched page's included)
+  const params = useParams();
+  const template = routeTemplate(pathname, params);
+  const route = useRef(template);
+  useEffect(() => {
+    route.current = template;
+  }, [template]);
+
+  useEffect(() => {
+    if (consent !== 'accepted' || sampleRatio === undefined || Math.random() >= sampleRatio) return;
+    let cancelled = false;
+    let reporter: WebVitalsReporter | undefined;
+    void import('./web-vitals').then(({ startWebVitals }) => {
+      if (cancelled) return;
+      reporter = startWebVitals({ currentRoute: () => route.current });
+    });
+    return () => {
+      cancelled = true;
+      reporter?.stop();
+    };
+  }, [consent, sampleRatio]);
 }
