@@ -12,6 +12,7 @@
 # Environment:
 #   KUSTOMIZE=/path/to/kustomize   use this kustomize instead (any v4.5+/v5; needed off linux-x64)
 #   K8S_VERSIONS="1.30 1.37"       Kubernetes versions whose schemas to validate against
+# Where kubectl is installed, `kubectl kustomize` must render each kustomization identically.
 #   TOOLS_DIR=/path                where to install tools (default: <repo>/.tools)
 # Needs: bash, python3 with venv (Debian: python3-venv), npm (first run only), sha256sum, tar.
 set -euo pipefail
@@ -94,6 +95,13 @@ for dir in "${dirs[@]}"; do
     # config/bff.toml lies outside the base's root: see k8s/README.md.
     if ! "$kustomize" build "$dir" >"$file"; then
         die "kustomize build failed for $rel"
+    fi
+    # `kubectl apply -k` renders with kubectl's own kustomize (v5 in kubectl 1.27+): where
+    # kubectl is installed, its rendering must be the same.
+    if command -v kubectl >/dev/null; then
+        kubectl kustomize "$dir" >"$file.kubectl" || die "kubectl kustomize failed for $rel"
+        cmp -s "$file" "$file.kubectl" ||
+            die "kubectl kustomize renders $rel differently from kustomize $KUSTOMIZE_VERSION: $(diff "$file" "$file.kubectl" | head -n 5)"
     fi
     rendered+=("$rel=$file")
 done
