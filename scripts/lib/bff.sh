@@ -29,7 +29,9 @@ for s in socks:
 print(*(s.getsockname()[1] for s in socks))
 ')
     BFF_BASE="http://127.0.0.1:$server_port"
+    # shellcheck disable=SC2034 # read by the scripts that source this file
     BFF_ADMIN_BASE="http://127.0.0.1:$admin_port"
+    # shellcheck disable=SC2034
     BFF_SANDBOX_BASE="http://127.0.0.1:$sandbox_port"
     BFF_LOG="$dir/bff.log"
     mkdir -p "$dir/sandbox-data"
