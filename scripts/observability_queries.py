@@ -238,9 +238,10 @@ def main():
                 report.error("rule %s" % r["name"], r["query"], r.get("lastError"))
 
     for what, expr in report.failed:
-        print("EMPTY %s: %s" % (what, expr))
-    print("observability queries: %d panel queries, %d rules; %d checks with data, %d without"
+        print("EMPTY %s: %s" % (what, " ".join(expr.split())))
+    print("%d panel queries and %d rules checked: %d queries with data, %d without"
           % (panels, rules, report.ok, len(report.failed)))
+    print("observability: %d passed, %d failed" % (report.ok, len(report.failed)))
     sys.exit(1 if report.failed else 0)
 
 
