@@ -11,8 +11,8 @@
 #          data (scripts/observability_queries.py says exactly what is checked).
 #
 # Usage: bash scripts/test-observability.sh rules|live|all
-# Environment: BFF_BIN (live; default target/debug/bff), TOOLS_DIR (the venv of validate-k8s.sh,
-#   which must have run once: it has PyYAML), KEEP_TMP=1 keeps the work directory.
+# Environment: BFF_BIN (live; default target/debug/bff), TOOLS_DIR (where validate-k8s.sh keeps
+#   its venv, which has PyYAML; made if missing), KEEP_TMP=1 keeps the work directory.
 # Needs: promtool and prometheus (Debian: prometheus), redis-server and redis-cli, curl, python3.
 # Every process it starts is stopped by PID; the live stage takes about 30 s.
 set -euo pipefail
@@ -34,7 +34,12 @@ need() {
     done
 }
 
-[[ -x "$PY" ]] || die "no $PY: run scripts/validate-k8s.sh first (it installs that venv)"
+if [[ ! -x "$PY" ]]; then
+    # The venv validate-k8s.sh installs (and keeps current); made here too for a fresh clone.
+    log "installing scripts/requirements-k8s.txt into ${TOOLS#"$ROOT"/}/venv-k8s"
+    python3 -m venv "$TOOLS/venv-k8s" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
+    "$PY" -m pip install --quiet --disable-pip-version-check -r "$ROOT/scripts/requirements-k8s.txt"
+fi
 
 work="$(mktemp -d)"
 PROM_PID=""
