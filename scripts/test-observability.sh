@@ -239,8 +239,7 @@ generate_load() {
         -H 'Content-Type: application/json' --data '{"tags":["page:home"]}' \
         "$BFF_ADMIN_BASE/admin/cache/purge" || die "purge failed"
 
-    # More distinct answers than the small cache holds: evictions for room; the evicted ones
-    # come back from L2 (Redis).
+    # More distinct answers than the small cache (150 kB here) holds: evictions for room.
     for i in glock rifle scope mount sling optic barrel trigger; do
         expect 200 GET "/api/search?q=$i"
     done
