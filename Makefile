@@ -12,12 +12,12 @@ BFF_RELEASE := target/release/bff
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/index.html web/public web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run dev test test-rust test-web test-e2e test-api test-k8s test-docker bench seo-audit clean
+.PHONY: help run dev test test-rust test-web test-e2e test-api test-k8s test-docker test-observability bench seo-audit clean
 
 help:
 	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox (release build)"
 	@echo "make dev    the same from the debug build: quicker to rebuild, several times slower to serve"
-	@echo "make test   every check: format, lint, unit, integration (in process, then with Redis), web, browser, API contract, k8s, Dockerfile"
+	@echo "make test   every check: format, lint, unit, integration (in process, then with Redis), web, browser, API contract, k8s (with alert unit tests), Dockerfile, dashboards and alerts against a real Prometheus"
 	@echo "make bench  criterion benchmarks (the edge cache's hit path) and the HTTP benchmark (wrk)"
 	@echo "make seo-audit  Lighthouse (SEO, performance) on home, a product and a collection, mobile and desktop"
 
@@ -41,7 +41,7 @@ dev: web/dist/index.html
 	$(BFF)
 
 ## test: every check, cheapest first; one debug build serves the Rust, browser and API contract tests.
-test: test-rust test-web test-e2e test-api test-k8s test-docker
+test: test-rust test-web test-e2e test-api test-k8s test-docker test-observability
 
 test-rust:
 	$(CARGO) fmt --all --check
@@ -65,8 +65,17 @@ test-api:
 	$(CARGO) build --locked -p bff
 	BFF_BIN=$(BFF) bash scripts/api-contract.sh
 
+## test-k8s: every kustomization rendered and validated (CRD schemas included), then the alert
+## rules: promtool check and unit tests, a runbook section per alert (scripts/test-observability.sh).
 test-k8s:
 	bash scripts/validate-k8s.sh
+	bash scripts/test-observability.sh rules
+
+## test-observability: a real Prometheus scrapes two bff replicas (+ sandbox, Redis) under a short
+## load; every dashboard query and every rule's series must have data (about 20 s; bounded).
+test-observability:
+	$(CARGO) build --locked -p bff
+	BFF_BIN=$(BFF) timeout 150 bash scripts/test-observability.sh live
 
 test-docker:
 	bash scripts/lint-dockerfile.sh

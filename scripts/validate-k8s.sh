@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Render every kustomization under k8s/ with a real kustomize and validate each rendered
 # object offline: strict Kubernetes JSON schemas (bundled in the kubernetes-validate wheel),
+# closed schemas for the custom resources of the components (k8s/schemas/: ServiceMonitor,
+# PrometheusRule; each is also probed with an unknown field at every level, which must fail),
 # references between objects, and the pod hardening this project requires.
 #
 # Tools are installed once into .tools/ (gitignored); later runs need no network.
@@ -10,6 +12,7 @@
 # Environment:
 #   KUSTOMIZE=/path/to/kustomize   use this kustomize instead (any v4.5+/v5; needed off linux-x64)
 #   K8S_VERSIONS="1.30 1.37"       Kubernetes versions whose schemas to validate against
+# Where kubectl is installed, `kubectl kustomize` must render each kustomization identically.
 #   TOOLS_DIR=/path                where to install tools (default: <repo>/.tools)
 # Needs: bash, python3 with venv (Debian: python3-venv), npm (first run only), sha256sum, tar.
 set -euo pipefail
@@ -93,6 +96,13 @@ for dir in "${dirs[@]}"; do
     if ! "$kustomize" build "$dir" >"$file"; then
         die "kustomize build failed for $rel"
     fi
+    # `kubectl apply -k` renders with kubectl's own kustomize (v5 in kubectl 1.27+): where
+    # kubectl is installed, its rendering must be the same.
+    if command -v kubectl >/dev/null; then
+        kubectl kustomize "$dir" >"$file.kubectl" || die "kubectl kustomize failed for $rel"
+        cmp -s "$file" "$file.kubectl" ||
+            die "kubectl kustomize renders $rel differently from kustomize $KUSTOMIZE_VERSION: $(diff "$file" "$file.kubectl" | head -n 5)"
+    fi
     rendered+=("$rel=$file")
 done
 
@@ -100,6 +110,9 @@ K8S_VERSIONS="$K8S_VERSIONS" "$VENV/bin/python" - "$ROOT" "${rendered[@]}" <<'PY
 import os
 import sys
 
+import json
+
+import jsonschema
 import yaml
 from kubernetes_validate import utils as kv
 
@@ -110,6 +123,60 @@ VERSIONS = os.environ["K8S_VERSIONS"].split()
 EXTERNAL_SECRETS = {"bff-secrets"}
 CONFIG_SOURCE = os.path.join(ROOT, "config", "bff.toml")
 WORKLOADS = {"Deployment", "StatefulSet", "DaemonSet"}
+# Custom resources the components render, validated against the schemas in k8s/schemas/ (closed:
+# an unknown field fails, where an API server would prune it without a word).
+CRD_SCHEMAS = {
+    ("monitoring.coreos.com/v1", "ServiceMonitor"): "servicemonitor-monitoring-v1.json",
+    ("monitoring.coreos.com/v1", "PrometheusRule"): "prometheusrule-monitoring-v1.json",
+}
+
+
+def load_crd_validators():
+    validators = {}
+    for key, file in CRD_SCHEMAS.items():
+        with open(os.path.join(ROOT, "k8s", "schemas", file)) as fh:
+            schema = json.load(fh)
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        validators[key] = cls(schema)
+    return validators
+
+
+CRD_VALIDATORS = load_crd_validators()
+# Free-form maps inside the custom resources: any key is valid there.
+FREE_FORM = {"labels", "annotations", "matchLabels", "params"}
+
+
+def unknown_field_probes(doc, crd):
+    """Adds an unknown field to each object of the custom resource's spec, one at a time, and
+    returns the places where the schema did NOT reject it (proof that the schema is closed)."""
+    import copy
+
+    missed, probes = [], 0
+
+    def walk(node, path):
+        nonlocal probes
+        if isinstance(node, dict):
+            if not path or path[-1] not in FREE_FORM:
+                probe = copy.deepcopy(doc)
+                target = probe
+                for p in path:
+                    target = target[p]
+                target["unknownFieldProbe"] = True
+                probes += 1
+                if crd.is_valid(probe):
+                    missed.append(fmt_path(path))
+            for k, v in node.items():
+                if not path and k in ("metadata", "apiVersion", "kind"):
+                    continue
+                if k not in FREE_FORM:
+                    walk(v, path + [k])
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, path + [i])
+
+    walk(doc, [])
+    return missed, probes
 
 
 def fmt_path(path):
@@ -118,6 +185,7 @@ def fmt_path(path):
 
 def validate_rendering(name, path):
     errors = []
+    stats["crd_probes"] = 0
 
     def err(obj, msg):
         ident = "?"
@@ -141,9 +209,19 @@ def validate_rendering(name, path):
         if key in seen:
             err(doc, "duplicate object")
         seen.add(key)
+        crd = CRD_VALIDATORS.get((doc["apiVersion"], doc["kind"]))
+        if crd is not None:
+            for e in sorted(crd.iter_errors(doc), key=lambda e: list(e.absolute_path)):
+                err(doc, "CRD schema: %s: %s" % (fmt_path(e.absolute_path), e.message))
+            missed, probes = unknown_field_probes(doc, crd)
+            stats["crd_probes"] += probes
+            for where in missed:
+                err(doc, "CRD schema accepts an unknown field at %s: close it (additionalProperties: false)" % where)
         for version in VERSIONS:
+            # A custom resource's metadata is plain ObjectMeta: checked through a ConfigMap.
+            target = doc if crd is None else {"apiVersion": "v1", "kind": "ConfigMap", "metadata": doc["metadata"]}
             try:
-                kv.validate(doc, version, strict=True)
+                kv.validate(target, version, strict=True)
             except kv.ValidationError as e:
                 err(doc, "k8s %s schema: %s: %s" % (e.version, fmt_path(e.path), e.message))
             except kv.SchemaNotFoundError as e:
@@ -259,6 +337,27 @@ def validate_rendering(name, path):
         elif kind == "PodDisruptionBudget":
             if not pod_templates_matching((spec.get("selector") or {}).get("matchLabels")):
                 err(doc, "selector matches no rendered pod template")
+        elif kind == "ServiceMonitor":
+            selector = (spec.get("selector") or {}).get("matchLabels") or {}
+            services = [d for d in docs if isinstance(d, dict) and d.get("kind") == "Service"
+                        and selector and all(((d.get("metadata") or {}).get("labels") or {}).get(k) == v
+                                             for k, v in selector.items())]
+            if not services:
+                err(doc, "selector matches no rendered Service")
+            for ep in spec.get("endpoints") or []:
+                for svc in services:
+                    if ep.get("port") not in {p.get("name") for p in (svc.get("spec") or {}).get("ports") or []}:
+                        err(doc, "endpoint port %r is not a named port of Service %s"
+                            % (ep.get("port"), svc["metadata"]["name"]))
+        elif kind == "ConfigMap" and ((doc.get("metadata") or {}).get("labels") or {}).get("grafana_dashboard"):
+            for key, text in (doc.get("data") or {}).items():
+                try:
+                    dashboard = json.loads(text)
+                except ValueError as e:
+                    err(doc, "data[%r] is not JSON: %s" % (key, e))
+                    continue
+                if not isinstance(dashboard, dict) or not dashboard.get("uid") or not dashboard.get("panels"):
+                    err(doc, "data[%r] is not a Grafana dashboard (uid and panels)" % key)
         elif kind == "HorizontalPodAutoscaler":
             ref = spec.get("scaleTargetRef") or {}
             if ref.get("name") not in names.get(ref.get("kind"), set()):
@@ -267,6 +366,7 @@ def validate_rendering(name, path):
     return errors, len(docs)
 
 
+stats = {}
 failed = False
 for arg in sys.argv[2:]:
     name, path = arg.split("=", 1)
@@ -276,7 +376,10 @@ for arg in sys.argv[2:]:
         for e in errors:
             print("FAIL " + e)
     else:
-        print("ok   %s: %d objects valid (strict schemas, k8s %s) and consistent"
-              % (name, count, ", ".join(VERSIONS)))
+        crd_note = ""
+        if stats["crd_probes"]:
+            crd_note = "; CRD schemas rejected %d unknown-field probes" % stats["crd_probes"]
+        print("ok   %s: %d objects valid (strict schemas, k8s %s) and consistent%s"
+              % (name, count, ", ".join(VERSIONS), crd_note))
 sys.exit(1 if failed else 0)
 PY

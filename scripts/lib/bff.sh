@@ -4,7 +4,8 @@
 # at real upstreams or an OTLP collector), and stopped by PID.
 #
 #   bff_start BIN DIR [NAME=VALUE...]   start BIN (sandbox data and log in DIR, extra settings
-#                                       as BFF__* assignments); sets BFF_PID, BFF_BASE, BFF_LOG
+#                                       as BFF__* assignments); sets BFF_PID, BFF_BASE, BFF_LOG,
+#                                       BFF_ADMIN_BASE (/metrics, /admin) and BFF_SANDBOX_BASE
 #   bff_wait_ready SECONDS              until GET /readyz answers 200, or fail
 #   bff_stop                            SIGTERM, then SIGKILL after 10 s
 # Needs: python3 (free ports, readiness probe). The caller defines `die MESSAGE`.
@@ -12,6 +13,8 @@
 BFF_PID=""
 BFF_BASE=""
 BFF_LOG=""
+BFF_ADMIN_BASE=""
+BFF_SANDBOX_BASE=""
 
 bff_start() {
     local bin=$1 dir=$2 root server_port admin_port sandbox_port
@@ -26,6 +29,10 @@ for s in socks:
 print(*(s.getsockname()[1] for s in socks))
 ')
     BFF_BASE="http://127.0.0.1:$server_port"
+    # shellcheck disable=SC2034 # read by the scripts that source this file
+    BFF_ADMIN_BASE="http://127.0.0.1:$admin_port"
+    # shellcheck disable=SC2034
+    BFF_SANDBOX_BASE="http://127.0.0.1:$sandbox_port"
     BFF_LOG="$dir/bff.log"
     mkdir -p "$dir/sandbox-data"
     (
