@@ -229,10 +229,14 @@ generate_load() {
     expect '5..' GET /api/pages/footer
     clear_faults
 
-    # Web Vitals from the browser (POST /api/rum, sendBeacon: no X-CSRF; 404 until it exists).
-    curl -s --max-time 10 -o /dev/null -X POST -H 'Content-Type: application/json' --data \
-        '{"route":"/products/:title","metrics":[{"name":"LCP","value":1.9},{"name":"INP","value":0.12},{"name":"CLS","value":0.02}]}' \
-        "$BFF_BASE/api/rum" || true
+    # Web Vitals from the browser (POST /api/rum, as sendBeacon sends it: no X-CSRF, but the
+    # storefront's own Origin; LCP and INP in milliseconds).
+    local rum_status
+    rum_status=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -X POST \
+        -H 'Content-Type: text/plain;charset=UTF-8' -H "Origin: $BFF_BASE" --data \
+        '{"reports":[{"route":"/product/:title","name":"LCP","value":1900},{"route":"/product/:title","name":"INP","value":120},{"route":"/product/:title","name":"CLS","value":0.02}]}' \
+        "$BFF_BASE/api/rum")
+    [[ "$rum_status" == 204 ]] || { echo "test-observability: POST /api/rum answered $rum_status" >&2; return 1; }
 
     # A purge through the admin API (and the Redis fan-out).
     curl -s --max-time 10 -f -o /dev/null -X POST -H "Authorization: Bearer $ADMIN_TOKEN" \
