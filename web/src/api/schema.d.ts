@@ -1526,7 +1526,7 @@ export interface components {
             imageUrl?: string | null;
             /** @description Where to look the product up (`/product/{title}`); the line gets the catalogue's URL. */
             productUrl?: string | null;
-            /** @description Ignored (the specs' payload sends null; no screen shows notes). */
+            /** @description Ignored (no screen shows or edits notes; the web sends null). */
             notes?: string | null;
             /** @description Ignored (the specs' payload sends null). A string or a number. */
             buildId?: unknown;

@@ -9,8 +9,8 @@
 //! image, option pairs and option ids are the catalogue's; the chosen add-ons are kept only as
 //! the product's own add-on labels. When the product cannot be found (a wrong hint, or the
 //! content service down) those fields are dropped and commerce names the line from its own sku
-//! table. `notes` and `buildId` are never relayed: the specs' payload carries them as null, and
-//! no screen shows or edits them.
+//! table. `notes` and `buildId` are never relayed: no screen of the specs shows or edits either
+//! (the payload's `buildId` is null, and the web sends `notes` as null too).
 
 use serde::Serialize;
 use serde_json::Value;

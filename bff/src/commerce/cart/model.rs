@@ -320,7 +320,7 @@ pub struct NewCartItem {
     #[schema(required = false, max_length = 500)]
     #[validate(length(max = 500, message = "Product URL is too long"))]
     pub product_url: Option<String>,
-    /// Ignored (the specs' payload sends null; no screen shows notes).
+    /// Ignored (no screen shows or edits notes; the web sends null).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required = false)]
     pub notes: Option<String>,
