@@ -89,6 +89,12 @@ pub enum SessionEvent {
     /// A session cookie that did not open (tampered, or sealed with a retired key).
     CookieRejected,
     RateLimited,
+    /// `GET /api/session` confirmed a session with the upstream.
+    VerifyOk,
+    /// The upstream refused a session being confirmed (signed out or revoked elsewhere).
+    VerifyRevoked,
+    /// A session could not be confirmed (upstream unavailable); it was shown unconfirmed.
+    VerifyUnavailable,
 }
 
 impl SessionEvent {
@@ -102,6 +108,9 @@ impl SessionEvent {
             Self::CsrfRejected => "csrf_rejected",
             Self::CookieRejected => "cookie_rejected",
             Self::RateLimited => "rate_limited",
+            Self::VerifyOk => "verify_ok",
+            Self::VerifyRevoked => "verify_revoked",
+            Self::VerifyUnavailable => "verify_unavailable",
         }
     }
 }

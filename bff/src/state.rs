@@ -207,6 +207,7 @@ impl AppState {
             refresher: refresher.clone(),
             metrics: metrics.clone(),
             refresh_margin_s: i64::try_from(config.session.refresh_margin_ms / 1000).unwrap_or(60),
+            verify_after_ms: i64::try_from(config.session.verify_after_ms).unwrap_or(i64::MAX),
         };
         Ok(Arc::new(Self {
             cache,

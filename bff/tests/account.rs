@@ -147,17 +147,27 @@ async fn the_account_needs_a_signed_in_user() {
 async fn the_newsletter_subscribes_reports_and_unsubscribes() {
     let app = start();
     let mut browser = Browser::new(&app);
-    let email = "reader@talonforge.example";
-    let before = browser
-        .get(&format!("/api/newsletter/status?email={email}"))
-        .await;
+    browser.login().await;
+    let before = browser.get("/api/newsletter/status").await;
     assert_eq!(before.status, 200, "{}", before.text);
-    assert_eq!(before.body["isSubscribed"], false);
+    assert_eq!(before.body["email"], SHOPPER);
+    assert_eq!(before.body["isSubscribed"], true);
+
+    let unsubscribed = browser
+        .post("/api/newsletter/unsubscribe", json!({"email": SHOPPER}))
+        .await;
+    assert_eq!(unsubscribed.status, 200, "{}", unsubscribed.text);
+    assert_eq!(
+        unsubscribed.body["message"],
+        "You have been unsubscribed from the newsletter"
+    );
+    let after = browser.get("/api/newsletter/status").await;
+    assert_eq!(after.body["isSubscribed"], false, "{}", after.text);
 
     let subscribed = browser
         .post(
             "/api/newsletter/subscribe",
-            json!({"email": email, "firstName": "Ada", "captcha": CAPTCHA}),
+            json!({"email": SHOPPER, "captcha": CAPTCHA}),
         )
         .await;
     assert_eq!(subscribed.status, 200, "{}", subscribed.text);
@@ -165,36 +175,58 @@ async fn the_newsletter_subscribes_reports_and_unsubscribes() {
         subscribed.body["message"],
         "You have been subscribed to the newsletter"
     );
-    let status = browser
-        .get(&format!("/api/newsletter/status?email={email}"))
-        .await;
-    assert_eq!(status.body["isSubscribed"], true, "{}", status.text);
-
-    let unsubscribed = browser
-        .post("/api/newsletter/unsubscribe", json!({"email": email}))
-        .await;
-    assert_eq!(unsubscribed.status, 200, "{}", unsubscribed.text);
-    assert_eq!(
-        unsubscribed.body["message"],
-        "You have been unsubscribed from the newsletter"
-    );
-    let after = browser
-        .get(&format!("/api/newsletter/status?email={email}"))
-        .await;
-    assert_eq!(after.body["isSubscribed"], false);
-
-    // Signed in, the status is the user's own.
-    browser.login().await;
-    let mine = browser.get("/api/newsletter/status").await;
-    assert_eq!(mine.status, 200, "{}", mine.text);
-    assert_eq!(mine.body["email"], SHOPPER);
-    assert_eq!(mine.body["isSubscribed"], true);
+    let again = browser.get("/api/newsletter/status").await;
+    assert_eq!(again.body["isSubscribed"], true, "{}", again.text);
 
     let bad = browser
         .post("/api/newsletter/verify/not-a-token", json!({}))
         .await;
     assert_eq!(bad.status, 400, "{}", bad.text);
     assert_eq!(bad.body["detail"], "Invalid or expired verification link");
+}
+
+/// The status route told anyone, unthrottled, whether an address is a confirmed subscriber.
+/// Now it answers only a signed-in user, about their own address, whatever address is asked.
+#[tokio::test]
+async fn nobody_can_ask_the_newsletter_status_of_another_persons_address() {
+    let app = start();
+    let reader = "reader@talonforge.example";
+    let mut visitor = Browser::new(&app);
+    let subscribed = visitor
+        .post(
+            "/api/newsletter/subscribe",
+            json!({"email": reader, "firstName": "Ada", "captcha": CAPTCHA}),
+        )
+        .await;
+    assert_eq!(subscribed.status, 200, "{}", subscribed.text);
+
+    let anonymous = visitor
+        .get(&format!("/api/newsletter/status?email={reader}"))
+        .await;
+    assert_eq!(anonymous.status, 401, "{}", anonymous.text);
+    assert!(!anonymous.text.contains("isSubscribed"));
+
+    let mut shopper = Browser::new(&app);
+    shopper.login().await;
+    let asked = shopper
+        .get(&format!("/api/newsletter/status?email={reader}"))
+        .await;
+    assert_eq!(asked.status, 200, "{}", asked.text);
+    assert_eq!(asked.body["email"], SHOPPER, "only one's own address");
+    assert!(!asked.text.contains(reader));
+
+    let asked_upstream: Vec<String> = app
+        .sandbox_requests()
+        .await
+        .into_iter()
+        .filter_map(|request| request["path"].as_str().map(str::to_owned))
+        .filter(|path| path.starts_with("/Newsletter/status/"))
+        .collect();
+    assert!(!asked_upstream.is_empty());
+    assert!(
+        asked_upstream.iter().all(|path| !path.contains("reader")),
+        "{asked_upstream:?}"
+    );
 }
 
 #[tokio::test]
@@ -224,11 +256,8 @@ async fn a_bad_newsletter_email_is_a_422() {
         .post("/api/newsletter/unsubscribe", json!({"email": "nope"}))
         .await;
     assert_eq!(unsubscribe.status, 422);
-    let status = browser.get("/api/newsletter/status?email=nope").await;
-    assert_eq!(status.status, 422);
     let anonymous = browser.get("/api/newsletter/status").await;
-    assert_eq!(anonymous.status, 422);
-    assert_eq!(anonymous.body["errors"]["email"], "Email is required");
+    assert_eq!(anonymous.status, 401);
 }
 
 #[tokio::test]

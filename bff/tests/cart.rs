@@ -230,3 +230,112 @@ async fn shipping_methods_are_listed_cheapest_first() {
     assert_eq!(list[0]["name"], "Standard Ground");
     assert!(money(&list[0]["price"]).abs() < 0.001);
 }
+
+/// A cart line's name, URL, image and notes were relayed from the browser as sent, and the
+/// order-confirmation e-mail, which goes to whatever address the checkout names, printed
+/// `Range Beanie (FREE)`. Over real sockets: the line, the cart and the e-mail in the sandbox's
+/// outbox carry the catalogue's name, URL and image, and no browser text.
+#[tokio::test]
+async fn a_cart_line_is_named_by_the_catalogue_in_the_cart_and_the_confirmation_email() {
+    let server = common::start().await;
+    let mut browser = Browser::new(&server);
+    let added = browser
+        .post(
+            "/api/cart/items",
+            json!({
+                "productId": "TF-BNE", "quantity": 1, "productName": "Range Beanie (FREE)",
+                "productUrl": "/product/range%20beanie",
+                "imageUrl": "https://evil.example/free.png",
+                "notes": "Free of charge, as agreed with the manager",
+                "options": [{"label": "Price", "value": "FREE"}],
+            }),
+        )
+        .await;
+    assert_eq!(added.status, 200, "{}", added.text);
+    let cart = browser.get("/api/cart").await;
+    for answer in [&added.body, &cart.body] {
+        let item = line(answer, "TF-BNE").unwrap();
+        assert_eq!(item["productName"], "Range Beanie");
+        assert_eq!(item["productUrl"], "/product/range%20beanie");
+        let image = item["imageUrl"].as_str().unwrap();
+        assert!(image.ends_with("/media/range-beanie.svg"), "{image}");
+        assert_eq!(item["notes"], Value::Null);
+        assert_eq!(item["options"], json!([]));
+    }
+    assert!(
+        !cart.text.contains("FREE") && !cart.text.contains("evil"),
+        "{}",
+        cart.text
+    );
+
+    // A name alone is looked up too; a name the catalogue does not know is not relayed (commerce
+    // names the line from its own skus).
+    let by_name = browser
+        .post(
+            "/api/cart/items",
+            json!({"productId": MOUNT, "productName": MOUNT_NAME, "quantity": 1}),
+        )
+        .await;
+    let mount = line(&by_name.body, MOUNT).unwrap();
+    assert_eq!(mount["productName"], MOUNT_NAME);
+    assert!(
+        mount["productUrl"]
+            .as_str()
+            .unwrap()
+            .starts_with("/product/")
+    );
+
+    let tokenized: Value = server
+        .client
+        .post(format!("{}/3p/accept/v1/tokens", server.sandbox))
+        .json(&json!({
+            "authData": {"clientKey": "sandbox-public-client-key", "apiLoginID": "sandbox-login-id"},
+            "cardData": {"cardNumber": "4111111111111111", "month": "12", "year": "2035", "cardCode": "123"}
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let recipient = "someone-else@example.com";
+    let order = browser
+        .send_with(
+            Method::POST,
+            "/api/checkout",
+            Some(json!({
+                "email": recipient, "firstName": "Jane", "lastName": "Doe",
+                "company": "", "mainContact": "(512) 555-0100",
+                "address": "100 Congress Ave", "city": "Austin", "state": "TX", "zip": "78701",
+                "country": "United States", "shippingSameAsBilling": true, "shippingMethodId": 2,
+                "optInNewsletter": false,
+                "paymentToken": tokenized["opaqueData"]["dataValue"],
+            })),
+            &[("idempotency-key", "catalogue-names-1")],
+        )
+        .await;
+    assert_eq!(order.status, 200, "{}", order.text);
+
+    let outbox: Value = server
+        .client
+        .get(format!("{}/3p/outbox.json?to={recipient}", server.sandbox))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let confirmation = outbox
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|email| email["kind"] == "order-confirmation")
+        .unwrap_or_else(|| panic!("no confirmation in {outbox}"));
+    let body = confirmation["body"].as_str().unwrap();
+    assert!(body.contains("1 x Range Beanie at "), "{body}");
+    assert!(body.contains(&format!("1 x {MOUNT_NAME}")), "{body}");
+    assert!(
+        !body.contains("FREE") && !body.contains("Free of charge"),
+        "{body}"
+    );
+}

@@ -583,3 +583,109 @@ async fn answers_that_read_the_session_are_private_and_never_stored() {
         );
     }
 }
+
+/// A session the upstream has not accepted for `verify_after_ms` is confirmed by the next
+/// `GET /api/session`; 100 ms here, so a short sleep makes it due.
+fn verify_after_100_ms() -> Config {
+    let mut config = test_config();
+    config.session.verify_after_ms = 100;
+    config
+}
+
+const VERIFY_DUE: std::time::Duration = std::time::Duration::from_millis(150);
+
+/// After sign-out a copy of the cookie still held tokens, and `/api/session` read from the
+/// cookie alone showed `signedIn: true` with the name and e-mail until the access token
+/// expired (15 min). Once its confirmation is due, the upstream refuses the revoked session:
+/// the copy is signed out (`session_expired`, cookie cleared), every time it is presented, and
+/// without spending the revoked refresh token (a reuse would revoke the user's other sessions).
+#[tokio::test]
+async fn a_copied_cookie_is_signed_out_once_its_session_is_confirmed_after_sign_out() {
+    let server = common::start_with(verify_after_100_ms(), &[]).await;
+    let mut browser = Browser::new(&server);
+    browser.login().await;
+    let mut copy = browser.clone();
+    assert_eq!(
+        browser.post("/api/auth/logout", json!({})).await.status,
+        204
+    );
+    tokio::time::sleep(VERIFY_DUE).await;
+
+    for _ in 0..2 {
+        let mut replay = copy.clone();
+        let answer = replay.get("/api/session").await;
+        assert_eq!(answer.status, 401, "{}", answer.text);
+        assert_eq!(answer.body["code"], "session_expired");
+        assert!(!answer.text.contains(SHOPPER), "{}", answer.text);
+        assert!(!answer.text.contains("Jordan"), "{}", answer.text);
+        assert!(
+            answer.set_cookie.iter().any(|c| c.contains("Max-Age=0")),
+            "the cookie is cleared"
+        );
+        assert_eq!(replay.get("/api/session").await.body["signedIn"], false);
+    }
+    assert_eq!(server.upstream_calls("/Auth/refresh-token").await, 0);
+    let metrics = server.metrics().await;
+    assert_metric!(metrics, "bff_session_events_total", {"event" => "verify_revoked"}, 2);
+    // The copy is a plain visitor now.
+    copy.cookie = None;
+    assert_eq!(copy.get("/api/session").await.body["signedIn"], false);
+}
+
+/// A live session whose confirmation is due is confirmed with one profile read and resealed
+/// (the time of the confirmation travels in the cookie); an upstream that does not answer
+/// signs nobody out: the session is shown unconfirmed and asked about again next time.
+#[tokio::test]
+async fn a_due_confirmation_reseals_a_live_session_and_an_outage_signs_nobody_out() {
+    let server = common::start_with(verify_after_100_ms(), &[]).await;
+    let mut browser = Browser::new(&server);
+    browser.login().await;
+    tokio::time::sleep(VERIFY_DUE).await;
+    let reads = server.upstream_calls("/User/profile").await;
+    let confirmed = browser.get("/api/session").await;
+    assert_eq!(confirmed.status, 200, "{}", confirmed.text);
+    assert_eq!(confirmed.body["signedIn"], true);
+    assert_eq!(confirmed.body["user"]["email"], SHOPPER);
+    assert!(
+        confirmed
+            .set_cookie
+            .iter()
+            .any(|c| !c.contains("Max-Age=0")),
+        "resealed with the confirmation time"
+    );
+    assert_eq!(server.upstream_calls("/User/profile").await, reads + 1);
+
+    server
+        .inject_fault(json!({"route": "/User/profile", "errorStatus": 503}))
+        .await;
+    tokio::time::sleep(VERIFY_DUE).await;
+    for _ in 0..2 {
+        let unconfirmed = browser.get("/api/session").await;
+        assert_eq!(unconfirmed.status, 200, "{}", unconfirmed.text);
+        assert_eq!(unconfirmed.body["signedIn"], true);
+        assert!(
+            unconfirmed.set_cookie.is_empty(),
+            "{:?}",
+            unconfirmed.set_cookie
+        );
+    }
+    assert_eq!(server.upstream_calls("/User/profile").await, reads + 3);
+    let metrics = server.metrics().await;
+    assert_metric!(metrics, "bff_session_events_total", {"event" => "verify_unavailable"}, 2);
+}
+
+/// The common path stays cheap: within `verify_after_ms` (5 min by default) of the sign-in,
+/// `/api/session` answers from the cookie without asking the upstream.
+#[tokio::test]
+async fn within_the_confirmation_period_the_session_is_read_from_the_cookie_alone() {
+    let server = common::start().await;
+    let mut browser = Browser::new(&server);
+    browser.login().await;
+    let before = server.upstream_calls("/User/profile").await;
+    for _ in 0..5 {
+        let answer = browser.get("/api/session").await;
+        assert_eq!(answer.body["signedIn"], true);
+        assert!(answer.set_cookie.is_empty());
+    }
+    assert_eq!(server.upstream_calls("/User/profile").await, before);
+}

@@ -60,6 +60,8 @@ pub struct SandboxState {
     pub db: Db,
     /// Signs and checks access tokens.
     pub keys: commerce::tokens::Keys,
+    /// Hashes and checks passwords, a bounded number at a time.
+    pub passwords: commerce::passwords::Passwords,
     hooks: hooks::Hooks,
 }
 
@@ -91,6 +93,7 @@ impl SandboxState {
             options,
             db,
             keys,
+            passwords: commerce::passwords::Passwords::default(),
             hooks: hooks::Hooks::default(),
         }))
     }

@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use common::{CAPTCHA, TestSandbox, start};
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -109,6 +111,61 @@ async fn login_with_bad_credentials_is_401_with_one_message() {
     }
 }
 
+/// Timing must not tell which e-mails have accounts: a sign-in for an unknown e-mail spends a
+/// password hash exactly like a wrong password for a known one (counted, not timed).
+#[tokio::test]
+async fn an_unknown_email_spends_a_password_hash_like_a_known_one() {
+    let sandbox = start().await;
+    let runs = || sandbox.state.passwords.stats().runs;
+    let before = runs();
+    let (status, _) = login(&sandbox, "nobody@talonforge.example", PASSWORD).await;
+    assert_eq!(status, 401);
+    assert_eq!(runs(), before + 1, "the unknown e-mail was hashed");
+    let (status, _) = login(&sandbox, SHOPPER, "Password123?").await;
+    assert_eq!(status, 401);
+    assert_eq!(runs(), before + 2, "the wrong password was checked");
+    let (status, _) = login(&sandbox, SHOPPER, PASSWORD).await;
+    assert_eq!(status, 200);
+    assert_eq!(runs(), before + 3);
+}
+
+/// A burst of sign-ins must not run one 19 MiB argon2 hash per request at once (the process
+/// grew to ≈3 GB and kept it): at most one hash per core runs, the rest wait their turn, and
+/// every sign-in is still answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_sign_ins_hashes_at_most_one_password_per_core_at_once() {
+    let sandbox = Arc::new(start().await);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let before = sandbox.state.passwords.stats();
+    assert_eq!(before.limit, cores);
+    let burst: Vec<_> = (0..50)
+        .map(|n| {
+            let sandbox = sandbox.clone();
+            tokio::spawn(async move {
+                let (email, password) = match n % 3 {
+                    0 => (SHOPPER, PASSWORD),
+                    1 => (SHOPPER, "Password123?"),
+                    _ => ("nobody@talonforge.example", PASSWORD),
+                };
+                login(&sandbox, email, password).await.0
+            })
+        })
+        .collect();
+    let mut answered = Vec::new();
+    for sign_in in burst {
+        answered.push(sign_in.await.unwrap());
+    }
+    assert_eq!(answered.iter().filter(|&&status| status == 200).count(), 17);
+    assert_eq!(answered.iter().filter(|&&status| status == 401).count(), 33);
+    let after = sandbox.state.passwords.stats();
+    assert_eq!(after.runs - before.runs, 50, "one hash per sign-in");
+    assert_eq!(after.in_flight, 0);
+    assert!(
+        after.peak >= 1 && after.peak <= cores,
+        "at most {cores} hashes at once, saw {}",
+        after.peak
+    );
+}
 #[tokio::test]
 async fn login_needs_a_valid_captcha_and_well_formed_fields() {
     let sandbox = start().await;

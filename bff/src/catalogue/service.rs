@@ -69,6 +69,29 @@ impl Catalogue {
             .await?)
     }
 
+    /// A product's content alone (no prices), through the cache: what a cart line is checked
+    /// against. `None` for an unknown title (its 404 is cached like the product page's).
+    pub async fn product_content(
+        &self,
+        title: &str,
+        request_id: RequestId,
+    ) -> Result<Option<ProductContent>, ApiError> {
+        let title = cache::normalise(title);
+        let content = self.content.upstream.clone();
+        let key = title.clone();
+        let page = self
+            .content
+            .cache
+            .lookup(RouteKind::Product, &key, move || {
+                fetch_product(content, title, request_id)
+            })
+            .await?;
+        if page.entry.status != StatusCode::OK {
+            return Ok(None);
+        }
+        cached(&page).map(Some)
+    }
+
     /// The products matching `query`, priced, by title. A search that cannot run (the search or
     /// the price map failing) is no results, never an error page (spec, section 8).
     pub async fn search(

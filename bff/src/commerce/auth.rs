@@ -8,9 +8,10 @@ use validator::Validate;
 
 use super::{MessageAnswer, Shopper, account, cart};
 use crate::error::ApiError;
-use crate::session::Session;
-use crate::session::tokens::AuthResponse;
-use crate::upstream::{Call, UpstreamPath};
+use crate::metrics::SessionEvent;
+use crate::session::tokens::{AuthResponse, now_ms};
+use crate::session::{Session, UserTokens};
+use crate::upstream::{Call, UpstreamError, UpstreamPath};
 use crate::validation::rules::new_password;
 
 /// What the browser may know about its session: never a token.
@@ -209,10 +210,68 @@ pub struct VerifyRegistration {
 struct NoFields {}
 
 /// The session as the browser may know it; a token inside its refresh margin is renewed first,
-/// so the expiry shown is the real one.
+/// so the expiry shown is the real one, and a session the upstream has not accepted for
+/// `session.verify_after_ms` is confirmed first (see [`confirm`]).
 pub async fn session(shopper: &Shopper) -> Result<SessionView, ApiError> {
-    shopper.user().await?;
+    if let Some(user) = shopper.user().await?
+        && shopper.confirmation_due(&user)
+    {
+        confirm(shopper, &user).await?;
+    }
     Ok(SessionView::of(&shopper.session().get()))
+}
+
+/// Asks the upstream whether `user`'s session is still alive, with one profile read.
+///
+/// Sign-out (here or on another device, a password reset) revokes the tokens upstream, but a
+/// copy of the cookie still holds them: data routes then answer 401, yet the session view,
+/// read from the cookie alone, would show the name and e-mail until the access token expires.
+/// So the view is confirmed every `verify_after_ms`, and the time is kept in the cookie
+/// (resealed: one `Set-Cookie` per session per period, no server-side state, the same on every
+/// replica).
+///
+/// - Accepted: the name and e-mail are taken from the profile (they may have changed).
+/// - Refused (401/403): the session ends (`session_expired`, the cookie cleared). No refresh is
+///   tried: a revoked session's refresh token is spent, and spending it again counts upstream
+///   as token theft, which revokes the user's other, live sessions too.
+/// - Not answered: the cookie's view is shown, unconfirmed, and the next read asks again; an
+///   outage of the upstream does not sign anybody out.
+async fn confirm(shopper: &Shopper, user: &UserTokens) -> Result<(), ApiError> {
+    match account::identity(shopper, &user.access_token).await {
+        Ok(identity) => {
+            shopper
+                .metrics()
+                .count_session_event(SessionEvent::VerifyOk);
+            let confirmed = UserTokens {
+                first_name: identity.first_name,
+                last_name: identity.last_name,
+                email: identity.email,
+                confirmed_at_ms: now_ms(),
+                ..user.clone()
+            };
+            shopper
+                .session()
+                .update(|session| session.with_tokens(confirmed));
+            Ok(())
+        }
+        Err(ApiError::Upstream(UpstreamError::Status { status, .. }))
+            if status == reqwest::StatusCode::UNAUTHORIZED
+                || status == reqwest::StatusCode::FORBIDDEN =>
+        {
+            shopper
+                .metrics()
+                .count_session_event(SessionEvent::VerifyRevoked);
+            shopper.session().clear();
+            Err(ApiError::SessionExpired)
+        }
+        Err(err) => {
+            shopper
+                .metrics()
+                .count_session_event(SessionEvent::VerifyUnavailable);
+            tracing::warn!(error = %err, "session could not be confirmed; shown unconfirmed");
+            Ok(())
+        }
+    }
 }
 
 /// Signs in with e-mail and password.

@@ -25,6 +25,9 @@ pub struct Gateway {
     pub metrics: Arc<Metrics>,
     /// Refresh an access token this many seconds before it expires.
     pub refresh_margin_s: i64,
+    /// Confirm a session the upstream has not accepted for this long before showing it as
+    /// signed in (see [`crate::commerce::auth::session`]).
+    pub verify_after_ms: i64,
 }
 
 /// One request's visitor, as commerce sees them.
@@ -95,6 +98,12 @@ impl Shopper {
             return Ok(Some(user));
         }
         self.renew(&user).await.map(Some)
+    }
+
+    /// Whether `user`'s session is due for a check with the upstream: not accepted by it for
+    /// `session.verify_after_ms`.
+    pub fn confirmation_due(&self, user: &UserTokens) -> bool {
+        now_ms().saturating_sub(user.confirmed_at_ms) >= self.gateway.verify_after_ms
     }
 
     /// The signed-in user's tokens, or 401 for a visitor who is not signed in.

@@ -140,6 +140,7 @@ pub fn shopper_of(upstream: Upstream, session: Session) -> Shopper {
         refresher: Arc::new(Refresher::default()),
         metrics: Arc::new(Metrics::new()),
         refresh_margin_s: 60,
+        verify_after_ms: 300_000,
     };
     Shopper::new(gateway, handle, RequestId::generate())
 }
@@ -186,6 +187,7 @@ pub fn tokens(email: &str) -> UserTokens {
         first_name: String::new(),
         last_name: String::new(),
         email: email.to_owned(),
+        confirmed_at_ms: now_ms(),
     }
 }
 

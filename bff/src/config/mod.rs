@@ -191,6 +191,11 @@ pub struct SessionConfig {
     pub max_age_days: u64,
     /// Access tokens this close to expiry are refreshed before use.
     pub refresh_margin_ms: u64,
+    /// `GET /api/session` confirms a signed-in session with the upstream (one profile read)
+    /// when the upstream has not accepted it for this long, so a session signed out or revoked
+    /// elsewhere stops showing as signed in within this time rather than when its access token
+    /// expires. 0: on every `GET /api/session`.
+    pub verify_after_ms: u64,
 }
 
 impl Default for SessionConfig {
@@ -199,6 +204,7 @@ impl Default for SessionConfig {
             cookie_name: "session".to_owned(),
             max_age_days: 30,
             refresh_margin_ms: 60_000,
+            verify_after_ms: 300_000,
         }
     }
 }

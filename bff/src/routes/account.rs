@@ -4,8 +4,6 @@
 
 use axum::Json;
 use axum::http::StatusCode;
-use serde::Deserialize;
-use utoipa::IntoParams;
 
 use crate::commerce::account::{
     self, Address, MilitaryCallback, MilitaryOutcome, MilitarySession, NewsletterStatus, Profile,
@@ -13,7 +11,7 @@ use crate::commerce::account::{
 };
 use crate::commerce::{MessageAnswer, Shopper};
 use crate::error::ApiError;
-use crate::extract::{Path, Query};
+use crate::extract::Path;
 use crate::openapi::problems;
 use crate::validation::Validated;
 
@@ -104,31 +102,17 @@ pub async fn delete_address(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct StatusQuery {
-    /// The address to look up; the signed-in user's when absent.
-    email: Option<String>,
-}
-
-/// `GET /api/newsletter/status[?email=]`: `{email, isSubscribed, isVerified}` for the given
-/// address, or the signed-in user's.
-#[utoipa::path(get, operation_id = "getNewsletterStatus", path = "/newsletter/status", tag = "newsletter", params(StatusQuery),
+/// `GET /api/newsletter/status`: `{email, isSubscribed, isVerified}` of the signed-in user's
+/// address; nobody else's can be asked.
+#[utoipa::path(get, operation_id = "getNewsletterStatus", path = "/newsletter/status", tag = "newsletter",
     responses(
-        (status = 200, description = "The address's subscription.", body = NewsletterStatus),
-        (status = 400, response = problems::BadRequest),
+        (status = 200, description = "The signed-in user's subscription.", body = NewsletterStatus),
         (status = 401, response = problems::Unauthorized),
-        (status = 404, response = problems::NotFound),
         (status = 422, response = problems::Invalid),
     )
 )]
-pub async fn newsletter_status(
-    Query(query): Query<StatusQuery>,
-    shopper: Shopper,
-) -> Result<Json<NewsletterStatus>, ApiError> {
-    account::newsletter::status(&shopper, query.email.as_deref())
-        .await
-        .map(Json)
+pub async fn newsletter_status(shopper: Shopper) -> Result<Json<NewsletterStatus>, ApiError> {
+    account::newsletter::status(&shopper).await.map(Json)
 }
 
 /// `POST /api/newsletter/subscribe`: a signed-in user's names fill the absent ones.

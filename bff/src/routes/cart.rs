@@ -2,10 +2,14 @@
 //! injects the identity; the browser never sees a guest token or a bearer token.
 
 use axum::Json;
+use axum::extract::State;
 
+use crate::catalogue::Catalogue;
 use crate::checkout::form::{CheckoutForm, ComputeForm};
 use crate::commerce::Shopper;
-use crate::commerce::cart::{self, Cart, NewCartItem, PromoCode, QuantityUpdate, ShippingMethod};
+use crate::commerce::cart::{
+    self, Cart, CheckedLine, NewCartItem, PromoCode, QuantityUpdate, ShippingMethod,
+};
 use crate::error::ApiError;
 use crate::extract::Path;
 use crate::openapi::problems;
@@ -37,10 +41,12 @@ pub async fn get(shopper: Shopper) -> Result<Json<Cart>, ApiError> {
     )
 )]
 pub async fn add_item(
+    State(catalogue): State<Catalogue>,
     shopper: Shopper,
     Validated(item): Validated<NewCartItem>,
 ) -> Result<Json<Cart>, ApiError> {
-    cart::add_item(&shopper, &item).await.map(Json)
+    let line = CheckedLine::of(&catalogue, &item, shopper.request_id()).await;
+    cart::add_item(&shopper, &line).await.map(Json)
 }
 
 /// `PUT /api/cart/items/{id}`: a new quantity; 0 removes the line.

@@ -420,6 +420,7 @@ mod tests {
             first_name: String::new(),
             last_name: String::new(),
             email: String::new(),
+            confirmed_at_ms: 0,
         }
     }
 

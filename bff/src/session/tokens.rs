@@ -60,6 +60,8 @@ impl AuthResponse {
             first_name: previous.map(|p| p.first_name.clone()).unwrap_or_default(),
             last_name: previous.map(|p| p.last_name.clone()).unwrap_or_default(),
             email: previous.map(|p| p.email.clone()).unwrap_or_default(),
+            // The upstream just issued these: the session is alive now.
+            confirmed_at_ms: issued_at_ms,
         }
     }
 }
@@ -246,6 +248,7 @@ mod tests {
             first_name: String::new(),
             last_name: String::new(),
             email: String::new(),
+            confirmed_at_ms: 0,
         }
     }
 

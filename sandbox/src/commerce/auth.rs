@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
@@ -34,35 +32,6 @@ pub fn routes() -> Router<Arc<SandboxState>> {
         .route("/Auth/change-password", post(change_password))
         .route("/Auth/resend-verification", post(resend_verification))
         .route("/Auth/verify-registration", post(verify_registration))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Passwords.
-
-/// An argon2id PHC string of `password` with a fresh random salt. Slow by design (tens of
-/// milliseconds): request handlers use [`hash_password`], which runs it off the async workers.
-pub(super) fn hash_password_now(password: &str) -> Result<String, SandboxError> {
-    Argon2::default()
-        .hash_password(password.as_bytes())
-        .map(|hash| hash.to_string())
-        .map_err(|err| SandboxError::Internal(format!("password hashing: {err}")))
-}
-
-async fn hash_password(password: String) -> Result<String, SandboxError> {
-    tokio::task::spawn_blocking(move || hash_password_now(&password))
-        .await
-        .map_err(|err| SandboxError::Internal(format!("password hashing task: {err}")))?
-}
-
-/// Whether `password` matches the stored PHC string; a malformed stored hash never matches.
-async fn password_matches(password: String, stored_hash: String) -> Result<bool, SandboxError> {
-    tokio::task::spawn_blocking(move || {
-        Argon2::default()
-            .verify_password(password.as_bytes(), stored_hash.as_str())
-            .is_ok()
-    })
-    .await
-    .map_err(|err| SandboxError::Internal(format!("password check task: {err}")))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -242,12 +211,12 @@ async fn login(
         credentials_by_email(conn, email)
     })?;
     let refused = || SandboxError::Unauthorized("Invalid email or password".to_owned());
-    let Some(user) = found else {
+    // An unknown e-mail is hashed all the same: its answer takes as long as a wrong password's.
+    let stored = found.as_ref().map(|user| user.password_hash.clone());
+    let matches = state.passwords.verify(password, stored).await?;
+    let Some(user) = found.filter(|_| matches) else {
         return Err(refused());
     };
-    if !password_matches(password, user.password_hash).await? {
-        return Err(refused());
-    }
     let response = state.db.call(|conn| {
         tokens::issue(
             conn,
@@ -309,7 +278,7 @@ async fn register(
             None => Ok(()),
         }
     })?;
-    let password_hash = hash_password(password.to_owned()).await?;
+    let password_hash = state.passwords.hash(password.to_owned()).await?;
     let response = state.db.transaction(|tx| {
         if credentials_by_email(tx, email)?.is_some() {
             return Err(duplicate_email());
@@ -484,7 +453,7 @@ async fn reset_password(
     if !token_is_live {
         return Err(bad_reset_token());
     }
-    let password_hash = hash_password(password.to_owned()).await?;
+    let password_hash = state.passwords.hash(password.to_owned()).await?;
     state.db.transaction(|tx| {
         let user_id =
             spend_email_token(tx, token, EmailToken::PasswordReset)?.ok_or_else(bad_reset_token)?;
@@ -547,13 +516,17 @@ async fn change_password(
         ));
     };
     let stored = state.db.call(|conn| credentials_by_id(conn, user.id))?;
-    if !password_matches(current, stored.password_hash).await? {
+    if !state
+        .passwords
+        .verify(current, Some(stored.password_hash))
+        .await?
+    {
         return Err(SandboxError::field(
             "currentPassword",
             "Current password is incorrect",
         ));
     }
-    let password_hash = hash_password(new.to_owned()).await?;
+    let password_hash = state.passwords.hash(new.to_owned()).await?;
     state.db.call(|conn| {
         conn.execute(
             "UPDATE users SET password_hash = ?1 WHERE id = ?2",
@@ -629,25 +602,6 @@ async fn verify_registration(
 mod tests {
     use super::*;
     use crate::db::Db;
-
-    #[test]
-    fn password_hashes_are_salted_argon2id_and_verify() {
-        let first = hash_password_now("Password123!").unwrap();
-        let second = hash_password_now("Password123!").unwrap();
-        assert!(first.starts_with("$argon2id$"));
-        assert_ne!(first, second, "a fresh salt each time");
-        let argon2 = Argon2::default();
-        assert!(
-            argon2
-                .verify_password(b"Password123!", first.as_str())
-                .is_ok()
-        );
-        assert!(
-            argon2
-                .verify_password(b"password123!", first.as_str())
-                .is_err()
-        );
-    }
 
     #[test]
     fn email_tokens_are_single_use_purpose_bound_and_only_the_newest_works() {

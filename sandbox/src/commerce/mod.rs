@@ -7,6 +7,7 @@ mod forms;
 mod military;
 mod newsletter;
 mod orders;
+pub mod passwords;
 pub mod seed;
 mod shop;
 pub mod tokens;

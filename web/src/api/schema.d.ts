@@ -459,8 +459,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * `GET /api/newsletter/status[?email=]`: `{email, isSubscribed, isVerified}` for the given
-         *     address, or the signed-in user's.
+         * `GET /api/newsletter/status`: `{email, isSubscribed, isVerified}` of the signed-in user's
+         *     address; nobody else's can be asked.
          */
         get: operations["getNewsletterStatus"];
         put?: never;
@@ -1516,8 +1516,9 @@ export interface components {
         };
         /**
          * @description `POST /api/cart/items`: a cart line. Prices, stock, FFL flags and restrictions are the
-         *     commerce service's to decide: only the fields below are passed on, whatever else the browser
-         *     sends.
+         *     commerce service's to decide, and what the line shows (name, URL, image, option pairs) is the
+         *     catalogue's: the browser chooses the sku, the quantity and the add-ons, and its product URL and
+         *     name only say where in the catalogue to look (see `commerce::cart::CheckedLine`).
          */
         NewCartItem: {
             /**
@@ -1532,15 +1533,24 @@ export interface components {
              * @default 1
              */
             quantity?: number;
+            /** @description Where to look the product up (its title); the line gets the catalogue's name. */
             productName?: string | null;
+            /**
+             * @description The option pairs as the product page shows them. The line gets the sku's own pairs, plus
+             *     the `Add-Ons` pair reduced to add-ons the product offers.
+             */
             options?: components["schemas"]["CartOption"][] | null;
+            /** @description Ignored: the line gets the sku's variant ids. */
             optionIds?: unknown;
-            /** @description A string or a number. */
+            /** @description Ignored: the line gets the catalogue's product id. A string or a number. */
             yotpoProductId?: unknown;
+            /** @description Ignored: the line gets the catalogue's image of the sku. */
             imageUrl?: string | null;
+            /** @description Where to look the product up (`/product/{title}`); the line gets the catalogue's URL. */
             productUrl?: string | null;
+            /** @description Ignored (no screen shows or edits notes; the web sends null). */
             notes?: string | null;
-            /** @description A string or a number. */
+            /** @description Ignored (the specs' payload sends null). A string or a number. */
             buildId?: unknown;
         };
         /** @description An address's newsletter subscription. */
@@ -3351,17 +3361,14 @@ export interface operations {
     };
     getNewsletterStatus: {
         parameters: {
-            query?: {
-                /** @description The address to look up; the signed-in user's when absent. */
-                email?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The address's subscription. */
+            /** @description The signed-in user's subscription. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3370,9 +3377,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewsletterStatus"];
                 };
             };
-            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];

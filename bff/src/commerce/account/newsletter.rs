@@ -46,7 +46,7 @@ pub struct Subscribe {
     captcha: String,
 }
 
-// An address to unsubscribe; also the rule for the address whose status is asked.
+// An address to unsubscribe; also the rule for the address whose status is read.
 #[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Unsubscribe {
@@ -56,18 +56,12 @@ pub struct Unsubscribe {
     email: String,
 }
 
-/// The subscription of `asked` (trimmed), or of the signed-in user's address when none is
-/// given. The address follows the body rule of [`Unsubscribe`] (a 422 with its messages).
-pub async fn status(shopper: &Shopper, asked: Option<&str>) -> Result<NewsletterStatus, ApiError> {
-    let email = match asked.map(str::trim) {
-        Some(email) if !email.is_empty() => email.to_owned(),
-        _ => shopper
-            .user()
-            .await?
-            .map(|user| user.email)
-            .unwrap_or_default(),
-    };
-    let address = Unsubscribe { email };
+/// The signed-in user's subscription (401 for anybody else). Only one's own: an address given
+/// by the caller would tell anyone whether a person is a confirmed subscriber, and the only
+/// screen that shows the status is the account area's newsletter page.
+pub async fn status(shopper: &Shopper) -> Result<NewsletterStatus, ApiError> {
+    let user = shopper.signed_in().await?;
+    let address = Unsubscribe { email: user.email };
     address
         .validate()
         .map_err(|errors| ApiError::Validation(field_errors(&errors)))?;
@@ -119,66 +113,40 @@ mod tests {
     use crate::commerce::testing::{recording, shopper_of as shopper, signed_in, upstream};
     use crate::session::Session;
 
-    fn errors(err: ApiError) -> std::collections::BTreeMap<String, String> {
-        match err {
-            ApiError::Validation(errors) => errors,
-            other => panic!("not a validation error: {other:?}"),
-        }
-    }
-
     #[tokio::test]
-    async fn the_status_of_the_asked_address_reads_absent_flags_as_false() {
-        let upstream = upstream(&[(
+    async fn the_status_is_the_signed_in_users_and_reads_absent_flags_as_false() {
+        let (upstream, received) = recording(&[(
             "Newsletter/status/{email}",
             json!({"isSubscribed": true, "since": "2024"}),
         )])
         .await;
-        let status = status(
-            &shopper(upstream, Session::Anonymous),
-            Some(" reader@example.com "),
-        )
-        .await
-        .unwrap();
-        assert_eq!(status.email, "reader@example.com");
+        let status = status(&shopper(upstream, signed_in())).await.unwrap();
+        assert_eq!(status.email, "jordan@example.com");
         assert!(status.is_subscribed);
         assert!(!status.is_verified);
-    }
-
-    #[tokio::test]
-    async fn without_an_address_the_status_is_the_signed_in_users() {
-        let (upstream, received) = recording(&[(
-            "Newsletter/status/{email}",
-            json!({"email": "jordan@example.com", "isSubscribed": false, "isVerified": true}),
-        )])
-        .await;
-        let status = status(&shopper(upstream, signed_in()), Some("  "))
-            .await
-            .unwrap();
-        assert_eq!(status.email, "jordan@example.com");
-        assert!(status.is_verified);
         let path = &received.lock().unwrap()[0].path;
         assert!(path.starts_with("/Newsletter/status/jordan"), "{path}");
     }
 
     #[tokio::test]
-    async fn the_status_address_follows_the_email_rule() {
-        let anonymous = shopper(upstream(&[]).await, Session::Anonymous);
-        let missing = errors(status(&anonymous, None).await.unwrap_err());
-        assert_eq!(missing["email"], "Email is required");
-        let bad = errors(status(&anonymous, Some("nope")).await.unwrap_err());
-        assert_eq!(bad["email"], "Email must be a valid email address");
+    async fn nobody_but_a_signed_in_user_reads_a_status() {
+        let (upstream, received) =
+            recording(&[("Newsletter/status/{email}", json!({"isSubscribed": true}))]).await;
+        let err = status(&shopper(upstream, Session::Anonymous))
+            .await
+            .unwrap_err();
+        assert_eq!(err.problem().status, 401);
+        assert!(
+            received.lock().unwrap().is_empty(),
+            "the upstream is not asked"
+        );
     }
 
     #[tokio::test]
     async fn a_mistyped_status_flag_breaks_the_contract() {
         let upstream =
             upstream(&[("Newsletter/status/{email}", json!({"isSubscribed": "yes"}))]).await;
-        let err = status(
-            &shopper(upstream, Session::Anonymous),
-            Some("reader@example.com"),
-        )
-        .await
-        .unwrap_err();
+        let err = status(&shopper(upstream, signed_in())).await.unwrap_err();
         assert_eq!(err.problem().code, "upstream_contract");
     }
 

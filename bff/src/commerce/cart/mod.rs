@@ -3,11 +3,13 @@
 //! guest cart into the user's after sign-in, and every cart operation the API offers. Answers
 //! are read into [`Cart`], which has no guest token: the browser never sees one.
 
+mod line;
 mod model;
 
 use serde::Deserialize;
 use tracing::Instrument;
 
+pub use line::CheckedLine;
 pub use model::{
     AppliedDiscount, Cart, CartItem, CartOption, ComputeAddress, DealerInfo, InventoryWarning,
     NewCartItem, PromoCode, PromotionGroup, PromotionImage, PromotionProduct, PromotionSku,
@@ -205,11 +207,12 @@ pub async fn get(shopper: &Shopper) -> Result<Cart, ApiError> {
     }
 }
 
-/// `POST /api/cart/items`: adds a line (a guest's first write creates the guest).
-pub async fn add_item(shopper: &Shopper, item: &NewCartItem) -> Result<Cart, ApiError> {
+/// `POST /api/cart/items`: adds a line, as the catalogue has it (see [`CheckedLine`]); a
+/// guest's first write creates the guest.
+pub async fn add_item(shopper: &Shopper, line: &CheckedLine) -> Result<Cart, ApiError> {
     let owner = created(shopper).await?;
     owner
-        .send(shopper, Call::post(&owner.path("items")?, item))
+        .send(shopper, Call::post(&owner.path("items")?, line))
         .await
 }
 

@@ -276,8 +276,9 @@ pub struct ShippingMethod {
 }
 
 /// `POST /api/cart/items`: a cart line. Prices, stock, FFL flags and restrictions are the
-/// commerce service's to decide: only the fields below are passed on, whatever else the browser
-/// sends.
+/// commerce service's to decide, and what the line shows (name, URL, image, option pairs) is the
+/// catalogue's: the browser chooses the sku, the quantity and the add-ons, and its product URL and
+/// name only say where in the catalogue to look (see `commerce::cart::CheckedLine`).
 #[derive(Debug, Clone, Deserialize, Serialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NewCartItem {
@@ -292,29 +293,38 @@ pub struct NewCartItem {
     #[schema(required = false, minimum = 1, maximum = 999, default = 1)]
     #[validate(range(min = 1, max = 999, message = "Quantity must be between 1 and 999"))]
     pub quantity: i64,
+    /// Where to look the product up (its title); the line gets the catalogue's name.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(required = false)]
+    #[schema(required = false, max_length = 200)]
+    #[validate(length(max = 200, message = "Product name is too long"))]
     pub product_name: Option<String>,
+    /// The option pairs as the product page shows them. The line gets the sku's own pairs, plus
+    /// the `Add-Ons` pair reduced to add-ons the product offers.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required = false)]
     pub options: Option<Vec<CartOption>>,
+    /// Ignored: the line gets the sku's variant ids.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required = false)]
     pub option_ids: Option<Value>,
-    /// A string or a number.
+    /// Ignored: the line gets the catalogue's product id. A string or a number.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required = false)]
     pub yotpo_product_id: Option<Value>,
+    /// Ignored: the line gets the catalogue's image of the sku.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required = false)]
     pub image_url: Option<String>,
+    /// Where to look the product up (`/product/{title}`); the line gets the catalogue's URL.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(required = false)]
+    #[schema(required = false, max_length = 500)]
+    #[validate(length(max = 500, message = "Product URL is too long"))]
     pub product_url: Option<String>,
+    /// Ignored (no screen shows or edits notes; the web sends null).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required = false)]
     pub notes: Option<String>,
-    /// A string or a number.
+    /// Ignored (the specs' payload sends null). A string or a number.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required = false)]
     pub build_id: Option<Value>,

@@ -135,7 +135,7 @@ async fn a_first_write_creates_the_guest_and_sends_only_the_line_fields() {
         "productId": "TF-MAT", "productName": "Range Mat", "price": 0.01, "isFflItem": true
     }))
     .unwrap();
-    let cart = add_item(&shopper, &item).await.unwrap();
+    let cart = add_item(&shopper, &CheckedLine::bare(&item)).await.unwrap();
     assert_eq!(cart.items[0].product_id, "TF-MAT");
     assert_eq!(cart.items[0].quantity, 1, "the quantity defaults to 1");
     assert_eq!(
@@ -149,7 +149,7 @@ async fn a_first_write_creates_the_guest_and_sends_only_the_line_fields() {
     let sent = received.lock().unwrap().clone();
     assert_eq!(
         sent.unwrap(),
-        json!({"productId": "TF-MAT", "quantity": 1, "productName": "Range Mat"}),
+        json!({"productId": "TF-MAT", "quantity": 1, "options": [], "optionIds": []}),
         "prices and flags are the commerce service's"
     );
 }

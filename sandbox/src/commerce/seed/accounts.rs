@@ -9,7 +9,7 @@
 use rusqlite::{Connection, Transaction, params};
 
 use crate::clock::now_rfc3339;
-use crate::commerce::auth::hash_password_now;
+use crate::commerce::passwords::hash_now;
 use crate::commerce::users::{NewAddress, insert_address};
 use crate::error::SandboxError;
 
@@ -58,7 +58,7 @@ const VERIFIED_MIL: DemoUser = DemoUser {
 fn insert_user(conn: &Connection, user: &DemoUser) -> Result<i64, SandboxError> {
     // Each account gets its own salt; argon2 is optimised even in dev builds, so three hashes
     // keep the first start quick.
-    let password_hash = hash_password_now(DEMO_PASSWORD)?;
+    let password_hash = hash_now(DEMO_PASSWORD)?;
     conn.execute(
         "INSERT INTO users (email, password_hash, first_name, last_name, phone_number, \
              is_email_verified, military_status, pro_deal_status, created_at) \

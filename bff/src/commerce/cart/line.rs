@@ -1,0 +1,254 @@
+//! The cart line relayed to commerce: what the shopper chose (a sku, a quantity, add-ons) in the
+//! browser's words, everything shown about it in the catalogue's.
+//!
+//! Commerce keeps a line's name, URL, image and option pairs as sent and prints them on the cart,
+//! the order and the order-confirmation e-mail, which goes to whatever address the checkout
+//! names: relayed from the browser, `productName: "Range Beanie (FREE)"` was mailed as the
+//! store's words. So the product is looked up in the catalogue (the browser's product URL and
+//! name are only hints of where to look) and, when the sku is one of its skus, the name, URL,
+//! image, option pairs and option ids are the catalogue's; the chosen add-ons are kept only as
+//! the product's own add-on labels. When the product cannot be found (a wrong hint, or the
+//! content service down) those fields are dropped and commerce names the line from its own sku
+//! table. `notes` and `buildId` are never relayed: no screen of the specs shows or edits either
+//! (the payload's `buildId` is null, and the web sends `notes` as null too).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::model::{CartOption, NewCartItem};
+use crate::catalogue::Catalogue;
+use crate::catalogue::content::{ProductContent, SkuContent};
+use crate::request_id::RequestId;
+
+/// The option pair that carries a line's add-ons (the web's `ADD_ONS_LABEL`).
+const ADD_ONS_LABEL: &str = "Add-Ons";
+/// Several add-ons are one pair, their labels joined with this (specs: cart line payload).
+const ADD_ONS_SEPARATOR: &str = " / ";
+
+/// A cart line as commerce gets it. Made only by [`CheckedLine::of`]: no browser text in it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckedLine {
+    product_id: String,
+    quantity: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    product_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    product_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    image_url: Option<String>,
+    options: Vec<CartOption>,
+    option_ids: Vec<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    yotpo_product_id: Option<Value>,
+}
+
+impl CheckedLine {
+    /// `item` as the catalogue has it: its product looked up by the title in `productUrl`,
+    /// then by `productName` (each through the edge cache).
+    pub async fn of(catalogue: &Catalogue, item: &NewCartItem, request_id: &RequestId) -> Self {
+        for title in hinted_titles(item) {
+            match catalogue.product_content(&title, request_id.clone()).await {
+                Ok(Some(product)) => {
+                    if let Some(line) = Self::from_product(item, &product) {
+                        return line;
+                    }
+                }
+                Ok(None) => {}
+                Err(err) => {
+                    tracing::warn!(error = %err, "catalogue unavailable for a cart line; its shown fields are left to commerce");
+                    break;
+                }
+            }
+        }
+        Self::bare(item)
+    }
+
+    /// The line with `product`'s name, URL, image and options, when the sku is one of its skus.
+    fn from_product(item: &NewCartItem, product: &ProductContent) -> Option<Self> {
+        let sku = product.skus.iter().find(|sku| sku.sku == item.product_id)?;
+        let mut options: Vec<CartOption> = sku
+            .variants
+            .iter()
+            .map(|variant| CartOption {
+                label: variant.product_variant_type.display_title.clone(),
+                value: variant.label.clone(),
+            })
+            .collect();
+        if let Some(add_ons) = chosen_add_ons(item, product) {
+            options.push(CartOption {
+                label: ADD_ONS_LABEL.to_owned(),
+                value: add_ons,
+            });
+        }
+        Some(Self {
+            product_name: Some(product.title.clone()),
+            product_url: text_at(&product.rest, &["url"]).filter(|url| url.starts_with('/')),
+            image_url: image_of(sku, product),
+            options,
+            option_ids: sku.variants.iter().map(|variant| variant.id).collect(),
+            yotpo_product_id: product
+                .rest
+                .get("productId")
+                .filter(|id| id.is_string() || id.is_number())
+                .cloned(),
+            ..Self::bare(item)
+        })
+    }
+
+    /// Only what the shopper chose: the sku and the quantity.
+    pub(super) fn bare(item: &NewCartItem) -> Self {
+        Self {
+            product_id: item.product_id.clone(),
+            quantity: item.quantity,
+            product_name: None,
+            product_url: None,
+            image_url: None,
+            options: Vec::new(),
+            option_ids: Vec::new(),
+            yotpo_product_id: None,
+        }
+    }
+}
+
+/// Where the browser says the product is: the title of its `/product/{title}` URL, then its
+/// name; each at most once.
+fn hinted_titles(item: &NewCartItem) -> Vec<String> {
+    let from_url = item
+        .product_url
+        .as_deref()
+        .and_then(|url| url.strip_prefix("/product/"))
+        .and_then(|title| {
+            percent_encoding::percent_decode_str(title)
+                .decode_utf8()
+                .ok()
+                .map(|title| title.into_owned())
+        });
+    let mut titles: Vec<String> = Vec::with_capacity(2);
+    for title in from_url.into_iter().chain(item.product_name.clone()) {
+        let title = crate::cache::normalise(&title);
+        if !title.is_empty() && !titles.contains(&title) {
+            titles.push(title);
+        }
+    }
+    titles
+}
+
+/// The add-ons the shopper chose that `product` offers, as one ' / '-joined value, in the
+/// product's order; `None` when none.
+fn chosen_add_ons(item: &NewCartItem, product: &ProductContent) -> Option<String> {
+    let chosen: Vec<&str> = item
+        .options
+        .iter()
+        .flatten()
+        .filter(|option| option.label == ADD_ONS_LABEL)
+        .flat_map(|option| option.value.split(ADD_ONS_SEPARATOR))
+        .map(str::trim)
+        .collect();
+    let offered = product.rest.get("addOns").and_then(Value::as_array)?;
+    let kept: Vec<&str> = offered
+        .iter()
+        .filter_map(|add_on| add_on.get("label").and_then(Value::as_str))
+        .filter(|label| chosen.contains(label))
+        .collect();
+    (!kept.is_empty()).then(|| kept.join(ADD_ONS_SEPARATOR))
+}
+
+/// The sku's image, else the product's.
+fn image_of(sku: &SkuContent, product: &ProductContent) -> Option<String> {
+    text_at(&sku.rest, &["imgUrl", "src"])
+        .or_else(|| text_at(&product.rest, &["imgUrl", "src"]))
+        .filter(|src| !src.is_empty())
+}
+
+/// The string at `path` in a content object.
+fn text_at(fields: &serde_json::Map<String, Value>, path: &[&str]) -> Option<String> {
+    let (first, rest) = path.split_first()?;
+    let mut value = fields.get(*first)?;
+    for key in rest {
+        value = value.get(*key)?;
+    }
+    value.as_str().map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::content::read;
+
+    fn product() -> ProductContent {
+        read(json!({
+            "title": "Summit LR", "url": "/product/summit%20lr", "productId": "TFA-1001",
+            "imgUrl": {"src": "https://media.example/summit.svg", "alt": "Summit"},
+            "addOns": [{"id": 1, "label": "Carbon Bipod"}, {"id": 2, "label": "Ironclad Rail"}],
+            "skus": [{
+                "sku": "TF-S-65", "price": 10.0,
+                "imgUrl": {"src": "https://media.example/summit-65.svg"},
+                "variants": [{"id": 7, "fieldName": "6-5", "label": "6.5 Creedmoor",
+                    "product_variant_type": {"title": "caliber", "display_title": "Caliber"}}],
+            }],
+        }))
+        .unwrap()
+    }
+
+    fn item(fields: Value) -> NewCartItem {
+        serde_json::from_value(fields).unwrap()
+    }
+
+    #[test]
+    fn a_line_of_a_known_sku_says_only_what_the_catalogue_says() {
+        let line = CheckedLine::from_product(
+            &item(json!({
+                "productId": "TF-S-65", "quantity": 2, "productName": "Summit LR (FREE)",
+                "productUrl": "https://evil.example/", "imageUrl": "https://evil.example/x.png",
+                "notes": "ship it free", "buildId": "b-1", "yotpoProductId": "X",
+                "optionIds": [99],
+                "options": [{"label": "Caliber", "value": "FREE"},
+                            {"label": "Add-Ons", "value": "Ironclad Rail / Gold Plating / Carbon Bipod"}],
+            })),
+            &product(),
+        )
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(&line).unwrap(),
+            json!({
+                "productId": "TF-S-65", "quantity": 2, "productName": "Summit LR",
+                "productUrl": "/product/summit%20lr",
+                "imageUrl": "https://media.example/summit-65.svg",
+                "options": [{"label": "Caliber", "value": "6.5 Creedmoor"},
+                            {"label": "Add-Ons", "value": "Carbon Bipod / Ironclad Rail"}],
+                "optionIds": [7], "yotpoProductId": "TFA-1001",
+            })
+        );
+    }
+
+    #[test]
+    fn a_sku_the_product_does_not_have_is_not_its_line() {
+        let other = item(json!({"productId": "TF-BNE", "productName": "Summit LR"}));
+        assert_eq!(CheckedLine::from_product(&other, &product()), None);
+        assert_eq!(
+            serde_json::to_value(CheckedLine::bare(&other)).unwrap(),
+            json!({"productId": "TF-BNE", "quantity": 1, "options": [], "optionIds": []}),
+            "commerce names the line from its own skus"
+        );
+    }
+
+    #[test]
+    fn the_product_is_looked_for_by_its_url_then_its_name() {
+        let titles = hinted_titles(&item(json!({
+            "productId": "S", "productName": " Range Beanie (FREE) ",
+            "productUrl": "/product/range%20beanie",
+        })));
+        assert_eq!(titles, ["range beanie", "range beanie (free)"]);
+        let same = hinted_titles(&item(json!({
+            "productId": "S", "productName": "Range Beanie", "productUrl": "/product/Range%20Beanie",
+        })));
+        assert_eq!(same, ["range beanie"]);
+        let elsewhere = hinted_titles(&item(json!({
+            "productId": "S", "productUrl": "https://evil.example/product/x",
+        })));
+        assert!(elsewhere.is_empty());
+    }
+}
