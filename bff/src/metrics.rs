@@ -104,6 +104,11 @@ struct OperationLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct LimitLabels {
+    limit: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RedisEventLabels {
     event: RedisEvent,
 }
@@ -183,6 +188,7 @@ pub struct Metrics {
     session_events: Family<EventLabels, Counter>,
     redis_errors: Family<OperationLabels, Counter>,
     redis_events: Family<RedisEventLabels, Counter>,
+    rate_limited: Family<LimitLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -258,10 +264,17 @@ impl Metrics {
             "What the replicas' shared tier did: L2 hits, stale and misses, fill-lock waits, purge messages, refresh leases, shared idempotency answers",
             redis_events.clone(),
         );
+        let rate_limited = Family::<LimitLabels, Counter>::default();
+        registry.register(
+            "bff_rate_limited",
+            "Requests refused with 429 by a rate limit: auth and search (per client IP), sign_in_account (sign-in failures per account)",
+            rate_limited.clone(),
+        );
         Self {
             session_events,
             redis_errors,
             redis_events,
+            rate_limited,
             registry,
             server_duration,
             client_duration,
@@ -336,6 +349,13 @@ impl Metrics {
     pub fn count_session_event(&self, event: SessionEvent) {
         self.session_events
             .get_or_create(&EventLabels { event })
+            .inc();
+    }
+
+    /// A request refused by the rate limit named `limit`.
+    pub fn count_rate_limited(&self, limit: &'static str) {
+        self.rate_limited
+            .get_or_create(&LimitLabels { limit })
             .inc();
     }
 
