@@ -110,7 +110,7 @@ impl SignInFailures {
                 .key(self.redis_key(shared, &account))
                 .arg(u64::try_from(self.window.as_millis()).unwrap_or(u64::MAX));
             let counted: Result<u64, Unavailable> =
-                shared.redis.invoke("ratelimit", &invocation).await;
+                shared.redis.invoke("sign_in_failures", &invocation).await;
             if counted.is_ok() {
                 return;
             }
@@ -130,8 +130,11 @@ impl SignInFailures {
         let shared = self.shared.as_ref()?;
         let mut invocation = shared.read.prepare_invoke();
         invocation.key(self.redis_key(shared, account));
-        let (failures, left_ms): (u64, i64) =
-            shared.redis.invoke("ratelimit", &invocation).await.ok()?;
+        let (failures, left_ms): (u64, i64) = shared
+            .redis
+            .invoke("sign_in_failures", &invocation)
+            .await
+            .ok()?;
         let left_ms = u64::try_from(left_ms).unwrap_or(0);
         Some((failures, Duration::from_millis(left_ms)))
     }
