@@ -99,12 +99,15 @@ printf '<!doctype html><html><head></head><body></body></html>\n' >"$tmp/dist/in
 
 # Started by scripts/lib/bff.sh (the repo's config, no inherited BFF__* overrides), with:
 # - a placeholder web dist dir instead of web/dist, so no `npm run build` is needed first;
-# - the auth rate limit (10/min per IP by default) raised, because every request here comes from
-#   one IP: with the default, all but the first few sign-in/registration/password requests would
-#   be 429s and those handlers would go untested.
+# - the rate limits (auth 10/min and search 120/min per IP, 10 sign-in failures per account by
+#   default) raised, because every request here comes from one IP and reuses a few e-mails: with
+#   the defaults, most sign-in/registration/password/verification and search requests would be
+#   429s and those handlers would go untested.
 bff_start "$BFF_BIN" "$tmp" \
     BFF__WEB__DIST_DIR="$tmp/dist" \
-    BFF__RATE_LIMIT__AUTH_PER_MINUTE=100000
+    BFF__RATE_LIMIT__AUTH_PER_MINUTE=100000 \
+    BFF__RATE_LIMIT__SEARCH_PER_MINUTE=100000 \
+    BFF__RATE_LIMIT__SIGN_IN_FAILURES_PER_ACCOUNT=100000
 base_url=$BFF_BASE
 log "bff pid $BFF_PID at $base_url (log: $bff_log)"
 

@@ -127,6 +127,11 @@ struct OperationLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct LimitLabels {
+    limit: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RedisEventLabels {
     event: RedisEvent,
 }
@@ -259,6 +264,7 @@ pub struct Metrics {
     web_vitals_lcp: HistogramFamily<RumLabels>,
     web_vitals_inp: HistogramFamily<RumLabels>,
     web_vitals_cls: HistogramFamily<RumLabels>,
+    rate_limited: Family<LimitLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -397,6 +403,12 @@ impl Metrics {
             "Cumulative Layout Shift reported by browsers, by route template",
             web_vitals_cls.clone(),
         );
+        let rate_limited = Family::<LimitLabels, Counter>::default();
+        registry.register(
+            "bff_rate_limited",
+            "Requests refused with 429 by a rate limit: auth and search (per client IP), sign_in_account (sign-in failures per account)",
+            rate_limited.clone(),
+        );
         Self {
             breaker_state,
             breaker_transitions,
@@ -409,6 +421,7 @@ impl Metrics {
             session_events,
             redis_errors,
             redis_events,
+            rate_limited,
             registry,
             server_duration,
             client_duration,
@@ -491,6 +504,13 @@ impl Metrics {
     pub fn count_session_event(&self, event: SessionEvent) {
         self.session_events
             .get_or_create(&EventLabels { event })
+            .inc();
+    }
+
+    /// A request refused by the rate limit named `limit`.
+    pub fn count_rate_limited(&self, limit: &'static str) {
+        self.rate_limited
+            .get_or_create(&LimitLabels { limit })
             .inc();
     }
 

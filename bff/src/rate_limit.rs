@@ -1,4 +1,11 @@
-//! Per-client-IP rate limits on the sign-in, registration and password endpoints.
+//! Per-client-IP rate limits: the sign-in, registration, password and verification endpoints
+//! (`auth`), and search (`search`, anonymous: random terms must not cost an upstream call and a
+//! cache entry each, unbounded). Sign-in failures are also counted per account
+//! ([`account::SignInFailures`]).
+//!
+//! The client is the address the trusted proxy's header names (its last entry: the one that
+//! proxy appended), or the TCP peer when that header is not configured, missing or unparsable:
+//! a request is always counted under some address, never let through unlimited.
 //!
 //! With Redis, every replica counts in one fixed one-minute window per client IP (`INCR` and
 //! `PEXPIRE` in one script), so the limit holds for all replicas together: 10 a minute on three
@@ -6,7 +13,9 @@
 //! on its own (GCRA, via `governor`), as a single replica does: the limit still holds per
 //! replica, never not at all.
 
-use std::net::{IpAddr, SocketAddr};
+pub mod account;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,12 +42,16 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count
 ";
 
+/// One limit per client IP and minute, named for its metric and its Redis keys.
 #[derive(Debug, Clone)]
-pub struct AuthRateLimit {
+pub struct ClientRateLimit {
+    /// `auth` or `search`: the `limit` label of `bff_rate_limited_total` and part of the keys.
+    name: &'static str,
     /// This replica's own limit, used while no shared count answers.
     limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
     header: Option<String>,
-    /// Refusals are counted as `rate_limited` session events.
+    /// Refusals are counted in `bff_rate_limited_total` (and, for auth, as `rate_limited`
+    /// session events).
     metrics: Arc<Metrics>,
     /// The count all replicas share, when Redis is configured.
     shared: Option<SharedCount>,
@@ -60,11 +73,28 @@ impl std::fmt::Debug for SharedCount {
     }
 }
 
-impl AuthRateLimit {
-    pub fn new(config: &RateLimitConfig, metrics: Arc<Metrics>, redis: Option<Redis>) -> Self {
-        let per_minute = NonZeroU32::new(config.auth_per_minute).unwrap_or(NonZeroU32::MIN);
+impl ClientRateLimit {
+    /// The limit on sign-in, registration, the password endpoints and verification.
+    pub fn auth(config: &RateLimitConfig, metrics: Arc<Metrics>, redis: Option<Redis>) -> Self {
+        Self::new("auth", config.auth_per_minute, config, metrics, redis)
+    }
+
+    /// The limit on search.
+    pub fn search(config: &RateLimitConfig, metrics: Arc<Metrics>, redis: Option<Redis>) -> Self {
+        Self::new("search", config.search_per_minute, config, metrics, redis)
+    }
+
+    fn new(
+        name: &'static str,
+        per_minute: u32,
+        config: &RateLimitConfig,
+        metrics: Arc<Metrics>,
+        redis: Option<Redis>,
+    ) -> Self {
+        let per_minute = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
         let header = config.trusted_client_ip_header.trim().to_lowercase();
         Self {
+            name,
             limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
             header: (!header.is_empty()).then_some(header),
             metrics,
@@ -76,28 +106,27 @@ impl AuthRateLimit {
         }
     }
 
-    /// The client's IP: from the trusted proxy's header when configured (its last entry, the
-    /// one that proxy appended), else the TCP peer.
-    fn client_ip(&self, request: &Request) -> Option<IpAddr> {
-        if let Some(name) = &self.header {
-            return request
-                .headers()
-                .get(name.as_str())
-                .and_then(|value| value.to_str().ok())
-                .and_then(|value| value.rsplit(',').next())
-                .and_then(|last| last.trim().parse().ok());
-        }
-        request
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|info| info.0.ip())
+    /// The client's IP: the last entry of the trusted proxy's header (the one that proxy
+    /// appended) when configured and parsable, else the TCP peer. A request without a peer
+    /// address (only in process, with no socket) counts as `0.0.0.0`: limited like any other.
+    fn client_ip(&self, request: &Request) -> IpAddr {
+        self.header
+            .as_deref()
+            .and_then(|name| forwarded_ip(request, name))
+            .or_else(|| {
+                request
+                    .extensions()
+                    .get::<ConnectInfo<SocketAddr>>()
+                    .map(|info| info.0.ip())
+            })
+            .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
     }
 
     /// `Err(seconds to wait)` when `ip` is over its quota: the shared count's verdict, or this
     /// replica's own when Redis does not answer.
     async fn check(&self, ip: IpAddr) -> Result<(), u64> {
         if let Some(shared) = &self.shared
-            && let Ok(verdict) = shared.check(ip).await
+            && let Ok(verdict) = shared.check(self.name, ip).await
         {
             return verdict;
         }
@@ -116,12 +145,12 @@ impl AuthRateLimit {
 impl SharedCount {
     /// Counts this request in the current window of `ip`; `Ok(Err(seconds until the window
     /// ends))` when it is over the limit.
-    async fn check(&self, ip: IpAddr) -> Result<Result<(), u64>, Unavailable> {
+    async fn check(&self, name: &str, ip: IpAddr) -> Result<Result<(), u64>, Unavailable> {
         let now_ms = unix_ms();
         let window = Window::at(now_ms);
         let key = self.redis.key(&[
             "ratelimit",
-            "auth",
+            name,
             &ip.to_string(),
             &window.number.to_string(),
         ]);
@@ -160,17 +189,36 @@ impl Window {
     }
 }
 
+/// The last entry of header `name` as an address (`203.0.113.7`, `[2001:db8::1]:443` or
+/// `203.0.113.7:51000` too); `None` when the header is missing or that entry is no address.
+fn forwarded_ip(request: &Request, name: &str) -> Option<IpAddr> {
+    let last = request
+        .headers()
+        .get(name)?
+        .to_str()
+        .ok()?
+        .rsplit(',')
+        .next()?
+        .trim();
+    last.parse::<IpAddr>()
+        .ok()
+        .or_else(|| last.parse::<SocketAddr>().ok().map(|address| address.ip()))
+}
+
+/// Answers 429 with `Retry-After` once the client is over `limit`'s quota.
 pub async fn layer(
-    State(limit): State<Arc<AuthRateLimit>>,
+    State(limit): State<Arc<ClientRateLimit>>,
     request: Request,
     next: Next,
 ) -> Response {
-    if let Some(ip) = limit.client_ip(&request)
-        && let Err(retry_after_seconds) = limit.check(ip).await
-    {
-        limit
-            .metrics
-            .count_session_event(crate::metrics::SessionEvent::RateLimited);
+    let ip = limit.client_ip(&request);
+    if let Err(retry_after_seconds) = limit.check(ip).await {
+        limit.metrics.count_rate_limited(limit.name);
+        if limit.name == "auth" {
+            limit
+                .metrics
+                .count_session_event(crate::metrics::SessionEvent::RateLimited);
+        }
         return ApiError::TooManyRequests {
             retry_after_seconds,
         }
@@ -183,15 +231,60 @@ pub async fn layer(
 mod tests {
     use super::*;
 
-    fn ten_a_minute(redis: Option<Redis>) -> AuthRateLimit {
-        AuthRateLimit::new(
+    fn ten_a_minute(redis: Option<Redis>) -> ClientRateLimit {
+        ClientRateLimit::auth(
             &RateLimitConfig {
                 auth_per_minute: 10,
-                trusted_client_ip_header: String::new(),
+                ..RateLimitConfig::default()
             },
             Arc::new(Metrics::new()),
             redis,
         )
+    }
+
+    fn behind_a_proxy() -> ClientRateLimit {
+        ClientRateLimit::auth(
+            &RateLimitConfig {
+                trusted_client_ip_header: "X-Forwarded-For".to_owned(),
+                ..RateLimitConfig::default()
+            },
+            Arc::new(Metrics::new()),
+            None,
+        )
+    }
+
+    fn from_peer(forwarded: Option<&str>) -> Request {
+        let mut request = Request::new(axum::body::Body::empty());
+        if let Some(value) = forwarded {
+            request.headers_mut().insert(
+                "x-forwarded-for",
+                axum::http::HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        request
+            .extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from(([10, 0, 0, 9], 51_000))));
+        request
+    }
+
+    #[test]
+    fn the_proxys_last_entry_names_the_client_and_anything_else_falls_back_to_the_peer() {
+        let limit = behind_a_proxy();
+        let ip = |forwarded| limit.client_ip(&from_peer(forwarded)).to_string();
+        assert_eq!(ip(Some("198.51.100.1, 203.0.113.7")), "203.0.113.7");
+        assert_eq!(ip(Some("203.0.113.7:51000")), "203.0.113.7");
+        assert_eq!(ip(Some("[2001:db8::1]:443")), "2001:db8::1");
+        assert_eq!(ip(Some("2001:db8::2")), "2001:db8::2");
+        for unusable in [
+            None,
+            Some(""),
+            Some("unknown"),
+            Some("203.0.113.7, nonsense"),
+        ] {
+            assert_eq!(ip(unusable), "10.0.0.9", "{unusable:?}: the peer");
+        }
+        let no_socket = Request::new(axum::body::Body::empty());
+        assert_eq!(limit.client_ip(&no_socket).to_string(), "0.0.0.0");
     }
 
     #[tokio::test]

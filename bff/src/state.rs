@@ -21,7 +21,8 @@ use crate::content::Content;
 use crate::content::dealers::Dealers;
 use crate::geo::Geocoder;
 use crate::metrics::Metrics;
-use crate::rate_limit::AuthRateLimit;
+use crate::rate_limit::ClientRateLimit;
+use crate::rate_limit::account::SignInFailures;
 use crate::readiness::Readiness;
 use crate::replicas::Redis;
 use crate::security::SecurityHeaders;
@@ -78,9 +79,13 @@ pub struct AppState {
     pub tiles: Option<TileProvider>,
     /// Opens and seals the session cookie.
     pub sessions: Sessions,
-    /// Per-client-IP limits on sign-in, registration and the password endpoints (counted in
-    /// Redis when it is configured, so the limit holds across replicas).
-    pub auth_rate_limit: Arc<AuthRateLimit>,
+    /// Per-client-IP limits on sign-in, registration, the password and verification endpoints
+    /// (counted in Redis when it is configured, so the limit holds across replicas).
+    pub auth_rate_limit: Arc<ClientRateLimit>,
+    /// The per-client-IP limit on search (in Redis too when configured).
+    pub search_rate_limit: Arc<ClientRateLimit>,
+    /// Sign-in failures per account, whatever the address (in Redis too when configured).
+    pub sign_in_failures: SignInFailures,
     /// Checkout answers by `Idempotency-Key` (shared with the other replicas through Redis when
     /// it is configured).
     pub idempotency: Arc<IdempotencyStore>,
@@ -178,11 +183,18 @@ impl AppState {
         let sealer = Sealer::new(&secrets.session_keys).ok_or_else(|| {
             ConfigError("BFF_SESSION_KEYS: at least one key is required".to_owned())
         })?;
-        let auth_rate_limit = Arc::new(AuthRateLimit::new(
+        let auth_rate_limit = Arc::new(ClientRateLimit::auth(
             &config.rate_limit,
             metrics.clone(),
             redis.clone(),
         ));
+        let search_rate_limit = Arc::new(ClientRateLimit::search(
+            &config.rate_limit,
+            metrics.clone(),
+            redis.clone(),
+        ));
+        let sign_in_failures =
+            SignInFailures::new(&config.rate_limit, metrics.clone(), redis.clone());
         let idempotency = Arc::new(IdempotencyStore::default().with_shared(redis.clone().map(
             |redis| {
                 SharedKeys::new(
@@ -217,6 +229,8 @@ impl AppState {
             csrf,
             geocoder: Geocoder::select(secrets.geocoder_key.as_ref()),
             auth_rate_limit,
+            search_rate_limit,
+            sign_in_failures,
             idempotency,
             refresher,
             gateway,
@@ -317,6 +331,12 @@ fn tile_provider(
 impl FromRef<SharedState> for PublicConfigJson {
     fn from_ref(state: &SharedState) -> Self {
         PublicConfigJson(state.public_config.clone())
+    }
+}
+
+impl FromRef<SharedState> for SignInFailures {
+    fn from_ref(state: &SharedState) -> Self {
+        state.sign_in_failures.clone()
     }
 }
 

@@ -337,17 +337,33 @@ async fn a_search_query_shorter_than_two_characters_is_a_422_without_an_upstream
     assert!(upstream_routes(&app).await.is_empty());
 }
 
+/// Issue 22 (defect 7): a search during a content outage is an error the page can show and
+/// monitoring can count, not `200 {"results": []}` ("no products match").
 #[tokio::test]
-async fn a_failed_search_gives_empty_results_not_an_error() {
+async fn a_search_during_an_outage_is_a_503_problem_and_the_failure_is_not_cached() {
     let app = start();
-    app.inject_fault(json!({"route": SEARCH_ROUTE, "errorStatus": 500}))
-        .await;
-    let response = app.get("/api/search?q=falcon").await;
-    assert_eq!(response.status, 200);
-    assert_eq!(response.header("cache-control"), "no-store");
-    let answer: Value = response.json();
-    assert_eq!(answer, json!({"query": "falcon", "results": []}));
-    app.clear_faults().await;
+    for route in [SEARCH_ROUTE, PRICES_ROUTE] {
+        app.inject_fault(json!({"route": route, "errorStatus": 503}))
+            .await;
+        let response = app.get("/api/search?q=falcon").await;
+        assert_eq!(response.status, 503, "{route}: {}", response.text());
+        assert_eq!(
+            response.header("content-type"),
+            "application/problem+json",
+            "{route}"
+        );
+        assert!(
+            response.header("retry-after").parse::<u64>().unwrap() >= 1,
+            "{route}"
+        );
+        let problem: Value = response.json();
+        assert_eq!(problem["code"], "search_unavailable", "{route}");
+        assert_eq!(
+            problem["detail"],
+            "Search is unavailable; please try again in a moment."
+        );
+        app.clear_faults().await;
+    }
     let (status, answer) = get_json(&app, "/api/search?q=falcon").await;
     assert_eq!(status, 200);
     assert!(

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { SANDBOX_URL_ENV } from './server-env';
 import { expect, expectNoAxeViolations, test } from './support/frame';
 
 /**
@@ -283,6 +284,23 @@ test.describe('search results', () => {
     await expect(main.getByRole('heading', { level: 1, name: 'Results for "zzzz"' })).toBeVisible();
     await expect(main.getByRole('status')).toHaveText('0 products');
     await expect(main.getByRole('article')).toHaveCount(0);
+  });
+
+  test("a search during a content outage says 'Search is unavailable'", async ({ page, request }) => {
+    const sandbox = process.env[SANDBOX_URL_ENV];
+    test.skip(!sandbox, 'needs the sandbox that global setup starts');
+    // a fault on this one query's upstream path: other searches running in parallel are unaffected
+    const fault = await request.post(`${String(sandbox)}/sandbox/faults`, {
+      data: { route: '/strapi/products/search/outage', errorStatus: 503 },
+    });
+    expect(fault.ok()).toBe(true);
+
+    await page.goto('/search/outage');
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { level: 1, name: 'Results for "outage"' })).toBeVisible();
+    await expect(main.getByRole('alert')).toContainText('Search is unavailable');
+    await expect(main.getByText('No products match')).toHaveCount(0);
+    await expectNoAxeViolations(page);
   });
 });
 

@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASE_URL_ENV, bffBin, distDir, repoRoot, stateFile, type ServerState } from './server-env';
+import { BASE_URL_ENV, SANDBOX_URL_ENV, bffBin, distDir, repoRoot, stateFile, type ServerState } from './server-env';
 
 const HEALTH_TIMEOUT_MS = 60_000;
 const HEALTH_POLL_MS = 250;
@@ -75,6 +75,7 @@ export default async function globalSetup(): Promise<void> {
   }
 
   process.env[BASE_URL_ENV] = baseURL;
+  process.env[SANDBOX_URL_ENV] = `http://${HOST}:${String(sandboxPort)}`;
   console.warn(`[e2e] bff pid ${String(child.pid)} at ${baseURL} (log: ${logFile})`);
 }
 

@@ -16,6 +16,9 @@ export const stateFile = join(tmpdir(), `storefront-e2e-${createHash(webDir)}.js
 /** The environment variable through which the base URL reaches the config and the workers. */
 export const BASE_URL_ENV = 'E2E_BASE_URL';
 
+/** The embedded sandbox's origin (its fault injection), when global setup started the server. */
+export const SANDBOX_URL_ENV = 'E2E_SANDBOX_URL';
+
 export interface ServerState {
   pid: number;
   baseURL: string;

@@ -133,8 +133,14 @@ impl Default for CachePolicy {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CacheConfig {
-    /// Total bytes the cache may hold (bodies and their compressed variants).
+    /// Bytes the cache may hold for pages, products, collections and the price map: bodies,
+    /// compressed variants, keys, tags and a measured per-entry overhead, so it is close to the
+    /// memory the entries take (see [`super::entry::ENTRY_OVERHEAD_BYTES`]).
     pub capacity_bytes: u64,
+    /// Bytes held for search results, counted the same way, apart from `capacity_bytes`: search
+    /// terms are an unbounded key space anyone can fill, so they get a budget of their own and
+    /// can never evict pages, products, collections or the price map.
+    pub search_capacity_bytes: u64,
     /// Bytes held for map tiles, in a cache of their own: panning a map (or walking every tile
     /// of a zoom level) can never evict pages, products or collections.
     pub tile_capacity_bytes: u64,
@@ -154,6 +160,7 @@ impl Default for CacheConfig {
     fn default() -> Self {
         Self {
             capacity_bytes: 64 * 1024 * 1024,
+            search_capacity_bytes: 8 * 1024 * 1024,
             tile_capacity_bytes: 16 * 1024 * 1024,
             stale_wait_ms: 200,
             pages: CachePolicy::new(300, 600, 86_400, 60),
@@ -192,6 +199,9 @@ impl CacheConfig {
             .collect();
         if self.capacity_bytes == 0 {
             problems.push("cache.capacity_bytes: must be at least 1".to_owned());
+        }
+        if self.search_capacity_bytes == 0 {
+            problems.push("cache.search_capacity_bytes: must be at least 1".to_owned());
         }
         if self.tile_capacity_bytes == 0 {
             problems.push("cache.tile_capacity_bytes: must be at least 1".to_owned());

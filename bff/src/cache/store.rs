@@ -116,8 +116,16 @@ pub struct EdgeCache {
     inner: Arc<Inner>,
 }
 
+type Entries = moka::future::Cache<String, Arc<CachedResponse>>;
+
 struct Inner {
-    entries: moka::future::Cache<String, Arc<CachedResponse>>,
+    /// Pages, products, collections and the price map: a bounded set of keys.
+    entries: Entries,
+    /// Search results, in a byte budget of their own (`cache.search_capacity_bytes`): anyone
+    /// can make new search keys, so a flood of random terms evicts only other searches, never
+    /// a page, a product, a collection or the price map (nor the stale copies that carry an
+    /// outage).
+    search_entries: Entries,
     /// A std `Mutex`: held only to look up or insert a handle, never across an await.
     /// One fetch per key in flight, shared by every request for it, with the instant it
     /// started: a stale copy's wait (`stale_wait_ms`) counts from there, not from each request.
@@ -146,6 +154,7 @@ impl std::fmt::Debug for EdgeCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EdgeCache")
             .field("entries", &self.inner.entries.entry_count())
+            .field("search_entries", &self.inner.search_entries.entry_count())
             .finish_non_exhaustive()
     }
 }
@@ -175,6 +184,19 @@ impl Expiry<String, Arc<CachedResponse>> for HardLimit {
 }
 
 impl Inner {
+    /// The storage `route`'s entries live in.
+    fn entries_of(&self, route: RouteKind) -> &Entries {
+        match route {
+            RouteKind::Search => &self.search_entries,
+            _ => &self.entries,
+        }
+    }
+
+    /// Both storages, for purges and figures.
+    fn all_entries(&self) -> [&Entries; 2] {
+        [&self.entries, &self.search_entries]
+    }
+
     /// Stores `entry` in L1 unless a purge happened since `generation` was read (also one that
     /// lands during the insert). Returns whether it stayed.
     async fn store_l1(&self, key: &str, entry: Arc<CachedResponse>, generation: u64) -> bool {
@@ -182,10 +204,11 @@ impl Inner {
             return false;
         }
         let route = entry.route;
-        self.entries.insert(key.to_owned(), entry).await;
+        let entries = self.entries_of(route);
+        entries.insert(key.to_owned(), entry).await;
         self.epochs.bump(route);
         if self.generation.load(Ordering::SeqCst) != generation {
-            self.entries.invalidate(key).await;
+            entries.invalidate(key).await;
             return false;
         }
         true
@@ -227,7 +250,11 @@ pub struct RouteStats {
 pub struct CacheStats {
     pub entries: u64,
     pub bytes: u64,
+    /// The budget of everything but search results.
     pub capacity_bytes: u64,
+    /// What search results weigh, within their own budget.
+    pub search_bytes: u64,
+    pub search_capacity_bytes: u64,
     pub in_flight: usize,
     pub routes: Vec<RouteStats>,
 }
@@ -247,25 +274,12 @@ impl EdgeCache {
     ) -> Self {
         // Composed answers are new bytes; single entries share theirs.
         let remembered_capacity = config.capacity_bytes / 2;
-        let eviction_metrics = metrics.clone();
-        let entries = moka::future::Cache::builder()
-            .max_capacity(config.capacity_bytes)
-            .weigher(|key: &String, entry: &Arc<CachedResponse>| entry.weight(key))
-            .expire_after(HardLimit)
-            .support_invalidation_closures()
-            .eviction_listener(move |_key, _entry, cause| {
-                let cause = match cause {
-                    RemovalCause::Size => "size",
-                    RemovalCause::Expired => "expired",
-                    RemovalCause::Explicit => "purged",
-                    RemovalCause::Replaced => return,
-                };
-                eviction_metrics.count_cache_eviction(cause);
-            })
-            .build();
+        let entries = bounded_entries(config.capacity_bytes, metrics.clone());
+        let search_entries = bounded_entries(config.search_capacity_bytes, metrics.clone());
         Self {
             inner: Arc::new(Inner {
                 entries,
+                search_entries,
                 inflight: SingleFlight::default(),
                 generation: AtomicU64::new(0),
                 config: RwLock::new(Arc::new(config)),
@@ -324,8 +338,12 @@ impl EdgeCache {
             .config
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if current.capacity_bytes != config.capacity_bytes {
-            tracing::warn!("cache.capacity_bytes changes take effect on restart");
+        if current.capacity_bytes != config.capacity_bytes
+            || current.search_capacity_bytes != config.search_capacity_bytes
+        {
+            tracing::warn!(
+                "cache.capacity_bytes and cache.search_capacity_bytes changes take effect on restart"
+            );
         }
         *current = Arc::new(config);
         drop(current);
@@ -428,7 +446,7 @@ impl EdgeCache {
     {
         let config = self.inner.config();
         let policy = config.policy(route);
-        let (cached, from_l2) = match self.inner.entries.get(&key).await {
+        let (cached, from_l2) = match self.inner.entries_of(route).get(&key).await {
             Some(entry) => (Some(entry), false),
             None => {
                 let shared = self.read_l2(route, &key, policy).await;
@@ -675,8 +693,10 @@ impl EdgeCache {
                 self.inner.generation.fetch_add(1, Ordering::SeqCst);
                 let mut purged = 0;
                 for key in keys {
-                    if self.inner.entries.remove(key).await.is_some() {
-                        purged += 1;
+                    for entries in self.inner.all_entries() {
+                        if entries.remove(key).await.is_some() {
+                            purged += 1;
+                        }
                     }
                 }
                 self.inner.epochs.bump_all();
@@ -696,18 +716,20 @@ impl EdgeCache {
         predicate: impl Fn(&CachedResponse) -> bool + Send + Sync + 'static,
     ) -> u64 {
         self.inner.generation.fetch_add(1, Ordering::SeqCst);
-        let matching: Vec<Arc<String>> = self
-            .inner
-            .entries
-            .iter()
-            .filter(|(_, entry)| predicate(entry))
-            .map(|(key, _)| key)
-            .collect();
-        for key in &matching {
-            self.inner.entries.invalidate(key.as_str()).await;
+        let mut purged = 0;
+        for entries in self.inner.all_entries() {
+            let matching: Vec<Arc<String>> = entries
+                .iter()
+                .filter(|(_, entry)| predicate(entry))
+                .map(|(key, _)| key)
+                .collect();
+            for key in &matching {
+                entries.invalidate(key.as_str()).await;
+            }
+            purged += matching.len() as u64;
         }
         self.inner.epochs.bump_all();
-        matching.len() as u64
+        purged
     }
 
     /// The L2 entry for `key` (one read per key in flight on this replica), stored in L1 when
@@ -741,12 +763,14 @@ impl EdgeCache {
     }
 
     pub async fn stats(&self) -> CacheStats {
-        self.inner.entries.run_pending_tasks().await;
         let mut per_route: HashMap<RouteKind, (u64, u64)> = HashMap::new();
-        for (key, entry) in self.inner.entries.iter() {
-            let figures = per_route.entry(entry.route).or_default();
-            figures.0 += 1;
-            figures.1 += u64::from(entry.weight(&key));
+        for entries in self.inner.all_entries() {
+            entries.run_pending_tasks().await;
+            for (key, entry) in entries.iter() {
+                let figures = per_route.entry(entry.route).or_default();
+                figures.0 += 1;
+                figures.1 += u64::from(entry.weight(&key));
+            }
         }
         let routes = RouteKind::ALL
             .iter()
@@ -783,24 +807,59 @@ impl EdgeCache {
                 }
             })
             .collect();
+        let config = self.config();
+        let (entries, bytes) = self.sum_sizes();
         CacheStats {
-            entries: self.inner.entries.entry_count(),
-            bytes: self.inner.entries.weighted_size(),
-            capacity_bytes: self.config().capacity_bytes,
+            entries,
+            bytes,
+            capacity_bytes: config.capacity_bytes,
+            search_bytes: self.inner.search_entries.weighted_size(),
+            search_capacity_bytes: config.search_capacity_bytes,
             in_flight: self.inner.inflight.len(),
             routes,
         }
     }
 
-    /// Entry count and weighted size, for the metrics gauges (after applying moka's pending
-    /// bookkeeping, so the figures are current).
+    /// Entry count and weighted size of both storages, for the metrics gauges (after applying
+    /// moka's pending bookkeeping, so the figures are current).
     pub async fn size(&self) -> (u64, u64) {
-        self.inner.entries.run_pending_tasks().await;
-        (
-            self.inner.entries.entry_count(),
-            self.inner.entries.weighted_size(),
-        )
+        for entries in self.inner.all_entries() {
+            entries.run_pending_tasks().await;
+        }
+        self.sum_sizes()
     }
+
+    fn sum_sizes(&self) -> (u64, u64) {
+        self.inner
+            .all_entries()
+            .iter()
+            .fold((0, 0), |(count, bytes), entries| {
+                (
+                    count + entries.entry_count(),
+                    bytes + entries.weighted_size(),
+                )
+            })
+    }
+}
+
+/// One bounded storage: moka weighing each entry in bytes (see [`CachedResponse::weight`]),
+/// expiring it at its hard limit, counting evictions by cause.
+fn bounded_entries(capacity_bytes: u64, metrics: Arc<Metrics>) -> Entries {
+    moka::future::Cache::builder()
+        .max_capacity(capacity_bytes)
+        .weigher(|key: &String, entry: &Arc<CachedResponse>| entry.weight(key))
+        .expire_after(HardLimit)
+        .support_invalidation_closures()
+        .eviction_listener(move |_key, _entry, cause| {
+            let cause = match cause {
+                RemovalCause::Size => "size",
+                RemovalCause::Expired => "expired",
+                RemovalCause::Explicit => "purged",
+                RemovalCause::Replaced => return,
+            };
+            metrics.count_cache_eviction(cause);
+        })
+        .build()
 }
 
 /// The entry for `key` from the upstream, and whether another replica fetched it. With L2, one

@@ -8,7 +8,7 @@
 //! `*Fields` schemas in `openapi::schemas::catalogue`, which have no runtime type of their own.
 
 use axum::body::Body;
-use axum::http::{HeaderMap, HeaderValue, Response, header};
+use axum::http::{HeaderMap, Response};
 use bytes::Bytes;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -16,9 +16,8 @@ use utoipa::ToSchema;
 
 use super::content::SkuVariant;
 use super::pricing::amount;
-use crate::cache::http::{CACHE_STATUS, respond_composed};
-use crate::cache::status::cache_status_header;
-use crate::cache::{self, CacheState, EdgeCache, Epochs, Lookup};
+use crate::cache::http::respond_composed;
+use crate::cache::{self, EdgeCache, Epochs, Lookup};
 use crate::openapi::schemas::catalogue::{
     CollectionFields, ProductCardFields, ProductPageFields, SkuFields,
 };
@@ -106,7 +105,7 @@ pub struct Collection {
 }
 
 /// `GET /api/search`: the matching products as priced cards, by title ignoring case. A search
-/// that could not run answers no results (never an error page).
+/// that could not run is a 503 `search_unavailable`, not an empty list.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct SearchResults {
     /// The query as searched: trimmed and lower-cased.
@@ -127,9 +126,6 @@ pub enum Answer {
         body: Bytes,
         epochs: Option<Epochs>,
     },
-    /// No results for a search that could not run: 200, never stored by anyone. Carries the
-    /// upstream status seen, for `Cache-Status`.
-    NoResults { body: Bytes, forward_status: u16 },
 }
 
 impl Answer {
@@ -148,23 +144,6 @@ impl Answer {
                     }
                     None => respond_composed(&parts, body.clone(), request_headers),
                 }
-            }
-            Self::NoResults {
-                body,
-                forward_status,
-            } => {
-                let mut response = Response::new(Body::from(body.clone()));
-                let headers = response.headers_mut();
-                headers.insert(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json"),
-                );
-                headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-                let status = cache_status_header(CacheState::Miss, 0, false, Some(*forward_status));
-                if let Ok(value) = HeaderValue::from_str(&status) {
-                    headers.insert(CACHE_STATUS.clone(), value);
-                }
-                response
             }
         }
     }

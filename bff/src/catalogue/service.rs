@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Catalogue;
-use super::answer::{Answer, SearchResults};
+use super::answer::Answer;
 use super::compose;
 use super::content::{CardContent, CollectionContent, ProductContent};
 use super::pricing::PriceMap;
@@ -93,7 +93,8 @@ impl Catalogue {
     }
 
     /// The products matching `query`, priced, by title. A search that cannot run (the search or
-    /// the price map failing) is no results, never an error page (spec, section 8).
+    /// the price map failing, with no stale copy to answer) is a 503 `search_unavailable`: an
+    /// error the page shows as such and monitoring counts, not a "no products match".
     pub async fn search(
         &self,
         query: &SearchQuery,
@@ -110,14 +111,11 @@ impl Catalogue {
                 fetch_search(content, fetch_query, fetch_id)
             })
             .await;
-        let results = match found {
-            Ok(results) => results,
-            Err(failure) => return no_results(q, &failure),
-        };
-        let (prices, map) = match self.price_map(request_id).await {
-            Ok(prices) => prices,
-            Err(failure) => return no_results(q, &failure),
-        };
+        let results = found.map_err(search_unavailable)?;
+        let (prices, map) = self
+            .price_map(request_id)
+            .await
+            .map_err(search_unavailable)?;
         let body = encode(&compose::search_results(q, cached(&results)?, &map))?;
         // Not remembered: searches are many and rarely repeated, and the hit path never
         // answers them.
@@ -191,22 +189,17 @@ impl Catalogue {
     }
 }
 
-/// `{"query": q, "results": []}` for a search that could not run: 200, never stored by anyone.
-fn no_results(q: &str, failure: &FetchFailure) -> Result<Answer, ApiError> {
-    tracing::warn!(error = %failure, "search failed; answering empty results");
-    let forward_status = match failure {
-        FetchFailure::Upstream(UpstreamError::Status { status, .. }) => status.as_u16(),
-        FetchFailure::Upstream(UpstreamError::Timeout { .. }) => 504,
-        _ => 502,
-    };
-    let body = encode(&SearchResults {
-        query: q.to_owned(),
-        results: Vec::new(),
-    })?;
-    Ok(Answer::NoResults {
-        body,
-        forward_status,
-    })
+/// The answer to a search that could not run, whatever failed (the search itself, the price
+/// map, the answer breaking the contract): one 503 the page can name, with `Retry-After`.
+fn search_unavailable(failure: FetchFailure) -> ApiError {
+    tracing::warn!(error = %failure, "search failed");
+    ApiError::Refused {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        code: "search_unavailable",
+        detail: "Search is unavailable; please try again in a moment.".to_owned(),
+        errors: None,
+        members: serde_json::Map::new(),
+    }
 }
 
 /// A content entry as its fetch stored it (so this cannot fail short of a bug).
@@ -522,7 +515,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn search_results_are_sorted_and_a_broken_search_is_no_results() {
+    async fn search_results_are_sorted_and_a_broken_search_is_a_503() {
         let catalogue = catalogue().await;
         let query = SearchQuery("any".to_owned());
         let (found, _) = composed(
@@ -537,19 +530,15 @@ mod tests {
         assert_eq!(found["results"][1]["skus"][0]["finalPrice"], json!(5));
 
         let broken = SearchQuery("broken".to_owned());
-        let answer = catalogue
+        let problem = catalogue
             .search(&broken, RequestId::generate())
             .await
-            .unwrap();
-        let Answer::NoResults {
-            body,
-            forward_status,
-        } = answer
-        else {
-            panic!("not no results: {answer:?}");
-        };
-        assert_eq!(forward_status, 502);
-        let body: Value = serde_json::from_slice(&body).unwrap();
-        assert_eq!(body, json!({"query": "broken", "results": []}));
+            .unwrap_err()
+            .problem();
+        assert_eq!((problem.status, problem.code), (503, "search_unavailable"));
+        assert_eq!(
+            problem.detail,
+            "Search is unavailable; please try again in a moment."
+        );
     }
 }

@@ -68,6 +68,13 @@ pub struct Login {
     captcha: String,
 }
 
+impl Login {
+    /// The e-mail signed in with, as typed (the per-account failure count normalises it).
+    pub fn email(&self) -> &str {
+        &self.email
+    }
+}
+
 // The sign-up form. The upstream gets it without `confirmPassword` (see `NewAccount`).
 #[derive(Debug, Deserialize, Validate, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -209,14 +209,23 @@ impl Default for SessionConfig {
     }
 }
 
-/// Per-client-IP limits on the sign-in, registration and password endpoints.
+/// Per-client-IP limits on the sign-in, registration, password and verification endpoints and
+/// on search; sign-in failures per account.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RateLimitConfig {
-    /// Requests per minute per client IP on each limited endpoint.
+    /// Requests per minute per client IP on each limited auth endpoint.
     pub auth_per_minute: u32,
+    /// Searches per minute per client IP.
+    pub search_per_minute: u32,
+    /// Wrong passwords (or unknown e-mails) per account within `sign_in_failure_window_ms`,
+    /// from any number of addresses; past them, sign-in for that account answers 429.
+    pub sign_in_failures_per_account: u32,
+    /// The per-account window, counted from the account's first failure.
+    pub sign_in_failure_window_ms: u64,
     /// A header set by a trusted proxy that carries the client IP (e.g. `x-forwarded-for`; its
-    /// last entry is used). Empty: the connection's peer address, which clients cannot forge.
+    /// last entry is used). Empty, missing from a request or unparsable: the connection's peer
+    /// address, which clients cannot forge.
     pub trusted_client_ip_header: String,
 }
 
@@ -224,6 +233,9 @@ impl Default for RateLimitConfig {
     fn default() -> Self {
         Self {
             auth_per_minute: 10,
+            search_per_minute: 120,
+            sign_in_failures_per_account: 10,
+            sign_in_failure_window_ms: 15 * 60 * 1000,
             trusted_client_ip_header: String::new(),
         }
     }
@@ -787,8 +799,22 @@ impl Config {
             problems.push("telemetry.rum_sample_ratio: must be between 0 and 1".to_owned());
         }
         problems.extend(self.cache.validate());
-        if self.rate_limit.auth_per_minute == 0 {
-            problems.push("rate_limit.auth_per_minute: must be at least 1".to_owned());
+        let limits = &self.rate_limit;
+        for (key, value) in [
+            ("auth_per_minute", u64::from(limits.auth_per_minute)),
+            ("search_per_minute", u64::from(limits.search_per_minute)),
+            (
+                "sign_in_failures_per_account",
+                u64::from(limits.sign_in_failures_per_account),
+            ),
+            (
+                "sign_in_failure_window_ms",
+                limits.sign_in_failure_window_ms,
+            ),
+        ] {
+            if value == 0 {
+                problems.push(format!("rate_limit.{key}: must be at least 1"));
+            }
         }
         if self.session.cookie_name.is_empty()
             || !self

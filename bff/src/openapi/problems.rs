@@ -63,6 +63,10 @@ problem_responses! {
     /// is open after repeated failures (`code`: upstream_unavailable); `Retry-After` says when
     /// to retry.
     Overloaded;
+    /// The search cannot run now: the content service or the price map is failing (`code`:
+    /// search_unavailable), or the BFF is at its concurrency limit (`code`: overloaded);
+    /// `Retry-After` says when to retry.
+    SearchUnavailable;
     /// The request or an upstream call exceeded its deadline (`code`: timeout, upstream_timeout).
     TimedOut;
 }

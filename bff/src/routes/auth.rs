@@ -3,6 +3,7 @@
 //! only ever gets its sealed cookie.
 
 use axum::Json;
+use axum::extract::State;
 use axum::http::StatusCode;
 
 use crate::commerce::auth::{
@@ -12,6 +13,7 @@ use crate::commerce::auth::{
 use crate::commerce::{MessageAnswer, Shopper};
 use crate::error::ApiError;
 use crate::openapi::problems;
+use crate::rate_limit::account::SignInFailures;
 use crate::validation::Validated;
 
 /// The visitor's session: signed in or not, and who.
@@ -29,7 +31,9 @@ pub async fn session(shopper: Shopper) -> Result<Json<SessionView>, ApiError> {
 
 /// Sign in with e-mail and password.
 ///
-/// Sets the session cookie; a guest cart is merged into the user's cart.
+/// Sets the session cookie; a guest cart is merged into the user's cart. Limited per client IP,
+/// and per account: past `rate_limit.sign_in_failures_per_account` wrong passwords in the
+/// window, from any address, that account's sign-ins answer 429 until the window ends.
 #[utoipa::path(post, operation_id = "login", path = "/auth/login", tag = "session", request_body = Login,
     responses(
         (status = 200, description = "Signed in.", body = SessionView),
@@ -39,10 +43,22 @@ pub async fn session(shopper: Shopper) -> Result<Json<SessionView>, ApiError> {
     )
 )]
 pub async fn login(
+    State(failures): State<SignInFailures>,
     shopper: Shopper,
     Validated(form): Validated<Login>,
 ) -> Result<Json<SessionView>, ApiError> {
-    auth::login(&shopper, &form).await.map(Json)
+    if let Err(retry_after_seconds) = failures.check(form.email()).await {
+        return Err(ApiError::TooManyRequests {
+            retry_after_seconds,
+        });
+    }
+    let signed_in = auth::login(&shopper, &form).await;
+    if let Err(refused) = &signed_in
+        && refused.status() == StatusCode::UNAUTHORIZED
+    {
+        failures.record_failure(form.email()).await;
+    }
+    signed_in.map(Json)
 }
 
 /// Create an account and sign in.
@@ -111,6 +127,7 @@ pub async fn reset_password(
         (status = 200, description = "The account is verified.", body = MessageAnswer),
         (status = 400, response = problems::BadRequest),
         (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
     )
 )]
 pub async fn verify_registration(
@@ -127,6 +144,7 @@ pub async fn verify_registration(
         (status = 400, response = problems::BadRequest),
         (status = 401, response = problems::Unauthorized),
         (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
     )
 )]
 pub async fn change_password(

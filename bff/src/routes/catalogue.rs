@@ -16,11 +16,16 @@ use crate::extract::Path;
 use crate::request_id::RequestId;
 use crate::state::SharedState;
 
+/// Products and collections.
 pub fn routes() -> OpenApiRouter<SharedState> {
     OpenApiRouter::new()
         .routes(routes!(product))
         .routes(routes!(collection))
-        .routes(routes!(search))
+}
+
+/// Search, apart: it carries a rate limit of its own.
+pub fn search_routes() -> OpenApiRouter<SharedState> {
+    OpenApiRouter::new().routes(routes!(search))
 }
 
 /// A product page, priced.
@@ -96,8 +101,9 @@ pub async fn collection(
 
 /// Search products.
 ///
-/// Priced search results sorted by title. A failed search is an empty result list, never an
-/// error page (spec, section 8); a query shorter than 2 characters is a 422.
+/// Priced search results sorted by title. A search that cannot run (the content service or the
+/// price map failing) is a 503 `search_unavailable`; a query shorter than 2 characters is a 422;
+/// more than `rate_limit.search_per_minute` searches a minute from one client is a 429.
 #[utoipa::path(
     get,
     path = "/search",
@@ -109,8 +115,7 @@ pub async fn collection(
                 characters once surrounding spaces are trimmed."),
     ),
     responses(
-        (status = 200, description = "The matching products, priced; no results when the \
-            search could not run (then `Cache-Control: no-store` and no `ETag`).",
+        (status = 200, description = "The matching products, priced.",
             body = SearchResults,
             headers(
                 ("ETag" = String, description = "Strong; changes exactly when the answer does."),
@@ -121,6 +126,8 @@ pub async fn collection(
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
             headers(("ETag" = String))),
         (status = 422, response = crate::openapi::problems::Invalid),
+        (status = 429, response = crate::openapi::problems::TooManyRequests),
+        (status = 503, response = crate::openapi::problems::SearchUnavailable),
     ),
 )]
 pub async fn search(

@@ -33,25 +33,32 @@ pub fn api(state: &SharedState) -> Router<SharedState> {
 /// The documented endpoints. Register handlers only through `routes!` (never `.route`), so
 /// every endpoint is in the document.
 fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
-    // Sign-in, registration and the password endpoints are limited per client IP.
-    let limited = OpenApiRouter::new()
+    // Sign-in, registration, the password endpoints (change-password answers whether the
+    // current password is right) and verification are limited per client IP.
+    let auth_limited = OpenApiRouter::new()
         .routes(routes!(auth::login))
         .routes(routes!(auth::register))
         .routes(routes!(auth::forgot_password))
         .routes(routes!(auth::reset_password))
+        .routes(routes!(auth::change_password))
+        .routes(routes!(auth::verify_registration))
         .route_layer(middleware::from_fn_with_state(
             state.auth_rate_limit.clone(),
             crate::rate_limit::layer,
         ));
+    // Search is anonymous and every new term is an upstream call and a cache entry.
+    let search_limited = catalogue::search_routes().route_layer(middleware::from_fn_with_state(
+        state.search_rate_limit.clone(),
+        crate::rate_limit::layer,
+    ));
     OpenApiRouter::new()
-        .merge(limited)
+        .merge(auth_limited)
+        .merge(search_limited)
         .merge(catalogue::routes())
         .merge(dealers::routes())
         .routes(routes!(auth::session))
         .routes(routes!(auth::logout))
-        .routes(routes!(auth::change_password))
         .routes(routes!(auth::resend_verification))
-        .routes(routes!(auth::verify_registration))
         .routes(routes!(cart::get))
         .routes(routes!(cart::add_item))
         .routes(routes!(cart::update_item, cart::remove_item))

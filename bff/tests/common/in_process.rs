@@ -5,8 +5,8 @@
 //! settings) keeps the real-TCP `TestServer`.
 //!
 //! Differences from `TestServer`, all from there being no socket: the sandbox's origin is
-//! [`SANDBOX_ORIGIN`], no request carries `ConnectInfo` (so the per-IP auth limit does not
-//! apply unless `trusted_client_ip_header` is set), and the map tile provider, which has no
+//! [`SANDBOX_ORIGIN`], no request carries `ConnectInfo` (so the per-IP limits count every
+//! request under `0.0.0.0` unless `trusted_client_ip_header` is set and sent), and the map tile provider, which has no
 //! pluggable transport, cannot reach the sandbox (tiles stay on TCP).
 
 use std::path::PathBuf;

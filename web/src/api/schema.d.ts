@@ -15,7 +15,9 @@ export interface paths {
         put?: never;
         /**
          * Sign in with e-mail and password.
-         * @description Sets the session cookie; a guest cart is merged into the user's cart.
+         * @description Sets the session cookie; a guest cart is merged into the user's cart. Limited per client IP,
+         *     and per account: past `rate_limit.sign_in_failures_per_account` wrong passwords in the
+         *     window, from any address, that account's sign-ins answer 429 until the window ends.
          */
         post: operations["login"];
         delete?: never;
@@ -75,6 +77,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the signed-in user's password. */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm an account with the token from the verification e-mail. */
+        post: operations["verifyRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search products.
+         * @description Priced search results sorted by title. A search that cannot run (the content service or the
+         *     price map failing) is a 503 `search_unavailable`; a query shorter than 2 characters is a 422;
+         *     more than `rate_limit.search_per_minute` searches a minute from one client is a 429.
+         */
+        get: operations["searchProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/products/{title}": {
         parameters: {
             query?: never;
@@ -108,27 +166,6 @@ export interface paths {
          * @description The product group with its products priced, each showing its cheapest sku.
          */
         get: operations["getCollection"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Search products.
-         * @description Priced search results sorted by title. A failed search is an empty result list, never an
-         *     error page (spec, section 8); a query shorter than 2 characters is a 422.
-         */
-        get: operations["searchProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -197,23 +234,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/change-password": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Change the signed-in user's password. */
-        post: operations["changePassword"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/auth/resend-verification": {
         parameters: {
             query?: never;
@@ -225,23 +245,6 @@ export interface paths {
         put?: never;
         /** Send the signed-in user's verification e-mail again. */
         post: operations["resendVerification"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/verify-registration": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Confirm an account with the token from the verification e-mail. */
-        post: operations["verifyRegistration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2082,7 +2085,7 @@ export interface components {
         };
         /**
          * @description `GET /api/search`: the matching products as priced cards, by title ignoring case. A search
-         *     that could not run answers no results (never an error page).
+         *     that could not run is a 503 `search_unavailable`, not an empty list.
          */
         SearchResults: {
             /** @description The query as searched: trimmed and lower-cased. */
@@ -2372,6 +2375,19 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description The search cannot run now: the content service or the price map is failing (`code`:
+         *     search_unavailable), or the BFF is at its concurrency limit (`code`: overloaded);
+         *     `Retry-After` says when to retry.
+         */
+        SearchUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request or an upstream call exceeded its deadline (`code`: timeout, upstream_timeout). */
         TimedOut: {
             headers: {
@@ -2572,6 +2588,118 @@ export interface operations {
             504: components["responses"]["TimedOut"];
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePassword"];
+            };
+        };
+        responses: {
+            /** @description The password is changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamFailed"];
+            503: components["responses"]["Overloaded"];
+            504: components["responses"]["TimedOut"];
+        };
+    };
+    verifyRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyRegistration"];
+            };
+        };
+        responses: {
+            /** @description The account is verified. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamFailed"];
+            503: components["responses"]["Overloaded"];
+            504: components["responses"]["TimedOut"];
+        };
+    };
+    searchProducts: {
+        parameters: {
+            query: {
+                /** @description What to search for in titles and subtitles, ignoring case: 2 to 100 characters once surrounding spaces are trimmed. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching products, priced. */
+            200: {
+                headers: {
+                    /** @description The shortest freshness of the results and the price map. */
+                    "Cache-Control"?: string;
+                    /** @description What the BFF's cache did (RFC 9211). */
+                    "Cache-Status"?: string;
+                    /** @description Strong; changes exactly when the answer does. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamFailed"];
+            503: components["responses"]["SearchUnavailable"];
+            504: components["responses"]["TimedOut"];
+        };
+    };
     getProduct: {
         parameters: {
             query?: never;
@@ -2658,48 +2786,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
-            500: components["responses"]["Internal"];
-            502: components["responses"]["UpstreamFailed"];
-            503: components["responses"]["Overloaded"];
-            504: components["responses"]["TimedOut"];
-        };
-    };
-    searchProducts: {
-        parameters: {
-            query: {
-                /** @description What to search for in titles and subtitles, ignoring case: 2 to 100 characters once surrounding spaces are trimmed. */
-                q: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The matching products, priced; no results when the search could not run (then `Cache-Control: no-store` and no `ETag`). */
-            200: {
-                headers: {
-                    /** @description The shortest freshness of the results and the price map. */
-                    "Cache-Control"?: string;
-                    /** @description What the BFF's cache did (RFC 9211). */
-                    "Cache-Status"?: string;
-                    /** @description Strong; changes exactly when the answer does. */
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SearchResults"];
-                };
-            };
-            /** @description Not modified: `If-None-Match` names the current `ETag`. */
-            304: {
-                headers: {
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];
@@ -2798,40 +2884,6 @@ export interface operations {
             504: components["responses"]["TimedOut"];
         };
     };
-    changePassword: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ChangePassword"];
-            };
-        };
-        responses: {
-            /** @description The password is changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageAnswer"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["CsrfRejected"];
-            408: components["responses"]["RequestTimedOut"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Invalid"];
-            500: components["responses"]["Internal"];
-            502: components["responses"]["UpstreamFailed"];
-            503: components["responses"]["Overloaded"];
-            504: components["responses"]["TimedOut"];
-        };
-    };
     resendVerification: {
         parameters: {
             query?: never;
@@ -2855,39 +2907,6 @@ export interface operations {
             403: components["responses"]["CsrfRejected"];
             408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
-            500: components["responses"]["Internal"];
-            502: components["responses"]["UpstreamFailed"];
-            503: components["responses"]["Overloaded"];
-            504: components["responses"]["TimedOut"];
-        };
-    };
-    verifyRegistration: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["VerifyRegistration"];
-            };
-        };
-        responses: {
-            /** @description The account is verified. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageAnswer"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            403: components["responses"]["CsrfRejected"];
-            408: components["responses"]["RequestTimedOut"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Invalid"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];

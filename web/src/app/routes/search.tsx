@@ -4,9 +4,18 @@ import { searchLoader, SearchResultsPage, useSearchResults, revalidateOnPathChan
 export const loader = searchLoader;
 export const shouldRevalidate = revalidateOnPathChange;
 
-/** `/search/:query`: 'Results for "{query}"'; a failed search shows the same title with no results. */
+/**
+ * `/search/:query`: 'Results for "{query}"'; a search that could not run keeps the title and says
+ * 'Search is unavailable' (or that there were too many searches).
+ */
 export function Component() {
   const query = useParams().query ?? '';
-  const results = useSearchResults(query);
-  return <SearchResultsPage query={query} results={results?.results ?? []} />;
+  const search = useSearchResults(query);
+  return (
+    <SearchResultsPage
+      query={query}
+      results={search.status === 'found' ? search.data.results : []}
+      failure={search.status === 'failed' ? search.failure : undefined}
+    />
+  );
 }

@@ -24,15 +24,13 @@ export function fetchCollection(title: string, signal?: AbortSignal): Promise<Co
   return orNullOn404(unwrap(api.GET('/api/collections/{title}', { params: { path: { title } }, signal })));
 }
 
-/** A search that fails answers no results (spec: shopping §8). */
+/**
+ * The products matching `query`. A search the BFF cannot run throws (503 `search_unavailable`,
+ * 429 for too many searches): the page says so rather than showing "no products match".
+ */
 export async function fetchSearch(query: string, signal?: AbortSignal): Promise<SearchResults> {
-  try {
-    const answer = await unwrap(api.GET('/api/search', { params: { query: { q: query } }, signal }));
-    return { query: answer.query, results: Array.isArray(answer.results) ? answer.results : [] };
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    return { query, results: [] };
-  }
+  const answer = await unwrap(api.GET('/api/search', { params: { query: { q: query } }, signal }));
+  return { query: answer.query, results: Array.isArray(answer.results) ? answer.results : [] };
 }
 
 export function sendStockAlert(alert: StockAlert): Promise<MessageAnswer> {

@@ -173,11 +173,41 @@ describe('search results', () => {
     expect(await screen.findByRole('article', { name: 'Summit LR' })).toBeInTheDocument();
   });
 
-  it('a failed search shows the same title with no results', async () => {
-    server.use(http.get('/api/search', () => HttpResponse.json({ message: 'down' }, { status: 503 })));
+  it("a search the BFF cannot run keeps the title and says 'Search is unavailable'", async () => {
+    server.use(
+      http.get('/api/search', () =>
+        problem(503, {
+          title: 'Service Unavailable',
+          detail: 'Search is unavailable; please try again in a moment.',
+          code: 'search_unavailable',
+        }),
+      ),
+    );
     renderRoute('/search/summit');
     expect(await h1('Results for "summit"')).toBeInTheDocument();
-    expect(within(screen.getByRole('main')).getByRole('status')).toHaveTextContent('0 products');
+    const main = screen.getByRole('main');
+    expect(await within(main).findByRole('alert')).toHaveTextContent('Search is unavailable');
+    expect(main).not.toHaveTextContent('No products match');
+    expect(within(main).queryByText('0 products')).not.toBeInTheDocument();
     expect(screen.queryByRole('article')).not.toBeInTheDocument();
+  });
+
+  it('too many searches from one connection says so', async () => {
+    server.use(
+      http.get('/api/search', () =>
+        problem(429, { title: 'Too Many Requests', detail: 'Too many requests; retry in 30 s.', code: 'rate_limited' }),
+      ),
+    );
+    renderRoute('/search/summit');
+    expect(await h1('Results for "summit"')).toBeInTheDocument();
+    expect(await within(screen.getByRole('main')).findByRole('alert')).toHaveTextContent('Too many searches');
+  });
+
+  it('a search with no match still says no products match', async () => {
+    server.use(http.get('/api/search', () => HttpResponse.json({ query: 'zzz', results: [] })));
+    renderRoute('/search/zzz');
+    expect(await h1('Results for "zzz"')).toBeInTheDocument();
+    expect(await within(screen.getByRole('main')).findByRole('status')).toHaveTextContent('0 products');
+    expect(screen.getByText(/No products match your search/)).toBeInTheDocument();
   });
 });

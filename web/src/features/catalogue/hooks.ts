@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { searchFailure, type SearchFailure } from '../../lib/search-failure';
 import { collectionQuery, productQuery, searchQuery } from './queries';
 import type { Collection, ProductPage, SearchResults } from './types';
 
@@ -26,7 +27,15 @@ export function useCollection(title: string): PageData<Collection> {
   return pageData(useQuery(collectionQuery(title)));
 }
 
-/** Search results; a failed search is an empty result (spec: shopping §8). */
-export function useSearchResults(query: string): SearchResults | undefined {
-  return useQuery(searchQuery(query)).data;
+/** Search results, or why there are none to show: `failed` says what to tell the shopper. */
+export type SearchData =
+  | { status: 'found'; data: SearchResults }
+  | { status: 'failed'; failure: SearchFailure }
+  | { status: 'loading' };
+
+export function useSearchResults(query: string): SearchData {
+  const search = useQuery(searchQuery(query));
+  if (search.data) return { status: 'found', data: search.data };
+  if (search.isError) return { status: 'failed', failure: searchFailure(search.error) };
+  return { status: 'loading' };
 }

@@ -3,7 +3,7 @@ export { CollectionPage, collectionDisplayType, emptyCollection } from './compon
 export { emptyProduct, ProductPage, productDisplayType } from './components/product-page';
 export { ProductCard, ProductGrid } from './components/product-card';
 export { SearchResultsPage } from './components/search-results';
-export { useCollection, useProduct, useSearchResults, type PageData } from './hooks';
+export { useCollection, useProduct, useSearchResults, type PageData, type SearchData } from './hooks';
 export { cartLineFor } from './logic/cart-line';
 export {
   catalogueKeys,

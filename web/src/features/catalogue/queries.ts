@@ -40,13 +40,16 @@ export function searchQuery(query: string) {
     queryKey: catalogueKeys.search(query),
     queryFn: ({ signal }) => fetchSearch(query.trim(), signal),
     staleTime: FIVE_MINUTES,
+    // the BFF already retried, coalesced and served what it had: its 503 or 429 is an answer
+    retry: false,
   });
 }
 
 /**
  * Route loaders: they prime the cache before the page renders (cached data is used as is), so a
  * client-side navigation renders without a spinner. A failed load does not block the page: it
- * renders the empty default (spec: product load failure).
+ * renders the empty default (spec: product load failure), or for a search, says the search is
+ * unavailable.
  */
 export function productLoader(queryClient: QueryClient) {
   return async ({ params }: { params: Record<string, string | undefined> }) => {
@@ -64,7 +67,7 @@ export function collectionLoader(queryClient: QueryClient) {
 
 export function searchLoader(queryClient: QueryClient) {
   return async ({ params }: { params: Record<string, string | undefined> }) => {
-    await queryClient.query({ ...searchQuery(params.query ?? ''), staleTime: 'static' });
+    await queryClient.query({ ...searchQuery(params.query ?? ''), staleTime: 'static' }).catch(() => undefined);
     return null;
   };
 }

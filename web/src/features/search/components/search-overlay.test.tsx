@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { productCard } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
-import { server } from '../../../test/server';
+import { problem, server } from '../../../test/server';
 import { defined } from '../../../test/defined';
 import { advance, installFakeTimers } from '../../../test/timers';
 import { SUGGESTION_DEBOUNCE_MS, TOGGLE_DEBOUNCE_MS, type SearchResponse, type SearchResult } from '../api';
@@ -116,6 +116,22 @@ describe('search overlay', () => {
     ]);
     expect(box).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByText('3 suggestions')).toBeInTheDocument();
+  });
+
+  it("says 'Search is unavailable' when the BFF cannot run the search", async () => {
+    server.use(
+      http.get('/api/search', () =>
+        problem(503, { title: 'Service Unavailable', detail: 'Search is unavailable', code: 'search_unavailable' }),
+      ),
+    );
+    const { user, toggle } = await setup();
+    const box = await open(user, toggle);
+    await user.type(box, 'summit');
+    await advance(SUGGESTION_DEBOUNCE_MS);
+
+    expect(await screen.findByText(/^Search is unavailable\./)).toHaveAttribute('role', 'status');
+    expect(screen.queryByText('No suggestions')).not.toBeInTheDocument();
+    expect(box).toHaveAttribute('aria-expanded', 'false');
   });
 
   it('clears the suggestions at once when the box is emptied (and below 3 characters)', async () => {

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { SearchIcon } from '../../../components/ui/icons';
 import { isExternalHref, paths } from '../../../lib/paths';
 import { safeHref, safeImageSrc } from '../../../lib/safe-url';
+import { searchFailure } from '../../../lib/search-failure';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import {
   resultImage,
@@ -34,8 +35,10 @@ export default function SearchOverlay({ id, onClose }: SearchOverlayProps) {
   const term = text.trim();
   const debounced = useDebouncedValue(term, SUGGESTION_DEBOUNCE_MS);
   const enabled = debounced.length >= SUGGESTION_MIN_LENGTH;
-  const { data, isFetched } = useQuery({ ...suggestionsQuery(debounced.toLowerCase()), enabled });
+  const { data, isFetched, error } = useQuery({ ...suggestionsQuery(debounced.toLowerCase()), enabled });
   const results = term.length >= SUGGESTION_MIN_LENGTH && enabled && data ? data : NO_RESULTS;
+  // 'Search is unavailable' (or too many searches) instead of a silent "no suggestions"
+  const failure = term.length >= SUGGESTION_MIN_LENGTH && enabled && error ? searchFailure(error) : null;
 
   const [active, setActive] = useState(-1);
   const [lastResults, setLastResults] = useState(results);
@@ -187,8 +190,14 @@ export default function SearchOverlay({ id, onClose }: SearchOverlayProps) {
             );
           })}
         </div>
-        <p role="status" className="visually-hidden">
-          {showStatus ? (results.length > 0 ? `${String(results.length)} suggestions` : 'No suggestions') : ''}
+        <p role="status" className={failure ? 'search-overlay__failure' : 'visually-hidden'}>
+          {failure
+            ? `${failure.title}. ${failure.hint}`
+            : showStatus
+              ? results.length > 0
+                ? `${String(results.length)} suggestions`
+                : 'No suggestions'
+              : ''}
         </p>
       </div>
     </div>
