@@ -78,7 +78,11 @@ fn bounded(name: &str, value: &str) -> bool {
                 || bff::routes::rum::route_label(value) == value
         }
         "state" => ["hit", "miss", "stale", "stale-if-error", "coalesced"].contains(&value),
-        "cause" | "event" => value.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+        "cause" | "event" => value
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+        "limit" => ["auth", "search", "sign_in_account"].contains(&value),
+        "to" => ["open", "half-open", "closed"].contains(&value),
         "version" => value == env!("CARGO_PKG_VERSION"),
         "commit" => value == bff::metrics::BUILD_COMMIT,
         "le" => true,

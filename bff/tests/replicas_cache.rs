@@ -315,3 +315,26 @@ async fn a_replica_that_finds_a_stale_entry_in_l2_serves_it_and_one_revalidation
     );
     replicas.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn search_answers_stay_out_of_the_shared_tier() {
+    let redis = RedisServer::start();
+    let replicas = three(&redis).await;
+    for replica in &replicas.replicas[..2] {
+        let answer = replica.get("/api/search?q=summit").await;
+        assert_eq!(answer.status(), 200);
+        assert!(
+            header(&answer, "cache-status").starts_with("bff; fwd=uri-miss"),
+            "each replica searches on its own: {}",
+            header(&answer, "cache-status")
+        );
+    }
+    let pattern = format!("{}cache:entry:search:*", replicas.key_prefix);
+    assert_eq!(redis.cli(&["--scan", "--pattern", &pattern]), "");
+    assert_eq!(
+        events(&replicas, "fill_lock_acquired").await,
+        1.0,
+        "the price map"
+    );
+    replicas.stop().await;
+}

@@ -184,6 +184,13 @@ impl Expiry<String, Arc<CachedResponse>> for HardLimit {
 }
 
 impl Inner {
+    /// The shared tier for `route`'s entries. Search stays out of it: anyone can make new search
+    /// keys, and in Redis they would compete with pages, products and collections for memory;
+    /// each replica keeps its searches in its own budget (`cache.search_capacity_bytes`).
+    fn shared_for(&self, route: RouteKind) -> Option<&SharedTier> {
+        self.shared.as_ref().filter(|_| route != RouteKind::Search)
+    }
+
     /// The storage `route`'s entries live in.
     fn entries_of(&self, route: RouteKind) -> &Entries {
         match route {
@@ -740,7 +747,7 @@ impl EdgeCache {
         key: &str,
         policy: &super::policy::CachePolicy,
     ) -> Option<Arc<CachedResponse>> {
-        self.inner.shared.as_ref()?;
+        self.inner.shared_for(route)?;
         let inner = self.inner.clone();
         let (task_key, policy) = (key.to_owned(), policy.clone());
         let (flight, _) = self
@@ -882,7 +889,7 @@ where
         tags.extend(fetched.extra_tags.iter().cloned());
         Arc::new(CachedResponse::new(route, fetched, tags, policy))
     };
-    let Some(shared) = &inner.shared else {
+    let Some(shared) = inner.shared_for(route) else {
         return Ok((build(fetch().await?), false));
     };
     let deadline = SharedTier::wait_deadline();
