@@ -160,6 +160,24 @@ pub struct UserTokens {
     pub confirmed_at_ms: i64,
 }
 
+#[cfg(test)]
+impl UserTokens {
+    /// Tokens for unit tests: `access-{refresh_token}` and `refresh_token`, expired.
+    pub(crate) fn for_test(refresh_token: &str) -> Self {
+        Self {
+            access_token: format!("access-{refresh_token}"),
+            refresh_token: refresh_token.to_owned(),
+            token_type: "Bearer".to_owned(),
+            expires_at: 0,
+            issued_at_ms: 0,
+            first_name: String::new(),
+            last_name: String::new(),
+            email: String::new(),
+            confirmed_at_ms: 0,
+        }
+    }
+}
+
 /// The sealed envelope: a format version inside too, so a payload change is detected even
 /// under the same outer version.
 #[derive(Debug, Serialize, Deserialize)]

@@ -411,17 +411,7 @@ mod tests {
     use super::*;
 
     fn tokens(refresh_token: &str) -> UserTokens {
-        UserTokens {
-            access_token: format!("access-{refresh_token}"),
-            refresh_token: refresh_token.to_owned(),
-            token_type: "Bearer".to_owned(),
-            expires_at: 0,
-            issued_at_ms: 0,
-            first_name: String::new(),
-            last_name: String::new(),
-            email: String::new(),
-            confirmed_at_ms: 0,
-        }
+        UserTokens::for_test(refresh_token)
     }
 
     const FAST: LeaseTiming = LeaseTiming {
