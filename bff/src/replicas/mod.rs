@@ -137,12 +137,8 @@ impl Redis {
         command: &redis::Cmd,
     ) -> Result<T, Unavailable> {
         let mut connection = self.connection();
-        let result = tokio::time::timeout(
-            self.inner.command_timeout,
-            command.query_async(&mut connection),
-        )
-        .await;
-        self.settle(operation, result)
+        self.within_timeout(operation, command.query_async(&mut connection))
+            .await
     }
 
     /// Runs a Lua script (loaded on first use), within the command timeout.
@@ -152,12 +148,8 @@ impl Redis {
         invocation: &redis::ScriptInvocation<'_>,
     ) -> Result<T, Unavailable> {
         let mut connection = self.connection();
-        let result = tokio::time::timeout(
-            self.inner.command_timeout,
-            invocation.invoke_async(&mut connection),
-        )
-        .await;
-        self.settle(operation, result)
+        self.within_timeout(operation, invocation.invoke_async(&mut connection))
+            .await
     }
 
     /// Runs `pipeline` atomically (`MULTI`/`EXEC`), within the command timeout.
@@ -167,11 +159,16 @@ impl Redis {
         pipeline: &redis::Pipeline,
     ) -> Result<T, Unavailable> {
         let mut connection = self.connection();
-        let result = tokio::time::timeout(
-            self.inner.command_timeout,
-            pipeline.query_async(&mut connection),
-        )
-        .await;
+        self.within_timeout(operation, pipeline.query_async(&mut connection))
+            .await
+    }
+
+    async fn within_timeout<T>(
+        &self,
+        operation: &'static str,
+        call: impl std::future::Future<Output = redis::RedisResult<T>>,
+    ) -> Result<T, Unavailable> {
+        let result = tokio::time::timeout(self.inner.command_timeout, call).await;
         self.settle(operation, result)
     }
 
