@@ -15,6 +15,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::routing::post;
+use bff::config::Config;
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::any_value::Value as AnyValue;
 use opentelemetry_proto::tonic::trace::v1::span::SpanKind;
@@ -49,6 +50,16 @@ struct Telemetry {
     provider: SdkTracerProvider,
     spans: Spans,
     config: bff::config::Config,
+}
+
+impl Telemetry {
+    /// The shared telemetry settings for one more server, with state of its own: in the Redis
+    /// run of `make test`, servers sharing a key prefix would share cache entries.
+    fn server_config(&self) -> Config {
+        let mut config = self.config.clone();
+        config.redis.key_prefix = common::test_config().redis.key_prefix;
+        config
+    }
 }
 
 fn telemetry() -> &'static Telemetry {
@@ -174,7 +185,7 @@ fn ancestry(spans: &[Received], span: &Received) -> Vec<String> {
 #[tokio::test]
 async fn a_cold_product_page_is_one_trace_from_the_browser_through_the_cache_to_the_upstream() {
     let telemetry = telemetry();
-    let server = common::start_with(telemetry.config.clone(), &[]).await;
+    let server = common::start_with(telemetry.server_config(), &[]).await;
     let trace_id = random_hex(16);
     let browser_span = random_hex(8);
     let answer = server
@@ -326,7 +337,7 @@ async fn a_cold_product_page_is_one_trace_from_the_browser_through_the_cache_to_
 #[tokio::test]
 async fn an_upstream_failure_marks_the_upstream_and_server_spans_as_errors() {
     let telemetry = telemetry();
-    let server = common::start_with(telemetry.config.clone(), &[]).await;
+    let server = common::start_with(telemetry.server_config(), &[]).await;
     server
         .inject_fault(serde_json::json!({"route": "/strapi/page/{name}", "errorStatus": 500}))
         .await;
@@ -364,7 +375,7 @@ async fn an_upstream_failure_marks_the_upstream_and_server_spans_as_errors() {
 #[tokio::test]
 async fn an_unsampled_browser_trace_is_not_exported_but_still_named_in_the_answer() {
     let telemetry = telemetry();
-    let server = common::start_with(telemetry.config.clone(), &[]).await;
+    let server = common::start_with(telemetry.server_config(), &[]).await;
     let trace_id = random_hex(16);
     let answer = server
         .client
@@ -407,7 +418,7 @@ async fn an_unsampled_browser_trace_is_not_exported_but_still_named_in_the_answe
 #[tokio::test]
 async fn a_sampled_hit_on_the_hit_path_gets_a_server_span_and_an_unsampled_one_none() {
     let telemetry = telemetry();
-    let server = common::start_with(telemetry.config.clone(), &[]).await;
+    let server = common::start_with(telemetry.server_config(), &[]).await;
     for _ in 0..2 {
         assert_eq!(server.get("/api/pages/home").await.status(), 200);
     }
