@@ -243,7 +243,7 @@ generate_load() {
         -H 'Content-Type: application/json' --data '{"tags":["page:home"]}' \
         "$BFF_ADMIN_BASE/admin/cache/purge" || die "purge failed"
 
-    # More distinct answers than the small cache (150 kB here) holds: evictions for room.
+    # More distinct searches than their small budget (20 kB here) holds: evictions for room.
     for i in glock rifle scope mount sling optic barrel trigger; do
         expect 200 GET "/api/search?q=$i"
     done
@@ -293,6 +293,7 @@ stage_live() {
         BFF__REDIS__URL="redis://127.0.0.1:$redis_port/0" \
         BFF__REDIS__KEY_PREFIX="obs-test:" \
         BFF__CACHE__CAPACITY_BYTES=150000 \
+        BFF__CACHE__SEARCH_CAPACITY_BYTES=20000 \
         BFF__CACHE__PAGES__TTL_MS=1000 \
         BFF__CACHE__PAGES__STALE_WHILE_REVALIDATE_MS=0 \
         BFF__CACHE__PAGES__JITTER=0 \
