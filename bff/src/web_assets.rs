@@ -29,6 +29,8 @@ pub struct WebAssets {
     /// The rendered `index.html` without its own title and description, split where a page's
     /// head goes; `None` when the web app has not been built.
     shell: Option<Shell>,
+    /// Which web build this is: see [`build_id`]. `None` when the web app has not been built.
+    build_id: Option<String>,
 }
 
 /// The app shell around the place of the head: `before`, the head's tags, `after`.
@@ -40,17 +42,26 @@ struct Shell {
 
 impl WebAssets {
     pub fn load(dist_dir: &Path, public_config_json: &str) -> Self {
-        let index = match std::fs::read_to_string(dist_dir.join("index.html")) {
-            Ok(template) => Some(render_index(&template, public_config_json)),
+        let template = match std::fs::read_to_string(dist_dir.join("index.html")) {
+            Ok(template) => Some(template),
             Err(err) => {
                 tracing::warn!(dir = %dist_dir.display(), %err, "web app not built; pages answer 503");
                 None
             }
         };
+        let index = template
+            .as_deref()
+            .map(|template| render_index(template, public_config_json));
         Self {
             dist_dir: dist_dir.to_owned(),
             shell: index.as_deref().map(shell),
+            build_id: template.as_deref().map(build_id),
         }
+    }
+
+    /// The web build this instance serves (see [`build_id`]); `None` when it is not built.
+    pub fn build_id(&self) -> Option<&str> {
+        self.build_id.as_deref()
     }
 
     /// Whether the web app was built (else pages answer [`Self::not_built`]).
@@ -102,6 +113,16 @@ fn shell(index: &str) -> Shell {
         before: html,
         after,
     }
+}
+
+/// A web build's identity: the first 16 hex digits of the SHA-256 of its `index.html` as Vite
+/// wrote it. That file names every hashed entry chunk, so it changes exactly when the code a
+/// document loads changes, and every replica of one release computes the same id without being
+/// told it. Keys of rendered documents and the asset-retention window of a rollout use it.
+fn build_id(index_template: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(index_template.as_bytes());
+    hex::encode(&digest[..8])
 }
 
 /// Puts the config JSON into the page, escaped so no value can close the script element.
@@ -212,7 +233,18 @@ async fn default_cache_control(request: Request, next: Next) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::{precompressed, render_index, shell};
+    use super::{build_id, precompressed, render_index, shell};
+
+    #[test]
+    fn a_build_is_named_by_its_index() {
+        let one = build_id(r#"<script type="module" src="/assets/index-AAAA.js"></script>"#);
+        let same = build_id(r#"<script type="module" src="/assets/index-AAAA.js"></script>"#);
+        let next = build_id(r#"<script type="module" src="/assets/index-BBBB.js"></script>"#);
+        assert_eq!(one, same);
+        assert_ne!(one, next);
+        assert_eq!(one.len(), 16);
+        assert!(one.bytes().all(|byte| byte.is_ascii_hexdigit()));
+    }
 
     #[test]
     fn precompressed_files_are_typed_by_what_they_contain() {
