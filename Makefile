@@ -68,7 +68,8 @@ test-api:
 ## test-k8s: every kustomization rendered and validated (CRD and HTTPRoute schemas included); on
 ## every overlay the NetworkPolicy allow-matrix and checkov (0 failed checks); then the alert
 ## rules: promtool check and unit tests, a runbook section per alert (scripts/test-observability.sh).
-## checkov costs about 1.5 min to install once (.tools/venv-checkov) and 6 s CPU / 15 s wall per
+## checkov costs 1.5-9 min (wall; about 65 s CPU, the rest download) to install once
+## (.tools/venv-checkov), then 6 s CPU / 15 s wall per
 ## run (both overlays in one process); the matrix under 1 s.
 test-k8s:
 	bash scripts/validate-k8s.sh
