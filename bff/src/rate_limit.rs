@@ -3,9 +3,9 @@
 //! cache entry each, unbounded). Sign-in failures are also counted per account
 //! ([`account::SignInFailures`]).
 //!
-//! The client is the address the trusted proxy's header names (its last entry: the one that
-//! proxy appended), or the TCP peer when that header is not configured, missing or unparsable:
-//! a request is always counted under some address, never let through unlimited.
+//! The client is the TCP peer, or, when that peer is a trusted proxy, the address its header
+//! names ([`client_ip::ClientAddress`]): a request is always counted under some address, never
+//! let through unlimited.
 //!
 //! With Redis, every replica counts in one fixed one-minute window per client IP (`INCR` and
 //! `PEXPIRE` in one script), so the limit holds for all replicas together: 10 a minute on three
@@ -14,13 +14,14 @@
 //! replica, never not at all.
 
 pub mod account;
+pub mod client_ip;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
@@ -30,6 +31,7 @@ use crate::config::RateLimitConfig;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::replicas::{Redis, Unavailable, unix_ms};
+use client_ip::ClientAddress;
 
 /// The shared count's window.
 const WINDOW: Duration = Duration::from_secs(60);
@@ -49,7 +51,8 @@ pub struct ClientRateLimit {
     name: &'static str,
     /// This replica's own limit, used while no shared count answers.
     limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
-    header: Option<String>,
+    /// Who the client of a request is.
+    client: ClientAddress,
     /// Refusals are counted in `bff_rate_limited_total` (and, for auth, as `rate_limited`
     /// session events).
     metrics: Arc<Metrics>,
@@ -92,11 +95,10 @@ impl ClientRateLimit {
         redis: Option<Redis>,
     ) -> Self {
         let per_minute = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
-        let header = config.trusted_client_ip_header.trim().to_lowercase();
         Self {
             name,
             limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
-            header: (!header.is_empty()).then_some(header),
+            client: ClientAddress::new(config),
             metrics,
             shared: redis.map(|redis| SharedCount {
                 redis,
@@ -104,22 +106,6 @@ impl ClientRateLimit {
                 script: Arc::new(redis::Script::new(COUNT)),
             }),
         }
-    }
-
-    /// The client's IP: the last entry of the trusted proxy's header (the one that proxy
-    /// appended) when configured and parsable, else the TCP peer. A request without a peer
-    /// address (only in process, with no socket) counts as `0.0.0.0`: limited like any other.
-    fn client_ip(&self, request: &Request) -> IpAddr {
-        self.header
-            .as_deref()
-            .and_then(|name| forwarded_ip(request, name))
-            .or_else(|| {
-                request
-                    .extensions()
-                    .get::<ConnectInfo<SocketAddr>>()
-                    .map(|info| info.0.ip())
-            })
-            .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
     }
 
     /// `Err(seconds to wait)` when `ip` is over its quota: the shared count's verdict, or this
@@ -189,29 +175,13 @@ impl Window {
     }
 }
 
-/// The last entry of header `name` as an address (`203.0.113.7`, `[2001:db8::1]:443` or
-/// `203.0.113.7:51000` too); `None` when the header is missing or that entry is no address.
-fn forwarded_ip(request: &Request, name: &str) -> Option<IpAddr> {
-    let last = request
-        .headers()
-        .get(name)?
-        .to_str()
-        .ok()?
-        .rsplit(',')
-        .next()?
-        .trim();
-    last.parse::<IpAddr>()
-        .ok()
-        .or_else(|| last.parse::<SocketAddr>().ok().map(|address| address.ip()))
-}
-
 /// Answers 429 with `Retry-After` once the client is over `limit`'s quota.
 pub async fn layer(
     State(limit): State<Arc<ClientRateLimit>>,
     request: Request,
     next: Next,
 ) -> Response {
-    let ip = limit.client_ip(&request);
+    let ip = limit.client.of(&request);
     if let Err(retry_after_seconds) = limit.check(ip).await {
         limit.metrics.count_rate_limited(limit.name);
         if limit.name == "auth" {
@@ -240,51 +210,6 @@ mod tests {
             Arc::new(Metrics::new()),
             redis,
         )
-    }
-
-    fn behind_a_proxy() -> ClientRateLimit {
-        ClientRateLimit::auth(
-            &RateLimitConfig {
-                trusted_client_ip_header: "X-Forwarded-For".to_owned(),
-                ..RateLimitConfig::default()
-            },
-            Arc::new(Metrics::new()),
-            None,
-        )
-    }
-
-    fn from_peer(forwarded: Option<&str>) -> Request {
-        let mut request = Request::new(axum::body::Body::empty());
-        if let Some(value) = forwarded {
-            request.headers_mut().insert(
-                "x-forwarded-for",
-                axum::http::HeaderValue::from_str(value).unwrap(),
-            );
-        }
-        request
-            .extensions_mut()
-            .insert(ConnectInfo(SocketAddr::from(([10, 0, 0, 9], 51_000))));
-        request
-    }
-
-    #[test]
-    fn the_proxys_last_entry_names_the_client_and_anything_else_falls_back_to_the_peer() {
-        let limit = behind_a_proxy();
-        let ip = |forwarded| limit.client_ip(&from_peer(forwarded)).to_string();
-        assert_eq!(ip(Some("198.51.100.1, 203.0.113.7")), "203.0.113.7");
-        assert_eq!(ip(Some("203.0.113.7:51000")), "203.0.113.7");
-        assert_eq!(ip(Some("[2001:db8::1]:443")), "2001:db8::1");
-        assert_eq!(ip(Some("2001:db8::2")), "2001:db8::2");
-        for unusable in [
-            None,
-            Some(""),
-            Some("unknown"),
-            Some("203.0.113.7, nonsense"),
-        ] {
-            assert_eq!(ip(unusable), "10.0.0.9", "{unusable:?}: the peer");
-        }
-        let no_socket = Request::new(axum::body::Body::empty());
-        assert_eq!(limit.client_ip(&no_socket).to_string(), "0.0.0.0");
     }
 
     #[tokio::test]

@@ -158,6 +158,7 @@ async fn post_from(
 fn behind_the_ingress(configure: impl FnOnce(&mut Config)) -> InProcess {
     let mut config = test_config();
     config.rate_limit.trusted_client_ip_header = "x-forwarded-for".to_owned();
+    config.rate_limit.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
     configure(&mut config);
     start_with_secrets(config, SECRETS)
 }
@@ -294,6 +295,7 @@ async fn sign_in_failures_are_limited_per_account_across_addresses() {
 async fn with_the_trusted_header_configured_requests_without_a_usable_one_are_limited_by_peer() {
     let mut config = test_config();
     config.rate_limit.trusted_client_ip_header = "x-forwarded-for".to_owned();
+    config.rate_limit.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
     config.rate_limit.auth_per_minute = 4;
     let server = common::start_with(config, &[]).await;
     let login = |forwarded: Option<&'static str>| {

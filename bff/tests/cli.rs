@@ -108,13 +108,57 @@ fn production_with_development_secrets_is_refused() {
         stderr(&dev)
     );
 
+    // Real secrets: production also wants each at least 32 bytes (issue 29).
     let real = check_config(
         toml,
         &[
-            ("BFF_ADMIN_TOKEN", "a-real-admin-token"),
-            ("BFF_SESSION_KEYS", "a-real-session-key"),
-            ("BFF_WEBHOOK_SECRET", "a-real-webhook-secret"),
+            ("BFF_ADMIN_TOKEN", "a-real-admin-token-of-32-bytes-or-more"),
+            ("BFF_SESSION_KEYS", "a-real-session-key-of-32-bytes-or-more"),
+            (
+                "BFF_WEBHOOK_SECRET",
+                "a-real-webhook-secret-of-32-bytes-or-more",
+            ),
         ],
     );
     assert!(real.status.success(), "{}", stderr(&real));
+}
+
+#[test]
+fn a_trusted_client_ip_header_without_trusted_proxies_is_refused_naming_both_keys() {
+    let output = check_config(
+        "[rate_limit]\ntrusted_client_ip_header = \"x-forwarded-for\"\n",
+        &[],
+    );
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("rate_limit.trusted_client_ip_header")
+            && message.contains("rate_limit.trusted_proxies"),
+        "{message}"
+    );
+
+    let listed = check_config(
+        "[rate_limit]\ntrusted_client_ip_header = \"x-forwarded-for\"\n\
+         trusted_proxies = [\"10.0.0.0/8\", \"fd00::/8\"]\n",
+        &[],
+    );
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    let from_env = check_config(
+        "[rate_limit]\ntrusted_client_ip_header = \"x-forwarded-for\"\n",
+        &[("BFF__RATE_LIMIT__TRUSTED_PROXIES", "10.0.0.0/8,192.0.2.7")],
+    );
+    assert!(from_env.status.success(), "{}", stderr(&from_env));
+    let stdout = String::from_utf8_lossy(&from_env.stdout);
+    assert!(
+        stdout.contains("trusted_proxies = [\n    \"10.0.0.0/8\",\n    \"192.0.2.7/32\",\n]"),
+        "{stdout}"
+    );
+
+    let bad = check_config("[rate_limit]\ntrusted_proxies = [\"10.0.0.0/33\"]\n", &[]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("rate_limit.trusted_proxies"),
+        "{}",
+        stderr(&bad)
+    );
 }

@@ -3,6 +3,7 @@
 //! Every struct denies unknown fields, so a misspelt key fails at start-up naming the key instead
 //! of being silently ignored. Secrets never live here: see [`secrets`].
 
+mod cidrs;
 pub mod public;
 pub mod secrets;
 
@@ -223,10 +224,15 @@ pub struct RateLimitConfig {
     pub sign_in_failures_per_account: u32,
     /// The per-account window, counted from the account's first failure.
     pub sign_in_failure_window_ms: u64,
-    /// A header set by a trusted proxy that carries the client IP (e.g. `x-forwarded-for`; its
-    /// last entry is used). Empty, missing from a request or unparsable: the connection's peer
-    /// address, which clients cannot forge.
+    /// A header set by a trusted proxy that carries the client IP (e.g. `x-forwarded-for`),
+    /// believed only from a peer in `trusted_proxies`: read right to left, the first entry that
+    /// is not a trusted proxy is the client. Empty, missing from a request, unparsable or sent
+    /// by any other peer: the connection's peer address, which clients cannot forge.
     pub trusted_client_ip_header: String,
+    /// The proxies (CIDRs, or single addresses) whose `trusted_client_ip_header` is believed,
+    /// and whose own entries in it are skipped. Must not be empty when the header is set.
+    #[serde(with = "cidrs")]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 impl Default for RateLimitConfig {
@@ -237,6 +243,7 @@ impl Default for RateLimitConfig {
             sign_in_failures_per_account: 10,
             sign_in_failure_window_ms: 15 * 60 * 1000,
             trusted_client_ip_header: String::new(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -815,6 +822,13 @@ impl Config {
             if value == 0 {
                 problems.push(format!("rate_limit.{key}: must be at least 1"));
             }
+        }
+        if !limits.trusted_client_ip_header.trim().is_empty() && limits.trusted_proxies.is_empty() {
+            problems.push(
+                "rate_limit.trusted_client_ip_header: set, but rate_limit.trusted_proxies is \
+                 empty; list the proxies (CIDRs) whose header is believed, or unset the header"
+                    .to_owned(),
+            );
         }
         if self.session.cookie_name.is_empty()
             || !self

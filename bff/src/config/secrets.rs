@@ -151,6 +151,33 @@ impl Secrets {
         }
     }
 
+    /// The variables whose value is a development stand-in (`dev-insecure-…`), whether
+    /// defaulted or set so: [`crate::start_up`] allows them only on loopback.
+    pub fn development_stand_ins(&self) -> Vec<&'static str> {
+        let stand_in = |value: &SecretString| value.expose_secret().starts_with(DEV_PREFIX);
+        let mut names = Vec::new();
+        if stand_in(&self.admin_token) {
+            names.push(ADMIN_TOKEN.env);
+        }
+        if self.session_keys.iter().any(stand_in) {
+            names.push(SESSION_KEYS.env);
+        }
+        if stand_in(&self.webhook_secret) {
+            names.push(WEBHOOK_SECRET.env);
+        }
+        for (spec, value) in [
+            (&CONTENT_API_TOKEN, &self.content_api_token),
+            (&GEOCODER_KEY, &self.geocoder_key),
+            (&MAP_TILE_KEY, &self.map_tile_key),
+            (&REDIS_PASSWORD, &self.redis_password),
+        ] {
+            if value.as_ref().is_some_and(stand_in) {
+                names.push(spec.env);
+            }
+        }
+        names
+    }
+
     /// Every secret value that is set, for tests and log scrubbing.
     pub fn values(&self) -> Vec<&str> {
         let mut values = vec![

@@ -5,9 +5,10 @@
 //! settings) keeps the real-TCP `TestServer`.
 //!
 //! Differences from `TestServer`, all from there being no socket: the sandbox's origin is
-//! [`SANDBOX_ORIGIN`], no request carries `ConnectInfo` (so the per-IP limits count every
-//! request under `0.0.0.0` unless `trusted_client_ip_header` is set and sent), and the map tile provider, which has no
-//! pluggable transport, cannot reach the sandbox (tiles stay on TCP).
+//! [`SANDBOX_ORIGIN`], every request comes from the peer [`PEER`] (so the per-IP limits count
+//! every request under 127.0.0.1 unless `trusted_client_ip_header` is set and sent, with
+//! `trusted_proxies` naming loopback), and the map tile provider, which has no pluggable
+//! transport, cannot reach the sandbox (tiles stay on TCP).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -26,6 +27,9 @@ use tower::ServiceExt;
 use tower::util::MapRequestLayer;
 
 use super::{test_config, write_dist};
+
+/// The peer address every in-process request comes from, as a local proxy's would.
+pub const PEER: ([u8; 4], u16) = ([127, 0, 0, 1], 40_000);
 
 /// The origin the sandbox's fixtures name; nothing listens there (every call stays in process).
 pub const SANDBOX_ORIGIN: &str = "http://sandbox.test";
@@ -127,7 +131,7 @@ fn build(
     )
     .unwrap();
     InProcess {
-        app: bff::Storefront::new(state.clone()),
+        app: bff::Storefront::new(state.clone()).for_peer(PEER.into()),
         state,
         sandbox,
         _dirs: (dist, data),
