@@ -185,7 +185,7 @@ fn millis(duration: Duration) -> u64 {
 fn unix_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| millis(elapsed))
+        .map_or(0, millis)
 }
 
 #[cfg(test)]
