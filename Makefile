@@ -12,7 +12,7 @@ BFF_RELEASE := target/release/bff
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/index.html web/public web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run dev test test-rust test-web test-e2e test-api test-k8s test-docker test-observability bench seo-audit clean
+.PHONY: help run dev test test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability bench seo-audit clean
 
 help:
 	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox (release build)"
@@ -41,7 +41,7 @@ dev: web/dist/index.html
 	$(BFF)
 
 ## test: every check, cheapest first; one debug build serves the Rust, browser and API contract tests.
-test: test-rust test-web test-e2e test-api test-k8s test-docker test-observability
+test: test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability
 
 test-rust:
 	$(CARGO) fmt --all --check
@@ -59,6 +59,12 @@ test-web: $(WEB_DEPS)
 test-e2e: $(WEB_DEPS)
 	$(CARGO) build --locked -p bff
 	cd web && BFF_BIN=../$(BFF) $(NPM) run e2e
+
+## test-rollout: a rolling restart of three bff processes behind nginx, with Redis and the sandbox,
+## under 50 requests/s (bff/tests/rolling_restart.rs): 0 failed requests, and the new replicas'
+## hot keys come from the shared tier with no upstream call. About 30 s once the tests are built.
+test-rollout:
+	$(CARGO) test --locked -p bff --test rolling_restart -- --ignored --nocapture
 
 ## test-api: schemathesis against the bff's own OpenAPI document (scripts/api-contract.sh).
 test-api:

@@ -104,8 +104,8 @@ fn serve(config: Config, secrets: Secrets, warnings: &[String], config_path: Pat
         );
         reload_on_hangup(running.state.clone());
         shutdown_signal().await;
-        tracing::info!("shutdown requested; draining in-flight requests");
-        running.shutdown();
+        tracing::info!("shutdown requested; failing readiness, then draining in-flight requests");
+        running.terminate();
         match running.wait().await {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {

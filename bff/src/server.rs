@@ -52,9 +52,16 @@ pub struct Running {
 }
 
 impl Running {
-    /// Starts draining: listeners stop accepting, in-flight requests get the configured grace.
+    /// Starts draining now: listeners stop accepting, in-flight requests get the configured grace.
     pub fn shutdown(&self) {
         self.state.shutdown.cancel();
+    }
+
+    /// What SIGTERM does: readiness fails at once while everything is still served, so load
+    /// balancers take this replica out of rotation; `server.shutdown_delay_ms` later it drains
+    /// as [`Self::shutdown`] does.
+    pub fn terminate(&self) {
+        self.state.stopping.cancel();
     }
 
     /// Waits until everything has stopped; [`StopError::Dropped`] when the grace ran out
@@ -116,6 +123,7 @@ pub async fn start(
     let main_addr = local(&main_listener, "server")?;
     let admin_addr = local(&admin_listener, "admin")?;
 
+    drain_after_delay(&state);
     let shutdown = state.shutdown.clone();
     let in_flight = InFlight::default();
     let main = crate::serve::storefront(
@@ -165,4 +173,21 @@ pub async fn start(
         state,
         task,
     })
+}
+
+/// From [`Running::terminate`], `server.shutdown_delay_ms` of failing readiness, then the drain.
+fn drain_after_delay(state: &SharedState) {
+    let delay = state.config.shutdown_delay();
+    let stopping = state.stopping.clone();
+    let shutdown = state.shutdown.clone();
+    tokio::spawn(async move {
+        tokio::select! {
+            () = stopping.cancelled() => {
+                tracing::info!(delay_ms = delay.as_millis(), "stopping: readiness fails, draining after the delay");
+                tokio::time::sleep(delay).await;
+                shutdown.cancel();
+            }
+            () = shutdown.cancelled() => {}
+        }
+    });
 }

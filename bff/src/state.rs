@@ -98,6 +98,9 @@ pub struct AppState {
     pub redis: Option<Redis>,
     /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
     pub shutdown: CancellationToken,
+    /// Cancelled on SIGTERM: readiness fails from then on while the replica still serves, and
+    /// `shutdown` follows `server.shutdown_delay_ms` later (see [`crate::server::Running::terminate`]).
+    pub stopping: CancellationToken,
 }
 
 /// Transports replacing reqwest for the commerce and content upstreams (an in-process router
@@ -173,7 +176,10 @@ impl AppState {
             transports.content,
         )?;
         let public_config: Arc<str> = public_config_json(&config, sandbox_origin)?.into();
-        let web = Arc::new(WebAssets::load(&config.web.dist_dir, &public_config));
+        let web = Arc::new(
+            WebAssets::load(&config.web.dist_dir, &public_config)
+                .with_previous_releases(&config.web, redis.clone()),
+        );
         let shutdown = CancellationToken::new();
         let cache =
             EdgeCache::with_shared_tier(config.cache.clone(), metrics.clone(), redis.clone());
@@ -239,6 +245,7 @@ impl AppState {
             readiness: Readiness::default(),
             seo: Arc::new(SeoSettings::new(&config, sandbox_origin)),
             shutdown,
+            stopping: CancellationToken::new(),
             redis,
             config,
             secrets,

@@ -1,18 +1,32 @@
 //! Serving the built web app: hashed assets cached forever, and `index.html` carrying the
 //! public runtime config, split around the place each page's head goes. Every other
 //! non-`/api` path is the document `crate::seo` answers with that shell.
+//!
+//! Static files go out as stored: the variant the build precompressed (`.br`, `.gz` siblings)
+//! that `Accept-Encoding` prefers, never compressed again per request. During a rollout's window
+//! ([`rollout`]) the previous releases' hashed assets are served too (version skew).
+
+pub mod rollout;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
+use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::MethodRouter;
 use bytes::Bytes;
+use tower::ServiceExt;
 use tower_http::services::ServeDir;
+
+use crate::cache::http::StoredEncoding;
+use crate::config::WebConfig;
+use crate::replicas::Redis;
+use rollout::RolloutWindow;
 
 /// Where Vite's `index.html` expects the runtime config; the `{}` is replaced.
 const CONFIG_PLACEHOLDER: &str =
@@ -20,6 +34,9 @@ const CONFIG_PLACEHOLDER: &str =
 
 const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
 const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
+/// A missing asset may be deployed a moment later (or be a previous release's, past its
+/// window): no cache may keep the 404.
+const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
 /// Unhashed files next to `index.html` (favicon, robots.txt) may change between releases.
 const SHORT: HeaderValue = HeaderValue::from_static("public, max-age=3600");
 
@@ -31,6 +48,9 @@ pub struct WebAssets {
     shell: Option<Shell>,
     /// Which web build this is: see [`build_id`]. `None` when the web app has not been built.
     build_id: Option<String>,
+    /// Previous releases' dist directories, whose `/assets/*` are served while the window is open.
+    previous_dist_dirs: Vec<PathBuf>,
+    rollout: Arc<RolloutWindow>,
 }
 
 /// The app shell around the place of the head: `before`, the head's tags, `after`.
@@ -52,11 +72,37 @@ impl WebAssets {
         let index = template
             .as_deref()
             .map(|template| render_index(template, public_config_json));
+        let build_id = template.as_deref().map(build_id);
         Self {
             dist_dir: dist_dir.to_owned(),
             shell: index.as_deref().map(shell),
-            build_id: template.as_deref().map(build_id),
+            rollout: Arc::new(RolloutWindow::new(Duration::ZERO, build_id.clone(), None)),
+            build_id,
+            previous_dist_dirs: Vec::new(),
         }
+    }
+
+    /// The same, also serving the hashed assets of `config.previous_dist_dirs` for the
+    /// configured window, its start shared through `redis` when set. Starts recording this
+    /// build's first start in Redis when called within a Tokio runtime.
+    pub fn with_previous_releases(mut self, config: &WebConfig, redis: Option<Redis>) -> Self {
+        let window = Duration::from_secs(config.previous_assets_window_seconds);
+        self.previous_dist_dirs
+            .clone_from(&config.previous_dist_dirs);
+        self.rollout = Arc::new(RolloutWindow::new(window, self.build_id.clone(), redis));
+        if !self.previous_dist_dirs.is_empty() {
+            tracing::info!(dirs = ?self.previous_dist_dirs, window_seconds = window.as_secs(), "previous releases' assets served during the rollout window");
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                let rollout = self.rollout.clone();
+                runtime.spawn(async move { rollout.record_start().await });
+            }
+        }
+        self
+    }
+
+    /// The rollout window (its state, and closing it from the admin API).
+    pub fn rollout(&self) -> &RolloutWindow {
+        &self.rollout
     }
 
     /// The web build this instance serves (see [`build_id`]); `None` when it is not built.
@@ -146,19 +192,108 @@ pub fn router<S: Clone + Send + Sync + 'static>(
     web: &Arc<WebAssets>,
     document: MethodRouter,
 ) -> Router<S> {
-    let dist = &web.dist_dir;
-    let assets = Router::new()
-        .fallback_service(ServeDir::new(dist.join("assets")))
-        .layer(middleware::from_fn(immutable_when_found));
-    let root_files = ServeDir::new(dist)
-        .append_index_html_on_directories(false)
-        .fallback(document.clone());
+    let assets = {
+        let web = web.clone();
+        Router::new().fallback(move |request: Request| hashed_asset(web.clone(), request))
+    };
+    let root_files = {
+        let dist = web.dist_dir.clone();
+        let document = document.clone();
+        move |request: Request| root_file_or_document(dist.clone(), document.clone(), request)
+    };
     Router::new()
         .route_service("/index.html", document)
         .nest("/assets", assets)
-        .fallback_service(root_files)
+        .fallback(root_files)
         .layer(middleware::from_fn(precompressed_build_files))
         .layer(middleware::from_fn(default_cache_control))
+}
+
+/// A directory's files as stored: the `.br` or `.gz` sibling `Accept-Encoding` prefers (q-values
+/// honoured, `q=0` refused, brotli first on a tie), else the file itself, typed as the original
+/// and with `Vary: Accept-Encoding`.
+fn static_files(dir: &Path) -> ServeDir {
+    ServeDir::new(dir)
+        .append_index_html_on_directories(false)
+        .precompressed_br()
+        .precompressed_gzip()
+}
+
+/// `request` (its parts; a GET carries no body) served from `dir`, marked as stored so the
+/// compression layer sends it as it is.
+async fn serve_from(dir: &Path, parts: &axum::http::request::Parts) -> Response {
+    let request = Request::from_parts(parts.clone(), Body::empty());
+    let Ok(response) = static_files(dir).oneshot(request).await;
+    let mut response = response.map(Body::new);
+    response.extensions_mut().insert(StoredEncoding);
+    response
+}
+
+/// Whether `response` is a file (a 404 or 405 from the file service is not).
+fn found(response: &Response) -> bool {
+    !matches!(
+        response.status(),
+        StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED
+    )
+}
+
+/// `/assets/*`: this build's file, else, while the rollout window is open, a previous
+/// release's; found ones are cached for a year, a miss is a plain 404 nobody keeps.
+async fn hashed_asset(web: Arc<WebAssets>, request: Request) -> Response {
+    let (parts, _) = request.into_parts();
+    let mut response = serve_from(&web.dist_dir.join("assets"), &parts).await;
+    if !found(&response) && !web.previous_dist_dirs.is_empty() && web.rollout.is_open().await {
+        for dir in &web.previous_dist_dirs {
+            response = serve_from(&dir.join("assets"), &parts).await;
+            if found(&response) {
+                break;
+            }
+        }
+    }
+    if !found(&response) {
+        return missing_asset();
+    }
+    let cache_control = if response.status().is_success() || response.status().is_redirection() {
+        IMMUTABLE
+    } else {
+        NO_STORE
+    };
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, cache_control);
+    response
+}
+
+/// A hashed asset this replica cannot serve: never the app shell (a browser would run HTML as a
+/// script), and never cached.
+fn missing_asset() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            ),
+            (header::CACHE_CONTROL, NO_STORE),
+        ],
+        "Not found",
+    )
+        .into_response()
+}
+
+/// Files next to `index.html` (favicon, manifest), as stored; any other path is the document.
+async fn root_file_or_document(
+    dist: PathBuf,
+    document: MethodRouter,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let response = serve_from(&dist, &parts).await;
+    if found(&response) {
+        return response;
+    }
+    let Ok(response) = document.oneshot(Request::from_parts(parts, body)).await;
+    response
 }
 
 /// A WebGL build (Unity's `Build/` folder) ships files compressed ahead of time and asks for them
@@ -204,18 +339,6 @@ fn precompressed(path: &str) -> Option<(&'static str, &'static str)> {
         _ => "application/octet-stream",
     };
     Some((encoding, content_type))
-}
-
-/// Hashed assets never change, so a found one is cached for a year; a miss must not be.
-async fn immutable_when_found(request: Request, next: Next) -> Response {
-    let mut response = next.run(request).await;
-    let value = if response.status().is_success() {
-        IMMUTABLE
-    } else {
-        NO_CACHE
-    };
-    response.headers_mut().insert(header::CACHE_CONTROL, value);
-    response
 }
 
 async fn default_cache_control(request: Request, next: Next) -> Response {

@@ -79,3 +79,56 @@ async fn a_request_outliving_the_grace_does_not_hold_shutdown_and_is_counted_as_
     );
     in_flight.abort();
 }
+
+/// SIGTERM (`terminate`) first takes the replica out of rotation: for `shutdown_delay_ms` its
+/// readiness fails on both listeners while pages, the API and liveness are still served; only
+/// then does it drain and stop listening.
+#[tokio::test]
+async fn terminate_fails_readiness_for_the_delay_while_still_serving_then_drains() {
+    let mut config = test_config();
+    config.server.shutdown_delay_ms = Some(1_500);
+    let server = start_with(config, &[]).await;
+    let ready = |base: String| {
+        let client = server.client.clone();
+        async move {
+            client
+                .get(format!("{base}/readyz"))
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    assert_eq!(ready(server.admin.clone()).await, 200);
+
+    let terminated = std::time::Instant::now();
+    server.running.terminate();
+    assert_eq!(ready(server.admin.clone()).await, 503);
+    assert_eq!(ready(server.base.clone()).await, 503);
+    for path in ["/healthz", "/api/pages/home", "/", common::ASSET] {
+        let response = server.get(path).await;
+        assert_eq!(
+            response.status(),
+            200,
+            "{path} is still served during the delay"
+        );
+    }
+    assert!(
+        terminated.elapsed() < Duration::from_millis(1_500),
+        "the checks above ran inside the delay ({:?}); the machine is too slow for this test",
+        terminated.elapsed()
+    );
+
+    let base = server.base.clone();
+    let client = server.client.clone();
+    tokio::time::timeout(Duration::from_secs(15), server.running.wait())
+        .await
+        .expect("drained after the delay")
+        .unwrap();
+    assert!(
+        terminated.elapsed() >= Duration::from_millis(1_500),
+        "stopped before the delay was over ({:?})",
+        terminated.elapsed()
+    );
+    assert!(client.get(format!("{base}/healthz")).send().await.is_err());
+}

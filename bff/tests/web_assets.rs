@@ -2,9 +2,26 @@
 
 mod common;
 
-use common::in_process::start;
-use common::{ASSET, ASSET_BODY};
-use serde_json::Value;
+use common::in_process::{start, start_with_secrets};
+use common::{ASSET, ASSET_BODY, test_config};
+use serde_json::{Value, json};
+
+const ADMIN_TOKEN: &str = "test-admin-token";
+const OLD_ASSET: &str = "/assets/index-Old00000.js";
+const OLD_BODY: &str = "console.log('previous release');";
+
+/// A previous release's dist directory, with one hashed asset of its own.
+fn previous_release() -> tempfile::TempDir {
+    let dir = tempfile::TempDir::new().unwrap();
+    std::fs::create_dir_all(dir.path().join("assets")).unwrap();
+    std::fs::write(dir.path().join(OLD_ASSET.trim_start_matches('/')), OLD_BODY).unwrap();
+    std::fs::write(
+        dir.path().join("index.html"),
+        "<!doctype html><title>old</title>",
+    )
+    .unwrap();
+    dir
+}
 
 #[tokio::test]
 async fn hashed_assets_are_immutable() {
@@ -24,7 +41,12 @@ async fn a_missing_asset_is_a_404_that_is_not_cached_and_not_the_app() {
     let app = start();
     let response = app.get("/assets/index-Gone0000.js").await;
     assert_eq!(response.status, 404);
-    assert_eq!(response.header("cache-control"), "no-cache");
+    assert_eq!(response.header("cache-control"), "no-store");
+    assert!(
+        response.header("content-type").starts_with("text/plain"),
+        "{}",
+        response.header("content-type")
+    );
     assert!(!response.text().contains("runtime-config"));
 }
 
@@ -140,4 +162,176 @@ async fn a_prebuilt_webgl_build_is_served_as_what_its_files_contain() {
     let missing = app.get("/Build/missing.wasm.br").await;
     assert_eq!(missing.header("content-encoding"), "");
     assert!(missing.header("content-type").starts_with("text/html"));
+}
+
+/// A script big enough that compressing it is worth it, and its brotli (11) and gzip (9)
+/// siblings as the web build writes them; returns (plain, br, gz).
+fn write_precompressed(path: &std::path::Path) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let plain = "export const greeting = 'hello from the storefront';\n"
+        .repeat(200)
+        .into_bytes();
+    let mut br = Vec::new();
+    {
+        let mut writer = brotli::CompressorWriter::new(&mut br, 4096, 11, 22);
+        std::io::Write::write_all(&mut writer, &plain).unwrap();
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(9));
+    std::io::Write::write_all(&mut gz, &plain).unwrap();
+    let gz = gz.finish().unwrap();
+    std::fs::write(path, &plain).unwrap();
+    let name = path.file_name().unwrap().to_str().unwrap();
+    std::fs::write(path.with_file_name(format!("{name}.br")), &br).unwrap();
+    std::fs::write(path.with_file_name(format!("{name}.gz")), &gz).unwrap();
+    (plain, br, gz)
+}
+
+#[tokio::test]
+async fn precompressed_assets_are_negotiated_by_accept_encoding_and_sent_as_stored() {
+    let app = start();
+    let dist = app.state.config.web.dist_dir.clone();
+    let (plain, br, gz) = write_precompressed(&dist.join("assets/chunk-Zz99Yy88.js"));
+    // (accept-encoding, expected content-encoding, expected body)
+    for (accept, encoding, body) in [
+        ("gzip, deflate, br, zstd", "br", &br),
+        ("gzip, br", "br", &br), // a tie: brotli
+        ("br;q=0.5, gzip;q=0.8", "gzip", &gz),
+        ("br;q=0, gzip", "gzip", &gz), // q=0 refuses
+        ("br;q=0, gzip;q=0", "", &plain),
+        ("deflate", "", &plain), // nothing stored for it, and nothing compressed per request
+        ("", "", &plain),
+    ] {
+        let headers: &[(&str, &str)] = if accept.is_empty() {
+            &[]
+        } else {
+            &[("accept-encoding", accept)]
+        };
+        let response = app.get_with("/assets/chunk-Zz99Yy88.js", headers).await;
+        assert_eq!(response.status, 200, "{accept}");
+        assert_eq!(response.header("content-encoding"), encoding, "{accept}");
+        assert!(
+            response.header("content-type").contains("javascript"),
+            "{accept}: {}",
+            response.header("content-type")
+        );
+        assert_eq!(
+            response.header("vary").to_ascii_lowercase(),
+            "accept-encoding",
+            "{accept}"
+        );
+        assert_eq!(
+            response.header("cache-control"),
+            "public, max-age=31536000, immutable",
+            "{accept}"
+        );
+        assert_eq!(&response.body[..], &body[..], "{accept}: the stored bytes");
+    }
+}
+
+#[tokio::test]
+async fn a_static_file_without_a_stored_variant_is_never_compressed_per_request() {
+    let app = start();
+    let dist = app.state.config.web.dist_dir.clone();
+    let big = "body { color: #111; }\n".repeat(500);
+    std::fs::write(dist.join("assets/plain-Qq11Ww22.css"), &big).unwrap();
+    std::fs::write(dist.join("manifest.webmanifest"), &big).unwrap();
+    for path in ["/assets/plain-Qq11Ww22.css", "/manifest.webmanifest"] {
+        let response = app.get_with(path, &[("accept-encoding", "gzip, br")]).await;
+        assert_eq!(response.status, 200, "{path}");
+        assert_eq!(response.header("content-encoding"), "", "{path}");
+        assert_eq!(response.text(), big, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn precompressed_root_files_are_negotiated_too() {
+    let app = start();
+    let dist = app.state.config.web.dist_dir.clone();
+    let (plain, br, _) = write_precompressed(&dist.join("sw-helper.js"));
+    let compressed = app
+        .get_with("/sw-helper.js", &[("accept-encoding", "br")])
+        .await;
+    assert_eq!(compressed.header("content-encoding"), "br");
+    assert_eq!(&compressed.body[..], &br[..]);
+    assert_eq!(compressed.header("cache-control"), "public, max-age=3600");
+    let identity = app.get("/sw-helper.js").await;
+    assert_eq!(identity.header("content-encoding"), "");
+    assert_eq!(&identity.body[..], &plain[..]);
+}
+
+#[tokio::test]
+async fn a_previous_release_s_assets_are_served_until_the_admin_call_closes_the_window() {
+    let previous = previous_release();
+    let mut config = test_config();
+    config.web.previous_dist_dirs = vec![previous.path().to_owned()];
+    let app = start_with_secrets(config, &[("BFF_ADMIN_TOKEN", ADMIN_TOKEN)]);
+
+    let old = app.get(OLD_ASSET).await;
+    assert_eq!(old.status, 200);
+    assert_eq!(old.text(), OLD_BODY);
+    assert_eq!(
+        old.header("cache-control"),
+        "public, max-age=31536000, immutable"
+    );
+    // this build's own assets come first, and the previous release's documents are never used
+    assert_eq!(app.get(ASSET).await.text(), ASSET_BODY);
+    assert!(app.get("/").await.text().contains(r#"<div id="root">"#));
+
+    let window = app.admin("/admin/web/rollout").await;
+    assert_eq!(
+        window.status, 401,
+        "the window's state is behind the admin token"
+    );
+    let refused = app
+        .admin_post("/admin/web/rollout/close", "wrong", &json!({}))
+        .await;
+    assert_eq!(refused.status, 401);
+    assert_eq!(
+        app.get(OLD_ASSET).await.status,
+        200,
+        "a refused call closes nothing"
+    );
+
+    let closed = app
+        .admin_post("/admin/web/rollout/close", ADMIN_TOKEN, &json!({}))
+        .await;
+    assert_eq!(closed.status, 200);
+    let report = closed.json();
+    assert_eq!(report["closed"], true);
+    assert_eq!(report["open"], false);
+    assert_eq!(report["window_seconds"], 3600);
+
+    let gone = app.get(OLD_ASSET).await;
+    assert_eq!(gone.status, 404);
+    assert_eq!(gone.header("cache-control"), "no-store");
+    assert!(gone.header("content-type").starts_with("text/plain"));
+    assert_eq!(app.get(ASSET).await.status, 200, "this build's assets stay");
+}
+
+#[tokio::test]
+async fn a_zero_window_never_serves_a_previous_release() {
+    let previous = previous_release();
+    let mut config = test_config();
+    config.web.previous_dist_dirs = vec![previous.path().to_owned()];
+    config.web.previous_assets_window_seconds = 0;
+    let app = start_with_secrets(config, &[]);
+    let response = app.get(OLD_ASSET).await;
+    assert_eq!(response.status, 404);
+    assert_eq!(response.header("cache-control"), "no-store");
+}
+
+#[tokio::test]
+async fn a_path_cannot_climb_out_of_the_assets_directories() {
+    let previous = previous_release();
+    let mut config = test_config();
+    config.web.previous_dist_dirs = vec![previous.path().to_owned()];
+    let app = start_with_secrets(config, &[]);
+    for path in [
+        "/assets/../index.html",
+        "/assets/%2e%2e/index.html",
+        "/assets/..%2findex.html",
+    ] {
+        let response = app.get(path).await;
+        assert_ne!(response.status, 200, "{path}");
+        assert!(!response.text().contains("previous"), "{path}");
+    }
 }

@@ -70,6 +70,11 @@ pub struct ServerConfig {
     /// The sending rate that keeps extending `body_read_timeout_ms`.
     pub body_min_bytes_per_second: u64,
     pub shutdown_grace_ms: u64,
+    /// After SIGTERM, how long `/readyz` answers 503 while the replica still serves, before
+    /// it drains: the time load balancers and endpoints need to take it out of rotation (what
+    /// a `preStop` hook gives in Kubernetes). Unset: [`DEFAULT_SHUTDOWN_DELAY_PRODUCTION_MS`]
+    /// in production, [`DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT_MS`] otherwise (`make run`'s Ctrl-C).
+    pub shutdown_delay_ms: Option<u64>,
     pub max_body_bytes: usize,
     pub max_concurrent_requests: usize,
     /// Open connections one peer address may hold on the public listener (0: no cap). The TCP
@@ -88,6 +93,13 @@ pub struct AdminConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct WebConfig {
     pub dist_dir: PathBuf,
+    /// Built web apps of previous releases, whose hashed `/assets/*` are also served while the
+    /// rollout window is open, so a page loaded from the previous release keeps loading its
+    /// chunks (version skew during and after a rollout).
+    pub previous_dist_dirs: Vec<PathBuf>,
+    /// How long after the first start of this build (recorded in Redis, else this replica's
+    /// start) the previous releases' assets are served; 0 never serves them.
+    pub previous_assets_window_seconds: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -530,6 +542,26 @@ impl Default for Config {
     }
 }
 
+/// `server.shutdown_delay_ms` when unset with `environment = "production"`: a few probe
+/// periods, so every load balancer has seen the failed readiness before the drain.
+pub const DEFAULT_SHUTDOWN_DELAY_PRODUCTION_MS: u64 = 5_000;
+/// `server.shutdown_delay_ms` when unset in development: Ctrl-C on `make run` stops at once.
+pub const DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT_MS: u64 = 100;
+
+impl Config {
+    /// How long a replica fails readiness after SIGTERM before it drains.
+    pub fn shutdown_delay(&self) -> std::time::Duration {
+        let ms = self
+            .server
+            .shutdown_delay_ms
+            .unwrap_or(match self.environment {
+                Environment::Production => DEFAULT_SHUTDOWN_DELAY_PRODUCTION_MS,
+                Environment::Development => DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT_MS,
+            });
+        std::time::Duration::from_millis(ms)
+    }
+}
+
 impl Default for ServerConfig {
     fn default() -> Self {
         Self {
@@ -541,6 +573,7 @@ impl Default for ServerConfig {
             body_read_timeout_ms: 10_000,
             body_min_bytes_per_second: 1024,
             shutdown_grace_ms: 10_000,
+            shutdown_delay_ms: None,
             max_body_bytes: 1024 * 1024,
             max_concurrent_requests: 1024,
             max_connections_per_ip: 128,
@@ -560,6 +593,8 @@ impl Default for WebConfig {
     fn default() -> Self {
         Self {
             dist_dir: PathBuf::from("web/dist"),
+            previous_dist_dirs: Vec::new(),
+            previous_assets_window_seconds: 3_600,
         }
     }
 }

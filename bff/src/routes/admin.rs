@@ -25,6 +25,8 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
         .route("/upstreams", get(upstreams))
         .route("/cache/purge", post(purge))
         .route("/config/reload", post(reload))
+        .route("/web/rollout", get(rollout_window))
+        .route("/web/rollout/close", post(close_rollout_window))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             require_admin_token,
@@ -73,6 +75,17 @@ async fn metrics(State(state): State<SharedState>) -> Response {
         state.metrics.render(),
     )
         .into_response()
+}
+
+/// The rollout window: whether the previous releases' assets are still served.
+async fn rollout_window(State(state): State<SharedState>) -> Response {
+    Json(state.web.rollout().report().await).into_response()
+}
+
+/// Closes the rollout window now: the previous releases' assets answer 404 from here on (on
+/// every replica of this build when Redis is configured, else on this one).
+async fn close_rollout_window(State(state): State<SharedState>) -> Response {
+    Json(state.web.rollout().close().await).into_response()
 }
 
 async fn cache_stats(State(state): State<SharedState>) -> Response {

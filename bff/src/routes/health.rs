@@ -16,9 +16,10 @@ pub async fn live() -> &'static str {
 }
 
 /// `/readyz`: both upstreams reachable (verdict reused for `readiness.cache_ms`), and not
-/// shutting down; Redis's state is reported beside them.
+/// stopping (from SIGTERM on, through `server.shutdown_delay_ms` and the drain); Redis's state
+/// is reported beside them.
 pub async fn ready(State(state): State<SharedState>, request_id: RequestId) -> Response {
-    if state.shutdown.is_cancelled() {
+    if state.stopping.is_cancelled() || state.shutdown.is_cancelled() {
         return (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response();
     }
     let ttl = Duration::from_millis(state.config.readiness.cache_ms);
