@@ -14,7 +14,9 @@ class FakeIntersectionObserver {
   static instances: FakeIntersectionObserver[] = [];
   readonly observed = new Set<Element>();
   disconnected = false;
-  constructor(private readonly callback: IntersectionObserverCallback) {
+  private readonly callback: IntersectionObserverCallback;
+  constructor(callback: IntersectionObserverCallback) {
+    this.callback = callback;
     FakeIntersectionObserver.instances.push(this);
   }
   observe(target: Element) {
