@@ -6,10 +6,11 @@ import { compressDirectory } from './lib/compress.js';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const report = compressDirectory(dist);
-const total = (key) => report.reduce((sum, row) => sum + (row[key] ?? 0), 0);
+const compressed = report.filter((row) => row.br !== null || row.gz !== null);
+const total = (key) => compressed.reduce((sum, row) => sum + (row[key] ?? 0), 0);
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 const skipped = report.filter((row) => row.br === null && row.gz === null).map((row) => relative(dist, row.file));
 console.log(
-  `Compressed ${String(report.length - skipped.length)} files in dist: ${kB(total('size'))} → brotli ${kB(total('br'))}, gzip ${kB(total('gz'))}` +
+  `Compressed ${String(compressed.length)} files in dist: ${kB(total('size'))} → brotli ${kB(total('br'))}, gzip ${kB(total('gz'))}` +
     (skipped.length > 0 ? `; left as is (no gain): ${skipped.join(', ')}` : ''),
 );
