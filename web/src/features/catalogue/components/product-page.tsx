@@ -110,6 +110,7 @@ export function ProductPage({ product, reviews }: ProductPageProps) {
             productName={product.title}
             sku={sku && !sku.inStock ? sku.sku : null}
             options={sku ? cartOptions(sku) : []}
+            preload={product.skus.some((candidate) => !candidate.inStock)}
           />
         </div>
       </div>
