@@ -20,6 +20,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks each route loads (the pre-hydration JavaScript budget
+    // in scripts/check-bundle-size.js reads it)
+    manifest: true,
     // every browser the storefront supports has native <link rel="modulepreload">
     modulePreload: { polyfill: false },
     rolldownOptions: {
@@ -43,7 +46,8 @@ export default defineConfig({
   },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    // scripts/ holds the build's own Node scripts (compression, the JavaScript budget)
+    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.js'],
     setupFiles: ['./src/test/setup.ts'],
     // CI has 2 cores: a test that renders a route compiles its lazy module on first use, which
     // can take seconds while other test files run beside it. Assertions are unchanged.

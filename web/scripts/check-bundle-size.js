@@ -1,12 +1,25 @@
-// Measures the JavaScript a first page view loads before any route chunk: the entry script of
-// dist/index.html plus the chunks it preloads (its static imports), gzipped. Fails when that is
-// over the budget, and lists the largest lazily loaded chunks. Run after `vite build`.
+// Two JavaScript budgets, gzip -9, checked after `vite build` (npm run build, so `make test`):
+//
+// 1. The entry: the entry script of dist/index.html plus the chunks it preloads (its static
+//    imports), what every first page view loads before any route chunk.
+// 2. Before hydration, on a product document: the entry, its modulepreloads, the product route's
+//    chunk and its static imports, read from Vite's manifest (scripts/lib/prehydration.js). This
+//    is what a shopper's phone downloads, parses and runs before the server-rendered page becomes
+//    interactive, so it bounds Total Blocking Time.
+//
+// Fails when either is over its budget, and lists the largest lazily loaded chunks.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { prehydrationFiles } from './lib/prehydration.js';
 
 const BUDGET_BYTES = 130 * 1000; // 130 kB gzipped (spec of the storefront's frame)
+// Measured 137.8 kB once the first screen stopped loading forms (react-hook-form), captcha and
+// zod (159.3 kB before); the budget sits just above that floor, so any growth is a decision. The
+// entry alone is 123.9 kB of it, react-dom and react-router most of that.
+const PREHYDRATION_BUDGET_BYTES = 139 * 1000;
+const PREHYDRATION_ROUTE = 'src/app/routes/product.tsx';
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
@@ -18,28 +31,56 @@ const initial = [
 const gzipped = (file) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
 const kB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
 
-let total = 0;
-console.log('Entry JavaScript (gzip -9):');
-for (const file of initial) {
-  const size = gzipped(file);
-  total += size;
-  console.log(`  ${file.padEnd(44)} ${kB(size).padStart(10)}`);
+/** Prints the files with their sizes and returns the total. */
+function report(title, files, budget) {
+  let total = 0;
+  console.log(`${title} (gzip -9):`);
+  for (const file of files) {
+    const size = gzipped(file);
+    total += size;
+    console.log(`  ${file.padEnd(44)} ${kB(size).padStart(10)}`);
+  }
+  console.log(`  ${'total'.padEnd(44)} ${kB(total).padStart(10)}   (budget ${kB(budget)})`);
+  return total;
 }
-console.log(`  ${'total'.padEnd(44)} ${kB(total).padStart(10)}   (budget ${kB(BUDGET_BYTES)})`);
+
+if (initial.length === 0) {
+  console.error('No entry script found in dist/index.html');
+  process.exit(1);
+}
+const entryTotal = report('Entry JavaScript', initial, BUDGET_BYTES);
+
+const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
+const prehydration = prehydrationFiles(manifest, PREHYDRATION_ROUTE);
+// the manifest and index.html must agree on what the entry preloads
+const missing = initial.filter((file) => !prehydration.includes(file));
+if (missing.length > 0) {
+  console.error(`The manifest's entry does not list what index.html loads: ${missing.join(', ')}`);
+  process.exit(1);
+}
+const prehydrationTotal = report(
+  `JavaScript before hydration on a product document (${PREHYDRATION_ROUTE})`,
+  prehydration,
+  PREHYDRATION_BUDGET_BYTES,
+);
 
 const lazy = readdirSync(join(dist, 'assets'))
-  .filter((name) => name.endsWith('.js') && !initial.includes(`assets/${name}`))
+  .filter((name) => name.endsWith('.js') && !prehydration.includes(`assets/${name}`))
   .map((name) => ({ name, size: gzipped(`assets/${name}`) }))
   .sort((a, b) => b.size - a.size)
   .slice(0, 8);
 console.log('Largest lazily loaded chunks (gzip -9):');
 for (const { name, size } of lazy) console.log(`  ${name.padEnd(44)} ${kB(size).padStart(10)}`);
 
-if (initial.length === 0) {
-  console.error('No entry script found in dist/index.html');
-  process.exit(1);
+let failed = false;
+if (entryTotal > BUDGET_BYTES) {
+  console.error(`The entry JavaScript is ${kB(entryTotal)} gzipped, over the ${kB(BUDGET_BYTES)} budget.`);
+  failed = true;
 }
-if (total > BUDGET_BYTES) {
-  console.error(`The entry JavaScript is ${kB(total)} gzipped, over the ${kB(BUDGET_BYTES)} budget.`);
-  process.exit(1);
+if (prehydrationTotal > PREHYDRATION_BUDGET_BYTES) {
+  console.error(
+    `A product document loads ${kB(prehydrationTotal)} of JavaScript (gzipped) before hydration, over the ${kB(PREHYDRATION_BUDGET_BYTES)} budget.`,
+  );
+  failed = true;
 }
+if (failed) process.exit(1);

@@ -9,10 +9,11 @@ import { SiteHeader } from '../features/layout/components/site-header';
 import { NotificationBanner } from '../components/notifications/notification-banner';
 import { promotionStore } from '../features/promotions/store';
 import { useCartPromotion } from '../features/promotions/use-cart-promotion';
+import { useAfterFirstScreen } from '../lib/idle';
 import { useRuntimeConfig } from '../lib/runtime-config';
 import { useStore } from '../lib/store';
 
-// modals load only when they open
+// modals load only when they open, and never for the first screen
 const ConsentModal = lazy(() => import('../features/analytics/consent-modal'));
 const PromotionModal = lazy(() => import('../features/promotions/promotion-modal'));
 
@@ -32,6 +33,7 @@ export function RootLayout() {
   useCartPromotion();
   const consent = useConsent();
   const promotion = useStore(promotionStore);
+  const later = useAfterFirstScreen();
 
   return (
     <>
@@ -46,8 +48,8 @@ export function RootLayout() {
       </main>
       <SiteFooter page={footer} brandName={brandName} />
       <Suspense fallback={null}>
-        {consent === 'undecided' ? <ConsentModal brandName={brandName} /> : null}
-        {promotion && consent !== 'undecided' ? <PromotionModal promotion={promotion} /> : null}
+        {later && consent === 'undecided' ? <ConsentModal brandName={brandName} /> : null}
+        {later && promotion && consent !== 'undecided' ? <PromotionModal promotion={promotion} /> : null}
       </Suspense>
       {/* scrolls to the top on new pages and restores the position on back/forward */}
       <ScrollRestoration />

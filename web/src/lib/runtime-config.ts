@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod/mini';
 import { api, unwrap } from './api';
+import { jsonShape, type ShapeValue } from './json-shape';
 import { setTraceSampleRatio } from './trace-context';
 
 /**
@@ -9,22 +9,25 @@ import { setTraceSampleRatio } from './trace-context';
  * empty (`{}`, e.g. under the Vite dev server) it is fetched from `GET /api/config`.
  * Only public values live here: never a secret.
  */
-export const runtimeConfigSchema = z.object({
-  environment: z.string(),
-  brandName: z.string(),
-  supportEmail: z.string(),
-  fflEmail: z.string(),
-  proDealEmail: z.string(),
-  captcha: z.object({ siteKey: z.string(), scriptUrl: z.string() }),
-  payment: z.object({ loginId: z.string(), clientKey: z.string(), scriptUrl: z.string() }),
-  maps: z.object({ tileUrl: z.string(), attribution: z.string() }),
-  reviews: z.object({ appKey: z.string(), scriptUrl: z.string() }),
-  analytics: z.object({ measurementId: z.string() }),
-  builder: z.object({ buildUrl: z.string() }),
-  telemetry: z.object({ traceSampleRatio: z.number(), rumSampleRatio: z.number() }),
-});
+const runtimeConfigShape = {
+  environment: 'string',
+  brandName: 'string',
+  supportEmail: 'string',
+  fflEmail: 'string',
+  proDealEmail: 'string',
+  captcha: { siteKey: 'string', scriptUrl: 'string' },
+  payment: { loginId: 'string', clientKey: 'string', scriptUrl: 'string' },
+  maps: { tileUrl: 'string', attribution: 'string' },
+  reviews: { appKey: 'string', scriptUrl: 'string' },
+  analytics: { measurementId: 'string' },
+  builder: { buildUrl: 'string' },
+  telemetry: { traceSampleRatio: 'number', rumSampleRatio: 'number' },
+} as const;
 
-export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
+/** The config's validator (a small JSON shape check, not zod: this module is in the entry bundle). */
+export const runtimeConfigSchema = jsonShape(runtimeConfigShape);
+
+export type RuntimeConfig = ShapeValue<typeof runtimeConfigShape>;
 
 export const RUNTIME_CONFIG_ELEMENT_ID = 'runtime-config';
 
@@ -54,7 +57,7 @@ export async function fetchRuntimeConfig(signal?: AbortSignal): Promise<RuntimeC
   const json: unknown = await unwrap(api.GET('/api/config', signal ? { signal } : {}));
   const parsed = runtimeConfigSchema.safeParse(json);
   if (!parsed.success) {
-    throw new RuntimeConfigError(`Invalid runtime config: ${z.prettifyError(parsed.error)}`);
+    throw new RuntimeConfigError(`Invalid runtime config: ${parsed.error}`);
   }
   return parsed.data;
 }

@@ -1,4 +1,5 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { afterFirstScreen } from '../../lib/idle';
 import { useRuntimeConfig } from '../../lib/runtime-config';
 import { loadCaptcha, type CaptchaApi } from './load-captcha';
 
@@ -50,29 +51,33 @@ export function Captcha({ onChange, ref, error }: CaptchaProps) {
     // a fresh element per render: a widget cannot be rendered twice into one element
     const target = document.createElement('div');
     host.append(target);
-    loadCaptcha(scriptUrl).then(
-      (api) => {
-        if (cancelled) return;
-        const id = api.render(target, {
-          sitekey: siteKey,
-          callback: (token) => {
-            onChangeRef.current(token);
-          },
-          'expired-callback': () => {
-            onChangeRef.current('');
-          },
-          'error-callback': () => {
-            onChangeRef.current('');
-          },
-        });
-        widget.current = { api, id };
-      },
-      () => {
-        if (!cancelled) setUnavailable(true);
-      },
-    );
+    // the captcha's script is third-party and heavy: never part of the first screen
+    const cancelLoad = afterFirstScreen(() => {
+      loadCaptcha(scriptUrl).then(
+        (api) => {
+          if (cancelled) return;
+          const id = api.render(target, {
+            sitekey: siteKey,
+            callback: (token) => {
+              onChangeRef.current(token);
+            },
+            'expired-callback': () => {
+              onChangeRef.current('');
+            },
+            'error-callback': () => {
+              onChangeRef.current('');
+            },
+          });
+          widget.current = { api, id };
+        },
+        () => {
+          if (!cancelled) setUnavailable(true);
+        },
+      );
+    });
     return () => {
       cancelled = true;
+      cancelLoad();
       widget.current = null;
       target.remove();
     };

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useLocation, useParams } from 'react-router';
+import { useAfterFirstScreen } from '../../lib/idle';
 import { useRuntimeConfig } from '../../lib/runtime-config';
 import type { Analytics } from './analytics';
 import { consentStore, getConsent, type ConsentState } from './consent';
@@ -11,15 +12,19 @@ export function useConsent(): ConsentState {
   return useSyncExternalStore(consentStore.subscribe, getConsent, getConsent);
 }
 
-/** Starts analytics once the visitor has accepted (never before), and records page views. */
+/**
+ * Starts analytics once the visitor has accepted (never before) and the first screen is done
+ * (its script is no part of the first screen), and records page views.
+ */
 export function useAnalytics(): void {
   const consent = useConsent();
+  const later = useAfterFirstScreen();
   const measurementId = useRuntimeConfig()?.analytics.measurementId;
   const { pathname } = useLocation();
   const [analytics, setAnalytics] = useState<Analytics | null>(null);
 
   useEffect(() => {
-    if (consent !== 'accepted' || !measurementId) return;
+    if (!later || consent !== 'accepted' || !measurementId) return;
     let cancelled = false;
     let started: Analytics | null = null;
     void import('./analytics').then(({ startAnalytics }) => {
@@ -32,18 +37,19 @@ export function useAnalytics(): void {
       started?.stop();
       setAnalytics(null);
     };
-  }, [consent, measurementId]);
+  }, [later, consent, measurementId]);
 
   useEffect(() => {
     analytics?.pageView(pathname);
   }, [analytics, pathname]);
 
-  useWebVitals(consent);
+  useWebVitals(later ? consent : 'undecided');
 }
 
 /**
  * Reports Web Vitals once the visitor has accepted analytics, for the configured share of page
- * views; the reporter (and the `web-vitals` library) loads lazily, outside the entry bundle.
+ * views; the reporter (and the `web-vitals` library) loads lazily, outside the entry bundle, after
+ * the first screen (its observers are buffered: the first screen's LCP and CLS are still seen).
  */
 function useWebVitals(consent: ConsentState): void {
   const sampleRatio = useRuntimeConfig()?.telemetry.rumSampleRatio;

@@ -115,7 +115,6 @@ export function BuilderFrame() {
           src={buildUrl}
           width={size.width}
           height={size.height}
-          style={{ width: size.width, height: size.height }}
           referrerPolicy="origin"
           allow="fullscreen"
         />

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DealerCard, DealerSearchCenter } from '../../api/types';
+import { useAfterFirstScreen } from '../../lib/idle';
 import { useRuntimeConfig } from '../../lib/runtime-config';
 import type { DealerMapEngine } from './leaflet-map';
 
@@ -14,8 +15,8 @@ interface DealerMapProps {
 }
 
 /**
- * The Leaflet map, loaded on demand (its module, Leaflet and the state outlines are their own
- * chunk). The loader state decides what shows: a loading note, the map, a failure note, or the
+ * The Leaflet map, loaded on demand after the first screen (its module, Leaflet and the state
+ * outlines are their own chunk). The loader state decides what shows: a loading note, the map, a failure note, or the
  * 'Error: AuthFailure' panel when the tile provider refuses the key.
  */
 export function DealerMap({ dealers, center, selectedId, onSelect }: DealerMapProps) {
@@ -23,6 +24,7 @@ export function DealerMap({ dealers, center, selectedId, onSelect }: DealerMapPr
   const tileUrl = config?.maps.tileUrl;
   const attribution = config?.maps.attribution ?? '';
   const configLoaded = config !== undefined;
+  const later = useAfterFirstScreen();
   const elementRef = useRef<HTMLDivElement>(null);
   const engineRef = useRef<DealerMapEngine | null>(null);
   const [status, setStatus] = useState<MapStatus>('NOT_LOADED');
@@ -36,7 +38,7 @@ export function DealerMap({ dealers, center, selectedId, onSelect }: DealerMapPr
 
   useEffect(() => {
     const element = elementRef.current;
-    if (!element || !configLoaded) return;
+    if (!element || !configLoaded || !later) return;
     let cancelled = false;
     setStatus('LOADING');
     import('./leaflet-map').then(
@@ -75,7 +77,7 @@ export function DealerMap({ dealers, center, selectedId, onSelect }: DealerMapPr
       engineRef.current?.destroy();
       engineRef.current = null;
     };
-  }, [configLoaded, tileUrl, attribution]);
+  }, [configLoaded, later, tileUrl, attribution]);
 
   useEffect(() => {
     engineRef.current?.show(dealers, center);

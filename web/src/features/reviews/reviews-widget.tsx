@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { afterFirstScreen } from '../../lib/idle';
 import { useRuntimeConfig } from '../../lib/runtime-config';
 import { loadReviewsWidget } from './load-reviews';
 
@@ -12,8 +13,8 @@ interface ReviewsWidgetProps {
 }
 
 /**
- * The third-party reviews widget from the runtime config: loaded once, refreshed whenever this
- * component mounts. Nothing breaks without it: the container stays empty.
+ * The third-party reviews widget from the runtime config: loaded once, after the first screen,
+ * refreshed whenever this component mounts. Nothing breaks without it: the container stays empty.
  */
 export function ReviewsWidget({ kind, productId }: ReviewsWidgetProps) {
   const scriptUrl = useRuntimeConfig()?.reviews.scriptUrl;
@@ -28,17 +29,20 @@ export function ReviewsWidget({ kind, productId }: ReviewsWidgetProps) {
     };
     const observer = new MutationObserver(removeUserFields);
     observer.observe(container, { childList: true, subtree: true });
-    void loadReviewsWidget(scriptUrl).then((api) => {
-      if (cancelled || !api) return;
-      try {
-        api.refresh();
-      } catch (error) {
-        console.warn('The reviews widget failed to render', error);
-      }
-      removeUserFields();
+    const cancelLoad = afterFirstScreen(() => {
+      void loadReviewsWidget(scriptUrl).then((api) => {
+        if (cancelled || !api) return;
+        try {
+          api.refresh();
+        } catch (error) {
+          console.warn('The reviews widget failed to render', error);
+        }
+        removeUserFields();
+      });
     });
     return () => {
       cancelled = true;
+      cancelLoad();
       observer.disconnect();
     };
   }, [scriptUrl, productId]);

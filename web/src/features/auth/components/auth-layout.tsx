@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { PageMeta } from '../../content';
 import type { AuthContentPage } from '../../content';
+import { BackdropImage } from '../../../components/ui/backdrop-image';
 import { safeImageSrc } from '../../../lib/safe-url';
 
 interface AuthLayoutProps {
@@ -14,10 +15,8 @@ interface AuthLayoutProps {
 export function AuthLayout({ page, title, children }: AuthLayoutProps) {
   const background = safeImageSrc(page.backgroundImage.src);
   return (
-    <div
-      className="auth-page"
-      style={background ? { backgroundImage: `url(${JSON.stringify(background)})` } : undefined}
-    >
+    <div className="auth-page has-backdrop">
+      <BackdropImage src={background} priority />
       <PageMeta title={title} metaData={page.metaData} />
       <div className="auth-page__card">
         <h1>{page.header || title}</h1>

@@ -2,6 +2,7 @@ import '../catalogue.css';
 import { useId, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
+import { BackdropImage } from '../../../components/ui/backdrop-image';
 import { safeImageSrc } from '../../../lib/safe-url';
 import { Breadcrumbs, PageMeta } from '../../content';
 import { activeTab, paramsForTab, productsForTab, tabsOf } from '../logic/collection-filters';
@@ -31,10 +32,8 @@ export function CollectionPage({ collection }: { collection: Collection }) {
     <div className={`page collection-page collection-page--${type}`}>
       <PageMeta title={collection.title} metaData={collection.metaData} />
       <Breadcrumbs items={collection.breadcrumbs} />
-      <header
-        className="collection-page__banner"
-        style={background ? { backgroundImage: `url("${background.replaceAll('"', '%22')}")` } : undefined}
-      >
+      <header className="collection-page__banner has-backdrop">
+        <BackdropImage src={background} priority />
         <h1>{collection.title}</h1>
         {collection.subtitle ? <p className="collection-page__subtitle">{collection.subtitle}</p> : null}
       </header>
@@ -52,7 +51,7 @@ function CollectionLayout({ type, collection }: { type: CollectionDisplayType; c
     case 'collection-filterable-grid':
       return <FilterableGrid collection={collection} />;
     case 'collection-simple-grid':
-      return <ProductGrid products={collection.products} label={`${collection.title} products`} />;
+      return <ProductGrid firstScreen products={collection.products} label={`${collection.title} products`} />;
   }
 }
 
@@ -73,7 +72,7 @@ function TabbedGrid({ collection }: { collection: Collection }) {
       }}
     >
       {products.length > 0 ? (
-        <ProductGrid products={products} label={`${collection.title}: ${selected}`} />
+        <ProductGrid firstScreen products={products} label={`${collection.title}: ${selected}`} />
       ) : (
         <p className="collection-page__empty">No items found</p>
       )}
@@ -100,7 +99,7 @@ function CardsLayout({ collection }: { collection: Collection }) {
           </ul>
         </section>
       ) : null}
-      <ProductGrid products={collection.products} label={`${collection.title} products`} showFfl />
+      <ProductGrid firstScreen products={collection.products} label={`${collection.title} products`} showFfl />
     </>
   );
 }
@@ -109,7 +108,7 @@ function PromoCardView({ card }: { card: PromoCard }) {
   const image = safeImageSrc(card.image.src);
   return (
     <article className="promo-card">
-      {image ? <img src={image} alt={card.image.alt} className="promo-card__image" /> : null}
+      {image ? <img src={image} alt={card.image.alt} className="promo-card__image" loading="lazy" decoding="async" /> : null}
       <div className="promo-card__body">
         <h3 className="promo-card__title">{card.title}</h3>
         {card.subtitle ? <p>{card.subtitle}</p> : null}

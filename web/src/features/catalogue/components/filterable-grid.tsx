@@ -99,7 +99,7 @@ export function FilterableGrid({ collection }: { collection: Collection }) {
           {products.length === 1 ? '1 Product' : `${String(products.length)} Products`}
         </p>
         {products.length > 0 ? (
-          <ProductGrid products={products} label={`${collection.title} products`} />
+          <ProductGrid firstScreen products={products} label={`${collection.title} products`} />
         ) : (
           <p className="collection-page__empty">Product not found</p>
         )}

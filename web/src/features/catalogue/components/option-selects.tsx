@@ -97,11 +97,14 @@ function Swatches({
           aria-label={value.exists && !value.available ? `${option.title}${OUT_OF_STOCK_SUFFIX}` : option.title}
           aria-pressed={select.selected === option.title}
           disabled={!value.exists}
-          style={{ backgroundColor: option.value }}
           onClick={() => {
             onChoose(option.title);
           }}
-        />
+        >
+          <svg className="swatch__colour" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+            <rect width="1" height="1" fill={option.value} />
+          </svg>
+        </button>
       ))}
     </div>
   );

@@ -28,7 +28,8 @@ export function ProductImages({ images, layout, title }: ProductImagesProps) {
   if (shown.length === 0) return null;
   const active = Math.min(current, shown.length - 1);
 
-  const openButton = (image: Image, index: number, className: string) => (
+  // the first image shown is the product page's LCP element: fetched first, never lazily
+  const openButton = (image: Image, index: number, className: string, lcp: boolean) => (
     <button
       type="button"
       className={className}
@@ -37,7 +38,11 @@ export function ProductImages({ images, layout, title }: ProductImagesProps) {
         setLightbox(index);
       }}
     >
-      <img src={safeImageSrc(image.src) ?? ''} alt="" />
+      <img
+        src={safeImageSrc(image.src) ?? ''}
+        alt=""
+        {...(lcp ? { fetchPriority: 'high' as const } : { loading: 'lazy' as const, decoding: 'async' as const })}
+      />
     </button>
   );
 
@@ -61,7 +66,7 @@ export function ProductImages({ images, layout, title }: ProductImagesProps) {
       <section className="product-images product-images--ribbon" aria-label="Image ribbon">
         <ul className="product-images__ribbon">
           {shown.map((image, index) => (
-            <li key={`${image.src}-${String(index)}`}>{openButton(image, index, 'product-images__open')}</li>
+            <li key={`${image.src}-${String(index)}`}>{openButton(image, index, 'product-images__open', index === 0)}</li>
           ))}
         </ul>
         {lightboxView}
@@ -72,7 +77,7 @@ export function ProductImages({ images, layout, title }: ProductImagesProps) {
   const main = shown[active] ?? shown[0];
   return (
     <section className="product-images product-images--gallery" aria-label="Image gallery">
-      {main ? openButton(main, active, 'product-images__main product-images__open') : null}
+      {main ? openButton(main, active, 'product-images__main product-images__open', true) : null}
       {shown.length > 1 ? (
         <ul className="product-images__thumbnails" aria-label="Thumbnails">
           {shown.map((image, index) => (
@@ -86,7 +91,7 @@ export function ProductImages({ images, layout, title }: ProductImagesProps) {
                   setCurrent(index);
                 }}
               >
-                <img src={safeImageSrc(image.src) ?? ''} alt="" />
+                <img src={safeImageSrc(image.src) ?? ''} alt="" loading="lazy" decoding="async" />
               </button>
             </li>
           ))}

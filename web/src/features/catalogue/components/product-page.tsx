@@ -106,9 +106,12 @@ export function ProductPage({ product, reviews }: ProductPageProps) {
               Add to Cart
             </AddToCartButton>
           ) : null}
-          {sku && !sku.inStock ? (
-            <StockAlertForm key={sku.sku} productName={product.title} sku={sku.sku} options={cartOptions(sku)} />
-          ) : null}
+          <StockAlertForm
+            productName={product.title}
+            sku={sku && !sku.inStock ? sku.sku : null}
+            options={sku ? cartOptions(sku) : []}
+            preload={product.skus.some((candidate) => !candidate.inStock)}
+          />
         </div>
       </div>
       <ProductTabs product={product} />

@@ -37,7 +37,7 @@ export function AddOns({
                   onToggle(addOn.id);
                 }}
               >
-                {image ? <img src={image} alt="" className="add-on__image" /> : null}
+                {image ? <img src={image} alt="" className="add-on__image" loading="lazy" decoding="async" /> : null}
                 <span className="add-on__label">{addOn.label}</span>
                 <span className="add-on__price">+{formatUsd(addOn.addOnPrice)}</span>
               </button>
@@ -133,7 +133,7 @@ export function PromoVideoSection({ videos }: { videos: PromoVideos | null }) {
             <li key={card.id}>
               {href ? (
                 <a href={href} target="_blank" rel="noreferrer" className="promo-videos__card">
-                  {image ? <img src={image} alt="" /> : null}
+                  {image ? <img src={image} alt="" loading="lazy" decoding="async" /> : null}
                   <span>
                     {card.title}
                     <span className="visually-hidden"> (video, opens in a new tab)</span>
@@ -204,7 +204,7 @@ export function AboutSection({ about }: { about: ProductAbout }) {
     <section className="about-product" aria-labelledby={headingId}>
       <h2 id={headingId}>{about.title}</h2>
       {about.subtitle ? <p className="about-product__subtitle">{about.subtitle}</p> : null}
-      {image ? <img src={image} alt={about.imgUrl.alt} className="about-product__image" /> : null}
+      {image ? <img src={image} alt={about.imgUrl.alt} className="about-product__image" loading="lazy" decoding="async" /> : null}
       {about.summary ? <p>{about.summary}</p> : null}
       {about.techSpecs.length > 0 ? <SpecList specs={about.techSpecs} /> : null}
       {about.details.map((detail) => (

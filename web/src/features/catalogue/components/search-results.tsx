@@ -32,7 +32,7 @@ export function SearchResultsPage({ query, results, failure }: SearchResultsPage
             {results.length === 1 ? '1 product' : `${String(results.length)} products`}
           </p>
           {results.length > 0 ? (
-            <ProductGrid products={results} label="Search results" />
+            <ProductGrid firstScreen products={results} label="Search results" />
           ) : (
             <p className="search-results__empty">No products match your search. Try another word, or browse the menu.</p>
           )}

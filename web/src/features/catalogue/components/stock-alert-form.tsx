@@ -1,92 +1,51 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { z } from 'zod/mini';
-import { TextField } from '../../../components/ui/field';
-import { errorMessage } from '../../../lib/api';
-import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
-import { applyServerErrors, captchaToken, emailAddress } from '../../../lib/forms/rules';
-import { sendStockAlert } from '../api';
+import { lazy, Suspense, useEffect } from 'react';
+import { useAfterFirstScreen } from '../../../lib/idle';
 import type { CartOption } from '../types';
 
-const schema = z.object({ email: emailAddress('Email'), captcha: captchaToken() });
-type Values = z.infer<typeof schema>;
+/** The back-in-stock form's heading, also shown while its code loads. */
+export const STOCK_ALERT_TITLE = 'Out of stock: notify me when it is back';
+
+// react-hook-form, zod and the captcha are a form's weight: they load after the first screen, in
+// a chunk of their own, so a product page hydrates without them
+const loadFields = () => import('./stock-alert-fields');
+const StockAlertFields = lazy(loadFields);
+
+/** What shows until the form's code has loaded: its heading, in the form's place. */
+function StockAlertPlaceholder() {
+  return (
+    <section className="stock-alert" aria-busy="true">
+      <h2 className="stock-alert__title">{STOCK_ALERT_TITLE}</h2>
+    </section>
+  );
+}
 
 interface StockAlertFormProps {
   productName: string;
-  /** The out-of-stock sku's code. */
-  sku: string;
+  /** The selected sku's code when it is out of stock, else null (no form). */
+  sku: string | null;
   options: CartOption[];
+  /** Some sku of the product is out of stock: load the form's code after the first screen. */
+  preload: boolean;
 }
 
 /**
- * The back-in-stock form of an out-of-stock sku: e-mail and captcha. Success shows 'You will be
- * notified when {product} is back in stock'; failure shows the server's message and resets the
- * captcha (spec: account and content §8).
+ * The slot of the back-in-stock form. Its Suspense boundary is always rendered, so a change of
+ * sku (a router transition) keeps the page as it was until the form's code is in, instead of
+ * flashing the placeholder. When the product has an out-of-stock sku, the code loads after the
+ * first screen anyway, so choosing that sku shows the form at once.
  */
-export function StockAlertForm({ productName, sku, options }: StockAlertFormProps) {
-  const headingId = useId();
-  const captcha = useRef<CaptchaHandle>(null);
-  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
-  const send = useMutation({ mutationFn: sendStockAlert });
-  const {
-    register,
-    handleSubmit,
-    setValue,
-    setError,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { email: '', captcha: '' } });
-
-  const submit = async (values: Values) => {
-    setOutcome(null);
-    try {
-      const answer = await send.mutateAsync({ ...values, productId: sku, productName, options });
-      setOutcome({ ok: true, message: answer.message || `You will be notified when ${productName} is back in stock` });
-    } catch (error) {
-      setValue('captcha', '');
-      captcha.current?.reset();
-      applyServerErrors(error, setError, ['email']);
-      setOutcome({ ok: false, message: errorMessage(error) });
-    }
-  };
-
-  return (
-    <section className="stock-alert" aria-labelledby={headingId}>
-      <h2 id={headingId} className="stock-alert__title">
-        Out of stock: notify me when it is back
-      </h2>
-      {outcome?.ok ? (
-        <p className="stock-alert__success" role="status">
-          {outcome.message}
-        </p>
-      ) : (
-        <form aria-labelledby={headingId} noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            error={errors.email?.message}
-            {...register('email')}
-          />
-          <Captcha
-            ref={captcha}
-            error={errors.captcha?.message}
-            onChange={(token) => {
-              setValue('captcha', token, { shouldValidate: isSubmitted });
-            }}
-          />
-          {outcome && !outcome.ok ? (
-            <p className="field__error" role="alert">
-              {outcome.message}
-            </p>
-          ) : null}
-          <button type="submit" className="button" disabled={isSubmitting}>
-            Notify Me
-          </button>
-        </form>
-      )}
-    </section>
-  );
+export function StockAlertForm({ productName, sku, options, preload }: StockAlertFormProps) {
+  const later = useAfterFirstScreen();
+  useEffect(() => {
+    if (later && preload) void loadFields();
+  }, [later, preload]);
+  let content = null;
+  if (sku !== null) {
+    content = later ? (
+      <StockAlertFields key={sku} productName={productName} sku={sku} options={options} />
+    ) : (
+      <StockAlertPlaceholder />
+    );
+  }
+  return <Suspense fallback={<StockAlertPlaceholder />}>{content}</Suspense>;
 }

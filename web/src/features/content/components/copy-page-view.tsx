@@ -1,3 +1,4 @@
+import { BackdropImage } from '../../../components/ui/backdrop-image';
 import { safeImageSrc } from '../../../lib/safe-url';
 import type { CopyPage } from '../types';
 import { PageMeta } from './page-meta';
@@ -9,10 +10,8 @@ export function CopyPageView({ page, fallbackTitle }: { page: CopyPage; fallback
   return (
     <div className="page page--copy">
       <PageMeta title={fallbackTitle} metaData={page.metaData} />
-      <div
-        className="page-banner page-banner--image"
-        style={background ? { backgroundImage: `url(${JSON.stringify(background)})` } : undefined}
-      >
+      <div className="page-banner page-banner--image has-backdrop">
+        <BackdropImage src={background} priority />
         <h1>{page.heading || fallbackTitle}</h1>
       </div>
       {page.text ? <p className="page__lead">{page.text}</p> : null}

@@ -89,7 +89,16 @@ export function HeroCarousel({ slides, intervalMs = CAROUSEL_INTERVAL_MS }: Hero
             aria-label={`${String(slideIndex + 1)} of ${String(count)}`}
             hidden={slideIndex !== index}
           >
-            {slide.image.src ? <img className="carousel__image" src={slide.image.src} alt={slide.image.alt} /> : null}
+            {slide.image.src ? (
+              <img
+                className="carousel__image"
+                src={slide.image.src}
+                alt={slide.image.alt}
+                decoding={slideIndex === 0 ? undefined : 'async'}
+                // the first slide is the home page's LCP element; the others wait their turn
+                fetchPriority={slideIndex === 0 ? 'high' : 'low'}
+              />
+            ) : null}
             <div className="carousel__caption">
               <h2 className="carousel__title">{slide.title}</h2>
               {slide.subtitle ? <p className="carousel__subtitle">{slide.subtitle}</p> : null}

@@ -1,7 +1,7 @@
 import { AppLink } from '../../../components/ui/app-link';
 import type { RibbonItem } from '../../content';
 
-/** Slide width of the image ribbon, in px (spec constants). */
+/** Slide width of the image ribbon, in px (spec constants; `.ribbon__item` in styles.css has it too). */
 export const RIBBON_SLIDE_WIDTH = 250;
 
 /** A horizontally scrolling row of image links. */
@@ -11,10 +11,16 @@ export function ImageRibbon({ items }: { items: RibbonItem[] }) {
     <section className="ribbon" aria-label="Shop by category">
       <ul className="ribbon__list">
         {items.map((item) => (
-          <li key={`${item.title}-${item.url}`} className="ribbon__item" style={{ width: RIBBON_SLIDE_WIDTH }}>
+          <li key={`${item.title}-${item.url}`} className="ribbon__item">
             <AppLink to={item.url} className="ribbon__link">
               {item.image.src ? (
-                <img src={item.image.src} alt={item.title ? '' : item.image.alt} width={RIBBON_SLIDE_WIDTH} />
+                <img
+                  src={item.image.src}
+                  alt={item.title ? '' : item.image.alt}
+                  width={RIBBON_SLIDE_WIDTH}
+                  loading="lazy"
+                  decoding="async"
+                />
               ) : null}
               <span className="ribbon__title">{item.title}</span>
             </AppLink>

@@ -1,12 +1,13 @@
 import { lazy, Suspense, useId } from 'react';
 import { AppLink } from '../../../components/ui/app-link';
 import { ChevronIcon, DownloadIcon } from '../../../components/ui/icons';
+import { useAfterFirstScreen } from '../../../lib/idle';
 import { prefersReducedMotion } from '../../../lib/media';
 import { safeHref } from '../../../lib/safe-url';
 import type { FooterPage } from '../../content';
 import { splitIntoColumns } from '../footer-columns';
 
-// the form (react-hook-form, zod, captcha) loads after the page: the footer is below the fold
+// the form (react-hook-form, zod, captcha) loads after the first screen: the footer is below the fold
 const NewsletterForm = lazy(() =>
   import('../../newsletter').then((module) => ({ default: module.NewsletterForm })),
 );
@@ -26,6 +27,7 @@ export function SiteFooter({ page, brandName }: SiteFooterProps) {
   const columns = splitIntoColumns(page.navLinks);
   const downloadHref = safeHref(page.downloadAsset.url);
   const newsletterHeadingId = useId();
+  const later = useAfterFirstScreen();
 
   return (
     <footer className="site-footer">
@@ -41,14 +43,12 @@ export function SiteFooter({ page, brandName }: SiteFooterProps) {
           STAY UPDATED
         </h2>
         <p>Don&apos;t miss out on product launches, events, and free SWAG.</p>
-        <Suspense fallback={null}>
-          <NewsletterForm labelledBy={newsletterHeadingId} />
-        </Suspense>
+        <Suspense fallback={null}>{later ? <NewsletterForm labelledBy={newsletterHeadingId} /> : null}</Suspense>
       </section>
 
       <div className="site-footer__inner">
         <div className="site-footer__brand">
-          {page.logo.src ? <img src={page.logo.src} alt={page.logo.alt || brandName} /> : null}
+          {page.logo.src ? <img src={page.logo.src} alt={page.logo.alt || brandName} loading="lazy" decoding="async" /> : null}
           {downloadHref ? (
             <a className="button button--outline" href={downloadHref} download target="_blank" rel="noopener noreferrer">
               <DownloadIcon size={18} />
@@ -81,7 +81,7 @@ export function SiteFooter({ page, brandName }: SiteFooterProps) {
               return (
                 <li key={social.url}>
                   <a href={href} target="_blank" rel="noopener noreferrer" aria-label={social.title}>
-                    {social.icon.src ? <img src={social.icon.src} alt="" width={24} height={24} /> : social.title}
+                    {social.icon.src ? <img src={social.icon.src} alt="" width={24} height={24} loading="lazy" decoding="async" /> : social.title}
                   </a>
                 </li>
               );

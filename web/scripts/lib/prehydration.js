@@ -1,0 +1,37 @@
+// The JavaScript a document loads before it hydrates, read from Vite's build manifest
+// (dist/.vite/manifest.json): the HTML entry, the chunks it imports statically (Vite writes them
+// as <link rel="modulepreload">), and the route's lazily loaded chunk with its own static imports.
+// Dynamic imports are left out: they load later, when the code that asks for them runs.
+
+/**
+ * The files (paths under dist) of `keys` and everything they import statically, each once,
+ * in the order they are first reached.
+ * @param {Record<string, { file: string, imports?: string[] }>} manifest
+ * @param {string[]} keys manifest keys (source paths such as `index.html`)
+ * @returns {string[]}
+ */
+export function staticClosure(manifest, keys) {
+  const seen = new Set();
+  const files = [];
+  const visit = (key) => {
+    if (seen.has(key)) return;
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`The build manifest has no entry for ${key}`);
+    seen.add(key);
+    files.push(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const key of keys) visit(key);
+  return files;
+}
+
+/**
+ * The JavaScript files a document of `routeModule` loads before hydration.
+ * @param {Record<string, { file: string, imports?: string[], isEntry?: boolean }>} manifest
+ * @param {string} routeModule the route's source path, e.g. `src/app/routes/product.tsx`
+ */
+export function prehydrationFiles(manifest, routeModule) {
+  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
+  if (entries.length !== 1) throw new Error(`Expected one entry in the build manifest, found ${entries.length}`);
+  return staticClosure(manifest, [entries[0], routeModule]).filter((file) => file.endsWith('.js'));
+}
