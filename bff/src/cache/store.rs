@@ -372,6 +372,30 @@ impl EdgeCache {
             .filter(|answer| answer.is_current(&self.inner.epochs, now))
     }
 
+    /// Remembers the server-rendered document `body` made from `parts` (looked up after
+    /// `epochs` were read) under `key`, for the hit path: `None` (nothing remembered) unless
+    /// every part is a fresh 200.
+    pub fn remember_document(
+        &self,
+        key: String,
+        epochs: Epochs,
+        parts: &[&Lookup],
+        body: &Bytes,
+    ) -> Option<Arc<Rendered>> {
+        let rendered = Arc::new(Rendered::document(parts, body, epochs, Instant::now())?);
+        self.inner.remembered.insert(key, rendered.clone());
+        Some(rendered)
+    }
+
+    /// The document last remembered under `key`, current or not, while it is within its
+    /// stale-while-revalidate window: served while its next render runs.
+    pub fn stale_document(&self, key: &str, now: Instant) -> Option<Arc<Rendered>> {
+        self.inner
+            .remembered
+            .get(key)
+            .filter(|answer| answer.within_stale_window(now))
+    }
+
     /// Counts a remembered answer as one hit on each of its parts, as their lookups would.
     pub fn count_served(&self, answer: &Rendered) {
         for route in answer.parts() {
