@@ -163,7 +163,11 @@ impl HitPath {
         if path.starts_with("/api") || path.starts_with("/assets/") {
             return None;
         }
-        if path.rsplit('/').next().is_some_and(|last| last.contains('.')) {
+        if path
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains('.'))
+        {
             return None;
         }
         let answer = self

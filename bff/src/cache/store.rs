@@ -387,6 +387,26 @@ impl EdgeCache {
         Some(rendered)
     }
 
+    /// The counters as of now, when every part is still the entry its lookup returned: the
+    /// epochs of an answer whose parts this very request stored (each store bumps its route's
+    /// counter, so counters read before those lookups would make the answer stale at once). A
+    /// store or purge that replaced a part before this read shows as a changed entry (`None`);
+    /// one after it bumps the counters returned.
+    pub async fn epochs_if_unchanged(&self, parts: &[&Lookup]) -> Option<Epochs> {
+        let epochs = self.inner.epochs.read();
+        for part in parts {
+            let current = self
+                .inner
+                .entries_of(part.entry.route)
+                .get(&part.key)
+                .await?;
+            if !Arc::ptr_eq(&current, &part.entry) {
+                return None;
+            }
+        }
+        Some(epochs)
+    }
+
     /// The document last remembered under `key`, current or not, while it is within its
     /// stale-while-revalidate window: served while its next render runs.
     pub fn stale_document(&self, key: &str, now: Instant) -> Option<Arc<Rendered>> {

@@ -12,11 +12,11 @@ use super::routes::{AppRoute, HeadSource, match_path};
 use super::{Seo, SeoSettings, absolute, title_url};
 use crate::cache::http::respond_made_from;
 use crate::cache::{self, Epochs, Lookup};
-use crate::ssr::DocumentParts;
-use bytes::Bytes;
 use crate::catalogue::Answer;
 use crate::error::ApiError;
 use crate::request_id::RequestId;
+use crate::ssr::DocumentParts;
+use bytes::Bytes;
 
 /// The generic manufacturer description of the default title and description, as the app's
 /// `PageMeta` has it (`GENERIC_DESCRIPTION`).
@@ -73,11 +73,7 @@ pub async fn document(
                         serde_json::from_slice(&lookup.entry.body).unwrap_or(Value::Null);
                     let mut head = page_head(&seo.settings, route, path, &page);
                     head.preload_image = home_hero(name, &page);
-                    let answer = (
-                        format!("/api/pages/{name}"),
-                        200,
-                        lookup.entry.body.clone(),
-                    );
+                    let answer = (format!("/api/pages/{name}"), 200, lookup.entry.body.clone());
                     let first = Rendering {
                         path: raw_path,
                         epochs,
@@ -96,12 +92,25 @@ pub async fn document(
         HeadSource::Product => {
             let answer = seo.catalogue.product(&param, request_id.clone()).await;
             let at = Rendering::at(raw_path, epochs);
-            priced(&seo, route, at, "product", &param, answer, request_id, &headers).await
+            priced(
+                &seo, route, at, "product", &param, answer, request_id, &headers,
+            )
+            .await
         }
         HeadSource::Collection => {
             let answer = seo.catalogue.collection(&param, request_id.clone()).await;
             let at = Rendering::at(raw_path, epochs);
-            priced(&seo, route, at, "collection", &param, answer, request_id, &headers).await
+            priced(
+                &seo,
+                route,
+                at,
+                "collection",
+                &param,
+                answer,
+                request_id,
+                &headers,
+            )
+            .await
         }
         HeadSource::Search => {
             // the title the app's search page shows, the canonical URL its links use
@@ -222,7 +231,12 @@ async fn rendered(
         return cached(seo, &parts, StatusCode::OK, head, headers);
     };
     for name in ["app", "footer"] {
-        match seo.catalogue.content.page_lookup(name, request_id.clone()).await {
+        match seo
+            .catalogue
+            .content
+            .page_lookup(name, request_id.clone())
+            .await
+        {
             Ok(lookup) if lookup.entry.status == StatusCode::OK => {
                 page.answers
                     .push((format!("/api/pages/{name}"), 200, lookup.entry.body.clone()));

@@ -110,9 +110,11 @@ impl Renderer {
             }
             Outcome::Completed(Filled::Made(body)) => body,
             // the fill's task was lost: the shell with the data, as after a failed render
-            Outcome::Panicked | Outcome::Cancelled => {
-                Bytes::from(fill_root(&shell_text(&page.shell), "", &answers_json(&page.answers)))
-            }
+            Outcome::Panicked | Outcome::Cancelled => Bytes::from(fill_root(
+                &shell_text(&page.shell),
+                "",
+                &answers_json(&page.answers),
+            )),
         };
         let parts: Vec<&Lookup> = page.parts.iter().collect();
         let mut response = respond_made_from(&parts, StatusCode::OK, HTML, made, request_headers);
@@ -135,7 +137,12 @@ impl Renderer {
         };
         let body = Bytes::from(fill_root(&shell, &markup, &answers));
         let parts: Vec<&Lookup> = page.parts.iter().collect();
-        match cache.remember_document(key, page.epochs, &parts, &body) {
+        // parts this request stored bumped the counters read before the lookups
+        let epochs = match cache.epochs_if_unchanged(&parts).await {
+            Some(epochs) => epochs,
+            None => page.epochs,
+        };
+        match cache.remember_document(key, epochs, &parts, &body) {
             Some(rendered) => Filled::Remembered(rendered),
             None => Filled::Made(body),
         }
@@ -152,12 +159,10 @@ impl Renderer {
             self.public_config,
         );
         let (result, elapsed) = pool.render(input).await;
-        let result = result.and_then(|json| {
-            match serde_json::from_str::<Output>(&json) {
-                Ok(Output::Html { html }) => Ok(html),
-                Ok(Output::Redirect {}) => Err(RenderError::Script("the page redirects".to_owned())),
-                Err(error) => Err(RenderError::Script(error.to_string())),
-            }
+        let result = result.and_then(|json| match serde_json::from_str::<Output>(&json) {
+            Ok(Output::Html { html }) => Ok(html),
+            Ok(Output::Redirect {}) => Err(RenderError::Script("the page redirects".to_owned())),
+            Err(error) => Err(RenderError::Script(error.to_string())),
         });
         let outcome = match &result {
             Ok(_) => "ok",

@@ -28,15 +28,20 @@ pub enum RenderError {
     Fault,
 }
 
+// Fields drop in order: the context before the runtime that owns its memory.
 pub(super) struct Engine {
-    runtime: Runtime,
     context: Context,
+    runtime: Runtime,
     deadline: Rc<Cell<Option<Instant>>>,
 }
 
 impl Engine {
     /// A runtime of at most `memory_bytes` with `bundle` evaluated in it.
-    pub fn new(bundle: &str, memory_bytes: usize, load_time: Duration) -> Result<Self, RenderError> {
+    pub fn new(
+        bundle: &str,
+        memory_bytes: usize,
+        load_time: Duration,
+    ) -> Result<Self, RenderError> {
         let load = |error: rquickjs::Error| RenderError::Load(error.to_string());
         let runtime = Runtime::new().map_err(load)?;
         runtime.set_memory_limit(memory_bytes);
@@ -56,8 +61,8 @@ impl Engine {
         deadline.set(None);
         loaded?;
         Ok(Self {
-            runtime,
             context,
+            runtime,
             deadline,
         })
     }
@@ -98,36 +103,117 @@ impl Engine {
                 match self.runtime.execute_pending_job() {
                     Ok(true) => {}
                     Ok(false) => break,
-                    Err(error) => return Err(timed_out(format!("{error:?}"))),
+                    // (rquickjs ≥ 0.12 balances the job's context reference here: older
+                    // versions freed it once too often, and the next GC aborted the process)
+                    Err(error) => {
+                        let message = error.0.with(|ctx| format!("{:?}", ctx.catch()));
+                        return Err(timed_out(message));
+                    }
                 }
                 if Instant::now() > deadline {
                     return Err(RenderError::Timeout);
                 }
             }
-            let step = self.context.with(|ctx| -> Result<Option<String>, RenderError> {
-                let state: Object = ctx
-                    .globals()
-                    .get("__ssrState")
-                    .map_err(|error| RenderError::Script(error.to_string()))?;
-                let script = |error: rquickjs::Error| RenderError::Script(error.to_string());
-                if state.get::<_, bool>("done").map_err(script)? {
-                    let error: String = state.get("error").map_err(script)?;
-                    if !error.is_empty() {
-                        return Err(timed_out(error));
+            let step = self
+                .context
+                .with(|ctx| -> Result<Option<String>, RenderError> {
+                    let state: Object = ctx
+                        .globals()
+                        .get("__ssrState")
+                        .map_err(|error| RenderError::Script(error.to_string()))?;
+                    let script = |error: rquickjs::Error| RenderError::Script(error.to_string());
+                    if state.get::<_, bool>("done").map_err(script)? {
+                        let error: String = state.get("error").map_err(script)?;
+                        if !error.is_empty() {
+                            return Err(timed_out(error));
+                        }
+                        return Ok(Some(state.get("result").map_err(script)?));
                     }
-                    return Ok(Some(state.get("result").map_err(script)?));
-                }
-                let host: Object = ctx.globals().get("__ssrHost").map_err(script)?;
-                let next: Function = host.get("runNextTimer").map_err(script)?;
-                let ran: bool = next
-                    .call(())
-                    .catch(&ctx)
-                    .map_err(|error| timed_out(error.to_string()))?;
-                if ran { Ok(None) } else { Err(RenderError::Stalled) }
-            })?;
+                    let host: Object = ctx.globals().get("__ssrHost").map_err(script)?;
+                    let next: Function = host.get("runNextTimer").map_err(script)?;
+                    let ran: bool = next
+                        .call(())
+                        .catch(&ctx)
+                        .map_err(|error| timed_out(error.to_string()))?;
+                    if ran {
+                        Ok(None)
+                    } else {
+                        Err(RenderError::Stalled)
+                    }
+                })?;
             if let Some(result) = step {
                 return Ok(result);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stand-in bundle with the entry's contract: `__ssrRender` returns a state object the
+    /// host polls, `__ssrHost.runNextTimer` runs timers.
+    const BUNDLE: &str = r#"
+        globalThis.__ssrHost = { runNextTimer: () => false };
+        globalThis.__ssrRender = (input) => {
+            const state = { done: false, result: '', error: '' };
+            const { mode } = JSON.parse(input);
+            Promise.resolve().then(() => {
+                if (mode === 'spin') for (;;) {}
+                if (mode === 'throw') throw new Error('boom');
+                if (mode === 'hang') return;
+                state.result = 'rendered ' + mode;
+                state.done = true;
+            }).catch((error) => { state.error = String(error); state.done = true; });
+            return state;
+        };
+    "#;
+
+    fn engine() -> Engine {
+        Engine::new(BUNDLE, 32 * 1024 * 1024, Duration::from_secs(5)).unwrap()
+    }
+
+    #[test]
+    fn a_render_is_the_bundles_answer() {
+        let mut engine = engine();
+        let time = Duration::from_secs(5);
+        assert_eq!(
+            engine.render(r#"{"mode":"a"}"#, time).unwrap(),
+            "rendered a"
+        );
+        assert!(matches!(
+            engine.render(r#"{"mode":"throw"}"#, time),
+            Err(RenderError::Script(message)) if message.contains("boom")
+        ));
+        assert_eq!(
+            engine.render(r#"{"mode":"b"}"#, time).unwrap(),
+            "rendered b"
+        );
+        assert_eq!(
+            engine.render(r#"{"mode":"hang"}"#, time),
+            Err(RenderError::Stalled)
+        );
+    }
+
+    #[test]
+    fn a_render_that_spins_in_a_promise_job_is_stopped_and_the_engine_survives_it() {
+        for _ in 0..3 {
+            let mut engine = engine();
+            let started = Instant::now();
+            let result = engine.render(r#"{"mode":"spin"}"#, Duration::from_millis(50));
+            assert_eq!(result, Err(RenderError::Timeout));
+            assert!(started.elapsed() < Duration::from_secs(5));
+            // dropping it runs the GC over everything the stopped job left behind
+            drop(engine);
+        }
+    }
+
+    #[test]
+    fn a_bundle_that_does_not_load_says_why() {
+        let error = Engine::new("this is not javascript", 1 << 24, Duration::from_secs(5))
+            .err()
+            .unwrap();
+        assert!(matches!(error, RenderError::Load(_)), "{error}");
     }
 }

@@ -40,14 +40,23 @@ mod tests {
     fn data_cannot_close_its_element() {
         let shell = r#"<body><div id="root"></div><script src="/a.js"></script></body>"#;
         let html = fill_root(shell, "<h1>x</h1>", r#"{"a":"</script><!-- &"}"#);
-        assert!(html.contains(r#"<div id="root"><h1>x</h1></div>"#), "{html}");
+        assert!(
+            html.contains(r#"<div id="root"><h1>x</h1></div>"#),
+            "{html}"
+        );
         assert_eq!(html.matches("</script>").count(), 2, "{html}");
         assert!(!html.contains("<!--"), "{html}");
-        assert!(html.contains(r#"\u003c/script\u003e\u003c!-- \u0026"#), "{html}");
+        assert!(
+            html.contains(r#"\u003c/script\u003e\u003c!-- \u0026"#),
+            "{html}"
+        );
     }
 
     #[test]
     fn a_shell_without_an_empty_root_is_left_alone() {
-        assert_eq!(fill_root("<body></body>", "<h1>x</h1>", "{}"), "<body></body>");
+        assert_eq!(
+            fill_root("<body></body>", "<h1>x</h1>", "{}"),
+            "<body></body>"
+        );
     }
 }

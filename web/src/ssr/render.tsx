@@ -7,6 +7,10 @@ import { createRoutes } from '../app/router';
 import { runtimeConfigQuery, type RuntimeConfig } from '../lib/runtime-config';
 import { setDocumentAnswers, type DocumentAnswers } from './document-data';
 
+/** React's marker of a Suspense boundary left for the browser to render. */
+const CLIENT_RENDERED = '<!--$!-->';
+const LAZY_ATTEMPTS = 3;
+
 export interface RenderInput {
   /** The page's absolute URL. */
   url: string;
@@ -41,13 +45,21 @@ export async function renderPage(input: RenderInput): Promise<RenderOutput> {
     throw error instanceof Error ? error : new Error(`route error: ${JSON.stringify(error)}`);
   }
   const router = createStaticRouter(handler.dataRoutes, context);
-  const html = renderToString(
+  const tree = (
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <StaticRouterProvider router={router} context={context} hydrate={false} />
       </QueryClientProvider>
-    </StrictMode>,
+    </StrictMode>
   );
+  // `renderToString` cannot wait: a `lazy` component whose module has not resolved yet renders
+  // its boundary as "client-rendered" (`<!--$!-->`). Its module is in this bundle and resolves
+  // within a turn, so render again once it has: every render of one page is then the same.
+  let html = renderToString(tree);
+  for (let attempt = 0; attempt < LAZY_ATTEMPTS && html.includes(CLIENT_RENDERED); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    html = renderToString(tree);
+  }
   queryClient.clear();
   setDocumentAnswers({});
   return { kind: 'html', status: context.statusCode, html };
