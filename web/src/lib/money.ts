@@ -14,7 +14,7 @@ function cents(amount: number): number {
   if (text.includes('e')) return Math.sign(amount) * Math.round(magnitude * 100);
   const [whole = '0', fraction = ''] = text.split('.');
   const digits = fraction.padEnd(3, '0');
-  const rounded = Number(whole) * 100 + Number(digits.slice(0, 2)) + (digits[2]! >= '5' ? 1 : 0);
+  const rounded = Number(whole) * 100 + Number(digits.slice(0, 2)) + ((digits[2] ?? '0') >= '5' ? 1 : 0);
   return Math.sign(amount) * rounded;
 }
 

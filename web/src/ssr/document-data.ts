@@ -19,7 +19,7 @@ export interface DocumentAnswer {
 /** API answers by [`answerKey`]. */
 export type DocumentAnswers = Record<string, DocumentAnswer>;
 
-let answers: DocumentAnswers = {};
+let answers = new Map<string, DocumentAnswer>();
 let reusable = false;
 
 /** The key of a request for `url`: its path and query, percent-decoded (`/api/search?q=a b`). */
@@ -37,7 +37,7 @@ export function answerKey(url: string): string {
 
 /** Installs the answers (`reuse`: every read may use them, as in one server render). */
 export function setDocumentAnswers(next: DocumentAnswers, reuse = false): void {
-  answers = next;
+  answers = new Map(Object.entries(next));
   reusable = reuse;
 }
 
@@ -45,9 +45,9 @@ export function setDocumentAnswers(next: DocumentAnswers, reuse = false): void {
 export function documentResponse(request: Request): Response | null {
   if (request.method !== 'GET') return null;
   const key = answerKey(request.url);
-  const answer = answers[key];
+  const answer = answers.get(key);
   if (!answer) return null;
-  if (!reusable) delete answers[key];
+  if (!reusable) answers.delete(key);
   const type = answer.status >= 400 ? 'application/problem+json' : 'application/json';
   return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': type } });
 }

@@ -44,8 +44,8 @@ class HostURLSearchParams {
   constructor(init?: string | Record<string, string> | [string, string][] | HostURLSearchParams) {
     if (typeof init === 'string') this.parse(init);
     else if (init instanceof HostURLSearchParams) this.list = init.list.map(([k, v]) => [k, v]);
-    else if (Array.isArray(init)) this.list = init.map(([k, v]) => [String(k), String(v)]);
-    else if (init) this.list = Object.entries(init).map(([k, v]) => [k, String(v)]);
+    else if (Array.isArray(init)) this.list = init.map(([k, v]) => [k, v]);
+    else if (init) this.list = Object.entries(init);
   }
 
   /** @internal */
@@ -72,7 +72,7 @@ class HostURLSearchParams {
     return this.list.length;
   }
   append(key: string, value: string): void {
-    this.list.push([String(key), String(value)]);
+    this.list.push([key, value]);
     this.onChange?.();
   }
   delete(key: string): void {
@@ -90,9 +90,9 @@ class HostURLSearchParams {
   }
   set(key: string, value: string): void {
     const at = this.list.findIndex(([k]) => k === key);
-    if (at < 0) this.list.push([key, String(value)]);
+    if (at < 0) this.list.push([key, value]);
     else {
-      this.list[at] = [key, String(value)];
+      this.list[at] = [key, value];
       this.list = this.list.filter(([k], index) => k !== key || index === at);
     }
     this.onChange?.();
@@ -132,12 +132,12 @@ class HostURL {
   readonly searchParams: HostURLSearchParams;
 
   constructor(input: string | HostURL, base?: string | HostURL) {
-    const text = String(input);
+    const text = input.toString();
     let match = ABSOLUTE.exec(text);
-    if (!match && base !== undefined) match = ABSOLUTE.exec(HostURL.resolve(text, String(base)));
+    if (!match && base !== undefined) match = ABSOLUTE.exec(HostURL.resolve(text, base.toString()));
     if (!match) throw new TypeError(`Invalid URL: ${text}`);
-    this.protocol = match[1]!.toLowerCase();
-    this.host = match[2]!.toLowerCase();
+    this.protocol = (match[1] ?? '').toLowerCase();
+    this.host = (match[2] ?? '').toLowerCase();
     this.pathname = HostURL.normalisePath(match[3] || '/');
     this.query = match[4] && match[4] !== '?' ? match[4] : '';
     this.hash = match[5] && match[5] !== '#' ? match[5] : '';
@@ -224,10 +224,10 @@ class HostHeaders {
   append(key: string, value: string): void {
     const name = key.toLowerCase();
     const old = this.map.get(name);
-    this.map.set(name, old === undefined ? String(value) : `${old}, ${value}`);
+    this.map.set(name, old === undefined ? value : `${old}, ${value}`);
   }
   set(key: string, value: string): void {
-    this.map.set(key.toLowerCase(), String(value));
+    this.map.set(key.toLowerCase(), value);
   }
   get(key: string): string | null {
     return this.map.get(key.toLowerCase()) ?? null;
@@ -303,7 +303,8 @@ class HostRequest {
   readonly body: string | null;
   constructor(input: string | HostURL | HostRequest, init: RequestInit = {}) {
     const from = input instanceof HostRequest ? input : undefined;
-    this.url = from ? from.url : new HostURL(String(input)).href;
+    if (input instanceof HostRequest) this.url = input.url;
+    else this.url = new HostURL(input instanceof HostURL ? input.href : input).href;
     this.method = (init.method ?? from?.method ?? 'GET').toUpperCase();
     this.headers = new HostHeaders(init.headers ?? from?.headers);
     this.signal = init.signal ?? from?.signal ?? new HostAbortController().signal;
@@ -366,7 +367,7 @@ let timers: Timer[] = [];
 
 function setHostTimeout(callback: (...args: unknown[]) => void, delay = 0, ...args: unknown[]): number {
   const id = nextTimerId++;
-  timers.push({ id, at: clock + Math.max(0, Number(delay) || 0), run: () => callback(...args) });
+  timers.push({ id, at: clock + Math.max(0, delay || 0), run: () => { callback(...args); } });
   return id;
 }
 
@@ -377,7 +378,14 @@ function clearHostTimeout(id: number | undefined): void {
 function setHostInterval(callback: (...args: unknown[]) => void, delay = 0): number {
   const id = nextTimerId++;
   const schedule = () => {
-    timers.push({ id, at: clock + Math.max(1, Number(delay) || 0), run: () => (schedule(), callback()) });
+    timers.push({
+      id,
+      at: clock + Math.max(1, delay || 0),
+      run: () => {
+        schedule();
+        callback();
+      },
+    });
   };
   schedule();
   return id;
@@ -387,12 +395,17 @@ function setHostInterval(callback: (...args: unknown[]) => void, delay = 0): num
 function runNextTimer(): boolean {
   if (timers.length === 0) return false;
   let earliest = 0;
+  let at = Infinity;
   timers.forEach((timer, index) => {
-    if (timer.at < timers[earliest]!.at) earliest = index;
+    if (timer.at < at) {
+      earliest = index;
+      at = timer.at;
+    }
   });
   const [timer] = timers.splice(earliest, 1);
-  clock = Math.max(clock, timer!.at);
-  timer!.run();
+  if (!timer) return false;
+  clock = Math.max(clock, timer.at);
+  timer.run();
   return true;
 }
 
@@ -404,10 +417,16 @@ function resetTimers(): void {
 class HostTextEncoder {
   readonly encoding = 'utf-8';
   encode(text = ''): Uint8Array {
-    const utf8 = unescape(encodeURIComponent(text));
-    const bytes = new Uint8Array(utf8.length);
-    for (let i = 0; i < utf8.length; i++) bytes[i] = utf8.charCodeAt(i);
-    return bytes;
+    // every byte of the UTF-8 form: a %XX escape, or an ASCII character as is
+    const escaped = encodeURIComponent(text);
+    const bytes: number[] = [];
+    for (let i = 0; i < escaped.length; i++) {
+      if (escaped[i] === '%') {
+        bytes.push(parseInt(escaped.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else bytes.push(escaped.charCodeAt(i));
+    }
+    return Uint8Array.from(bytes);
   }
 }
 
@@ -417,7 +436,7 @@ class HostTextEncoder {
 let answers: Record<string, { status: number; body: Json }> = {};
 
 function hostFetch(input: string | HostRequest, init?: RequestInit): Promise<HostResponse> {
-  const request = input instanceof HostRequest ? input : new HostRequest(String(input), init);
+  const request = input instanceof HostRequest ? input : new HostRequest(input, init);
   const url = new HostURL(request.url);
   const answer = request.method === 'GET' ? answers[`${url.pathname}${url.search}`] : undefined;
   if (!answer) {
@@ -466,7 +485,9 @@ export function installHost(): SsrHost {
   });
   define('window', globalThis);
   define('self', globalThis);
-  define('console', { log() {}, info() {}, warn() {}, error() {}, debug() {} });
+  // the engine prints nothing: a render's console output goes nowhere
+  const silent = () => undefined;
+  define('console', { log: silent, info: silent, warn: silent, error: silent, debug: silent });
   let location = new HostURL('http://localhost/');
   if (typeof g.location === 'undefined') {
     Object.defineProperty(g, 'location', { get: () => location, configurable: true });

@@ -9,7 +9,8 @@ import { setDocumentAnswers, type DocumentAnswers } from './document-data';
 
 /** React's marker of a Suspense boundary left for the browser to render. */
 const CLIENT_RENDERED = '<!--$!-->';
-const LAZY_ATTEMPTS = 3;
+const LAZY_ATTEMPTS = 10;
+const LAZY_WAIT_MS = 20;
 
 export interface RenderInput {
   /** The page's absolute URL. */
@@ -41,7 +42,7 @@ export async function renderPage(input: RenderInput): Promise<RenderOutput> {
     return { kind: 'redirect', status: context.status, location: context.headers.get('location') ?? '/' };
   }
   if (context.errors) {
-    const [error] = Object.values(context.errors);
+    const error: unknown = Object.values(context.errors)[0];
     throw error instanceof Error ? error : new Error(`route error: ${JSON.stringify(error)}`);
   }
   const router = createStaticRouter(handler.dataRoutes, context);
@@ -53,11 +54,12 @@ export async function renderPage(input: RenderInput): Promise<RenderOutput> {
     </StrictMode>
   );
   // `renderToString` cannot wait: a `lazy` component whose module has not resolved yet renders
-  // its boundary as "client-rendered" (`<!--$!-->`). Its module is in this bundle and resolves
-  // within a turn, so render again once it has: every render of one page is then the same.
+  // its boundary as "client-rendered" (`<!--$!-->`). In the server bundle its module resolves
+  // within a turn (the engine's timers are virtual: the wait costs nothing), under Node's module
+  // loader within milliseconds; render again once it has, so every render of a page is the same.
   let html = renderToString(tree);
   for (let attempt = 0; attempt < LAZY_ATTEMPTS && html.includes(CLIENT_RENDERED); attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => setTimeout(resolve, LAZY_WAIT_MS));
     html = renderToString(tree);
   }
   queryClient.clear();
