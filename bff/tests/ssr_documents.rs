@@ -36,7 +36,7 @@ fn usd(amount: f64) -> String {
     let whole = (cents / 100).to_string();
     let mut grouped = String::new();
     for (index, digit) in whole.chars().enumerate() {
-        if index > 0 && (whole.len() - index) % 3 == 0 {
+        if index > 0 && (whole.len() - index).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(digit);
@@ -90,9 +90,8 @@ async fn a_product_document_carries_its_first_screen() {
         .unwrap()
         .to_owned();
     assert!(
-        body.contains(&format!(
-            r#"class="product-images__main product-images__open""#
-        )) && body.contains(&format!(r#"<img src="{main_image}""#)),
+        body.contains(r#"class="product-images__main product-images__open""#)
+            && body.contains(&format!(r#"<img src="{main_image}""#)),
         "{body}"
     );
     // the frame's navigation, from the `app` content page
