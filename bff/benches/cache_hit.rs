@@ -81,6 +81,7 @@ fn cache_hit(c: &mut Criterion) {
         cache.clone(),
         Arc::new(SecurityHeaders::new(&Config::default(), None)),
         &Metrics::new(),
+        None,
     );
     for (name, accept) in [
         ("hit_path_br", "gzip, deflate, br, zstd"),

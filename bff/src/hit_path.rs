@@ -45,10 +45,17 @@ pub struct HitPath {
     cache: EdgeCache,
     security: Arc<SecurityHeaders>,
     routes: Vec<HitRoute>,
+    /// Server-rendered documents: remembered under the web build's id (`None`: not built).
+    documents: Option<(String, HitRoute)>,
 }
 
 impl HitPath {
-    pub fn new(cache: EdgeCache, security: Arc<SecurityHeaders>, metrics: &Metrics) -> Self {
+    pub fn new(
+        cache: EdgeCache,
+        security: Arc<SecurityHeaders>,
+        metrics: &Metrics,
+        web_build: Option<&str>,
+    ) -> Self {
         let route = |prefix, kind, template| HitRoute {
             prefix,
             kind,
@@ -57,6 +64,8 @@ impl HitPath {
             not_modified: metrics.server_histogram(template, Method::GET.as_str(), 304),
         };
         Self {
+            documents: web_build
+                .map(|build| (build.to_owned(), route("/", RouteKind::Pages, "/{*path}"))),
             cache,
             security,
             routes: vec![
@@ -81,20 +90,26 @@ impl HitPath {
             return None;
         }
         let path = request.uri().path();
-        let (route, segment) = self.routes.iter().find_map(|route| {
-            path.strip_prefix(route.prefix)
-                .map(|segment| (route, segment))
-        })?;
-        if segment.is_empty() || segment.contains('/') {
-            return None;
-        }
-        // Decoded once, as the router's `Path` decodes it, and normalised as the route does, so
-        // both name the same key.
-        let title = percent_decode_str(segment).decode_utf8().ok()?;
         let started = Instant::now();
-        let answer = self
-            .cache
-            .remembered(&request_key(route.kind, &title), started)?;
+        let (route, answer) = match self.document(path, started) {
+            Some(found) => found,
+            None => {
+                let (route, segment) = self.routes.iter().find_map(|route| {
+                    path.strip_prefix(route.prefix)
+                        .map(|segment| (route, segment))
+                })?;
+                if segment.is_empty() || segment.contains('/') {
+                    return None;
+                }
+                // Decoded once, as the router's `Path` decodes it, and normalised as the route
+                // does, so both name the same key.
+                let title = percent_decode_str(segment).decode_utf8().ok()?;
+                let answer = self
+                    .cache
+                    .remembered(&request_key(route.kind, &title), started)?;
+                (route, answer)
+            }
+        };
         let span = crate::telemetry::hit_path_sampled(request.headers())
             .map(|presampled| server_span(request, route, presampled));
         let mut response = answer.respond(started, request.headers());
@@ -133,6 +148,32 @@ impl HitPath {
             None => log(),
         }
         Some(response)
+    }
+}
+
+impl HitPath {
+    /// A remembered server-rendered document for `path`: any path outside the API and the
+    /// static files (`/assets/…`, a last segment with a dot).
+    fn document(
+        &self,
+        path: &str,
+        now: Instant,
+    ) -> Option<(&HitRoute, Arc<crate::cache::Rendered>)> {
+        let (build, route) = self.documents.as_ref()?;
+        if path.starts_with("/api") || path.starts_with("/assets/") {
+            return None;
+        }
+        if path
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains('.'))
+        {
+            return None;
+        }
+        let answer = self
+            .cache
+            .remembered(&crate::ssr::document_key(build, path), now)?;
+        Some((route, answer))
     }
 }
 

@@ -27,6 +27,7 @@ pub mod server;
 pub mod server_timing;
 pub mod session;
 pub mod single_flight;
+pub mod ssr;
 pub mod start_up;
 pub mod state;
 pub mod storefront;

@@ -127,6 +127,11 @@ struct OperationLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RenderLabels {
+    outcome: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct LimitLabels {
     limit: &'static str,
 }
@@ -265,6 +270,8 @@ pub struct Metrics {
     web_vitals_inp: HistogramFamily<RumLabels>,
     web_vitals_cls: HistogramFamily<RumLabels>,
     rate_limited: Family<LimitLabels, Counter>,
+    ssr_renders: Family<RenderLabels, Counter>,
+    ssr_render_duration: Histogram,
 }
 
 impl Default for Metrics {
@@ -409,7 +416,21 @@ impl Metrics {
             "Requests refused with 429 by a rate limit: auth and search (per client IP), sign_in_account (sign-in failures per account)",
             rate_limited.clone(),
         );
+        let ssr_renders = Family::<RenderLabels, Counter>::default();
+        registry.register(
+            "bff_ssr_renders",
+            "Documents rendered by the server renderer at cache-fill time, by outcome (ok, or why the shell with inlined data was served instead: failed, timeout, busy, fault)",
+            ssr_renders.clone(),
+        );
+        let ssr_render_duration = histogram();
+        registry.register(
+            "bff_ssr_render_duration_seconds",
+            "Time one server render took on its render thread",
+            ssr_render_duration.clone(),
+        );
         Self {
+            ssr_renders,
+            ssr_render_duration,
             breaker_state,
             breaker_transitions,
             active_requests,
@@ -443,6 +464,16 @@ impl Metrics {
                 http_response_status_code: status,
             })
             .clone()
+    }
+
+    /// One server render, by outcome (`ok`, `failed`, `timeout`, `busy`, `fault`).
+    pub fn count_render(&self, outcome: &'static str, elapsed: Duration) {
+        self.ssr_renders
+            .get_or_create(&RenderLabels { outcome })
+            .inc();
+        if outcome == "ok" {
+            self.ssr_render_duration.observe(elapsed.as_secs_f64());
+        }
     }
 
     pub fn observe_server(&self, route: &str, method: &str, status: u16, elapsed: Duration) {

@@ -66,6 +66,8 @@ pub struct AppState {
     pub web: Arc<WebAssets>,
     /// What the pages' heads, `/robots.txt` and `/sitemap.xml` need from the configuration.
     pub seo: Arc<SeoSettings>,
+    /// The server renderer of documents (render threads over the web build's server bundle).
+    pub ssr: Arc<crate::ssr::Renderer>,
     /// The last readiness verdict, reused for `readiness.cache_ms`.
     pub readiness: Readiness,
     /// The edge cache for pages, products, collections, search and prices.
@@ -244,6 +246,12 @@ impl AppState {
             security: Arc::new(SecurityHeaders::new(&config, sandbox_origin)),
             readiness: Readiness::default(),
             seo: Arc::new(SeoSettings::new(&config, sandbox_origin)),
+            ssr: Arc::new(crate::ssr::Renderer::start(
+                &crate::ssr::bundle_path(&config.web.dist_dir),
+                &config.ssr,
+                metrics.clone(),
+                public_config.clone(),
+            )),
             shutdown,
             stopping: CancellationToken::new(),
             redis,

@@ -33,7 +33,12 @@ pub struct Storefront {
 
 impl Storefront {
     pub fn new(state: SharedState) -> Self {
-        let hits = HitPath::new(state.cache.clone(), state.security.clone(), &state.metrics);
+        let hits = HitPath::new(
+            state.cache.clone(),
+            state.security.clone(),
+            &state.metrics,
+            state.web.build_id(),
+        );
         Self {
             in_flight: state.metrics.active_requests(),
             router: crate::app(state),

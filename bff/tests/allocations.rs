@@ -26,6 +26,7 @@ async fn a_cached_page_or_product_is_answered_with_a_few_small_allocations() {
         app.state.cache.clone(),
         app.state.security.clone(),
         &app.state.metrics,
+        app.state.web.build_id(),
     );
     for path in ["/api/pages/home", "/api/products/summit%20lr"] {
         for _ in 0..2 {

@@ -100,12 +100,9 @@ async fn home_and_content_pages_carry_their_metadata_and_cache_headers() {
             "{path}: {}",
             answer.header("surrogate-key")
         );
-        assert!(
-            answer
-                .header("cache-control")
-                .starts_with("public, max-age="),
-            "{path}"
-        );
+        // towards browsers a document is revalidated on every visit (agreed with the deploys
+        // issue): its ETag makes that a 304; the parts' windows stay with the edge cache
+        assert_eq!(answer.header("cache-control"), "no-cache", "{path}");
     }
 }
 

@@ -78,6 +78,9 @@ pub struct Rendered {
     parts: Vec<RouteKind>,
     /// The counters as read before the parts were looked up.
     epochs: Epochs,
+    /// A document's `Cache-Control` towards browsers (`no-cache`: revalidated by `ETag` on
+    /// every visit), set after the timed headers; `None` keeps the parts' windows.
+    cache_control: Option<HeaderValue>,
 }
 
 impl Rendered {
@@ -88,6 +91,39 @@ impl Rendered {
         composed: Option<&Bytes>,
         epochs: Epochs,
         now: Instant,
+    ) -> Option<Self> {
+        Self::typed(
+            parts,
+            composed.map(|body| (body, HeaderValue::from_static("application/json"))),
+            epochs,
+            now,
+            None,
+        )
+    }
+
+    /// A server-rendered HTML document made from `parts`: remembered like a composed answer,
+    /// sent to browsers as `no-cache` with its strong `ETag` (a revisit is a 304).
+    pub(super) fn document(
+        parts: &[&Lookup],
+        body: &Bytes,
+        epochs: Epochs,
+        now: Instant,
+    ) -> Option<Self> {
+        Self::typed(
+            parts,
+            Some((body, HeaderValue::from_static("text/html; charset=utf-8"))),
+            epochs,
+            now,
+            Some(HeaderValue::from_static("no-cache")),
+        )
+    }
+
+    fn typed(
+        parts: &[&Lookup],
+        composed: Option<(&Bytes, HeaderValue)>,
+        epochs: Epochs,
+        now: Instant,
+        cache_control: Option<HeaderValue>,
     ) -> Option<Self> {
         let fresh =
             |part: &&Lookup| part.entry.status == StatusCode::OK && part.freshness.is_fresh(now);
@@ -110,8 +146,7 @@ impl Rendered {
                     entry.etag.clone(),
                 )
             }
-            (Some(body), _) => {
-                let content_type = HeaderValue::from_static("application/json");
+            (Some((body, content_type)), _) => {
                 let (gzip, brotli) = compressed_variants(body, &content_type);
                 (content_type, body.clone(), gzip, brotli, strong_etag(body))
             }
@@ -121,6 +156,9 @@ impl Rendered {
         // The timed headers as of now hold their places, so a request's values replace them
         // rather than growing a copied map.
         described.timed(now).insert_into(&mut not_modified);
+        if let Some(value) = &cache_control {
+            not_modified.insert(header::CACHE_CONTROL, value.clone());
+        }
         // A remembered answer is always a hit: its `Server-Timing` is rendered once with it, so
         // the hit path adds no header (and no map growth) per request.
         not_modified.insert(
@@ -148,6 +186,7 @@ impl Rendered {
             etag,
             parts: parts.iter().map(|part| part.entry.route).collect(),
             epochs,
+            cache_control,
         })
     }
 
@@ -159,7 +198,7 @@ impl Rendered {
         let timed = self.timed(now);
         if super::http::matches_etag(request_headers, &self.etag) {
             let mut headers = self.not_modified.clone();
-            timed.insert_into(&mut headers);
+            self.insert_timed(&timed, &mut headers);
             return not_modified(headers);
         }
         let (template, body) =
@@ -169,10 +208,23 @@ impl Rendered {
                 Encoding::Identity => (&self.identity, None),
             };
         let mut headers = template.clone();
-        timed.insert_into(&mut headers);
+        self.insert_timed(&timed, &mut headers);
         let mut response = Response::new(Body::from(body.unwrap_or(&self.body).clone()));
         *response.headers_mut() = headers;
         response
+    }
+
+    fn insert_timed(&self, timed: &Timed, headers: &mut HeaderMap) {
+        timed.insert_into(headers);
+        if let Some(value) = &self.cache_control {
+            headers.insert(header::CACHE_CONTROL, value.clone());
+        }
+    }
+
+    /// Still within the stale-while-revalidate window of its parts at `now` (a document
+    /// purged or expired may be served while its next render runs).
+    pub(super) fn within_stale_window(&self, now: Instant) -> bool {
+        now < self.described.freshness.stale_until
     }
 
     /// The timed headers as of `now`: the last ones rendered while the ttl and age (whole

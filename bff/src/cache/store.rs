@@ -372,6 +372,50 @@ impl EdgeCache {
             .filter(|answer| answer.is_current(&self.inner.epochs, now))
     }
 
+    /// Remembers the server-rendered document `body` made from `parts` (looked up after
+    /// `epochs` were read) under `key`, for the hit path: `None` (nothing remembered) unless
+    /// every part is a fresh 200.
+    pub fn remember_document(
+        &self,
+        key: String,
+        epochs: Epochs,
+        parts: &[&Lookup],
+        body: &Bytes,
+    ) -> Option<Arc<Rendered>> {
+        let rendered = Arc::new(Rendered::document(parts, body, epochs, Instant::now())?);
+        self.inner.remembered.insert(key, rendered.clone());
+        Some(rendered)
+    }
+
+    /// The counters as of now, when every part is still the entry its lookup returned: the
+    /// epochs of an answer whose parts this very request stored (each store bumps its route's
+    /// counter, so counters read before those lookups would make the answer stale at once). A
+    /// store or purge that replaced a part before this read shows as a changed entry (`None`);
+    /// one after it bumps the counters returned.
+    pub async fn epochs_if_unchanged(&self, parts: &[&Lookup]) -> Option<Epochs> {
+        let epochs = self.inner.epochs.read();
+        for part in parts {
+            let current = self
+                .inner
+                .entries_of(part.entry.route)
+                .get(&part.key)
+                .await?;
+            if !Arc::ptr_eq(&current, &part.entry) {
+                return None;
+            }
+        }
+        Some(epochs)
+    }
+
+    /// The document last remembered under `key`, current or not, while it is within its
+    /// stale-while-revalidate window: served while its next render runs.
+    pub fn stale_document(&self, key: &str, now: Instant) -> Option<Arc<Rendered>> {
+        self.inner
+            .remembered
+            .get(key)
+            .filter(|answer| answer.within_stale_window(now))
+    }
+
     /// Counts a remembered answer as one hit on each of its parts, as their lookups would.
     pub fn count_served(&self, answer: &Rendered) {
         for route in answer.parts() {

@@ -49,6 +49,7 @@ pub struct Config {
     pub redis: RedisConfig,
     pub maps: MapsConfig,
     pub seo: SeoConfig,
+    pub ssr: crate::ssr::SsrConfig,
     pub public: PublicConfig,
 }
 
@@ -537,6 +538,7 @@ impl Default for Config {
             redis: RedisConfig::default(),
             maps: MapsConfig::default(),
             seo: SeoConfig::default(),
+            ssr: crate::ssr::SsrConfig::default(),
             public: PublicConfig::default(),
         }
     }

@@ -29,6 +29,9 @@ pub struct Head {
     pub offer: Option<Offer>,
     /// The `application/ld+json` document, already script-safe (see [`super::json_ld`]).
     pub json_ld: Option<String>,
+    /// The first screen's largest image (the LCP element: the hero slide, the product's main
+    /// image, the first collection card), fetched early and first.
+    pub preload_image: Option<String>,
 }
 
 impl Head {
@@ -76,6 +79,13 @@ impl Head {
                 "out of stock"
             };
             meta(&mut out, "property", "product:availability", availability);
+        }
+        if let Some(image) = &self.preload_image {
+            let _ = write!(
+                out,
+                r#"<link data-seo rel="preload" as="image" href="{}" fetchpriority="high">"#,
+                escape(image)
+            );
         }
         if let Some(json_ld) = &self.json_ld {
             let _ = write!(

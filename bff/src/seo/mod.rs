@@ -3,9 +3,11 @@
 //! product's price and JSON-LD), the status a crawler must see (404 for what the app does not
 //! know, 301 for `/home`), `/robots.txt` and `/sitemap.xml`.
 //!
-//! No server-side React: the head is built from the same cached content and prices the API
-//! answers with (`Content`, `Catalogue`), so a cached page costs no upstream call, and the HTML
-//! answer carries the parts' `ETag`, `Surrogate-Key` and freshness: a purge refreshes it.
+//! The head is built here from the same cached content and prices the API answers with
+//! (`Content`, `Catalogue`), so a cached page costs no upstream call; the body's first screen is
+//! React's, rendered once per cache fill by [`crate::ssr`] from the same answers. The HTML
+//! answer carries the parts' `ETag` and `Surrogate-Key`, and is `no-cache` towards browsers: a
+//! purge refreshes it.
 //!
 //! - `routes`: the app's route table (kept equal to `web/src/app/router.tsx` by a test).
 //! - `head`: the tags, escaped; `json_ld`: a product's schema.org `Product`.
@@ -94,6 +96,7 @@ pub struct Seo {
     pub catalogue: Catalogue,
     pub web: Arc<WebAssets>,
     pub settings: Arc<SeoSettings>,
+    pub renderer: Arc<crate::ssr::Renderer>,
 }
 
 impl FromRef<SharedState> for Seo {
@@ -102,6 +105,7 @@ impl FromRef<SharedState> for Seo {
             catalogue: Catalogue::from_ref(state),
             web: state.web.clone(),
             settings: state.seo.clone(),
+            renderer: state.ssr.clone(),
         }
     }
 }

@@ -11,10 +11,12 @@ use super::json_ld::{self, ProductFacts};
 use super::routes::{AppRoute, HeadSource, match_path};
 use super::{Seo, SeoSettings, absolute, title_url};
 use crate::cache::http::respond_made_from;
-use crate::cache::{self, Lookup};
+use crate::cache::{self, Epochs, Lookup};
 use crate::catalogue::Answer;
 use crate::error::ApiError;
 use crate::request_id::RequestId;
+use crate::ssr::DocumentParts;
+use bytes::Bytes;
 
 /// The generic manufacturer description of the default title and description, as the app's
 /// `PageMeta` has it (`GENERIC_DESCRIPTION`).
@@ -45,6 +47,9 @@ pub async fn document(
     };
     let route = matched.route;
     let param = matched.param.unwrap_or_default();
+    // read before any part is looked up: a store or purge after this makes the document stale
+    let epochs = seo.catalogue.content.cache.epochs();
+    let raw_path = path;
     // one canonical URL per page: `/about-us/` is `/about-us`
     let path = match path.strip_suffix('/') {
         Some(trimmed) if !trimmed.is_empty() => trimmed,
@@ -57,13 +62,25 @@ pub async fn document(
         )
             .into_response(),
         HeadSource::Page(name) => {
-            let lookup = seo.catalogue.content.page_lookup(name, request_id).await;
+            let lookup = seo
+                .catalogue
+                .content
+                .page_lookup(name, request_id.clone())
+                .await;
             match lookup {
                 Ok(lookup) if lookup.entry.status == StatusCode::OK => {
                     let page: Value =
                         serde_json::from_slice(&lookup.entry.body).unwrap_or(Value::Null);
-                    let head = page_head(&seo.settings, route, path, &page);
-                    cached(&seo, &[&lookup], StatusCode::OK, &head, &headers)
+                    let mut head = page_head(&seo.settings, route, path, &page);
+                    head.preload_image = home_hero(name, &page);
+                    let answer = (format!("/api/pages/{name}"), 200, lookup.entry.body.clone());
+                    let first = Rendering {
+                        path: raw_path,
+                        epochs,
+                        parts: vec![lookup],
+                        answers: vec![answer],
+                    };
+                    rendered(&seo, first, &head, request_id, &headers).await
                 }
                 _ => uncached(
                     &seo,
@@ -73,12 +90,27 @@ pub async fn document(
             }
         }
         HeadSource::Product => {
-            let answer = seo.catalogue.product(&param, request_id).await;
-            priced(&seo, route, path, "product", &param, answer, &headers)
+            let answer = seo.catalogue.product(&param, request_id.clone()).await;
+            let at = Rendering::at(raw_path, epochs);
+            priced(
+                &seo, route, at, "product", &param, answer, request_id, &headers,
+            )
+            .await
         }
         HeadSource::Collection => {
-            let answer = seo.catalogue.collection(&param, request_id).await;
-            priced(&seo, route, path, "collection", &param, answer, &headers)
+            let answer = seo.catalogue.collection(&param, request_id.clone()).await;
+            let at = Rendering::at(raw_path, epochs);
+            priced(
+                &seo,
+                route,
+                at,
+                "collection",
+                &param,
+                answer,
+                request_id,
+                &headers,
+            )
+            .await
         }
         HeadSource::Search => {
             // the title the app's search page shows, the canonical URL its links use
@@ -101,21 +133,24 @@ pub async fn document(
 /// A product or a collection: the head from the composed answer, cached as it is; an unknown
 /// title is a 404 cached as its remembered 404; an upstream failure the shell with the route's
 /// defaults (the app shows what it can).
-fn priced(
+#[allow(clippy::too_many_arguments)]
+async fn priced(
     seo: &Seo,
     route: &AppRoute,
-    path: &str,
+    at: Rendering<'_>,
     prefix: &str,
     param: &str,
     answer: Result<Answer, ApiError>,
+    request_id: RequestId,
     headers: &HeaderMap,
 ) -> Response {
     let settings = &seo.settings;
+    let path = canonical_path(at.path);
     match answer {
         Ok(Answer::Composed { parts, body, .. }) => {
             let page: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
             let canonical = title_url(&settings.origin, prefix, &cache::normalise(param));
-            let head = if prefix == "product" {
+            let mut head = if prefix == "product" {
                 product_head(settings, &page, canonical)
             } else {
                 Head {
@@ -123,8 +158,22 @@ fn priced(
                     ..page_head(settings, route, path, &page)
                 }
             };
-            let parts: Vec<&Lookup> = parts.iter().collect();
-            cached(seo, &parts, StatusCode::OK, &head, headers)
+            head.preload_image = if prefix == "product" {
+                product_image(&page)
+            } else {
+                first_card_image(&page)
+            };
+            let api = if prefix == "product" {
+                "products"
+            } else {
+                "collections"
+            };
+            let first = Rendering {
+                parts,
+                answers: vec![(format!("/api/{api}/{param}"), 200, body)],
+                ..at
+            };
+            rendered(seo, first, &head, request_id, headers).await
         }
         Ok(Answer::Cached(lookup)) if lookup.entry.status == StatusCode::NOT_FOUND => {
             let head = not_found_head(settings, path);
@@ -132,6 +181,117 @@ fn priced(
         }
         Ok(_) | Err(_) => uncached(seo, StatusCode::OK, &fixed_head(settings, route, path)),
     }
+}
+
+/// A document to render: the request's path, the cache's counters read before any lookup, the
+/// page's own parts and its API answers (the frame's are added by [`rendered`]).
+struct Rendering<'a> {
+    path: &'a str,
+    epochs: Epochs,
+    parts: Vec<Lookup>,
+    answers: Vec<(String, u16, Bytes)>,
+}
+
+impl<'a> Rendering<'a> {
+    fn at(path: &'a str, epochs: Epochs) -> Self {
+        Self {
+            path,
+            epochs,
+            parts: Vec::new(),
+            answers: Vec::new(),
+        }
+    }
+}
+
+/// `path` without one trailing slash (the canonical form).
+fn canonical_path(path: &str) -> &str {
+    match path.strip_suffix('/') {
+        Some(trimmed) if !trimmed.is_empty() => trimmed,
+        _ => path,
+    }
+}
+
+/// The document with the page's first screen rendered by React: the frame's content pages
+/// (`app`, `footer`) join the page's parts and answers. Without them, or without a web build
+/// id, the shell with the head as before.
+async fn rendered(
+    seo: &Seo,
+    mut page: Rendering<'_>,
+    head: &Head,
+    request_id: RequestId,
+    headers: &HeaderMap,
+) -> Response {
+    let head_html = head.render();
+    let Some(shell) = seo.web.document(&head_html) else {
+        return crate::web_assets::WebAssets::not_built();
+    };
+    let build = seo.web.build_id().filter(|_| seo.renderer.is_running());
+    let Some(build) = build else {
+        let parts: Vec<&Lookup> = page.parts.iter().collect();
+        return cached(seo, &parts, StatusCode::OK, head, headers);
+    };
+    for name in ["app", "footer"] {
+        match seo
+            .catalogue
+            .content
+            .page_lookup(name, request_id.clone())
+            .await
+        {
+            Ok(lookup) if lookup.entry.status == StatusCode::OK => {
+                page.answers
+                    .push((format!("/api/pages/{name}"), 200, lookup.entry.body.clone()));
+                page.parts.push(lookup);
+            }
+            _ => {
+                let parts: Vec<&Lookup> = page.parts.iter().collect();
+                return cached(seo, &parts, StatusCode::OK, head, headers);
+            }
+        }
+    }
+    let url = format!("{}{}", seo.settings.origin, page.path);
+    let document = DocumentParts {
+        path: page.path.to_owned(),
+        url,
+        shell,
+        parts: page.parts,
+        epochs: page.epochs,
+        answers: page.answers,
+    };
+    seo.renderer
+        .document(&seo.catalogue.content.cache, build, document, headers)
+        .await
+}
+
+/// The home page's LCP image: its first carousel slide.
+fn home_hero(name: &str, page: &Value) -> Option<String> {
+    if name != "home" {
+        return None;
+    }
+    page["carousel"]
+        .as_array()?
+        .first()
+        .and_then(|slide| image_of(&slide["imgUrl"]).or_else(|| image_of(&slide["image"])))
+        .map(str::to_owned)
+}
+
+/// A product's main image: its displayed sku's, else its own.
+fn product_image(product: &Value) -> Option<String> {
+    let displayed = text(&product["displayedSku"]);
+    product["skus"]
+        .as_array()
+        .and_then(|skus| skus.iter().find(|sku| text(&sku["sku"]) == displayed))
+        .and_then(|sku| image_of(&sku["imgUrl"]))
+        .or_else(|| image_of(&product["imgUrl"]))
+        .map(str::to_owned)
+}
+
+/// A collection's first product card image.
+fn first_card_image(collection: &Value) -> Option<String> {
+    collection["products"]
+        .as_array()?
+        .first()
+        .and_then(|card| image_of(&card["imgUrl"]))
+        .map(str::to_owned)
 }
 
 /// The shell with `head`, with the cache headers of `parts`.
@@ -143,7 +303,15 @@ fn cached(
     headers: &HeaderMap,
 ) -> Response {
     match seo.web.document(&head.render()) {
-        Some(body) => respond_made_from(parts, status, HTML, body, headers),
+        Some(body) => {
+            let mut response = respond_made_from(parts, status, HTML, body, headers);
+            // towards browsers a document is revalidated on every visit (its `ETag` makes that
+            // a 304); the parts' windows stay for the edge cache (`Surrogate-Key`, `Age`)
+            response
+                .headers_mut()
+                .insert(header::CACHE_CONTROL, NO_CACHE);
+            response
+        }
         None => crate::web_assets::WebAssets::not_built(),
     }
 }
@@ -202,6 +370,7 @@ fn defaults(settings: &SeoSettings, path: &str) -> Head {
         noindex: false,
         offer: None,
         json_ld: None,
+        preload_image: None,
     }
 }
 

@@ -10,7 +10,7 @@
 //! `trusted_proxies` naming loopback), and the map tile provider, which has no pluggable
 //! transport, cannot reach the sandbox (tiles stay on TCP).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -87,6 +87,23 @@ pub fn start_with(config: Config, transports: impl FnOnce(Router) -> Transports)
     build(config, &[], None, transports)
 }
 
+/// As [`start_with_secrets`], serving the real web build (`web/dist`, built by
+/// `npm run build`): its `index.html` and the server renderer's bundle, so documents are
+/// server-rendered.
+pub fn start_with_web_build(config: Config, secrets: &[(&str, &str)]) -> InProcess {
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist");
+    assert!(
+        web.join("ssr/render.js").is_file(),
+        "the web app is not built: run `npm run build` in web/"
+    );
+    let mut config = config;
+    config.web.dist_dir = web;
+    // two busy cores run many tests at once: a render that takes 200 ms alone can take seconds
+    // (the time limit has a test of its own; the fault switch stands in for failures)
+    config.ssr.timeout_ms = 20_000;
+    build(config, secrets, None, over_the_sandbox)
+}
+
 /// Both upstreams are the sandbox, in process.
 fn over_the_sandbox(sandbox: Router) -> Transports {
     Transports {
@@ -103,8 +120,11 @@ fn build(
 ) -> InProcess {
     let dist = TempDir::new().unwrap();
     let data = TempDir::new().unwrap();
-    write_dist(dist.path());
-    config.web.dist_dir = dist.path().to_owned();
+    // the real web build when the caller names it (`start_with_web_build`), else a small one
+    if !config.web.dist_dir.join("ssr/render.js").is_file() {
+        write_dist(dist.path());
+        config.web.dist_dir = dist.path().to_owned();
+    }
     config.sandbox.enabled = false;
     // As `bff::server::start` builds its embedded sandbox.
     let sandbox_state = sandbox::SandboxState::new(sandbox::SandboxOptions {

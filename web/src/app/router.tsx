@@ -114,3 +114,22 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
 export function createAppRouter(queryClient: QueryClient) {
   return createBrowserRouter(createRoutes(queryClient));
 }
+
+/**
+ * The router for a server-rendered document: its loaders and lazy route modules run before it
+ * is handed over (from the document's data, so no request goes out), and the first render is
+ * then the very tree the server rendered, ready for `hydrateRoot`.
+ */
+export async function createHydratingRouter(queryClient: QueryClient) {
+  const router = createBrowserRouter(createRoutes(queryClient));
+  if (!router.state.initialized) {
+    await new Promise<void>((resolve) => {
+      const unsubscribe = router.subscribe((state) => {
+        if (!state.initialized) return;
+        unsubscribe();
+        resolve();
+      });
+    });
+  }
+  return router;
+}

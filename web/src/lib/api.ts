@@ -1,6 +1,7 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { Problem } from '../api/types';
 import type { paths } from '../api/schema';
+import { documentResponse } from '../ssr/document-data';
 import { createStore } from './store';
 import { newTraceparent } from './trace-context';
 
@@ -39,8 +40,12 @@ export const api = createClient<paths>({
   // absolute, so `new Request` works outside a document too (tests); same origin in the browser
   baseUrl: globalThis.location.origin,
   credentials: 'same-origin',
-  // looked up per call rather than captured once: test doubles (MSW) replace `fetch`
-  fetch: (request: Request) => globalThis.fetch(request),
+  // looked up per call rather than captured once: test doubles (MSW) replace `fetch`. The first
+  // screen's reads are answered from the document's own data when it carries them.
+  fetch: (request: Request) => {
+    const answer = documentResponse(request);
+    return answer ? Promise.resolve(answer) : globalThis.fetch(request);
+  },
 });
 api.use(headers);
 

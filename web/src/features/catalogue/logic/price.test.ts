@@ -36,3 +36,12 @@ describe('formatUsd: USD, en-US', () => {
     expect(formatUsd(Number.NaN)).toBe('$0.00');
   });
 });
+
+describe('formatUsd: the same text as Intl.NumberFormat', () => {
+  it('matches Intl for every cent from 0 to $20 and large and negative amounts', () => {
+    const intl = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    const amounts = [1.005, 2.675, 1e12 + 0.5, 123456789.125, -29.245, -0.004, 999.995];
+    for (let cent = 0; cent <= 2000; cent++) amounts.push(cent / 100, cent / 100 + 0.005);
+    for (const amount of amounts) expect(formatUsd(amount), String(amount)).toBe(intl.format(amount));
+  });
+});

@@ -1,0 +1,201 @@
+//! A page's document: rendered once per cache fill, remembered in the edge cache under the
+//! build id, answered by the hit path until a part changes.
+//!
+//! A fill is coalesced by document key: the first request renders, the others wait for it, or
+//! get the document's stale copy when there is one within its stale-while-revalidate window.
+//! While any part is itself stale (a purge, an expiry), a stale document is answered as it is
+//! and nothing renders: the part's refresh is under way, and the first request after it
+//! renders the document once. A render that fails (an error, the time or memory limit, a full
+//! queue, the test fault switch) answers the shell with the data inlined: counted, logged once
+//! for the fill, never an error page and never remembered.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, Response, StatusCode, header};
+use bytes::Bytes;
+use serde::Deserialize;
+
+use super::Renderer;
+use super::engine::RenderError;
+use super::markup::fill_root;
+use crate::cache::http::respond_made_from;
+use crate::cache::{EdgeCache, Epochs, Lookup, Rendered};
+use crate::single_flight::Outcome;
+
+const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
+const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
+
+/// The remembered answers' key of the document at `path` (the request's path as sent, one
+/// trailing slash dropped) for the web build `build`: a pod never answers a document whose
+/// chunks another build named.
+pub fn document_key(build: &str, path: &str) -> String {
+    let path = match path.strip_suffix('/') {
+        Some(trimmed) if !trimmed.is_empty() => trimmed,
+        _ => path,
+    };
+    format!("document:{build}:{path}")
+}
+
+/// What a page's document is made of.
+#[derive(Debug, Clone)]
+pub struct DocumentParts {
+    /// The request's path as sent.
+    pub path: String,
+    /// The page's absolute URL, for the router.
+    pub url: String,
+    /// The shell with the page's head (today's document, without the first screen).
+    pub shell: Bytes,
+    /// The cache entries the document is made from (their tags are its surrogate keys).
+    pub parts: Vec<Lookup>,
+    /// The cache's counters, read before the parts were looked up.
+    pub epochs: Epochs,
+    /// The API answers the first screen reads, by the app's request path: status and JSON.
+    pub answers: Vec<(String, u16, Bytes)>,
+}
+
+/// A fill's outcome, as every request that joined it gets it.
+#[derive(Debug, Clone)]
+pub(super) enum Filled {
+    /// Rendered and remembered: the hit path's answer from now on.
+    Remembered(Arc<Rendered>),
+    /// A document not remembered (a part was stale, or the render failed).
+    Made(Bytes),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Output {
+    Html { html: String },
+    Redirect {},
+}
+
+impl Renderer {
+    /// The document for `page`, given the request's headers (a matching `If-None-Match` is a
+    /// 304). Always a document: a failed render is the shell with the data inlined.
+    pub async fn document(
+        self: &Arc<Self>,
+        cache: &EdgeCache,
+        build: &str,
+        page: DocumentParts,
+        request_headers: &HeaderMap,
+    ) -> Response<Body> {
+        let now = Instant::now();
+        let key = document_key(build, &page.path);
+        let parts_fresh = page
+            .parts
+            .iter()
+            .all(|part| part.entry.status == StatusCode::OK && part.freshness.is_fresh(now));
+        if !parts_fresh {
+            if let Some(stale) = cache.stale_document(&key, now) {
+                return stale.respond(now, request_headers);
+            }
+        }
+        let renderer = self.clone();
+        let filling = cache.clone();
+        let fill_key = key.clone();
+        let fill_page = page.clone();
+        let (flight, role) = self.fills.join_or_start(key.clone(), async move {
+            renderer.fill(&filling, fill_key, fill_page).await
+        });
+        if role == crate::single_flight::Role::Follower {
+            if let Some(stale) = cache.stale_document(&key, now) {
+                return stale.respond(now, request_headers);
+            }
+        }
+        let made = match flight.await {
+            Outcome::Completed(Filled::Remembered(rendered)) => {
+                return rendered.respond(Instant::now(), request_headers);
+            }
+            Outcome::Completed(Filled::Made(body)) => body,
+            // the fill's task was lost: the shell with the data, as after a failed render
+            Outcome::Panicked | Outcome::Cancelled => Bytes::from(fill_root(
+                &shell_text(&page.shell),
+                "",
+                &answers_json(&page.answers),
+            )),
+        };
+        let parts: Vec<&Lookup> = page.parts.iter().collect();
+        let mut response = respond_made_from(&parts, StatusCode::OK, HTML, made, request_headers);
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, NO_CACHE);
+        response
+    }
+
+    /// Renders `page` and remembers it under `key` when every part is fresh.
+    async fn fill(&self, cache: &EdgeCache, key: String, page: DocumentParts) -> Filled {
+        let answers = answers_json(&page.answers);
+        let shell = shell_text(&page.shell);
+        let markup = match self.render(&page.url, &answers).await {
+            Ok(markup) => markup,
+            Err(error) => {
+                tracing::warn!(document = %key, %error, "server render failed: the shell with the page's data is served instead");
+                return Filled::Made(Bytes::from(fill_root(&shell, "", &answers)));
+            }
+        };
+        let body = Bytes::from(fill_root(&shell, &markup, &answers));
+        let parts: Vec<&Lookup> = page.parts.iter().collect();
+        // parts this request stored bumped the counters read before the lookups
+        let epochs = match cache.epochs_if_unchanged(&parts).await {
+            Some(epochs) => epochs,
+            None => page.epochs,
+        };
+        match cache.remember_document(key, epochs, &parts, &body) {
+            Some(rendered) => Filled::Remembered(rendered),
+            None => Filled::Made(body),
+        }
+    }
+
+    /// The first screen's markup for `url`, counted by outcome.
+    async fn render(&self, url: &str, answers: &str) -> Result<String, RenderError> {
+        let Some(pool) = &self.pool else {
+            return Err(RenderError::Stopped);
+        };
+        let input = format!(
+            r#"{{"url":{},"config":{},"answers":{answers}}}"#,
+            serde_json::Value::String(url.to_owned()),
+            self.public_config,
+        );
+        let (result, elapsed) = pool.render(input).await;
+        let result = result.and_then(|json| match serde_json::from_str::<Output>(&json) {
+            Ok(Output::Html { html }) => Ok(html),
+            Ok(Output::Redirect {}) => Err(RenderError::Script("the page redirects".to_owned())),
+            Err(error) => Err(RenderError::Script(error.to_string())),
+        });
+        let outcome = match &result {
+            Ok(_) => "ok",
+            Err(RenderError::Timeout) => "timeout",
+            Err(RenderError::Busy) => "busy",
+            Err(RenderError::Fault) => "fault",
+            Err(_) => "failed",
+        };
+        self.metrics.count_render(outcome, elapsed);
+        result
+    }
+}
+
+fn shell_text(shell: &Bytes) -> String {
+    String::from_utf8_lossy(shell).into_owned()
+}
+
+/// `{"/api/pages/app":{"status":200,"body":{…}},…}` from answers whose bodies are JSON.
+fn answers_json(answers: &[(String, u16, Bytes)]) -> String {
+    let mut json = String::from("{");
+    for (index, (path, status, body)) in answers.iter().enumerate() {
+        if index > 0 {
+            json.push(',');
+        }
+        let body = std::str::from_utf8(body)
+            .ok()
+            .filter(|text| serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok())
+            .unwrap_or("null");
+        json.push_str(&format!(
+            r#"{}:{{"status":{status},"body":{body}}}"#,
+            serde_json::Value::String(path.clone())
+        ));
+    }
+    json.push('}');
+    json
+}

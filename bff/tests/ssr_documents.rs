@@ -1,0 +1,313 @@
+//! Server-rendered documents: React's first screen in the body, rendered once per cache fill by
+//! the embedded engine from the real web build's server bundle (`npm run build` in web/ first:
+//! `make test` builds it), remembered in the edge cache and answered by the hit path.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::browser::{Browser, CAPTCHA};
+use common::in_process::{InProcess, capture_logs, start_with_web_build};
+use common::test_config;
+use serde_json::{Value, json};
+
+const ADMIN_TOKEN: &str = "test-admin-token";
+const SECRETS: &[(&str, &str)] = &[("BFF_ADMIN_TOKEN", ADMIN_TOKEN)];
+
+/// The markup inside `#root` (React's), up to the page's data.
+fn root(html: &str) -> &str {
+    let start = html.find(r#"<div id="root">"#).unwrap() + r#"<div id="root">"#.len();
+    let end = html
+        .find(r#"<script type="application/json" id="document-data">"#)
+        .unwrap();
+    &html[start..end]
+}
+
+/// The page's data element's JSON.
+fn document_data(html: &str) -> Value {
+    let marker = r#"<script type="application/json" id="document-data">"#;
+    let start = html.find(marker).unwrap() + marker.len();
+    let end = html[start..].find("</script>").unwrap() + start;
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+/// `$1,234.50`, as the app prints prices.
+fn usd(amount: f64) -> String {
+    let cents = (amount * 100.0).round() as u64;
+    let whole = (cents / 100).to_string();
+    let mut grouped = String::new();
+    for (index, digit) in whole.chars().enumerate() {
+        if index > 0 && (whole.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("${grouped}.{:02}", cents % 100)
+}
+
+/// `text` as React writes it in an element (`"` is `&quot;`, `&` is `&amp;`).
+fn html_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The displayed sku's final price of a product or card.
+fn displayed_price(product: &Value) -> f64 {
+    let displayed = &product["displayedSku"];
+    let skus = product["skus"].as_array().unwrap();
+    let sku = skus.iter().find(|sku| &sku["sku"] == displayed).unwrap();
+    sku["finalPrice"].as_f64().unwrap()
+}
+
+async fn renders(app: &InProcess, outcome: &str) -> f64 {
+    app.metrics()
+        .await
+        .value("bff_ssr_renders_total", &[("outcome", outcome)])
+        .unwrap_or(0.0)
+}
+
+#[tokio::test]
+async fn a_product_document_carries_its_first_screen() {
+    let app = start_with_web_build(test_config(), &[]);
+    let product = app.get("/api/products/summit%20lr").await.json();
+    let answer = app.get("/product/summit%20lr").await;
+    assert_eq!(answer.status, 200);
+    let html = answer.text();
+    let body = root(&html);
+    assert!(
+        body.contains(r#"<h1 class="product-page__title">Summit LR</h1>"#),
+        "{body}"
+    );
+    assert!(body.contains(&usd(displayed_price(&product))), "{body}");
+    let main_image = product["skus"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|sku| sku["sku"] == product["displayedSku"])
+        .unwrap()["imgUrl"]["src"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        body.contains(r#"class="product-images__main product-images__open""#)
+            && body.contains(&format!(r#"<img src="{main_image}""#)),
+        "{body}"
+    );
+    // the frame's navigation, from the `app` content page
+    assert!(body.contains("<header class=\"site-header\""), "{body}");
+    assert!(body.contains(r#"href="/collection/rifles""#), "{body}");
+    // the LCP image is preloaded first, from the head
+    assert!(html.contains(&format!(
+        r#"<link data-seo rel="preload" as="image" href="{main_image}" fetchpriority="high">"#
+    )));
+    // the page's data travels with it: the composed product and the frame's pages
+    let data = document_data(&html);
+    assert_eq!(data["/api/products/summit lr"]["body"], product);
+    assert_eq!(data["/api/pages/app"]["status"], 200);
+    assert_eq!(renders(&app, "ok").await, 1.0);
+}
+
+#[tokio::test]
+async fn a_collection_document_carries_its_cards_with_titles_and_prices() {
+    let app = start_with_web_build(test_config(), &[]);
+    let collection = app.get("/api/collections/rifles").await.json();
+    let html = app.get("/collection/rifles").await.text();
+    let body = root(&html);
+    assert!(body.contains(">Rifles</h1>"), "{body}");
+    let cards = collection["products"].as_array().unwrap();
+    assert!(!cards.is_empty());
+    for card in cards {
+        let title = html_text(card["title"].as_str().unwrap());
+        assert!(
+            body.contains(&format!(">{title}</")),
+            "{title} is not on the first screen"
+        );
+        let price = displayed_price(card);
+        if price > 0.0 {
+            let price = usd(price);
+            assert!(
+                body.contains(&price),
+                "{title}: {price} is not on the first screen"
+            );
+        }
+    }
+    assert!(body.contains(r#"class="product-card""#), "{body}");
+}
+
+#[tokio::test]
+async fn the_home_document_carries_the_first_slide_and_the_ribbon() {
+    let app = start_with_web_build(test_config(), &[]);
+    let home = app.get("/api/pages/home").await.json();
+    let html = app.get("/").await.text();
+    let body = root(&html);
+    let slide = &home["carousel"][0];
+    assert!(
+        body.contains(&format!(
+            r#"<h2 class="carousel__title">{}</h2>"#,
+            html_text(slide["title"].as_str().unwrap())
+        )),
+        "{body}"
+    );
+    let hero = slide["image"]["src"].as_str().unwrap();
+    assert!(body.contains(&format!(r#"src="{hero}""#)), "{body}");
+    assert!(html.contains(&format!(
+        r#"<link data-seo rel="preload" as="image" href="{hero}" fetchpriority="high">"#
+    )));
+    assert!(body.contains(r#"<section class="ribbon""#), "{body}");
+    for item in home["ribbon"].as_array().unwrap() {
+        let title = html_text(item["title"].as_str().unwrap());
+        assert!(
+            body.contains(&format!(r#"<span class="ribbon__title">{title}</span>"#)),
+            "{title}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn documents_are_no_cache_and_a_matching_etag_is_a_304_from_the_hit_path() {
+    let app = start_with_web_build(test_config(), &[]);
+    let first = app.get("/product/summit%20lr").await;
+    assert_eq!(first.header("cache-control"), "no-cache");
+    assert_eq!(first.header("content-type"), "text/html; charset=utf-8");
+    let etag = first.header("etag").to_owned();
+    assert!(etag.starts_with('"'), "a strong ETag: {etag}");
+    assert!(first.header("surrogate-key").contains("product:"));
+
+    let again = app.get("/product/summit%20lr").await;
+    assert_eq!(again.header("etag"), etag);
+    assert_eq!(again.header("cache-control"), "no-cache");
+    // remembered: answered as a hit (from the hit path, which answers before the router)
+    assert!(
+        again.header("cache-status").contains("; hit"),
+        "{:?}",
+        again.headers
+    );
+    assert_eq!(again.header("server-timing"), "cache;desc=hit");
+    let revisit = app.get_if_none_match("/product/summit%20lr", &etag).await;
+    assert_eq!(revisit.status, 304, "{:?} {etag}", revisit.headers);
+    assert!(revisit.body.is_empty());
+    assert_eq!(revisit.header("cache-control"), "no-cache");
+    let other = app
+        .get_if_none_match("/product/summit%20lr", "\"something-else\"")
+        .await;
+    assert_eq!(other.status, 200);
+    assert_eq!(renders(&app, "ok").await, 1.0, "rendered once, then hits");
+}
+
+#[tokio::test]
+async fn a_purge_of_a_products_tag_renders_its_document_again_once() {
+    let app = start_with_web_build(test_config(), SECRETS);
+    let first = app.get("/product/summit%20lr").await;
+    let tag = first
+        .header("surrogate-key")
+        .split(' ')
+        .find(|tag| tag.starts_with("product:"))
+        .unwrap()
+        .to_owned();
+    app.get("/product/summit%20lr").await;
+    assert_eq!(renders(&app, "ok").await, 1.0);
+
+    let purged = app
+        .admin_post("/admin/cache/purge", ADMIN_TOKEN, &json!({"tags": [tag]}))
+        .await;
+    assert_eq!(purged.status, 200, "{}", purged.text());
+    let requests: Vec<_> = (0..4).map(|_| app.get("/product/summit%20lr")).collect();
+    for answer in futures::future::join_all(requests).await {
+        assert_eq!(answer.status, 200);
+        assert!(root(&answer.text()).contains("Summit LR</h1>"));
+    }
+    for _ in 0..3 {
+        app.get("/product/summit%20lr").await;
+    }
+    assert_eq!(renders(&app, "ok").await, 2.0, "one render after the purge");
+}
+
+#[tokio::test]
+async fn a_failed_render_serves_the_shell_with_the_data_inlined() {
+    let (logs, _guard) = capture_logs();
+    let mut config = test_config();
+    config.ssr.fault_for_tests = true;
+    let app = start_with_web_build(config, &[]);
+    let product = app.get("/api/products/summit%20lr").await.json();
+    for _ in 0..2 {
+        let answer = app.get("/product/summit%20lr").await;
+        assert_eq!(answer.status, 200);
+        assert_eq!(answer.header("cache-control"), "no-cache");
+        let html = answer.text();
+        assert!(html.contains(r#"<div id="root"></div>"#), "{html}");
+        assert_eq!(
+            document_data(&html)["/api/products/summit lr"]["body"],
+            product
+        );
+        // the head is still the page's
+        assert!(html.contains("<title data-seo>Summit LR"), "{html}");
+    }
+    assert_eq!(renders(&app, "fault").await, 2.0);
+    assert_eq!(renders(&app, "ok").await, 0.0);
+    let warnings = logs
+        .lines()
+        .into_iter()
+        .filter(|line| {
+            line["fields"]["message"]
+                .as_str()
+                .is_some_and(|message| message.starts_with("server render failed"))
+        })
+        .count();
+    assert_eq!(warnings, 2, "one line per key and fill");
+
+    app.state.ssr.set_fault(false);
+    let html = app.get("/product/summit%20lr").await.text();
+    assert!(root(&html).contains("Summit LR</h1>"));
+}
+
+#[tokio::test]
+async fn shoppers_never_see_each_others_name_or_cart_in_a_document() {
+    let app = start_with_web_build(test_config(), &[]);
+    let mut first = Browser::new(&app);
+    first.login().await;
+    let first_session = first.get("/api/session").await.body;
+    first
+        .post(
+            "/api/cart/items",
+            json!({"productId": "TF-CAP-BLK-SM", "productName": "Talon Logo Cap", "quantity": 3}),
+        )
+        .await;
+    let mut second = Browser::new(&app);
+    let created = second
+        .post(
+            "/api/auth/register",
+            json!({"firstName": "Quentinella", "lastName": "Zywiecka", "email": "quentinella@example.com",
+                   "password": "Correct-Horse-9", "confirmPassword": "Correct-Horse-9",
+                   "newsletter": false, "captcha": CAPTCHA}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let mut guest = Browser::new(&app);
+
+    let first_name = first_session["user"]["firstName"]
+        .as_str()
+        .or_else(|| first_session["firstName"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    let personal = [
+        first_name.as_str(),
+        common::browser::SHOPPER,
+        "Quentinella",
+        "Zywiecka",
+        "quentinella@example.com",
+    ];
+    for path in ["/product/summit%20lr", "/", "/collection/apparel"] {
+        let mut seen = Vec::new();
+        for browser in [&mut first, &mut second, &mut guest] {
+            let answer = browser.get(path).await;
+            assert_eq!(answer.status, 200);
+            for word in personal.iter().filter(|word| !word.is_empty()) {
+                assert!(!answer.text.contains(word), "{path}: {word}");
+            }
+            seen.push(answer.text);
+        }
+        // one shared document: whoever filled it, everyone gets the same bytes
+        assert!(seen.windows(2).all(|pair| pair[0] == pair[1]), "{path}");
+    }
+}

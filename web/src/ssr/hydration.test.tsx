@@ -1,0 +1,82 @@
+import { act } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../app/app';
+import { createQueryClient } from '../app/query-client';
+import { createHydratingRouter } from '../app/router';
+import { appPage, footerPage, homePage, runtimeConfig } from '../test/fixtures';
+import { productPage, riflesCollection } from '../test/fixtures/catalogue';
+import { setDocumentAnswers, type DocumentAnswers } from './document-data';
+import { renderPage } from './render';
+
+const product = productPage();
+
+const pages: [string, string, DocumentAnswers, string][] = [
+  ['home', '/', { '/api/pages/home': { status: 200, body: homePage } }, '.carousel__title'],
+  [
+    'product',
+    `/product/${encodeURIComponent(product.title)}`,
+    { [`/api/products/${product.title}`]: { status: 200, body: product } },
+    'h1',
+  ],
+  [
+    'collection',
+    `/collection/${encodeURIComponent(riflesCollection.title)}`,
+    { [`/api/collections/${riflesCollection.title}`]: { status: 200, body: riflesCollection } },
+    'h1',
+  ],
+];
+
+const frame: DocumentAnswers = {
+  '/api/pages/app': { status: 200, body: appPage },
+  '/api/pages/footer': { status: 200, body: footerPage },
+};
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  window.history.replaceState(null, '', '/');
+});
+
+/**
+ * The server renderer's output, hydrated as the browser does it (`main.tsx`): the development
+ * builds of React and React Router report any difference between the two renders.
+ */
+describe('server render, then hydration', () => {
+  it.each(pages)('%s hydrates the server markup without an error', async (_name, path, own, selector) => {
+    const answers = { ...frame, ...own };
+    const rendered = await renderPage({ url: `${window.location.origin}${path}`, config: runtimeConfig, answers });
+    expect(rendered.kind).toBe('html');
+    if (rendered.kind !== 'html') return;
+    expect(rendered.html).not.toContain('<!--$!-->');
+
+    window.history.replaceState(null, '', path);
+    const container = document.createElement('div');
+    container.id = 'root';
+    container.innerHTML = rendered.html;
+    document.body.append(container);
+    const serverElement = container.querySelector(selector);
+    expect(serverElement).not.toBeNull();
+
+    const errors = vi.spyOn(console, 'error');
+    const recoverable = vi.fn();
+    setDocumentAnswers(answers);
+    const queryClient = createQueryClient();
+    const router = await createHydratingRouter(queryClient);
+    await act(async () => {
+      hydrateRoot(
+        container,
+        <StrictMode>
+          <App queryClient={queryClient} router={router} />
+        </StrictMode>,
+        { onRecoverableError: recoverable },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+
+    expect(errors).not.toHaveBeenCalled();
+    expect(recoverable).not.toHaveBeenCalled();
+    // hydrated in place: the server's element is the one on the page
+    expect(container.querySelector(selector)).toBe(serverElement);
+  });
+});

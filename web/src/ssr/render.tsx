@@ -1,0 +1,68 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { createQueryClient } from '../app/query-client';
+import { createRoutes } from '../app/router';
+import { runtimeConfigQuery, type RuntimeConfig } from '../lib/runtime-config';
+import { setDocumentAnswers, type DocumentAnswers } from './document-data';
+
+/** React's marker of a Suspense boundary left for the browser to render. */
+const CLIENT_RENDERED = '<!--$!-->';
+const LAZY_ATTEMPTS = 10;
+const LAZY_WAIT_MS = 20;
+
+export interface RenderInput {
+  /** The page's absolute URL. */
+  url: string;
+  /** The public runtime config, as the document embeds it. */
+  config: RuntimeConfig | null;
+  /** The API answers the first screen reads (see `document-data.ts`). */
+  answers: DocumentAnswers;
+}
+
+export type RenderOutput =
+  | { kind: 'html'; status: number; html: string }
+  | { kind: 'redirect'; status: number; location: string };
+
+/**
+ * The first screen of `input.url` as React renders it on the server, from the answers given:
+ * the same routes, loaders and components as the browser, with a query client of its own (no
+ * shopper's data can leak from one render into another). Anything personal (the session, the
+ * cart) is not among the answers, so it renders as the browser's first render shows it before
+ * its own requests return.
+ */
+export async function renderPage(input: RenderInput): Promise<RenderOutput> {
+  setDocumentAnswers(input.answers, true);
+  const queryClient = createQueryClient();
+  if (input.config) queryClient.setQueryData(runtimeConfigQuery.queryKey, input.config);
+  const handler = createStaticHandler(createRoutes(queryClient));
+  const context = await handler.query(new Request(input.url));
+  if (context instanceof Response) {
+    return { kind: 'redirect', status: context.status, location: context.headers.get('location') ?? '/' };
+  }
+  if (context.errors) {
+    const error: unknown = Object.values(context.errors)[0];
+    throw error instanceof Error ? error : new Error(`route error: ${JSON.stringify(error)}`);
+  }
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const tree = (
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </QueryClientProvider>
+    </StrictMode>
+  );
+  // `renderToString` cannot wait: a `lazy` component whose module has not resolved yet renders
+  // its boundary as "client-rendered" (`<!--$!-->`). In the server bundle its module resolves
+  // within a turn (the engine's timers are virtual: the wait costs nothing), under Node's module
+  // loader within milliseconds; render again once it has, so every render of a page is the same.
+  let html = renderToString(tree);
+  for (let attempt = 0; attempt < LAZY_ATTEMPTS && html.includes(CLIENT_RENDERED); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, LAZY_WAIT_MS));
+    html = renderToString(tree);
+  }
+  queryClient.clear();
+  setDocumentAnswers({});
+  return { kind: 'html', status: context.statusCode, html };
+}
