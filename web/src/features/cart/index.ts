@@ -10,6 +10,7 @@ export {
   useCartItemCount,
 } from './queries';
 export { AddToCartButton } from './add-to-cart';
+export { announceInventoryWarnings } from './feedback';
 export type { AddToCartResult } from './use-add-to-cart';
 export type { AppliedDiscount, Cart, CartItem, CartOption, InventoryWarning, PromotionalPage, PromotionImage } from './types';
 export type { NewCartItem } from '../../api/types';

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { createStore, useStore } from '../../lib/store';
 import { fetchCart } from './api';
+import { announceInventoryWarnings } from './feedback';
 import type { Cart } from './types';
 
 export const cartKeys = {
@@ -11,7 +12,12 @@ export const cartKeys = {
 /** The one cache entry for the cart: the header badge, the drawer, add-to-cart and checkout read it. */
 export const cartQuery = queryOptions({
   queryKey: cartKeys.current(),
-  queryFn: ({ signal }) => fetchCart(signal),
+  queryFn: async ({ signal }) => {
+    const cart = await fetchCart(signal);
+    // a read's inventory warnings are toasted too (each distinct one once: see feedback.ts)
+    announceInventoryWarnings(cart);
+    return cart;
+  },
   staleTime: 30_000,
 });
 
