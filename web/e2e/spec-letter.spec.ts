@@ -189,3 +189,47 @@ test('the dealer registration offers the 50 states and DC, and keeps the ZIP to 
   await zip.pressSequentially('2a0-0b01');
   await expect(zip).toHaveValue('20001');
 });
+
+test('the 3D page hosts the build on a canvas from /Build/: wasm under the CSP, ready at progress 1, the bridge wired to it', async ({ page }) => {
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+  });
+  const wasm = page.waitForResponse((response) => new URL(response.url()).pathname === '/Build/builder.wasm.br');
+  const document = await page.goto('/3dbuilder');
+  const csp = document?.headers()['content-security-policy'] ?? '';
+  const scriptSrc = csp.split(';').map((part) => part.trim()).find((part) => part.startsWith('script-src')) ?? '';
+  expect(scriptSrc).toContain("'wasm-unsafe-eval'");
+  expect(csp).not.toContain("'unsafe-eval'");
+  expect(csp).not.toMatch(/frame-src[^;]*\/3p\/builder/);
+
+  const served = await wasm;
+  expect(served.headers()['content-encoding']).toBe('br');
+  expect(served.headers()['content-type']).toBe('application/wasm');
+
+  expect(await page.locator('iframe').count()).toBe(0);
+  const canvas = page.getByRole('img', { name: '3D Builder' });
+  await expect(canvas).toHaveAttribute('data-state', 'ready');
+  // the wasm module ran in the page: its add(2, 3)
+  await expect(canvas).toHaveAttribute('data-wasm-check', '5');
+  // the game registered, asked for the guest session and stored one: the page answered each
+  await expect
+    .poll(async () => JSON.parse((await canvas.getAttribute('data-received')) ?? '[]') as unknown[])
+    .toEqual(
+      expect.arrayContaining([
+        { type: 'registeredBridge' },
+        { type: 'guestSession', value: '' },
+        { type: 'guestSessionStored', value: 'gid_stand-in-build' },
+      ]),
+    );
+  expect(await page.evaluate(() => localStorage.getItem('builderGuestSession'))).toBe('gid_stand-in-build');
+  // 16:9, no taller than the window minus 140
+  const box = await canvas.boundingBox();
+  const viewport = page.viewportSize();
+  expect(box && viewport).toBeTruthy();
+  if (box && viewport) {
+    expect(Math.abs(box.width / box.height - 16 / 9)).toBeLessThan(0.01);
+    expect(box.height).toBeLessThanOrEqual(viewport.height - 140);
+  }
+  expect(cspViolations).toEqual([]);
+});

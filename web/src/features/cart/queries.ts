@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { createStore, useStore } from '../../lib/store';
 import { fetchCart } from './api';
-import { announceInventoryWarnings } from './feedback';
 import type { Cart } from './types';
 
 export const cartKeys = {
@@ -14,8 +13,15 @@ export const cartQuery = queryOptions({
   queryKey: cartKeys.current(),
   queryFn: async ({ signal }) => {
     const cart = await fetchCart(signal);
-    // a read's inventory warnings are toasted too (each distinct one once: see feedback.ts)
-    announceInventoryWarnings(cart);
+    // a read's inventory warnings are toasted too (each distinct one once: see feedback.ts);
+    // the toast code loads only then, so the entry bundle does not carry it
+    if (cart.inventoryWarnings.length > 0) {
+      const { announceInventoryWarnings } = await import('./feedback');
+      announceInventoryWarnings(cart);
+    } else if (!signal.aborted) {
+      // an answer without warnings forgets the ones shown, so a warning that comes back is new
+      void import('./feedback').then(({ announceInventoryWarnings }) => announceInventoryWarnings(cart));
+    }
     return cart;
   },
   staleTime: 30_000,
