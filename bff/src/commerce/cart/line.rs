@@ -196,7 +196,8 @@ fn add_ons_price(options: &[CartOption], product: &ProductContent) -> i64 {
                 .and_then(Value::as_str)
                 .is_some_and(|label| chosen.contains(&label))
         })
-        .filter_map(|add_on| add_on.get("add_on_price").and_then(Value::as_f64))
+        // the content's `add_on_price`, camelCased as every content key is read
+        .filter_map(|add_on| add_on.get("addOnPrice").and_then(Value::as_f64))
         .map(cents)
         .sum()
 }

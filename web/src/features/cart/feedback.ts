@@ -4,6 +4,7 @@ import { createStore } from '../../lib/store';
 import { notify, type NotificationType } from '../../components/notifications/store';
 import { isCartGone } from './api';
 import { inventoryWarningText, warningKey } from './lines';
+import { shownWarningsStore } from './shown-warnings';
 
 export interface CartAnnouncement {
   message: string;
@@ -22,8 +23,6 @@ export function announce(message: string, type: NotificationType): void {
   cartAnnouncementStore.set({ message, type });
 }
 
-/** The warnings (by `warningKey`) the last cart answer carried: each was already shown. */
-const shownWarningsStore = createStore<ReadonlySet<string>>(new Set());
 
 /**
  * Inventory warnings in any cart answer (a read, a change, a checkout compute): one warning toast,

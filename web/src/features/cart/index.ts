@@ -6,11 +6,11 @@ export {
   cartQuery,
   closeCartDrawer,
   openCartDrawer,
+  receiveCart,
   useCartDrawerOpen,
   useCartItemCount,
 } from './queries';
 export { AddToCartButton } from './add-to-cart';
-export { announceInventoryWarnings } from './feedback';
 export type { AddToCartResult } from './use-add-to-cart';
 export type { AppliedDiscount, Cart, CartItem, CartOption, InventoryWarning, PromotionalPage, PromotionImage } from './types';
 export type { NewCartItem } from '../../api/types';

@@ -1,6 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { createStore, useStore } from '../../lib/store';
 import { fetchCart } from './api';
+import { shownWarningsStore } from './shown-warnings';
 import type { Cart } from './types';
 
 export const cartKeys = {
@@ -18,14 +19,27 @@ export const cartQuery = queryOptions({
     if (cart.inventoryWarnings.length > 0) {
       const { announceInventoryWarnings } = await import('./feedback');
       announceInventoryWarnings(cart);
-    } else if (!signal.aborted) {
+    } else if (shownWarningsStore.get().size > 0) {
       // an answer without warnings forgets the ones shown, so a warning that comes back is new
-      void import('./feedback').then(({ announceInventoryWarnings }) => announceInventoryWarnings(cart));
+      shownWarningsStore.set(new Set());
     }
     return cart;
   },
   staleTime: 30_000,
 });
+
+/**
+ * A cart another feature's call answered (checkout's compute): it becomes the cached cart, its
+ * inventory warnings are toasted like any cart answer's (each distinct one once) and then the
+ * cart is revalidated (spec §8). The toast code loads only when there are warnings.
+ */
+export function receiveCart(client: QueryClient, cart: Cart): void {
+  client.setQueryData(cartQuery.queryKey, cart);
+  if (cart.inventoryWarnings.length === 0) return;
+  void import('./feedback').then(({ announceInventoryWarnings }) => {
+    if (announceInventoryWarnings(cart)) void client.invalidateQueries({ queryKey: cartKeys.all });
+  });
+}
 
 /** The sum of the line quantities (the header's badge). */
 export function cartItemCount(cart: Pick<Cart, 'items'> | undefined): number {

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Cart } from '../../api/types';
 import { api, unwrap } from '../../lib/api';
-import { announceInventoryWarnings, cartKeys, cartQuery } from '../cart';
+import { cartKeys, cartQuery, receiveCart } from '../cart';
 
 /**
  * The two cart writes checkout needs, in one small module: removing a restricted line and
@@ -25,6 +25,5 @@ export function resetCart(queryClient: QueryClient): Promise<void> {
  * answer's (each distinct one once) and then the cart is revalidated (spec §8).
  */
 export function storeCart(queryClient: QueryClient, cart: Cart): void {
-  queryClient.setQueryData(cartQuery.queryKey, cart);
-  if (announceInventoryWarnings(cart)) void queryClient.invalidateQueries({ queryKey: cartKeys.all });
+  receiveCart(queryClient, cart);
 }
