@@ -139,7 +139,7 @@ test('dealer registration: conditional fields, a refused .png, the captcha messa
   await form.getByRole('textbox', { name: 'Email', exact: true }).fill('owner@ridge.example');
   await form.getByRole('textbox', { name: 'Street Address', exact: true }).fill('1 Main St');
   await form.getByRole('textbox', { name: 'City', exact: true }).fill('Boise');
-  await form.getByRole('textbox', { name: 'State', exact: true }).fill('ID');
+  await form.getByRole('combobox', { name: 'State', exact: true }).selectOption({ label: 'Idaho' });
   await form.getByRole('textbox', { name: 'Postal Code', exact: true }).fill('83702');
   await form.getByRole('textbox', { name: 'FFL Number', exact: true }).fill('1-23-456-78-9A-12345');
   await form.getByRole('button', { name: 'Submit' }).click();
