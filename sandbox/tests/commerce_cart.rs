@@ -677,16 +677,26 @@ async fn add_ons_are_charged_checked_against_the_catalogue_and_make_their_own_li
     let path = format!("/Cart/guest/{guest_id}/items");
 
     let (status, cart) = sandbox
-        .post(&path, None, summit(Some("Ironclad 20 MOA Rail"), 2288.0, 2288.0))
+        .post(
+            &path,
+            None,
+            summit(Some("Ironclad 20 MOA Rail"), 2288.0, 2288.0),
+        )
         .await;
     assert_eq!(status, 200, "{cart}");
     let line = &cart["items"][0];
-    assert_eq!(money(&line["productPrice"]), 2288.0, "the add-on is in the unit price");
+    assert_eq!(
+        money(&line["productPrice"]),
+        2288.0,
+        "the add-on is in the unit price"
+    );
     assert_eq!(money(&line["price"]), 2288.0);
     assert_eq!(money(&cart["subTotal"]), 2288.0);
 
     // the same sku without the add-on: another line, at the sku's price
-    let (status, cart) = sandbox.post(&path, None, summit(None, 2199.0, 2199.0)).await;
+    let (status, cart) = sandbox
+        .post(&path, None, summit(None, 2199.0, 2199.0))
+        .await;
     assert_eq!(status, 200, "{cart}");
     let prices: Vec<f64> = cart["items"]
         .as_array()
@@ -699,21 +709,37 @@ async fn add_ons_are_charged_checked_against_the_catalogue_and_make_their_own_li
 
     // the same set of add-ons again: the first line grows
     let (_, cart) = sandbox
-        .post(&path, None, summit(Some("Ironclad 20 MOA Rail"), 2288.0, 2288.0))
+        .post(
+            &path,
+            None,
+            summit(Some("Ironclad 20 MOA Rail"), 2288.0, 2288.0),
+        )
         .await;
     assert_eq!(cart["items"][0]["quantity"], 2);
     assert_eq!(cart["items"].as_array().unwrap().len(), 2);
 
     // a price that does not match the sku plus its add-ons is refused, and nothing changes
     for (payload, what) in [
-        (summit(Some("Ironclad 20 MOA Rail"), 2288.0, 2199.0), "the add-on left out of price"),
-        (summit(Some("Ironclad 20 MOA Rail"), 2199.0, 2288.0), "the add-on left out of productPrice"),
+        (
+            summit(Some("Ironclad 20 MOA Rail"), 2288.0, 2199.0),
+            "the add-on left out of price",
+        ),
+        (
+            summit(Some("Ironclad 20 MOA Rail"), 2199.0, 2288.0),
+            "the add-on left out of productPrice",
+        ),
         (summit(None, 2199.0, 1.0), "a price of the browser's"),
-        (summit(Some("Gold Plating"), 2199.0, 2199.0), "an add-on the product does not offer"),
+        (
+            summit(Some("Gold Plating"), 2199.0, 2199.0),
+            "an add-on the product does not offer",
+        ),
     ] {
         let (status, body) = sandbox.post(&path, None, payload).await;
         assert_eq!(status, 422, "{what}: {body}");
-        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
+        assert!(
+            body["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{body}"
+        );
     }
     let (_, cart) = sandbox.get_json(&format!("/Cart/guest/{guest_id}")).await;
     assert_eq!(money(&cart["subTotal"]), 2288.0 * 2.0 + 2199.0);

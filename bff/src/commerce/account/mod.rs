@@ -424,8 +424,8 @@ mod tests {
         let update: ProfileUpdate =
             serde_json::from_value(json!({"firstName": "Jo", "phoneNumber": "(208) 555-0199"}))
                 .unwrap();
-        let sent = serde_json::to_value(update.payload("jordan@talonforge.example").unwrap())
-            .unwrap();
+        let sent =
+            serde_json::to_value(update.payload("jordan@talonforge.example").unwrap()).unwrap();
         assert_eq!(
             sent,
             json!({"firstName": "Jo", "email": "jordan@talonforge.example",
@@ -434,8 +434,7 @@ mod tests {
         let same: ProfileUpdate =
             serde_json::from_value(json!({"email": "JORDAN@talonforge.example"})).unwrap();
         assert_eq!(
-            serde_json::to_value(same.payload("jordan@talonforge.example").unwrap()).unwrap()
-                ["email"],
+            serde_json::to_value(same.payload("jordan@talonforge.example").unwrap()).unwrap()["email"],
             "jordan@talonforge.example"
         );
         let other: ProfileUpdate =

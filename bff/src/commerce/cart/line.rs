@@ -18,8 +18,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::model::{CartOption, NewCartItem};
-use crate::catalogue::{Catalogue, SkuPricing};
 use crate::catalogue::content::{ProductContent, SkuContent};
+use crate::catalogue::{Catalogue, SkuPricing};
 use crate::request_id::RequestId;
 
 /// The option pair that carries a line's add-ons (the web's `ADD_ONS_LABEL`).
@@ -287,7 +287,11 @@ mod tests {
             &product(),
         )
         .unwrap();
-        assert_eq!((line.product_price, line.price), (None, None), "never the browser's");
+        assert_eq!(
+            (line.product_price, line.price),
+            (None, None),
+            "never the browser's"
+        );
         let add_ons = add_ons_price(&line.options, &product());
         assert_eq!(add_ons, 8_900);
         line.priced(
@@ -303,8 +307,8 @@ mod tests {
         assert_eq!(sent["productPrice"], json!(2288.0));
         assert_eq!(sent["price"], json!(2068.1));
 
-        let plain = CheckedLine::from_product(&item(json!({"productId": "TF-S-65"})), &product())
-            .unwrap();
+        let plain =
+            CheckedLine::from_product(&item(json!({"productId": "TF-S-65"})), &product()).unwrap();
         assert_eq!(add_ons_price(&plain.options, &product()), 0);
     }
 

@@ -43,9 +43,15 @@ pub fn offered(sku: &Sku) -> Result<Vec<(String, i64)>, SandboxError> {
 }
 
 /// Reads the `Add-Ons` pairs of `options` against what the product offers.
-pub fn chosen(offered: &[(String, i64)], options: &[OptionPair]) -> Result<ChosenAddOns, SandboxError> {
+pub fn chosen(
+    offered: &[(String, i64)],
+    options: &[OptionPair],
+) -> Result<ChosenAddOns, SandboxError> {
     let mut wanted: Vec<&str> = Vec::new();
-    for option in options.iter().filter(|option| option.label == ADD_ONS_LABEL) {
+    for option in options
+        .iter()
+        .filter(|option| option.label == ADD_ONS_LABEL)
+    {
         for label in option.value.split(ADD_ONS_SEPARATOR).map(str::trim) {
             if label.is_empty() {
                 continue;
@@ -94,7 +100,11 @@ pub fn check_prices(
 ) -> Result<(), SandboxError> {
     let expected = [
         ("price", price, sku.final_price_cents() + add_ons.cents),
-        ("productPrice", product_price, sku.price_cents + add_ons.cents),
+        (
+            "productPrice",
+            product_price,
+            sku.price_cents + add_ons.cents,
+        ),
     ];
     for (field, sent, expected_cents) in expected {
         let Some(sent) = sent else { continue };
@@ -151,18 +161,27 @@ mod tests {
         let offered = offered(&sku(0.0)).unwrap();
         let chosen = chosen(
             &offered,
-            &[pair("Caliber", "6.5 Creedmoor"), pair(ADD_ONS_LABEL, "Ironclad 20 MOA Rail / Carbon Bipod")],
+            &[
+                pair("Caliber", "6.5 Creedmoor"),
+                pair(ADD_ONS_LABEL, "Ironclad 20 MOA Rail / Carbon Bipod"),
+            ],
         )
         .unwrap();
         assert_eq!(chosen.labels, ["Carbon Bipod", "Ironclad 20 MOA Rail"]);
         assert_eq!(chosen.cents, 24_900 + 8_900);
         let options = normalised_options(
-            vec![pair(ADD_ONS_LABEL, "Ironclad 20 MOA Rail / Carbon Bipod"), pair("Caliber", "6.5")],
+            vec![
+                pair(ADD_ONS_LABEL, "Ironclad 20 MOA Rail / Carbon Bipod"),
+                pair("Caliber", "6.5"),
+            ],
             &chosen,
         );
         assert_eq!(
             options,
-            [pair("Caliber", "6.5"), pair(ADD_ONS_LABEL, "Carbon Bipod / Ironclad 20 MOA Rail")]
+            [
+                pair("Caliber", "6.5"),
+                pair(ADD_ONS_LABEL, "Carbon Bipod / Ironclad 20 MOA Rail")
+            ]
         );
     }
 
@@ -183,7 +202,10 @@ mod tests {
         assert!(check_prices(&discounted, &add_ons, Some(2288.0), Some(2068.1)).is_ok());
         assert!(check_prices(&discounted, &add_ons, None, None).is_ok());
         let cheaper = check_prices(&discounted, &add_ons, Some(2288.0), Some(1979.1)).unwrap_err();
-        assert!(matches!(cheaper, SandboxError::Unprocessable(_)), "{cheaper:?}");
+        assert!(
+            matches!(cheaper, SandboxError::Unprocessable(_)),
+            "{cheaper:?}"
+        );
         assert!(check_prices(&discounted, &add_ons, Some(2199.0), Some(2068.1)).is_err());
         assert!(check_prices(&discounted, &ChosenAddOns::default(), None, Some(f64::NAN)).is_err());
     }
