@@ -163,7 +163,7 @@ test('3D builder: the build hosted on a 16:9 canvas under the window height, the
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/3dbuilder');
-  const canvas = page.getByRole('img', { name: '3D Builder' });
+  const canvas = page.getByRole('application', { name: '3D Builder' }).locator('canvas');
   await expect(canvas).toBeVisible();
   await expect(canvas).toHaveAttribute('data-state', 'ready');
 

@@ -210,7 +210,7 @@ test('the 3D page hosts the build on a canvas from /Build/: wasm under the CSP, 
   expect(served.headers()['content-type']).toBe('application/wasm');
 
   expect(await page.locator('iframe').count()).toBe(0);
-  const canvas = page.getByRole('img', { name: '3D Builder' });
+  const canvas = page.getByRole('application', { name: '3D Builder' }).locator('canvas');
   await expect(canvas).toHaveAttribute('data-state', 'ready');
   // the wasm module ran in the page: its add(2, 3)
   await expect(canvas).toHaveAttribute('data-wasm-check', '5');

@@ -53,8 +53,9 @@ describe('3D builder page', { timeout: 15_000 }, () => {
     vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
     setWindowHeight(900);
     renderRoute('/3dbuilder');
-    const canvas = await screen.findByRole('img', { name: '3D Builder' }, { timeout: 5000 });
-    expect(canvas.tagName).toBe('CANVAS');
+    const stage = await screen.findByRole('application', { name: '3D Builder' }, { timeout: 5000 });
+    const canvas = stage.querySelector('canvas');
+    expect(canvas).not.toBeNull();
     expect(document.querySelector('iframe')).toBeNull();
     // 1200 wide fits: 675 high under 900 - 140
     expect(canvas).toHaveAttribute('width', '1200');

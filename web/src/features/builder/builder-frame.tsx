@@ -191,15 +191,16 @@ export function BuilderFrame() {
   return (
     <div ref={containerRef} className="builder">
       {files ? (
-        <canvas
-          ref={canvasRef}
-          className="builder__canvas"
-          aria-label="3D Builder"
-          role="img"
-          width={size?.width ?? 0}
-          height={size?.height ?? 0}
-          data-state={loading.state}
-        />
+        // an application: the game takes the pointer and the keyboard on its canvas
+        <div role="application" aria-label="3D Builder" className="builder__stage">
+          <canvas
+            ref={canvasRef}
+            className="builder__canvas"
+            width={size?.width ?? 0}
+            height={size?.height ?? 0}
+            data-state={loading.state}
+          />
+        </div>
       ) : null}
       {files && loading.state === 'loading' ? (
         <p role="status" className="builder__status">
