@@ -1118,7 +1118,7 @@ async fn military_verification_needs_a_phone_an_address_and_good_parameters() {
             Method::PUT,
             "/User/profile",
             Some(&token),
-            json!({"phoneNumber": "5550100199"}),
+            json!({"phoneNumber": "5550100199", "email": NEW_USER}),
         )
         .await;
     assert_eq!(start_idv(&sandbox, &token).await.0, 400, "still no address");
