@@ -165,11 +165,8 @@ fn content_security_policy(config: &Config, sandbox_origin: Option<&str>) -> Hea
     );
     // map tiles come from the BFF itself ('self'): the provider is never contacted by browsers
     let images = resolve(&config.security.csp_img_src);
-    let mut frames = resolve(&config.security.csp_frame_src);
-    frames.extend(origin_of(&resolve_sandbox(
-        &public.builder.build_url,
-        sandbox_origin,
-    )));
+    // the 3D experience runs in the page (its build from this origin's /Build/), never framed
+    let frames = resolve(&config.security.csp_frame_src);
     let connect = resolve(&config.security.csp_connect_src);
     let list = |extra: Vec<String>| {
         let mut all = vec!["'self'".to_owned()];
@@ -180,8 +177,10 @@ fn content_security_policy(config: &Config, sandbox_origin: Option<&str>) -> Hea
         }
         all.join(" ")
     };
+    // 'wasm-unsafe-eval': the 3D build compiles its WebAssembly (and allows nothing else: no
+    // 'unsafe-eval', so no eval() or new Function())
     let policy = format!(
-        "default-src 'self'; script-src {}; style-src 'self' 'unsafe-inline'; img-src {} data: blob:; \
+        "default-src 'self'; script-src {} 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src {} data: blob:; \
          font-src 'self' data:; connect-src {}; frame-src {}; object-src 'none'; base-uri 'self'; \
          form-action 'self'; frame-ancestors 'none'",
         list(scripts),
@@ -217,7 +216,6 @@ mod tests {
     fn csp_allows_configured_third_party_origins() {
         let mut config = Config::default();
         config.public.captcha.script_url = "https://captcha.example/api.js?render=explicit".into();
-        config.public.builder.build_url = "${sandbox}/builder/index.html".into();
         config.security.csp_frame_src = vec!["https://frames.example".into()];
         let csp = content_security_policy(&config, Some("http://127.0.0.1:8081"));
         let csp = csp.to_str().unwrap_or_default();
@@ -233,9 +231,12 @@ mod tests {
         assert!(!scripts.contains("api.js"), "origins only: {csp}");
         // The payment and reviews doubles default to the sandbox.
         assert!(scripts.contains("http://127.0.0.1:8081"), "{csp}");
+        assert!(scripts.ends_with(" 'wasm-unsafe-eval'"), "{csp}");
+        assert!(!csp.contains("'unsafe-eval'"), "nothing wider: {csp}");
         assert_eq!(
             directive("frame-src"),
-            "frame-src 'self' https://frames.example http://127.0.0.1:8081"
+            "frame-src 'self' https://frames.example",
+            "the 3D experience is not framed"
         );
         assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
     }

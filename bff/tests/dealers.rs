@@ -6,7 +6,7 @@ mod common;
 
 use bff::geo::{LatLng, miles_between};
 use common::in_process::{InProcess, start, start_with_secrets};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const DEALER_PAGE_ROUTE: &str = "/strapi/page/{name}";
 /// The sandbox's 40 dealers, less the two at (0, 0).
@@ -78,6 +78,12 @@ async fn without_a_zip_every_placed_dealer_is_listed_and_none_at_zero_zero() {
     assert_eq!(list["heading"], "Dealer Locator");
     assert!(list["dealerSignup"].as_str().unwrap().contains("dealer"));
     assert_eq!(list["dealerSignupLink"]["url"], "/dealer-registration");
+    assert_eq!(
+        list["metaData"],
+        json!({"title": "Dealer Locator | Talonforge Arms",
+               "description": "Find a Talonforge Arms dealer near you."}),
+        "the page's metaData, for its title, description and social tags"
+    );
     // An empty search form is the same as none.
     assert_eq!(
         dealers(&app, "?zip=&radius=").await["dealers"],

@@ -819,12 +819,22 @@ async fn profile_updates_names_and_phone_but_not_the_email() {
             Method::PUT,
             "/User/profile",
             Some(&token),
-            json!({"phoneNumber": ""}),
+            json!({"phoneNumber": "", "email": NEW_USER}),
         )
         .await;
     assert_eq!(status, 200);
     assert_eq!(me["phoneNumber"], Value::Null);
     assert_eq!(me["lastName"], "Morgan-Lee", "absent fields are kept");
+    let (status, body) = sandbox
+        .send(
+            Method::PUT,
+            "/User/profile",
+            Some(&token),
+            json!({"firstName": "Casey"}),
+        )
+        .await;
+    assert_eq!(status, 400, "the specs' payload carries the e-mail: {body}");
+    assert_eq!(body["errors"]["email"], "Email is required");
     let (status, _) = sandbox
         .send(
             Method::PUT,
@@ -1108,7 +1118,7 @@ async fn military_verification_needs_a_phone_an_address_and_good_parameters() {
             Method::PUT,
             "/User/profile",
             Some(&token),
-            json!({"phoneNumber": "5550100199"}),
+            json!({"phoneNumber": "5550100199", "email": NEW_USER}),
         )
         .await;
     assert_eq!(start_idv(&sandbox, &token).await.0, 400, "still no address");

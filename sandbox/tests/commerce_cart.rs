@@ -77,8 +77,6 @@ fn line(code: &str, quantity: i64) -> Value {
         "productName": code,
         "quantity": quantity,
         "imageUrl": format!("https://img.example/{code}.jpg"),
-        "productPrice": 1.0,
-        "price": 0.5,
         "optionIds": [1, 2],
         "options": [{"label": "Color", "value": "Black"}],
         "buildId": null,
@@ -143,7 +141,7 @@ async fn a_guest_token_gets_an_empty_cart_then_holds_the_lines_added() {
 
     let (_, cart) = sandbox.get_json(&format!("/Cart/guest/{guest_id}")).await;
     let optic = item(&cart, "TEST-OPTIC");
-    // Prices come from the skus, never from the payload.
+    // A payload without prices is priced from the sku (see the add-on test for prices sent).
     assert_eq!(money(&optic["price"]), 499.99);
     assert_eq!(money(&optic["productPrice"]), 449.99);
     assert_eq!(optic["quantity"], 1);
@@ -657,4 +655,92 @@ async fn lines_beyond_stock_carry_inventory_warnings() {
         )
         .await;
     assert_eq!(cart["inventoryWarnings"].as_array().unwrap().len(), 1);
+}
+
+/// The Summit LR's first sku (TF-SLR-65CM-24-BLK: $2,199.00, no discount) and its catalogue
+/// add-on "Ironclad 20 MOA Rail" (+$89.00).
+fn summit(add_ons: Option<&str>, product_price: f64, price: f64) -> Value {
+    let mut options = vec![json!({"label": "Caliber", "value": "6.5 Creedmoor"})];
+    if let Some(add_ons) = add_ons {
+        options.push(json!({"label": "Add-Ons", "value": add_ons}));
+    }
+    json!({
+        "productId": "TF-SLR-65CM-24-BLK", "productName": "Summit LR", "quantity": 1,
+        "options": options, "productPrice": product_price, "price": price,
+    })
+}
+
+#[tokio::test]
+async fn add_ons_are_charged_checked_against_the_catalogue_and_make_their_own_line() {
+    let sandbox = start().await;
+    let guest_id = guest(&sandbox).await;
+    let path = format!("/Cart/guest/{guest_id}/items");
+
+    let (status, cart) = sandbox
+        .post(
+            &path,
+            None,
+            summit(Some("Ironclad 20 MOA Rail"), 2288.0, 2288.0),
+        )
+        .await;
+    assert_eq!(status, 200, "{cart}");
+    let line = &cart["items"][0];
+    assert_eq!(
+        money(&line["productPrice"]),
+        2288.0,
+        "the add-on is in the unit price"
+    );
+    assert_eq!(money(&line["price"]), 2288.0);
+    assert_eq!(money(&cart["subTotal"]), 2288.0);
+
+    // the same sku without the add-on: another line, at the sku's price
+    let (status, cart) = sandbox
+        .post(&path, None, summit(None, 2199.0, 2199.0))
+        .await;
+    assert_eq!(status, 200, "{cart}");
+    let prices: Vec<f64> = cart["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| money(&line["productPrice"]))
+        .collect();
+    assert_eq!(prices, [2288.0, 2199.0]);
+    assert_eq!(money(&cart["subTotal"]), 4487.0);
+
+    // the same set of add-ons again: the first line grows
+    let (_, cart) = sandbox
+        .post(
+            &path,
+            None,
+            summit(Some("Ironclad 20 MOA Rail"), 2288.0, 2288.0),
+        )
+        .await;
+    assert_eq!(cart["items"][0]["quantity"], 2);
+    assert_eq!(cart["items"].as_array().unwrap().len(), 2);
+
+    // a price that does not match the sku plus its add-ons is refused, and nothing changes
+    for (payload, what) in [
+        (
+            summit(Some("Ironclad 20 MOA Rail"), 2288.0, 2199.0),
+            "the add-on left out of price",
+        ),
+        (
+            summit(Some("Ironclad 20 MOA Rail"), 2199.0, 2288.0),
+            "the add-on left out of productPrice",
+        ),
+        (summit(None, 2199.0, 1.0), "a price of the browser's"),
+        (
+            summit(Some("Gold Plating"), 2199.0, 2199.0),
+            "an add-on the product does not offer",
+        ),
+    ] {
+        let (status, body) = sandbox.post(&path, None, payload).await;
+        assert_eq!(status, 422, "{what}: {body}");
+        assert!(
+            body["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{body}"
+        );
+    }
+    let (_, cart) = sandbox.get_json(&format!("/Cart/guest/{guest_id}")).await;
+    assert_eq!(money(&cart["subTotal"]), 2288.0 * 2.0 + 2199.0);
 }

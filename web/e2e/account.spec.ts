@@ -124,8 +124,15 @@ test('register, verify the e-mail from the outbox, edit the information and the 
   // the link from the outbox verifies it
   const mail = await latestMail(page.request, email, 'verification');
   expect(mail.link).toContain('/verify-email?token=');
+  // the registration verification (spec: route table), held a moment so its heading can be read
+  await page.route('**/api/auth/verify-registration', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.continue();
+  });
   await page.goto(new URL(mail.link ?? '').pathname + new URL(mail.link ?? '').search);
-  await expect(page.getByText('Email verified successfully')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'VERIFYING REGISTRATION...' })).toBeVisible();
+  await expect(page.getByText('Registration verified successfully')).toBeVisible();
+  await expect(page.getByText('Email verified successfully')).toHaveCount(0);
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/profile');
   await expect(main(page).getByRole('region', { name: 'Email Verification' })).toContainText('Verified');

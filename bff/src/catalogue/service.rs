@@ -12,7 +12,7 @@ use super::Catalogue;
 use super::answer::Answer;
 use super::compose;
 use super::content::{CardContent, CollectionContent, ProductContent};
-use super::pricing::PriceMap;
+use super::pricing::{PriceMap, SkuPricing};
 use super::query::SearchQuery;
 use crate::cache::{self, FetchFailure, Fetched, Lookup, RouteKind};
 use crate::content::pages::{decode, encoded_entry, not_found};
@@ -90,6 +90,18 @@ impl Catalogue {
             return Ok(None);
         }
         cached(&page).map(Some)
+    }
+
+    /// What `sku` costs now, from the live price map (through the cache); `None` when the map
+    /// cannot be had or does not know the sku: then nothing here can price it.
+    pub async fn live_pricing(&self, sku: &str, request_id: RequestId) -> Option<SkuPricing> {
+        match self.price_map(request_id).await {
+            Ok((_, map)) => map.get(sku).map(|live| SkuPricing::of(None, Some(live))),
+            Err(err) => {
+                tracing::warn!(error = %err, "price map unavailable for a cart line");
+                None
+            }
+        }
     }
 
     /// The products matching `query`, priced, by title. A search that cannot run (the search or

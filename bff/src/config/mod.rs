@@ -737,7 +737,7 @@ impl Default for AnalyticsPublic {
 impl Default for BuilderPublic {
     fn default() -> Self {
         Self {
-            build_url: format!("{SANDBOX_PLACEHOLDER}/3p/builder/index.html"),
+            build_url: "/Build".to_owned(),
         }
     }
 }

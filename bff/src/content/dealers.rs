@@ -19,6 +19,7 @@ use super::Content;
 use crate::cache::Lookup;
 use crate::error::ApiError;
 use crate::geo::{Geocoder, LatLng, ZipCode, within_radius};
+use crate::openapi::schemas::content::MetaData;
 use crate::request_id::RequestId;
 use crate::upstream::{self, UpstreamError};
 use crate::validation::field_errors;
@@ -146,6 +147,10 @@ pub struct DealerList {
     pub dealer_signup: Option<String>,
     #[schema(required)]
     pub dealer_signup_link: Option<DealerSignupLink>,
+    /// The locator page's title and description (the `dealerlocator` page's `metaData`; null
+    /// when the page has none): the page's title, description and social-preview tags.
+    #[schema(required)]
+    pub meta_data: Option<MetaData>,
 }
 
 /// Where the dealers were measured from: the zip's centre.
@@ -206,6 +211,9 @@ impl Found {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct LocatorPage {
+    /// Read on its own: a malformed `metaData` leaves the list without one.
+    #[serde(default)]
+    meta_data: Option<Lenient<MetaData>>,
     #[serde(default)]
     heading: Option<String>,
     #[serde(default)]
@@ -270,6 +278,7 @@ impl Dealers {
                 heading: page.heading,
                 dealer_signup: page.dealer_signup,
                 dealer_signup_link: page.dealer_signup_link,
+                meta_data: page.meta_data.and_then(|meta| meta.0.ok()),
             },
             page: lookup,
         })

@@ -18,7 +18,7 @@ use super::shop::carts::{
     OptionPair, Owner,
 };
 use super::shop::pricing::{self, ShippingMethod};
-use super::shop::{promos, states};
+use super::shop::{add_ons, promos, states};
 use super::tokens::AuthUser;
 use crate::SandboxState;
 use crate::content::skus;
@@ -98,9 +98,11 @@ fn item_id(raw: &str) -> Result<i64, SandboxError> {
 
 // ---- the add payload ------------------------------------------------------------------------
 
-/// `POST .../items`. Prices, stock, FFL flags and restrictions sent by the storefront (`price`,
-/// `productPrice`, `isFflItem`, `isReceiverItem`, `restrictedStates`, `restrictedZips`) are
-/// ignored: the skus table is the authority.
+/// `POST .../items`. Stock, FFL flags and restrictions sent by the storefront (`isFflItem`,
+/// `isReceiverItem`, `restrictedStates`, `restrictedZips`) are ignored: the skus table is the
+/// authority. The line's prices (`productPrice`, `price` = final) are taken from the payload
+/// once they match the sku's price plus the chosen add-ons' (see `shop::add_ons`); a line without
+/// them is priced from the sku and its add-ons alike.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct AddItem {
@@ -115,6 +117,8 @@ struct AddItem {
     product_url: Option<String>,
     notes: Option<String>,
     build_id: Option<Value>,
+    product_price: Option<f64>,
+    price: Option<f64>,
 }
 
 /// An opaque id the storefront may send as a string or a number, kept as text.
@@ -156,11 +160,14 @@ fn add_item(tx: &Transaction<'_>, cart: &Cart, payload: AddItem) -> Result<(), S
             "This product is coming soon and cannot be ordered yet",
         ));
     }
+    let chosen = add_ons::chosen(&add_ons::offered(&sku)?, &payload.options)?;
+    add_ons::check_prices(&sku, &chosen, payload.product_price, payload.price)?;
     let line = NewLine {
         product_name: present(&payload.product_name)
             .map_or_else(|| sku.product_name.clone(), str::to_owned),
         product_id: sku.code,
-        options: payload.options,
+        options: add_ons::normalised_options(payload.options, &chosen),
+        add_ons_cents: chosen.cents,
         option_ids: payload.option_ids.unwrap_or(Value::Array(Vec::new())),
         yotpo_product_id: opaque_text(payload.yotpo_product_id),
         image_url: present(&payload.image_url).map(str::to_owned),

@@ -518,7 +518,7 @@ fn confirmation_email(
         } else {
             format!(" ({})", options.join(", "))
         };
-        let unit = line.sku.final_price_cents();
+        let unit = line.unit_price_cents();
         body.push_str(&format!(
             "{} x {}{options} at {} = {}\n",
             line.item.quantity,

@@ -125,6 +125,8 @@ CREATE TABLE cart_items (
     product_url      TEXT,
     notes            TEXT,
     build_id         TEXT,
+    -- the chosen add-ons' price, checked against the catalogue when the line was added
+    add_ons_cents    INTEGER NOT NULL DEFAULT 0 CHECK (add_ons_cents >= 0),
     quantity         INTEGER NOT NULL CHECK (quantity > 0)
 );
 

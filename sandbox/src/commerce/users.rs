@@ -449,13 +449,15 @@ async fn get_profile(
 struct ProfileUpdate {
     first_name: Option<String>,
     last_name: Option<String>,
-    /// Read-only: accepted when it is the account's current address, refused otherwise.
+    /// Read-only, and part of the specs' payload: required, accepted when it is the account's
+    /// current address, refused otherwise.
     email: Option<String>,
     /// Blank clears the number.
     phone_number: Option<String>,
 }
 
-/// `PUT /User/profile`: fields left out keep their value; the e-mail cannot be changed here.
+/// `PUT /User/profile`: the payload is firstName, lastName, email and phoneNumber (specs); names
+/// and phone left out keep their value; the e-mail is required and cannot be changed here.
 async fn update_profile(
     State(state): State<Arc<SandboxState>>,
     user: AuthUser,
@@ -470,6 +472,7 @@ async fn update_profile(
         .last_name
         .as_ref()
         .and_then(|name| rules.required("lastName", "Last name", Some(name)));
+    rules.required("email", "Email", update.email.as_deref());
     rules.finish()?;
     let profile = state.db.transaction(|tx| {
         let current: String = tx

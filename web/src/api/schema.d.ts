@@ -1095,6 +1095,7 @@ export interface components {
             /** @description The invitation to become a dealer. */
             dealerSignup: string | null;
             dealerSignupLink: components["schemas"]["DealerSignupLink"] | null;
+            metaData: components["schemas"]["MetaData"] | null;
         };
         /**
          * @description `dealerlocator`: the locator's texts. The page also carries the raw `dealers` records; read

@@ -153,14 +153,53 @@ pub struct ProfileUpdate {
     email: Option<String>,
 }
 
-/// Updates the profile; the session's copy of the user's name follows.
+/// `PUT /User/profile` as commerce gets it (specs: firstName, lastName, email, phoneNumber). The
+/// e-mail is the current profile's, never the browser's.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProfilePayload<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_name: Option<&'a str>,
+    email: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    phone_number: Option<&'a str>,
+}
+
+impl ProfileUpdate {
+    /// The upstream payload with `current_email`. An e-mail the browser sent that is not the
+    /// current one is refused ('Email cannot be changed'), as the page shows it read-only.
+    fn payload<'a>(&'a self, current_email: &'a str) -> Result<ProfilePayload<'a>, ApiError> {
+        if let Some(sent) = self.email.as_deref().map(str::trim)
+            && !sent.is_empty()
+            && !sent.eq_ignore_ascii_case(current_email)
+        {
+            return Err(ApiError::Validation(
+                [("email".to_owned(), "Email cannot be changed".to_owned())].into(),
+            ));
+        }
+        Ok(ProfilePayload {
+            first_name: self.first_name.as_deref(),
+            last_name: self.last_name.as_deref(),
+            email: current_email,
+            phone_number: self.phone_number.as_deref(),
+        })
+    }
+}
+
+/// Updates the profile, with the e-mail read from the current profile; the session's copy of
+/// the user's name follows.
 pub async fn update_profile(
     shopper: &Shopper,
     update: &ProfileUpdate,
 ) -> Result<Profile, ApiError> {
     let user = shopper.signed_in().await?;
     let path = UpstreamPath::fixed(PROFILE);
-    let call = Call::new(reqwest::Method::PUT, &path).json(update);
+    let current: Identity = shopper.as_user(user, Call::get(&path)).await?;
+    let payload = update.payload(&current.email)?;
+    let user = shopper.signed_in().await?;
+    let call = Call::new(reqwest::Method::PUT, &path).json(&payload);
     let profile: Profile = shopper.as_user(user, call).await?;
     // The session's tokens as they are now (the call may have renewed them).
     if let Some(mut user) = shopper.session().get().user().cloned() {
@@ -378,6 +417,32 @@ mod tests {
             (user.first_name.as_str(), user.last_name.as_str()),
             ("Jo", "Reyes")
         );
+    }
+
+    #[test]
+    fn the_upstream_update_carries_the_current_email_never_the_browsers() {
+        let update: ProfileUpdate =
+            serde_json::from_value(json!({"firstName": "Jo", "phoneNumber": "(208) 555-0199"}))
+                .unwrap();
+        let sent =
+            serde_json::to_value(update.payload("jordan@talonforge.example").unwrap()).unwrap();
+        assert_eq!(
+            sent,
+            json!({"firstName": "Jo", "email": "jordan@talonforge.example",
+                   "phoneNumber": "(208) 555-0199"})
+        );
+        let same: ProfileUpdate =
+            serde_json::from_value(json!({"email": "JORDAN@talonforge.example"})).unwrap();
+        assert_eq!(
+            serde_json::to_value(same.payload("jordan@talonforge.example").unwrap()).unwrap()["email"],
+            "jordan@talonforge.example"
+        );
+        let other: ProfileUpdate =
+            serde_json::from_value(json!({"email": "other@example.com"})).unwrap();
+        let Err(ApiError::Validation(errors)) = other.payload("jordan@talonforge.example") else {
+            panic!("another e-mail must be refused");
+        };
+        assert_eq!(errors["email"], "Email cannot be changed");
     }
 
     #[tokio::test]

@@ -7,17 +7,19 @@
 //! store's words. So the product is looked up in the catalogue (the browser's product URL and
 //! name are only hints of where to look) and, when the sku is one of its skus, the name, URL,
 //! image, option pairs and option ids are the catalogue's; the chosen add-ons are kept only as
-//! the product's own add-on labels. When the product cannot be found (a wrong hint, or the
-//! content service down) those fields are dropped and commerce names the line from its own sku
-//! table. `notes` and `buildId` are never relayed: no screen of the specs shows or edits either
+//! the product's own add-on labels. The line's prices are the catalogue's too (specs: cart line
+//! payload, `productPrice` the listed price and `price` the final one): the sku's live price and
+//! final price, each plus the chosen add-ons' `add_on_price`; commerce checks them and charges
+//! them. When the product cannot be found (a wrong hint, or the content service down) those
+//! fields are dropped and commerce names and prices the line from its own sku table. `notes` and `buildId` are never relayed: no screen of the specs shows or edits either
 //! (the payload's `buildId` is null, and the web sends `notes` as null too).
 
 use serde::Serialize;
 use serde_json::Value;
 
 use super::model::{CartOption, NewCartItem};
-use crate::catalogue::Catalogue;
 use crate::catalogue::content::{ProductContent, SkuContent};
+use crate::catalogue::{Catalogue, SkuPricing};
 use crate::request_id::RequestId;
 
 /// The option pair that carries a line's add-ons (the web's `ADD_ONS_LABEL`).
@@ -41,6 +43,12 @@ pub struct CheckedLine {
     option_ids: Vec<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     yotpo_product_id: Option<Value>,
+    /// The listed unit price: the sku's price plus the add-ons.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    product_price: Option<f64>,
+    /// The final unit price: the sku's final price plus the add-ons.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    price: Option<f64>,
 }
 
 impl CheckedLine {
@@ -50,7 +58,13 @@ impl CheckedLine {
         for title in hinted_titles(item) {
             match catalogue.product_content(&title, request_id.clone()).await {
                 Ok(Some(product)) => {
-                    if let Some(line) = Self::from_product(item, &product) {
+                    if let Some(mut line) = Self::from_product(item, &product) {
+                        let live = catalogue
+                            .live_pricing(&item.product_id, request_id.clone())
+                            .await;
+                        if let Some(live) = live {
+                            line.priced(&live, add_ons_price(&line.options, &product));
+                        }
                         return line;
                     }
                 }
@@ -96,6 +110,13 @@ impl CheckedLine {
         })
     }
 
+    /// Sets the line's prices: `live`'s, each plus `add_ons_cents`, in whole cents.
+    fn priced(&mut self, live: &SkuPricing, add_ons_cents: i64) {
+        let with_add_ons = |amount: f64| (cents(amount) + add_ons_cents) as f64 / 100.0;
+        self.product_price = Some(with_add_ons(live.price));
+        self.price = Some(with_add_ons(live.final_price));
+    }
+
     /// Only what the shopper chose: the sku and the quantity.
     pub(super) fn bare(item: &NewCartItem) -> Self {
         Self {
@@ -107,6 +128,8 @@ impl CheckedLine {
             options: Vec::new(),
             option_ids: Vec::new(),
             yotpo_product_id: None,
+            product_price: None,
+            price: None,
         }
     }
 }
@@ -154,6 +177,35 @@ fn chosen_add_ons(item: &NewCartItem, product: &ProductContent) -> Option<String
     (!kept.is_empty()).then(|| kept.join(ADD_ONS_SEPARATOR))
 }
 
+/// The summed `add_on_price` (in cents) of the add-ons named by the line's `Add-Ons` pair.
+fn add_ons_price(options: &[CartOption], product: &ProductContent) -> i64 {
+    let chosen: Vec<&str> = options
+        .iter()
+        .filter(|option| option.label == ADD_ONS_LABEL)
+        .flat_map(|option| option.value.split(ADD_ONS_SEPARATOR))
+        .collect();
+    product
+        .rest
+        .get("addOns")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|add_on| {
+            add_on
+                .get("label")
+                .and_then(Value::as_str)
+                .is_some_and(|label| chosen.contains(&label))
+        })
+        // the content's `add_on_price`, camelCased as every content key is read
+        .filter_map(|add_on| add_on.get("addOnPrice").and_then(Value::as_f64))
+        .map(cents)
+        .sum()
+}
+
+fn cents(amount: f64) -> i64 {
+    (amount * 100.0).round() as i64
+}
+
 /// The sku's image, else the product's.
 fn image_of(sku: &SkuContent, product: &ProductContent) -> Option<String> {
     text_at(&sku.rest, &["imgUrl", "src"])
@@ -182,7 +234,8 @@ mod tests {
         read(json!({
             "title": "Summit LR", "url": "/product/summit%20lr", "productId": "TFA-1001",
             "imgUrl": {"src": "https://media.example/summit.svg", "alt": "Summit"},
-            "addOns": [{"id": 1, "label": "Carbon Bipod"}, {"id": 2, "label": "Ironclad Rail"}],
+            "addOns": [{"id": 1, "label": "Carbon Bipod", "add_on_price": 249.0},
+                       {"id": 2, "label": "Ironclad Rail", "add_on_price": 89.0}],
             "skus": [{
                 "sku": "TF-S-65", "price": 10.0,
                 "imgUrl": {"src": "https://media.example/summit-65.svg"},
@@ -222,6 +275,41 @@ mod tests {
                 "optionIds": [7], "yotpoProductId": "TFA-1001",
             })
         );
+    }
+
+    #[test]
+    fn a_lines_prices_are_the_skus_plus_its_add_ons() {
+        let mut line = CheckedLine::from_product(
+            &item(json!({
+                "productId": "TF-S-65", "productPrice": 1.0, "price": 1.0,
+                "options": [{"label": "Add-Ons", "value": "Ironclad Rail"}],
+            })),
+            &product(),
+        )
+        .unwrap();
+        assert_eq!(
+            (line.product_price, line.price),
+            (None, None),
+            "never the browser's"
+        );
+        let add_ons = add_ons_price(&line.options, &product());
+        assert_eq!(add_ons, 8_900);
+        line.priced(
+            &SkuPricing {
+                price: 2199.0,
+                final_price: 1979.1,
+                discount_percentage: 10.0,
+                in_stock: true,
+            },
+            add_ons,
+        );
+        let sent = serde_json::to_value(&line).unwrap();
+        assert_eq!(sent["productPrice"], json!(2288.0));
+        assert_eq!(sent["price"], json!(2068.1));
+
+        let plain =
+            CheckedLine::from_product(&item(json!({"productId": "TF-S-65"})), &product()).unwrap();
+        assert_eq!(add_ons_price(&plain.options, &product()), 0);
     }
 
     #[test]

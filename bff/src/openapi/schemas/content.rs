@@ -54,7 +54,7 @@ pub struct Image {
 }
 
 /// The page's `<title>` and meta description.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, ToSchema)]
 pub struct MetaData {
     pub title: String,
     pub description: String,

@@ -230,6 +230,18 @@ pub struct Line {
     pub item: NewLine,
 }
 
+impl Line {
+    /// The unit price charged: the sku's final price plus the line's add-ons.
+    pub fn unit_price_cents(&self) -> i64 {
+        self.sku.final_price_cents() + self.item.add_ons_cents
+    }
+
+    /// The original unit price: the sku's price plus the line's add-ons.
+    pub fn list_price_cents(&self) -> i64 {
+        self.sku.price_cents + self.item.add_ons_cents
+    }
+}
+
 /// What a line is made of, as added (display fields from the storefront).
 #[derive(Debug, Clone, Default)]
 pub struct NewLine {
@@ -243,6 +255,8 @@ pub struct NewLine {
     pub product_url: Option<String>,
     pub notes: Option<String>,
     pub build_id: Option<String>,
+    /// The chosen add-ons' price (they are named in `options`), checked when added.
+    pub add_ons_cents: i64,
     pub quantity: i64,
 }
 
@@ -250,7 +264,8 @@ pub struct NewLine {
 pub fn lines(conn: &Connection, cart_id: i64) -> Result<Vec<Line>, SandboxError> {
     let mut statement = conn.prepare(
         "SELECT id, product_id, product_name, options, option_ids, yotpo_product_id, image_url, \
-         product_url, notes, build_id, quantity FROM cart_items WHERE cart_id = ?1 ORDER BY id",
+         product_url, notes, build_id, quantity, add_ons_cents FROM cart_items \
+         WHERE cart_id = ?1 ORDER BY id",
     )?;
     let rows = statement.query_map([cart_id], |row| {
         Ok((
@@ -266,6 +281,7 @@ pub fn lines(conn: &Connection, cart_id: i64) -> Result<Vec<Line>, SandboxError>
                 notes: row.get(8)?,
                 build_id: row.get(9)?,
                 quantity: row.get(10)?,
+                add_ons_cents: row.get(11)?,
             },
         ))
     })?;
@@ -280,7 +296,8 @@ pub fn lines(conn: &Connection, cart_id: i64) -> Result<Vec<Line>, SandboxError>
     Ok(lines)
 }
 
-/// Adds a line; an identical line (same sku, options and name) grows instead. Returns the
+/// Adds a line; an identical line (same sku, options and name: so the same set of add-ons, which
+/// are one option pair in the product's order) grows instead. Returns the
 /// line's id. Unknown skus are a 404.
 pub fn add(conn: &Connection, cart_id: i64, line: &NewLine) -> Result<i64, SandboxError> {
     if skus::find(conn, &line.product_id)?.is_none() {
@@ -309,8 +326,8 @@ pub fn add(conn: &Connection, cart_id: i64, line: &NewLine) -> Result<i64, Sandb
         None => {
             conn.execute(
                 "INSERT INTO cart_items (cart_id, product_id, product_name, options, option_ids, \
-                 yotpo_product_id, image_url, product_url, notes, build_id, quantity) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                 yotpo_product_id, image_url, product_url, notes, build_id, quantity, \
+                 add_ons_cents) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 params![
                     cart_id,
                     line.product_id,
@@ -323,6 +340,7 @@ pub fn add(conn: &Connection, cart_id: i64, line: &NewLine) -> Result<i64, Sandb
                     line.notes,
                     line.build_id,
                     line.quantity.min(MAX_LINE_QUANTITY),
+                    line.add_ons_cents,
                 ],
             )?;
             conn.last_insert_rowid()
@@ -458,9 +476,9 @@ pub struct ItemView {
     pub product_name: String,
     pub options: Vec<OptionPair>,
     pub option_ids: Value,
-    /// The original unit price.
+    /// The original unit price (the sku's price plus the line's add-ons).
     pub price: Money,
-    /// The unit price charged (the best discounted price, else the price).
+    /// The unit price charged (the best discounted price, else the price; plus the add-ons).
     pub product_price: Money,
     pub quantity: i64,
     pub image_url: String,
@@ -551,7 +569,7 @@ impl PriceInputs {
         Totals::compute(
             lines
                 .iter()
-                .map(|line| (line.sku.final_price_cents(), line.item.quantity)),
+                .map(|line| (line.unit_price_cents(), line.item.quantity)),
             self.promo.as_ref().map_or(Rate::ZERO, Promo::rate),
             self.shipping_price,
             self.tax,
@@ -593,8 +611,8 @@ pub fn view(conn: &Connection, cart: &Cart, public_url: &str) -> Result<CartView
             product_name: line.item.product_name.clone(),
             options: line.item.options.clone(),
             option_ids: line.item.option_ids.clone(),
-            price: Money(line.sku.price_cents),
-            product_price: Money(line.sku.final_price_cents()),
+            price: Money(line.list_price_cents()),
+            product_price: Money(line.unit_price_cents()),
             quantity: line.item.quantity,
             image_url: line
                 .item

@@ -2,6 +2,7 @@
 //! as the API answers it, pricing (tax by state, shipping methods, promo codes), restrictions,
 //! and orders. The HTTP handlers live in `cart.rs`, `checkout.rs` and `orders.rs`.
 
+pub mod add_ons;
 pub mod body;
 pub mod carts;
 pub mod money;

@@ -118,7 +118,7 @@ pub fn insert(conn: &Connection, order: &NewOrder<'_>) -> Result<i64, SandboxErr
                 line.item.product_url,
                 line.item.image_url,
                 to_json(&line.item.options)?,
-                line.sku.final_price_cents(),
+                line.unit_price_cents(),
                 line.item.quantity,
                 line.sku.ffl_item,
             ],

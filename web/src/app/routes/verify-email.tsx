@@ -1,9 +1,11 @@
 import { useSearchParams } from 'react-router';
 import { VerifyPage } from '../../features/account';
 
-/** `/verify-email?token=`: the e-mail verification link (`&type=registration`: the registration variant). */
+/**
+ * `/verify-email?token=`: the registration verification (spec: route table), always: 'VERIFYING
+ * REGISTRATION...', `POST /Auth/verify-registration`, 'Registration verified successfully'.
+ */
 export function Component() {
   const [params] = useSearchParams();
-  const kind = params.get('type') === 'registration' ? 'registration' : 'email';
-  return <VerifyPage kind={kind} target="account" token={params.get('token') ?? ''} />;
+  return <VerifyPage kind="registration" target="account" token={params.get('token') ?? ''} />;
 }

@@ -179,7 +179,7 @@ describe('LE/MIL', () => {
 });
 
 describe('verification pages', () => {
-  it('verifies the e-mail once under StrictMode and goes home with the success text', async () => {
+  it('verifies the registration link once under StrictMode and goes home with the success text', async () => {
     const tokens: unknown[] = [];
     server.use(
       http.post('/api/auth/verify-registration', async ({ request }) => {
@@ -189,13 +189,14 @@ describe('verification pages', () => {
       }),
     );
     const { router } = renderStrict('/verify-email?token=t-email-1');
-    expect(await screen.findByRole('heading', { level: 1, name: 'VERIFYING EMAIL...' }, slow)).toBeInTheDocument();
-    expect(await screen.findByText('Email verified successfully', {}, slow)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'VERIFYING REGISTRATION...' }, slow)).toBeInTheDocument();
+    expect(await screen.findByText('Registration verified successfully', {}, slow)).toBeInTheDocument();
+    expect(screen.queryByText('Email verified successfully')).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
     expect(tokens).toEqual([{ token: 't-email-1' }]);
   });
 
-  it('has a registration variant, and shows the server message or the fallback on failure', async () => {
+  it('is the registration verification without any type parameter, and shows the server message or the fallback on failure', async () => {
     let answer: 'ok' | 'problem' | 'broken' = 'ok';
     server.use(
       http.post('/api/auth/verify-registration', () =>
@@ -206,7 +207,7 @@ describe('verification pages', () => {
             : new HttpResponse('nope', { status: 502 }),
       ),
     );
-    const first = renderRoute('/verify-email?token=t-reg-1&type=registration');
+    const first = renderRoute('/verify-email?token=t-reg-1');
     expect(await screen.findByRole('heading', { level: 1, name: 'VERIFYING REGISTRATION...' }, slow)).toBeInTheDocument();
     expect(await screen.findByText('Registration verified successfully', {}, slow)).toBeInTheDocument();
     first.unmount();

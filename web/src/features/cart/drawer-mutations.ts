@@ -3,6 +3,7 @@ import type { Cart } from '../../api/types';
 import { isApiError } from '../../lib/api';
 import * as cartApi from './api';
 import { announce, announceCartError, announceInventoryWarnings } from './feedback';
+import { describeItem, updatedMessage } from './lines';
 import { cartKeys, cartQuery } from './queries';
 import { begin, CART_SCOPE, confirm, settle, type Pending } from './sync';
 
@@ -21,6 +22,9 @@ export type QuantityChange = { id: number; quantity: number } | { id: number; by
 /** The quantity each change resolved to when it started (read by its request). */
 const targets = new WeakMap<QuantityChange, number>();
 
+/** '{product and options}' of each change's line, read when it started (for the update message). */
+const descriptions = new WeakMap<QuantityChange, string>();
+
 function shownQuantity(client: QueryClient, id: number): number {
   return client.getQueryData(cartQuery.queryKey)?.items.find((line) => line.id === id)?.quantity ?? 0;
 }
@@ -36,14 +40,21 @@ export function useSetCartItemQuantity() {
     onMutate: (change, { client }) => {
       const quantity = Math.max(0, 'by' in change ? shownQuantity(client, change.id) + change.by : change.quantity);
       targets.set(change, quantity);
+      const line = client.getQueryData(cartQuery.queryKey)?.items.find((item) => item.id === change.id);
+      if (line) descriptions.set(change, describeItem(line.productName, line.options));
       return begin(client, { kind: 'quantity', id: change.id, quantity });
     },
     mutationFn: (change) => {
       const quantity = targets.get(change) ?? 0;
       return quantity === 0 ? cartApi.removeCartItem(change.id) : cartApi.updateCartItem(change.id, quantity);
     },
-    onSuccess: (cart, _change, _pending, { client }) => {
+    onSuccess: (cart, change, _pending, { client }) => {
       confirm(client, cart);
+      // 'You updated … in your shopping cart' (spec §8) when the line is still there (0 removes it)
+      const description = descriptions.get(change);
+      if (description !== undefined && cart.items.some((item) => item.id === change.id)) {
+        announce(updatedMessage(description), 'success');
+      }
       announceInventoryWarnings(cart);
     },
     onError: announceCartError,

@@ -3,7 +3,8 @@ import { errorToastText } from '../../lib/api';
 import { createStore } from '../../lib/store';
 import { notify, type NotificationType } from '../../components/notifications/store';
 import { isCartGone } from './api';
-import { inventoryWarningText } from './lines';
+import { inventoryWarningText, warningKey } from './lines';
+import { shownWarningsStore } from './shown-warnings';
 
 export interface CartAnnouncement {
   message: string;
@@ -22,10 +23,19 @@ export function announce(message: string, type: NotificationType): void {
   cartAnnouncementStore.set({ message, type });
 }
 
-/** Inventory warnings in a cart answer: one warning toast, a line per warning (spec §8). */
-export function announceInventoryWarnings(cart: Cart): boolean {
-  if (cart.inventoryWarnings.length === 0) return false;
-  announce(inventoryWarningText(cart.inventoryWarnings), 'warning');
+
+/**
+ * Inventory warnings in any cart answer (a read, a change, a checkout compute): one warning toast,
+ * a line per warning (spec §8), for the warnings not shown yet. A warning is remembered until an
+ * answer comes without it, so the revalidation that follows (the same warnings again) raises
+ * nothing and nothing loops. Returns whether it raised a toast.
+ */
+export function announceInventoryWarnings(cart: Pick<Cart, 'inventoryWarnings'>): boolean {
+  const shown = shownWarningsStore.get();
+  const fresh = cart.inventoryWarnings.filter((warning) => !shown.has(warningKey(warning)));
+  shownWarningsStore.set(new Set(cart.inventoryWarnings.map(warningKey)));
+  if (fresh.length === 0) return false;
+  announce(inventoryWarningText(fresh), 'warning');
   return true;
 }
 

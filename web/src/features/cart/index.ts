@@ -6,6 +6,7 @@ export {
   cartQuery,
   closeCartDrawer,
   openCartDrawer,
+  receiveCart,
   useCartDrawerOpen,
   useCartItemCount,
 } from './queries';

@@ -47,6 +47,11 @@ export function inventoryWarningText(warnings: readonly InventoryWarning[]): str
   return warnings.map((warning) => `${warning.warningType}: (${warning.productName}) - ${warning.message}`).join('\n');
 }
 
+/** A warning's identity: the same type, product and message is the same warning. */
+export function warningKey(warning: InventoryWarning): string {
+  return JSON.stringify([warning.warningType, warning.productName, warning.message]);
+}
+
 /** A line the server has not confirmed yet (an add in flight) carries a negative id. */
 export function isPendingLine(line: Pick<CartItem, 'id'>): boolean {
   return line.id < 0;

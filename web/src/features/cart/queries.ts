@@ -1,6 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { createStore, useStore } from '../../lib/store';
 import { fetchCart } from './api';
+import { shownWarningsStore } from './shown-warnings';
 import type { Cart } from './types';
 
 export const cartKeys = {
@@ -11,9 +12,34 @@ export const cartKeys = {
 /** The one cache entry for the cart: the header badge, the drawer, add-to-cart and checkout read it. */
 export const cartQuery = queryOptions({
   queryKey: cartKeys.current(),
-  queryFn: ({ signal }) => fetchCart(signal),
+  queryFn: async ({ signal }) => {
+    const cart = await fetchCart(signal);
+    // a read's inventory warnings are toasted too (each distinct one once: see feedback.ts);
+    // the toast code loads only then, so the entry bundle does not carry it
+    if (cart.inventoryWarnings.length > 0) {
+      const { announceInventoryWarnings } = await import('./feedback');
+      announceInventoryWarnings(cart);
+    } else if (shownWarningsStore.get().size > 0) {
+      // an answer without warnings forgets the ones shown, so a warning that comes back is new
+      shownWarningsStore.set(new Set());
+    }
+    return cart;
+  },
   staleTime: 30_000,
 });
+
+/**
+ * A cart another feature's call answered (checkout's compute): it becomes the cached cart, its
+ * inventory warnings are toasted like any cart answer's (each distinct one once) and then the
+ * cart is revalidated (spec §8). The toast code loads only when there are warnings.
+ */
+export function receiveCart(client: QueryClient, cart: Cart): void {
+  client.setQueryData(cartQuery.queryKey, cart);
+  if (cart.inventoryWarnings.length === 0) return;
+  void import('./feedback').then(({ announceInventoryWarnings }) => {
+    if (announceInventoryWarnings(cart)) void client.invalidateQueries({ queryKey: cartKeys.all });
+  });
+}
 
 /** The sum of the line quantities (the header's badge). */
 export function cartItemCount(cart: Pick<Cart, 'items'> | undefined): number {

@@ -35,10 +35,15 @@ export function orderQuery(id: string) {
   });
 }
 
-/** The forms in the BFF's checkout shape (it joins the names and converts states itself). */
-export function checkoutBody(billing: BillingForm, dealer: DealerForm | null): CheckoutForm {
-  const shipping = billing.shippingSameAsBilling
-    ? {
+/**
+ * The forms in the BFF's checkout shape (it joins the names and converts states itself). The
+ * shipping fields are copied from billing only when shipping is the same as billing and the cart
+ * is not all FFL (spec §5): an all-FFL order ships to the dealer, and its own shipping fields stay.
+ */
+export function checkoutBody(billing: BillingForm, dealer: DealerForm | null, allFfl: boolean): CheckoutForm {
+  const shipping =
+    billing.shippingSameAsBilling && !allFfl
+      ? {
         shippingFirstName: billing.firstName,
         shippingLastName: billing.lastName,
         shippingCompany: billing.company,

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Cart } from '../../api/types';
 import { api, unwrap } from '../../lib/api';
-import { cartKeys, cartQuery } from '../cart';
+import { cartKeys, cartQuery, receiveCart } from '../cart';
 
 /**
  * The two cart writes checkout needs, in one small module: removing a restricted line and
@@ -20,7 +20,10 @@ export function resetCart(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: cartKeys.all });
 }
 
-/** Stores a cart an answer gave (compute). */
+/**
+ * Stores a cart an answer gave (compute). Its inventory warnings are toasted like any cart
+ * answer's (each distinct one once) and then the cart is revalidated (spec §8).
+ */
 export function storeCart(queryClient: QueryClient, cart: Cart): void {
-  queryClient.setQueryData(cartQuery.queryKey, cart);
+  receiveCart(queryClient, cart);
 }

@@ -3,6 +3,7 @@ import { ApiError, ApiProblem } from '../../lib/api';
 import { cardBrand, expiryYears, EXPIRY_MONTHS, formatCardNumber, maxCardDigits } from './card';
 import { createOrderPlacer } from './idempotency';
 import { restrictedItems } from './restrictions';
+import { checkoutBody } from './api';
 import {
   billingSchema,
   cardSchema,
@@ -274,5 +275,29 @@ describe('placing an order exactly once', () => {
     await expect(placer.place(() => Promise.resolve('body'))).rejects.toBe(lost);
     expect(send).toHaveBeenCalledTimes(2);
     expect(placer.isPlacing()).toBe(false);
+  });
+});
+
+describe('the checkout body', () => {
+  const form: BillingForm = { ...billing, shippingSameAsBilling: true };
+
+  it('copies the shipping fields from billing when shipping is the same and the cart is not all FFL', () => {
+    const body = checkoutBody(form, null, false);
+    expect(body).toMatchObject({
+      shippingFirstName: form.firstName,
+      shippingLastName: form.lastName,
+      shippingAddress: form.address,
+      shippingCity: form.city,
+      shippingState: form.state,
+      shippingZip: form.zip,
+    });
+  });
+
+  it('leaves the shipping fields as they are when every item is FFL', () => {
+    const body = checkoutBody(form, null, true);
+    expect(body.shippingAddress).toBe(form.shippingAddress);
+    expect(body.shippingCity).toBe(form.shippingCity);
+    expect(body.shippingFirstName).toBe(form.shippingFirstName);
+    expect(body.shippingCity).not.toBe(form.city);
   });
 });

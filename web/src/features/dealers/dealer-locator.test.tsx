@@ -69,6 +69,14 @@ describe('dealer locator', { timeout: 15_000 }, () => {
     expect(within(list()).queryByText('Pending Listing Dealer')).not.toBeInTheDocument();
     expect(within(list()).getByRole('link', { name: '(520) 555-0101' })).toHaveAttribute('href', 'tel:5205550101');
     expect(searches).toEqual(['']);
+    // the page's metaData (from the dealer list) is its title, description and social tags
+    await waitFor(() => {
+      expect(document.title).toBe('Dealer Locator | Talonforge Arms');
+    });
+    for (const selector of ['meta[name="description"]', 'meta[property="og:description"]', 'meta[name="twitter:description"]']) {
+      expect(document.head.querySelector(selector)).toHaveAttribute('content', 'Find a Talonforge Arms dealer near you.');
+    }
+    expect(document.head.querySelector('meta[property="og:title"]')).toHaveAttribute('content', 'Dealer Locator | Talonforge Arms');
 
     await waitFor(() => {
       expect(engine.shown.at(-1)).toEqual({

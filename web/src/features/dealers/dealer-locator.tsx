@@ -48,7 +48,8 @@ export function DealerLocator() {
 
   return (
     <div className="page page--dealer-locator">
-      <PageMeta title="Dealer Locator" />
+      {/* the page's title, description and social tags come from its content's metaData */}
+      <PageMeta title="Dealer Locator" metaData={texts?.metaData ?? undefined} />
       <h1>{heading}</h1>
       <div className="dealer-locator">
         <div className="dealer-locator__side">

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { US_STATES } from '../../lib/us-states';
 import { installFakeCaptcha } from '../../test/captcha';
 import { renderRoute } from '../../test/render';
 import { problem, server } from '../../test/server';
@@ -59,7 +60,7 @@ async function fillRequired(user: ReturnType<typeof userEvent.setup>, text: (nam
   await user.type(text('Email'), 'owner@ridge.example');
   await user.type(text('Street Address'), '1 Main St');
   await user.type(text('City'), 'Boise');
-  await user.type(text('State'), 'ID');
+  await user.selectOptions(screen.getByRole('combobox', { name: 'State' }), 'ID');
   await user.type(text('Postal Code'), '83702');
 }
 
@@ -74,6 +75,17 @@ describe('dealer registration', { timeout: 20_000 }, () => {
     expect(await within(form).findByText('Please complete the reCAPTCHA')).toBeInTheDocument();
     expect(within(form).getAllByText('Required')).toHaveLength(10);
     expect(received).toEqual([]);
+  });
+
+  it('offers the 50 states and DC as the State, and keeps digits only in the ZIP', async () => {
+    const { user, form, text } = await renderForm();
+    const state = within(form).getByRole('combobox', { name: 'State' });
+    const options = within(state).getAllByRole('option');
+    expect(options).toHaveLength(52); // 'Select a state', the 50 states and DC
+    expect(options.map((option) => option.getAttribute('value'))).toEqual(['', ...US_STATES.map(([code]) => code)]);
+    expect(within(state).getByRole('option', { name: 'District of Columbia' })).toHaveValue('DC');
+    await user.type(text('Postal Code'), 'ZIP 8-37a02');
+    expect(text('Postal Code')).toHaveValue('83702');
   });
 
   it("asks for the locator address only without 'use this address', and FFL parts only with FFL/SOT", async () => {

@@ -1,11 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, type ChangeEvent, type Ref, type SelectHTMLAttributes } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type UseFormRegisterReturn } from 'react-hook-form';
 import { Captcha, type CaptchaHandle } from '../../components/captcha/captcha';
 import { notify, notifyError } from '../../components/notifications/store';
 import { CheckboxField, TextField } from '../../components/ui/field';
 import { PhoneField } from '../../components/ui/phone-field';
+import { SelectField } from '../../components/ui/select-field';
+import { US_STATES } from '../../lib/us-states';
+import { sanitizeZip } from './locator-search';
 import { applyServerErrors } from '../../lib/forms/rules';
 import { registerDealer } from './api';
 import {
@@ -163,15 +166,24 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
         />
         <div className="form-row">
           <TextField label="City" autoComplete="address-level2" required error={errors.city?.message} {...register('city')} />
-          <TextField label="State" autoComplete="address-level1" required error={errors.state?.message} {...register('state')} />
+          <SelectField
+            label="State"
+            autoComplete="address-level1"
+            required
+            placeholder="Select a state"
+            options={STATE_OPTIONS}
+            error={errors.state?.message}
+            {...register('state')}
+          />
         </div>
         <div className="form-row">
           <TextField
             label="Postal Code"
             autoComplete="postal-code"
+            inputMode="numeric"
             required
             error={errors.postalCode?.message}
-            {...register('postalCode')}
+            {...digitsOnly(register('postalCode'))}
           />
           <CountrySelect label="Country" error={errors.country?.message} {...register('country')} />
         </div>
@@ -191,14 +203,22 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
             />
             <div className="form-row">
               <TextField label="Locator City" required error={errors.locatorCity?.message} {...register('locatorCity')} />
-              <TextField label="Locator State" required error={errors.locatorState?.message} {...register('locatorState')} />
+              <SelectField
+                label="Locator State"
+                required
+                placeholder="Select a state"
+                options={STATE_OPTIONS}
+                error={errors.locatorState?.message}
+                {...register('locatorState')}
+              />
             </div>
             <div className="form-row">
               <TextField
                 label="Locator Postal Code"
+                inputMode="numeric"
                 required
                 error={errors.locatorPostalCode?.message}
-                {...register('locatorPostalCode')}
+                {...digitsOnly(register('locatorPostalCode'))}
               />
               <CountrySelect label="Locator Country" error={errors.locatorCountry?.message} {...register('locatorCountry')} />
             </div>
@@ -250,6 +270,22 @@ interface CountrySelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;
   error?: string | undefined;
   ref?: Ref<HTMLSelectElement>;
+}
+
+/** The 50 states and DC, as every other address form offers them (code, name). */
+const STATE_OPTIONS = US_STATES.map(([code, name]) => [code, name] as const);
+
+/** A ZIP field that keeps digits only (at most five), typed or pasted, like the locator's. */
+function digitsOnly(field: UseFormRegisterReturn): UseFormRegisterReturn {
+  return {
+    ...field,
+    onChange: (event: { target: unknown }) => {
+      const input = event.target as HTMLInputElement;
+      const clean = sanitizeZip(input.value);
+      if (clean !== input.value) input.value = clean;
+      return field.onChange(event);
+    },
+  };
 }
 
 /** Only the United States is offered (spec). */

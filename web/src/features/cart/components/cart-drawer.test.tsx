@@ -100,6 +100,44 @@ describe('cart drawer', () => {
     expect(fake.requests).toEqual([{ method: 'PUT', path: '/api/cart/items/5', body: { quantity: 2 } }]);
   });
 
+  it("announces a quantity change: 'You updated {product and options} in your shopping cart'", async () => {
+    const { drawer, user } = await openDrawer({ items: [rifle] });
+    await user.click(within(drawer).getByRole('button', { name: /^Increase quantity of Summit LR/ }));
+    await waitFor(() => {
+      expect(notificationStore.get()).toEqual({
+        type: 'success',
+        message: 'You updated Summit LR (Caliber: 6.5 Creedmoor, Color: Black) in your shopping cart',
+      });
+    });
+    expect(within(drawer).getByRole('status')).toHaveTextContent(
+      'You updated Summit LR (Caliber: 6.5 Creedmoor, Color: Black) in your shopping cart',
+    );
+  });
+
+  it('toasts the inventory warnings of a cart read once, however often the cart is read again', async () => {
+    const fake = createFakeCart({ items: [{ ...mat, quantity: 3 }] });
+    let reads = 0;
+    server.use(
+      http.get('/api/cart', () => {
+        reads += 1;
+        return HttpResponse.json(fake.cart());
+      }),
+      ...fake.handlers,
+    );
+    const { queryClient } = renderRoute('/');
+    const warning = 'InsufficientStock: (Range Mat) - Only 1 in stock; 3 requested.';
+    await waitFor(() => {
+      expect(notificationStore.get()).toEqual({ type: 'warning', message: warning });
+    });
+    notificationStore.set(null);
+    await queryClient.invalidateQueries();
+    await queryClient.invalidateQueries();
+    await waitFor(() => {
+      expect(reads).toBeGreaterThanOrEqual(3);
+    });
+    expect(notificationStore.get()).toBeNull();
+  });
+
   it('serialises rapid clicks: each update is sent after the previous answer, the last one wins, one read afterwards', async () => {
     const { drawer, banner, fake } = await openDrawer({ items: [mat] });
     fake.hold();

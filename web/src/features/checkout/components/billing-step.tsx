@@ -12,7 +12,7 @@ import { accountQuery, checkoutBody, computeCart, shippingMethodsQuery } from '.
 import { storeCart } from '../cart-bridge';
 import { BILLING_FORM_ERRORS, DEALER_FORM_ERRORS, RESTRICTED_ITEMS_IN_CART } from '../messages';
 import { formatShipping } from '../money';
-import { hasFflItems, restrictedItems } from '../restrictions';
+import { allFflItems, hasFflItems, restrictedItems } from '../restrictions';
 import {
   billingSchema,
   dealerSchema,
@@ -171,7 +171,7 @@ function BillingForms({ cart, onLeave, initial, lockedEmail }: BillingFormsProps
     const billingValues = billingSchema.parse(billing.getValues());
     const dealerValues = needsDealer ? dealerSchema.parse(dealer.getValues()) : null;
     saveForms(billingValues, dealerValues);
-    compute.mutate(checkoutBody(billingValues, dealerValues));
+    compute.mutate(checkoutBody(billingValues, dealerValues, allFflItems(cart.items)));
   };
 
   return (

@@ -72,7 +72,7 @@ export function CheckoutPage() {
         <div className="checkout__main">
           <h2 className="checkout__step-title">{step === 'billing' ? STEP_BILLING : STEP_PAYMENT}</h2>
           {step === 'payment' && review ? (
-            <PaymentStep billing={review.billing} dealer={review.dealer} onLeave={onLeave} />
+            <PaymentStep cart={cart.data} billing={review.billing} dealer={review.dealer} onLeave={onLeave} />
           ) : (
             <BillingStep cart={cart.data} onLeave={onLeave} />
           )}

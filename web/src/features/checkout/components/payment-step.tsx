@@ -3,7 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import type { CheckoutForm, OrderPlaced } from '../../../api/types';
+import type { Cart, CheckoutForm, OrderPlaced } from '../../../api/types';
+import { allFflItems } from '../restrictions';
 import { notify } from '../../../components/notifications/store';
 import { TextField } from '../../../components/ui/field';
 import { errorMessage } from '../../../lib/api';
@@ -19,6 +20,8 @@ import { tokenizeCard } from '../tokenizer';
 import { SelectField } from '../../../components/ui/select-field';
 
 interface PaymentStepProps {
+  /** The computed cart: its FFL items decide the shipping fields, its totals the purchase's value. */
+  cart: Cart;
   billing: BillingForm;
   dealer: DealerForm | null;
   /** Called before the page leaves checkout on its own (so the empty-cart redirect stays quiet). */
@@ -28,7 +31,7 @@ interface PaymentStepProps {
 const MONTH_OPTIONS = EXPIRY_MONTHS.map((month) => [month, month] as const);
 
 /** The payment step: the card form and Place Order (spec sections 2, 4 and 5). */
-export function PaymentStep({ billing, dealer, onLeave }: PaymentStepProps) {
+export function PaymentStep({ cart, billing, dealer, onLeave }: PaymentStepProps) {
   const payment = useRuntimeConfig()?.payment;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -55,13 +58,13 @@ export function PaymentStep({ billing, dealer, onLeave }: PaymentStepProps) {
     setPlacing(true);
     try {
       const placed = await placer.place(async () => ({
-        ...checkoutBody(billing, dealer),
+        ...checkoutBody(billing, dealer, allFflItems(cart.items)),
         paymentToken: await tokenizeCard(payment, card),
       }));
       const orderId = placed.orderId;
       if (orderId === null) throw new Error(placed.message ?? 'The order could not be placed');
       onLeave();
-      recordPurchase({ orderId: String(orderId) });
+      recordPurchase({ orderId: String(orderId), totalAmount: cart.totalAmount, taxAmount: cart.taxAmount });
       await navigate(`/confirm/${String(orderId)}`);
       // only now: this page must not see the forms gone (it would go back to billing) meanwhile
       clearForms();
