@@ -35,3 +35,21 @@ export function prehydrationFiles(manifest, routeModule) {
   if (entries.length !== 1) throw new Error(`Expected one entry in the build manifest, found ${entries.length}`);
   return staticClosure(manifest, [entries[0], routeModule]).filter((file) => file.endsWith('.js'));
 }
+
+/**
+ * The stylesheets a document of `routeModule` gets only with the route's chunk (or the chunks
+ * that chunk imports statically), not with the entry's stylesheet that the document links.
+ * @param {Record<string, { file: string, imports?: string[], css?: string[], isEntry?: boolean }>} manifest
+ * @param {string} routeModule the route's source path, e.g. `src/app/routes/product.tsx`
+ * @returns {string[]}
+ */
+export function stylesheetsOutsideEntry(manifest, routeModule) {
+  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
+  if (entries.length !== 1) throw new Error(`Expected one entry in the build manifest, found ${entries.length}`);
+  const cssOf = (files) =>
+    Object.values(manifest)
+      .filter((chunk) => files.includes(chunk.file))
+      .flatMap((chunk) => chunk.css ?? []);
+  const linked = new Set(cssOf(staticClosure(manifest, [entries[0]])));
+  return [...new Set(cssOf(staticClosure(manifest, [routeModule])))].filter((css) => !linked.has(css));
+}

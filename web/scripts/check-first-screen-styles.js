@@ -1,0 +1,45 @@
+// Every server-rendered first screen must paint with the stylesheet its document links: the
+// entry's. A stylesheet that only arrives with a route's lazily loaded chunk styles the page
+// after it has painted, and the page moves (layout shift). Checked after `vite build` (npm run
+// build, so `make test`) against Vite's manifest: no route below may bring CSS of its own through
+// its chunk or the chunks that chunk imports statically.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stylesheetsOutsideEntry } from './lib/prehydration.js';
+
+// The routes the BFF renders on the server (bff/src/seo/page.rs): the shopping pages, the
+// content pages and the dealer-locator shell. The account, checkout and builder screens are
+// rendered in the browser only and may load their styles with their chunks.
+const FIRST_SCREEN_ROUTES = [
+  'home',
+  'product',
+  'collection',
+  'search',
+  'dealer-locator',
+  'about-us',
+  'contact-us',
+  'copy',
+  'faq',
+  'limited-edition',
+  'patents',
+  'resources',
+  'support',
+  'terms-of-service',
+  'warranty',
+  'not-found',
+].map((name) => `src/app/routes/${name}.tsx`);
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
+
+let failed = false;
+for (const route of FIRST_SCREEN_ROUTES) {
+  const late = stylesheetsOutsideEntry(manifest, route);
+  if (late.length > 0) {
+    console.error(`${route} paints before its styles arrive (${late.join(', ')}): import them in src/main.tsx`);
+    failed = true;
+  }
+}
+if (failed) process.exit(1);
+console.log(`First-screen styles: all ${FIRST_SCREEN_ROUTES.length} server-rendered routes paint with the entry's stylesheet.`);
