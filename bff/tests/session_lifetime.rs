@@ -65,8 +65,10 @@ async fn on_one_replica_a_cookie_replayed_after_sign_out_is_signed_out() {
     let mut replay = Browser::new(&server);
     replay.cookie = Some(copy);
     let session = replay.get("/api/session").await;
-    assert_eq!(session.status, 200);
-    assert_eq!(session.body["signedIn"], false, "{}", session.text);
-    assert_eq!(session.body["user"], Value::Null);
+    assert_eq!(session.status, 401, "{}", session.text);
+    assert_eq!(session.body["code"], "session_expired");
+    assert!(!session.text.contains("Jordan"), "{}", session.text);
+    assert!(session.set_cookie.iter().any(|c| c.contains("Max-Age=0")));
+    assert_eq!(replay.get("/api/session").await.body["signedIn"], false);
     server.stop().await;
 }

@@ -57,8 +57,11 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let gateway = Gateway::from_ref(state);
         let session = SessionHandle::from_request_parts(parts, state).await?;
-        // Before the handler sees it: a session signed out on any replica is signed out here.
-        session.screen(&gateway.revocations, &gateway.metrics).await;
+        // Before the handler sees it: a session signed out on any replica is over here too,
+        // answered as any ended session is (401 `session_expired`, the cookie removed).
+        if session.screen(&gateway.revocations, &gateway.metrics).await {
+            return Err(ApiError::SessionExpired);
+        }
         let client = gateway.limits.client.of_parts(parts);
         Ok(Self {
             client,

@@ -127,10 +127,11 @@ impl SessionHandle {
         inner.clear = true;
     }
 
-    /// Signs out a request whose signed-in session was revoked (by a sign-out, on any
-    /// replica). Only signed-in sessions are looked up: nothing else is ever revoked. Opens the
-    /// cookie if there is one, but does not count as the handler reading the session.
-    pub async fn screen(&self, revocations: &Revocations, metrics: &Metrics) {
+    /// Ends a request's session when it was revoked (by a sign-out, on any replica): `true`
+    /// then, the session cleared and its cookie removed. Only signed-in sessions are looked up:
+    /// nothing else is ever revoked. Opens the cookie if there is one, but does not count as
+    /// the handler reading the session.
+    pub async fn screen(&self, revocations: &Revocations, metrics: &Metrics) -> bool {
         let id = {
             let mut inner = self.lock_unopened();
             if let Some(sealed) = inner.sealed.take() {
@@ -138,14 +139,16 @@ impl SessionHandle {
             }
             match (&inner.session, &inner.identity) {
                 (Session::User { .. }, Some(identity)) => identity.id.clone(),
-                _ => return,
+                _ => return false,
             }
         };
-        if revocations.is_revoked(&id).await {
+        let revoked = revocations.is_revoked(&id).await;
+        if revoked {
             metrics.count_session_event(crate::metrics::SessionEvent::Revoked);
             tracing::info!("a revoked session was presented; signed out");
             self.clear();
         }
+        revoked
     }
 }
 
