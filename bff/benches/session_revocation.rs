@@ -86,6 +86,8 @@ fn session_revocation(c: &mut Criterion) {
             ..RedisConfig::default()
         };
         let metrics = Arc::new(Metrics::new());
+        // The connection managers are spawned on the runtime.
+        let _entered = runtime.enter();
         let redis = Redis::from_config(&config, None, metrics.clone())
             .unwrap_or_else(|err| panic!("redis: {err}"));
         let shared = Revocations::new(LIFETIME, redis, metrics);
