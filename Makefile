@@ -93,10 +93,12 @@ test-observability:
 test-docker:
 	bash scripts/lint-dockerfile.sh
 
-## bench: criterion benchmarks of the hit path in process (reports in target/criterion/), then the
-## release bff over HTTP under wrk: req/s and latency of a cached page and product, RSS.
+## bench: criterion benchmarks of the hit path and of sign-out revocation's per-request check (a
+## redis-server of its own) in process (reports in target/criterion/), then the release bff over
+## HTTP under wrk: req/s and latency of a cached page and product, RSS.
 bench: web/dist/index.html
 	$(CARGO) bench --locked -p bff --bench cache_hit
+	$(CARGO) bench --locked -p bff --bench session_revocation
 	$(CARGO) build --release --locked -p bff
 	BFF_BIN=$(BFF_RELEASE) bash scripts/bench-http.sh
 

@@ -95,6 +95,14 @@ pub enum SessionEvent {
     VerifyRevoked,
     /// A session could not be confirmed (upstream unavailable); it was shown unconfirmed.
     VerifyUnavailable,
+    /// A request carried a session revoked by sign-out: it was signed out.
+    Revoked,
+    /// A signed-in session past `session.absolute_lifetime_ms` was ended.
+    LifetimeEnded,
+    /// Sign-out could not share the revocation (Redis unavailable): revoked on this replica only.
+    RevocationLocalOnly,
+    /// A session's revocation could not be read from Redis: checked against this replica only.
+    RevocationUnchecked,
 }
 
 impl SessionEvent {
@@ -111,6 +119,10 @@ impl SessionEvent {
             Self::VerifyOk => "verify_ok",
             Self::VerifyRevoked => "verify_revoked",
             Self::VerifyUnavailable => "verify_unavailable",
+            Self::Revoked => "revoked",
+            Self::LifetimeEnded => "lifetime_ended",
+            Self::RevocationLocalOnly => "revocation_local_only",
+            Self::RevocationUnchecked => "revocation_unchecked",
         }
     }
 }

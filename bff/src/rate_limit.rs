@@ -14,7 +14,9 @@
 //! replica, never not at all.
 
 pub mod account;
+pub mod budget;
 pub mod client_ip;
+pub mod shopper_limits;
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -34,11 +36,11 @@ use crate::replicas::{Redis, Unavailable, unix_ms};
 use client_ip::ClientAddress;
 
 /// The shared count's window.
-const WINDOW: Duration = Duration::from_secs(60);
+pub(crate) const WINDOW: Duration = Duration::from_secs(60);
 
 /// Counts one request in a window; the first count starts the key's expiry (one window, so a
 /// key never outlives its window by more than that).
-const COUNT: &str = r"
+pub(crate) const COUNT: &str = r"
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count
@@ -151,25 +153,25 @@ impl SharedCount {
     }
 }
 
-fn window_ms() -> u64 {
+pub(crate) fn window_ms() -> u64 {
     u64::try_from(WINDOW.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// A fixed window of the shared count: the same for every replica at the same (Unix) time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Window {
-    number: u64,
+pub(crate) struct Window {
+    pub(crate) number: u64,
 }
 
 impl Window {
-    fn at(unix_ms: u64) -> Self {
+    pub(crate) fn at(unix_ms: u64) -> Self {
         Self {
             number: unix_ms / window_ms(),
         }
     }
 
     /// Whole seconds until the window ends (rounded up, at least 1): the `Retry-After`.
-    fn seconds_left(self, unix_ms: u64) -> u64 {
+    pub(crate) fn seconds_left(self, unix_ms: u64) -> u64 {
         let ends_ms = (self.number + 1).saturating_mul(window_ms());
         ends_ms.saturating_sub(unix_ms).div_ceil(1000).max(1)
     }

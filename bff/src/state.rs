@@ -23,6 +23,7 @@ use crate::geo::Geocoder;
 use crate::metrics::Metrics;
 use crate::rate_limit::ClientRateLimit;
 use crate::rate_limit::account::SignInFailures;
+use crate::rate_limit::shopper_limits::ShopperLimits;
 use crate::readiness::Readiness;
 use crate::replicas::Redis;
 use crate::security::SecurityHeaders;
@@ -30,6 +31,7 @@ use crate::seo::SeoSettings;
 use crate::session::Sessions;
 use crate::session::csrf::Csrf;
 use crate::session::refresh_lease::LeaseTiming;
+use crate::session::revocation::Revocations;
 use crate::session::seal::Sealer;
 use crate::session::tokens::Refresher;
 use crate::tiles::{TileProvider, Tiles};
@@ -228,6 +230,12 @@ impl AppState {
             metrics: metrics.clone(),
             refresh_margin_s: i64::try_from(config.session.refresh_margin_ms / 1000).unwrap_or(60),
             verify_after_ms: i64::try_from(config.session.verify_after_ms).unwrap_or(i64::MAX),
+            revocations: Revocations::new(
+                Duration::from_millis(config.session.absolute_lifetime_ms),
+                redis.clone(),
+                metrics.clone(),
+            ),
+            limits: ShopperLimits::new(&config.rate_limit, metrics.clone(), redis.clone()),
         };
         Ok(Arc::new(Self {
             cache,

@@ -305,22 +305,42 @@ async fn sign_in(shopper: &Shopper, auth: AuthResponse) -> Result<SessionView, A
     user.first_name = identity.first_name;
     user.last_name = identity.last_name;
     user.email = identity.email;
-    shopper.session().update(|current| current.signed_in(user));
+    // A new session (a new id): no id the visitor held before names the signed-in one.
+    let current = shopper.session().get();
+    shopper.session().begin(current.signed_in(user));
     cart::merge_pending(shopper).await;
     Ok(SessionView::of(&shopper.session().get()))
 }
 
-/// Signs out: the session ends here whatever the upstream says (its tokens expire on their own
-/// when the revocation fails).
-pub async fn logout(shopper: &Shopper) {
-    if let Some(user) = shopper.session().get().user().cloned() {
+/// Signs out: the session is revoked (on every replica with Redis, on this one without) and its
+/// cookie cleared, whatever the upstream says. A failed upstream logout is answered 502: the
+/// upstream's tokens stay valid until they expire, which the shopper should know, but no copy
+/// of the cookie opens as signed in any more.
+pub async fn logout(shopper: &Shopper) -> Result<(), ApiError> {
+    let session = shopper.session();
+    let user = session.get().user().cloned();
+    let mut upstream_confirmed = true;
+    if let Some(user) = &user {
         let path = UpstreamPath::fixed("Auth/logout");
         let call = Call::post(&path, &NoFields {}).bearer(Some(&user.access_token));
         if let Err(err) = shopper.upstream().call(call, shopper.request_id()).await {
             tracing::warn!(error = %err, "upstream logout failed");
+            upstream_confirmed = false;
+        }
+        if let Some(identity) = session.identity() {
+            shopper.revocations().revoke(&identity).await;
         }
     }
-    shopper.session().clear();
+    session.clear();
+    if upstream_confirmed {
+        Ok(())
+    } else {
+        Err(ApiError::BadGateway {
+            code: "logout_failed",
+            detail: "Signed out here, but the sign-in service did not confirm the sign-out."
+                .to_owned(),
+        })
+    }
 }
 
 /// The upstream's `{message}` confirmation (none for an empty answer), as relayed.
@@ -565,8 +585,10 @@ mod tests {
     async fn logout_revokes_upstream_with_the_users_token_and_ends_the_session() {
         let (upstream, received) = recording(&[("Auth/logout", json!(null))]).await;
         let shopper = shopper(upstream, signed_in());
-        logout(&shopper).await;
+        let identity = shopper.session().identity().unwrap();
+        logout(&shopper).await.unwrap();
         assert_eq!(shopper.session().get(), Session::Anonymous);
+        assert!(shopper.revocations().is_revoked(&identity.id).await);
         let received = received.lock().unwrap();
         assert_eq!(received[0].body, json!({}));
         assert!(
@@ -576,6 +598,17 @@ mod tests {
                 .unwrap()
                 .ends_with("access")
         );
+    }
+
+    #[tokio::test]
+    async fn a_failed_upstream_logout_is_a_502_and_the_session_is_still_revoked_and_ended() {
+        let shopper = shopper(upstream(&[]).await, signed_in());
+        let identity = shopper.session().identity().unwrap();
+        let err = logout(&shopper).await.unwrap_err();
+        assert_eq!(err.problem().status, 502);
+        assert_eq!(err.problem().code, "logout_failed");
+        assert_eq!(shopper.session().get(), Session::Anonymous);
+        assert!(shopper.revocations().is_revoked(&identity.id).await);
     }
 
     #[tokio::test]

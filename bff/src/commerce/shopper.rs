@@ -3,6 +3,7 @@
 //! valid), injected server-side; the browser never holds a token.
 
 use std::future::Future;
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::extract::{FromRef, FromRequestParts};
@@ -11,7 +12,9 @@ use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 use crate::metrics::Metrics;
+use crate::rate_limit::shopper_limits::ShopperLimits;
 use crate::request_id::RequestId;
+use crate::session::revocation::Revocations;
 use crate::session::tokens::{RefreshFailure, Refresher, now_ms};
 use crate::session::{SessionHandle, UserTokens};
 use crate::upstream::{Call, Upstream, UpstreamError};
@@ -28,6 +31,10 @@ pub struct Gateway {
     /// Confirm a session the upstream has not accepted for this long before showing it as
     /// signed in (see [`crate::commerce::auth::session`]).
     pub verify_after_ms: i64,
+    /// Sessions revoked by sign-out: every request's session is screened against them.
+    pub revocations: Revocations,
+    /// Guest creation and promo codes, per client and per cart.
+    pub limits: ShopperLimits,
 }
 
 /// One request's visitor, as commerce sees them.
@@ -36,6 +43,8 @@ pub struct Shopper {
     gateway: Gateway,
     session: SessionHandle,
     request_id: RequestId,
+    /// The client, as per-client limits key it.
+    client: IpAddr,
 }
 
 impl<S> FromRequestParts<S> for Shopper
@@ -46,9 +55,18 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let gateway = Gateway::from_ref(state);
+        let session = SessionHandle::from_request_parts(parts, state).await?;
+        // Before the handler sees it: a session signed out on any replica is over here too,
+        // answered as any ended session is (401 `session_expired`, the cookie removed).
+        if session.screen(&gateway.revocations, &gateway.metrics).await {
+            return Err(ApiError::SessionExpired);
+        }
+        let client = gateway.limits.client.of_parts(parts);
         Ok(Self {
-            gateway: Gateway::from_ref(state),
-            session: SessionHandle::from_request_parts(parts, state).await?,
+            client,
+            gateway,
+            session,
             request_id: match RequestId::from_request_parts(parts, state).await {
                 Ok(id) => id,
                 Err(never) => match never {},
@@ -58,12 +76,24 @@ where
 }
 
 impl Shopper {
+    /// A shopper outside a request (tests): the client is `0.0.0.0`.
     pub fn new(gateway: Gateway, session: SessionHandle, request_id: RequestId) -> Self {
         Self {
             gateway,
             session,
             request_id,
+            client: IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
         }
+    }
+
+    /// The client, as per-client limits key it.
+    pub fn client(&self) -> IpAddr {
+        self.client
+    }
+
+    /// Guest creation and promo-code limits.
+    pub fn limits(&self) -> &ShopperLimits {
+        &self.gateway.limits
     }
 
     pub fn session(&self) -> &SessionHandle {
@@ -72,6 +102,11 @@ impl Shopper {
 
     pub fn request_id(&self) -> &RequestId {
         &self.request_id
+    }
+
+    /// Sessions revoked by sign-out.
+    pub fn revocations(&self) -> &Revocations {
+        &self.gateway.revocations
     }
 
     pub fn metrics(&self) -> &Metrics {

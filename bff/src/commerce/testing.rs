@@ -141,6 +141,16 @@ pub fn shopper_of(upstream: Upstream, session: Session) -> Shopper {
         metrics: Arc::new(Metrics::new()),
         refresh_margin_s: 60,
         verify_after_ms: 300_000,
+        revocations: crate::session::revocation::Revocations::new(
+            std::time::Duration::from_secs(60),
+            None,
+            Arc::new(Metrics::new()),
+        ),
+        limits: crate::rate_limit::shopper_limits::ShopperLimits::new(
+            &crate::config::RateLimitConfig::default(),
+            Arc::new(Metrics::new()),
+            None,
+        ),
     };
     Shopper::new(gateway, handle, RequestId::generate())
 }

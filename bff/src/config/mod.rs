@@ -210,6 +210,9 @@ pub struct SessionConfig {
     /// elsewhere stops showing as signed in within this time rather than when its access token
     /// expires. 0: on every `GET /api/session`.
     pub verify_after_ms: u64,
+    /// A signed-in session ends this long after its sign-in, whatever its tokens (refreshes
+    /// renew the tokens, never this); its cookie's `Max-Age` never outlasts it.
+    pub absolute_lifetime_ms: u64,
 }
 
 impl Default for SessionConfig {
@@ -219,6 +222,7 @@ impl Default for SessionConfig {
             max_age_days: 30,
             refresh_margin_ms: 60_000,
             verify_after_ms: 300_000,
+            absolute_lifetime_ms: 14 * 24 * 3600 * 1000,
         }
     }
 }
@@ -237,6 +241,13 @@ pub struct RateLimitConfig {
     pub sign_in_failures_per_account: u32,
     /// The per-account window, counted from the account's first failure.
     pub sign_in_failure_window_ms: u64,
+    /// Guests created upstream per client and minute (a write with no cart yet, e.g. a
+    /// cookie-less add-to-cart, creates one).
+    pub guests_per_minute: u32,
+    /// Promo-code attempts per cart and minute, from any number of clients.
+    pub promo_codes_per_cart_per_minute: u32,
+    /// Promo-code attempts per client and minute, on any number of carts.
+    pub promo_codes_per_client_per_minute: u32,
     /// A header set by a trusted proxy that carries the client IP (e.g. `x-forwarded-for`),
     /// believed only from a peer in `trusted_proxies`: read right to left, the first entry that
     /// is not a trusted proxy is the client. Empty, missing from a request, unparsable or sent
@@ -255,6 +266,9 @@ impl Default for RateLimitConfig {
             search_per_minute: 120,
             sign_in_failures_per_account: 10,
             sign_in_failure_window_ms: 15 * 60 * 1000,
+            guests_per_minute: 30,
+            promo_codes_per_cart_per_minute: 10,
+            promo_codes_per_client_per_minute: 30,
             trusted_client_ip_header: String::new(),
             trusted_proxies: Vec::new(),
         }

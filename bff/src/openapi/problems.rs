@@ -57,7 +57,8 @@ problem_responses! {
     /// Something failed inside the BFF (`code`: internal).
     Internal;
     /// An upstream service failed or answered something unusable (`code`: upstream_error,
-    /// upstream_unavailable).
+    /// upstream_unavailable; logout_failed when sign-out was not confirmed upstream, the
+    /// session being revoked and its cookie cleared all the same).
     UpstreamFailed;
     /// The BFF is at its concurrency limit (`code`: overloaded), or an upstream's circuit breaker
     /// is open after repeated failures (`code`: upstream_unavailable); `Retry-After` says when

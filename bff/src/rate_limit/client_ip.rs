@@ -6,10 +6,15 @@
 //! address that is not a trusted proxy is the client. Entries left of it were written by the
 //! client or by hops nobody vouches for, and are never believed. Any other peer, inside the
 //! cluster or not, is keyed by its own address, whatever it sends.
+//!
+//! An IPv6 client is keyed by its /64: one subscriber, or one host, is routinely given a whole
+//! /64, so keying the full address would give it 2^64 budgets.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 use axum::extract::{ConnectInfo, Request};
+use axum::http::request::Parts;
+use axum::http::{Extensions, HeaderMap};
 use ipnet::IpNet;
 
 use crate::config::RateLimitConfig;
@@ -31,15 +36,25 @@ impl ClientAddress {
         }
     }
 
-    /// The client's address. A request without a peer address (only in process, with no socket)
+    /// The client, as every per-client limit keys it: its address, or for IPv6 the first
+    /// address of its /64. A request without a peer address (only in process, with no socket)
     /// counts as `0.0.0.0`: limited like any other, never let through unlimited.
     pub fn of(&self, request: &Request) -> IpAddr {
-        let peer = request
-            .extensions()
+        limit_key(self.address(request.headers(), request.extensions()))
+    }
+
+    /// [`Self::of`] for an extractor, from the request's parts.
+    pub fn of_parts(&self, parts: &Parts) -> IpAddr {
+        limit_key(self.address(&parts.headers, &parts.extensions))
+    }
+
+    /// The client's own address (believing the header only from a trusted proxy).
+    fn address(&self, headers: &HeaderMap, extensions: &Extensions) -> IpAddr {
+        let peer = extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
         match &self.header {
-            Some(name) if self.is_trusted(peer) => self.forwarded(request, name).unwrap_or(peer),
+            Some(name) if self.is_trusted(peer) => self.forwarded(headers, name).unwrap_or(peer),
             _ => peer,
         }
     }
@@ -52,9 +67,8 @@ impl ClientAddress {
     /// The first untrusted entry of the header, right to left (all its lines, in order).
     /// `None` when the header is missing, when an entry before that one is no address (nothing
     /// left of it can be vouched for), or when every entry is a trusted proxy.
-    fn forwarded(&self, request: &Request, name: &str) -> Option<IpAddr> {
-        let lines: Vec<&str> = request
-            .headers()
+    fn forwarded(&self, headers: &HeaderMap, name: &str) -> Option<IpAddr> {
+        let lines: Vec<&str> = headers
             .get_all(name)
             .iter()
             .map(|value| value.to_str().ok())
@@ -76,6 +90,18 @@ fn parse_entry(entry: &str) -> Option<IpAddr> {
         .ok()
         .or_else(|| entry.parse::<SocketAddr>().ok().map(|address| address.ip()))
         .map(canonical)
+}
+
+/// The key a limit counts `address` under: an IPv4 address as it is (after [`canonical`]), an
+/// IPv6 address with its last 64 bits cleared.
+pub fn limit_key(address: IpAddr) -> IpAddr {
+    match canonical(address) {
+        IpAddr::V6(v6) => {
+            let prefix = u128::from(v6) & !u128::from(u64::MAX);
+            IpAddr::V6(Ipv6Addr::from(prefix))
+        }
+        v4 @ IpAddr::V4(_) => v4,
+    }
 }
 
 /// An IPv4 address seen through an IPv6 socket (`::ffff:10.0.0.1`) as IPv4, so IPv4 CIDRs
@@ -124,8 +150,9 @@ mod tests {
             "203.0.113.7"
         );
         assert_eq!(ip(&["203.0.113.7:51000"]), "203.0.113.7");
-        assert_eq!(ip(&["[2001:db8::1]:443"]), "2001:db8::1");
-        assert_eq!(ip(&["2001:db8::2"]), "2001:db8::2");
+        // IPv6 clients by their /64.
+        assert_eq!(ip(&["[2001:db8::1]:443"]), "2001:db8::");
+        assert_eq!(ip(&["2001:db8::2"]), "2001:db8::");
         assert_eq!(ip(&["::ffff:203.0.113.8"]), "203.0.113.8");
         for unusable in [
             &[][..],
@@ -137,6 +164,16 @@ mod tests {
         ] {
             assert_eq!(ip(unusable), "10.0.0.9", "{unusable:?}: the peer");
         }
+    }
+
+    #[test]
+    fn ipv6_addresses_are_keyed_by_their_64_and_ipv4_as_they_are() {
+        let key = |text: &str| limit_key(text.parse().unwrap()).to_string();
+        assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::");
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
     }
 
     #[test]

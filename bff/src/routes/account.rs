@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 
 use crate::commerce::account::{
     self, Address, MilitaryCallback, MilitaryOutcome, MilitarySession, NewsletterStatus, Profile,
-    ProfileUpdate, StoredAddress, Subscribe, Unsubscribe,
+    ProfileUpdate, StoredAddress, Subscribe,
 };
 use crate::commerce::{MessageAnswer, Shopper};
 use crate::error::ApiError;
@@ -133,22 +133,19 @@ pub async fn newsletter_subscribe(
         .map(Json)
 }
 
-/// `POST /api/newsletter/unsubscribe`.
-#[utoipa::path(post, operation_id = "unsubscribeNewsletter", path = "/newsletter/unsubscribe", tag = "newsletter", request_body = Unsubscribe,
+/// `POST /api/newsletter/unsubscribe`: the signed-in user's own address, taken from the
+/// session's profile; a body is not read (an address in it is ignored).
+#[utoipa::path(post, operation_id = "unsubscribeNewsletter", path = "/newsletter/unsubscribe", tag = "newsletter",
     responses(
         (status = 200, description = "Unsubscribed.", body = MessageAnswer),
         (status = 400, response = problems::BadRequest),
+        (status = 401, response = problems::Unauthorized),
         (status = 404, response = problems::NotFound),
         (status = 422, response = problems::Invalid),
     )
 )]
-pub async fn newsletter_unsubscribe(
-    shopper: Shopper,
-    Validated(form): Validated<Unsubscribe>,
-) -> Result<Json<MessageAnswer>, ApiError> {
-    account::newsletter::unsubscribe(&shopper, &form)
-        .await
-        .map(Json)
+pub async fn newsletter_unsubscribe(shopper: Shopper) -> Result<Json<MessageAnswer>, ApiError> {
+    account::newsletter::unsubscribe(&shopper).await.map(Json)
 }
 
 /// `POST /api/newsletter/verify/{token}`: confirms a subscription from the e-mailed link.

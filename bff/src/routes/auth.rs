@@ -47,16 +47,18 @@ pub async fn login(
     shopper: Shopper,
     Validated(form): Validated<Login>,
 ) -> Result<Json<SessionView>, ApiError> {
-    if let Err(retry_after_seconds) = failures.check(form.email()).await {
-        return Err(ApiError::TooManyRequests {
+    // The check and the count in one step: parallel guesses cannot all pass the check first.
+    let attempt = failures
+        .attempt(form.email())
+        .await
+        .map_err(|retry_after_seconds| ApiError::TooManyRequests {
             retry_after_seconds,
-        });
-    }
+        })?;
     let signed_in = auth::login(&shopper, &form).await;
-    if let Err(refused) = &signed_in
-        && refused.status() == StatusCode::UNAUTHORIZED
-    {
-        failures.record_failure(form.email()).await;
+    let wrong_password =
+        matches!(&signed_in, Err(refused) if refused.status() == StatusCode::UNAUTHORIZED);
+    if !wrong_password {
+        attempt.not_a_failure().await;
     }
     signed_in.map(Json)
 }
@@ -79,13 +81,18 @@ pub async fn register(
     Ok((StatusCode::CREATED, Json(view)))
 }
 
-/// Sign out: the session cookie is cleared (the upstream tokens are revoked where possible).
+/// Sign out: the session is revoked on every replica and its cookie cleared, so a copy of the
+/// cookie replayed afterwards is signed out too; the upstream's tokens are revoked. When the
+/// upstream does not confirm that, 502 (the session is still revoked and the cookie cleared).
 #[utoipa::path(post, operation_id = "logout", path = "/auth/logout", tag = "session",
-    responses((status = 204, description = "Signed out."))
+    responses(
+        (status = 204, description = "Signed out."),
+        (status = 502, response = problems::UpstreamFailed),
+    )
 )]
-pub async fn logout(shopper: Shopper) -> StatusCode {
-    auth::logout(&shopper).await;
-    StatusCode::NO_CONTENT
+pub async fn logout(shopper: Shopper) -> Result<StatusCode, ApiError> {
+    auth::logout(&shopper).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// Ask for a password-reset e-mail.

@@ -38,6 +38,7 @@ pub async fn get(shopper: Shopper) -> Result<Json<Cart>, ApiError> {
         (status = 401, response = problems::Unauthorized),
         (status = 404, response = problems::NotFound),
         (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
     )
 )]
 pub async fn add_item(
@@ -83,13 +84,15 @@ pub async fn remove_item(shopper: Shopper, Path(id): Path<String>) -> Result<Jso
 }
 
 /// `POST /api/cart/promo-code`: a code the upstream refuses is the spec's 'Discount code is
-/// invalid' on the `promoCode` field.
+/// invalid' on the `promoCode` field. Attempts are limited per client and per cart
+/// (`rate_limit.promo_codes_per_*_per_minute`; 429 past them).
 #[utoipa::path(post, operation_id = "applyPromoCode", path = "/cart/promo-code", tag = "cart", request_body = PromoCode,
     responses(
         (status = 200, description = "The cart with the discount applied.", body = Cart),
         (status = 401, response = problems::Unauthorized),
         (status = 404, response = problems::NotFound),
         (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
     )
 )]
 pub async fn apply_promo_code(
@@ -116,6 +119,7 @@ pub async fn shipping_methods(shopper: Shopper) -> Result<Json<Vec<ShippingMetho
         (status = 401, response = problems::Unauthorized),
         (status = 404, response = problems::NotFound),
         (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
     )
 )]
 pub async fn compute(

@@ -13,8 +13,11 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
+use super::identity::SessionIdentity;
 use super::model::{Envelope, PAYLOAD_VERSION, Session};
+use super::revocation::Revocations;
 use super::seal::Sealer;
+use super::tokens::now_ms;
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
@@ -26,6 +29,8 @@ struct Inner {
     /// Whether the request's handler used the session: its answer is personal.
     read: bool,
     session: Session,
+    /// The session's id and beginning (`None` while there is no session).
+    identity: Option<SessionIdentity>,
     /// Write the cookie back (changed, or opened with an old key).
     dirty: bool,
     /// Send a removal (signed out, or the incoming cookie did not open).
@@ -82,6 +87,9 @@ impl SessionHandle {
 
     pub fn set(&self, session: Session) {
         let mut inner = self.lock();
+        if inner.identity.is_none() && session != Session::Anonymous {
+            inner.identity = Some(SessionIdentity::begin());
+        }
         if inner.session != session {
             inner.session = session;
             inner.dirty = true;
@@ -95,12 +103,52 @@ impl SessionHandle {
         self.set(change(current));
     }
 
+    /// Begins a new session holding `session` (a sign-in): a new id and beginning, so no id
+    /// the visitor held before names it.
+    pub fn begin(&self, session: Session) {
+        let mut inner = self.lock();
+        inner.session = session;
+        inner.identity = Some(SessionIdentity::begin());
+        inner.dirty = true;
+        inner.clear = false;
+    }
+
+    /// The session's id and beginning, when there is a session.
+    pub fn identity(&self) -> Option<SessionIdentity> {
+        self.lock().identity.clone()
+    }
+
     /// Ends the session: the cookie is removed.
     pub fn clear(&self) {
         let mut inner = self.lock();
         inner.session = Session::default();
+        inner.identity = None;
         inner.dirty = false;
         inner.clear = true;
+    }
+
+    /// Ends a request's session when it was revoked (by a sign-out, on any replica): `true`
+    /// then, the session cleared and its cookie removed. Only signed-in sessions are looked up:
+    /// nothing else is ever revoked. Opens the cookie if there is one, but does not count as
+    /// the handler reading the session.
+    pub async fn screen(&self, revocations: &Revocations, metrics: &Metrics) -> bool {
+        let id = {
+            let mut inner = self.lock_unopened();
+            if let Some(sealed) = inner.sealed.take() {
+                sealed.sessions.open_into(&sealed.value, &mut inner);
+            }
+            match (&inner.session, &inner.identity) {
+                (Session::User { .. }, Some(identity)) => identity.id.clone(),
+                _ => return false,
+            }
+        };
+        let revoked = revocations.is_revoked(&id).await;
+        if revoked {
+            metrics.count_session_event(crate::metrics::SessionEvent::Revoked);
+            tracing::info!("a revoked session was presented; signed out");
+            self.clear();
+        }
+        revoked
     }
 }
 
@@ -131,6 +179,8 @@ struct CookieSettings {
     name: String,
     attributes: &'static str,
     max_age_s: u64,
+    /// A signed-in session's absolute lifetime (`session.absolute_lifetime_ms`).
+    lifetime_ms: i64,
 }
 
 impl Sessions {
@@ -152,6 +202,7 @@ impl Sessions {
                 name,
                 attributes,
                 max_age_s: config.session.max_age_days * 24 * 3600,
+                lifetime_ms: i64::try_from(config.session.absolute_lifetime_ms).unwrap_or(i64::MAX),
             }),
             metrics,
         }
@@ -162,38 +213,70 @@ impl Sessions {
         &self.cookie.name
     }
 
-    fn seal_cookie(&self, session: &Session) -> Option<String> {
+    /// The `Set-Cookie` for `session`, with its identity (a session that has none yet, new or
+    /// from an old cookie, gets one now). A signed-in session's cookie lives no longer than
+    /// the session may.
+    fn seal_cookie(&self, session: &Session, identity: Option<SessionIdentity>) -> Option<String> {
         if *session == Session::default() {
             return Some(self.removal());
         }
-        let plaintext = serde_json::to_vec(&Envelope {
-            v: PAYLOAD_VERSION,
-            s: session.clone(),
-        })
-        .ok()?;
-        let sealed = self.sealer.seal(&plaintext)?;
+        let identity = identity.unwrap_or_else(SessionIdentity::begin);
         let CookieSettings {
             name,
             attributes,
             max_age_s,
+            lifetime_ms,
         } = &*self.cookie;
+        let max_age_s = match session {
+            Session::User { .. } => {
+                let left_ms = identity.left_ms(*lifetime_ms, now_ms());
+                (*max_age_s).min(u64::try_from(left_ms).unwrap_or(0).div_ceil(1000))
+            }
+            _ => *max_age_s,
+        };
+        let plaintext = serde_json::to_vec(&Envelope {
+            v: PAYLOAD_VERSION,
+            s: session.clone(),
+            id: Some(identity.id),
+            began_at_ms: Some(identity.began_at_ms),
+        })
+        .ok()?;
+        let sealed = self.sealer.seal(&plaintext)?;
         Some(format!(
             "{name}={sealed}; Max-Age={max_age_s}; {attributes}"
         ))
     }
 
     /// Opens a sealed cookie value into `inner`: the session, resealed with the newest key when
-    /// an older one opened it; a value that does not open clears the cookie.
+    /// an older one opened it; a value that does not open clears the cookie. A cookie without
+    /// an identity (sealed before they existed) gets a derived one, written at its next reseal;
+    /// a signed-in session past its absolute lifetime is over.
     fn open_into(&self, value: &str, inner: &mut Inner) {
         let opened = self.sealer.open(value).and_then(|opened| {
             serde_json::from_slice::<Envelope>(&opened.plaintext)
                 .ok()
                 .filter(|envelope| envelope.v == PAYLOAD_VERSION)
-                .map(|envelope| (envelope.s, opened.stale_key))
+                .map(|envelope| (envelope, opened.stale_key))
         });
         match opened {
-            Some((session, stale_key)) => {
-                inner.session = session;
+            Some((envelope, stale_key)) => {
+                let identity = match (envelope.id, envelope.began_at_ms) {
+                    (Some(id), Some(began_at_ms)) => Some(SessionIdentity { id, began_at_ms }),
+                    _ => SessionIdentity::derived(&envelope.s),
+                };
+                if matches!(envelope.s, Session::User { .. })
+                    && identity.as_ref().is_some_and(|identity| {
+                        identity.outlived(self.cookie.lifetime_ms, now_ms())
+                    })
+                {
+                    tracing::info!("a signed-in session outlived its absolute lifetime; ended");
+                    self.metrics
+                        .count_session_event(crate::metrics::SessionEvent::LifetimeEnded);
+                    inner.clear = true;
+                    return;
+                }
+                inner.session = envelope.s;
+                inner.identity = identity;
                 inner.dirty = stale_key;
             }
             None => {
@@ -233,10 +316,16 @@ pub async fn layer(State(sessions): State<Sessions>, mut request: Request, next:
     };
     request.extensions_mut().insert(handle.clone());
     let mut response = next.run(request).await;
-    let (session, dirty, clear, read) = {
+    let (session, identity, dirty, clear, read) = {
         // Never opens: a cookie nobody read is left as it is.
         let inner = handle.lock_unopened();
-        (inner.session.clone(), inner.dirty, inner.clear, inner.read)
+        (
+            inner.session.clone(),
+            inner.identity.clone(),
+            inner.dirty,
+            inner.clear,
+            inner.read,
+        )
     };
     if read {
         // Made for this visitor: no shared cache may keep it, and no browser may store it
@@ -249,7 +338,7 @@ pub async fn layer(State(sessions): State<Sessions>, mut request: Request, next:
     let cookie = if clear {
         Some(sessions.removal())
     } else if dirty {
-        sessions.seal_cookie(&session)
+        sessions.seal_cookie(&session, identity)
     } else {
         None
     };
@@ -262,4 +351,121 @@ pub async fn layer(State(sessions): State<Sessions>, mut request: Request, next:
         );
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use secrecy::SecretString;
+
+    use super::*;
+    use crate::session::UserTokens;
+
+    fn sessions(lifetime_ms: u64) -> Sessions {
+        let mut config = Config::default();
+        config.session.absolute_lifetime_ms = lifetime_ms;
+        let keys = [SecretString::from("handle-test-key-0123456789abcdef")];
+        Sessions::new(
+            &config,
+            Sealer::new(&keys).unwrap(),
+            Arc::new(Metrics::new()),
+        )
+    }
+
+    fn user(refresh_token: &str) -> Session {
+        Session::User {
+            tokens: UserTokens::for_test(refresh_token),
+            pending_merge: None,
+        }
+    }
+
+    /// A cookie value sealed as before identities existed: `{v, s}` only.
+    fn legacy_cookie(sessions: &Sessions, session: &Session) -> String {
+        let plaintext =
+            serde_json::to_vec(&serde_json::json!({"v": PAYLOAD_VERSION, "s": session})).unwrap();
+        sessions.sealer.seal(&plaintext).unwrap()
+    }
+
+    fn envelope(sessions: &Sessions, set_cookie: &str) -> Envelope {
+        let value = set_cookie
+            .split(';')
+            .next()
+            .and_then(|pair| pair.split_once('='))
+            .map(|(_, value)| value)
+            .unwrap();
+        serde_json::from_slice(&sessions.sealer.open(value).unwrap().plaintext).unwrap()
+    }
+
+    #[test]
+    fn an_old_cookie_keeps_working_and_gets_an_id_and_beginning_at_its_next_reseal() {
+        let sessions = sessions(14 * 24 * 3600 * 1000);
+        let old = legacy_cookie(&sessions, &user("r1"));
+        let handle = SessionHandle::sealed(&old, &sessions);
+        assert_eq!(handle.get(), user("r1"), "it still opens");
+        let derived = handle.identity().unwrap();
+        // A copy of the same old cookie derives the same id (so a sign-out revokes it too).
+        let copy = SessionHandle::sealed(&old, &sessions);
+        assert_eq!(copy.identity().unwrap().id, derived.id);
+        assert!(!handle.lock_unopened().dirty, "not resealed for this alone");
+
+        handle.update(|session| session.with_tokens(UserTokens::for_test("r2")));
+        let (session, identity) = {
+            let inner = handle.lock_unopened();
+            (inner.session.clone(), inner.identity.clone())
+        };
+        let resealed = sessions.seal_cookie(&session, identity).unwrap();
+        let envelope = envelope(&sessions, &resealed);
+        assert_eq!(envelope.id.as_deref(), Some(derived.id.as_str()));
+        assert_eq!(envelope.began_at_ms, Some(derived.began_at_ms));
+    }
+
+    #[test]
+    fn a_sign_in_begins_a_new_session_and_a_refresh_keeps_it() {
+        let sessions = sessions(14 * 24 * 3600 * 1000);
+        let handle = SessionHandle::default();
+        handle.set(Session::guest("gid_1".to_owned()));
+        let guest = handle.identity().unwrap();
+        handle.begin(handle.get().signed_in(UserTokens::for_test("r1")));
+        let signed_in = handle.identity().unwrap();
+        assert_ne!(guest.id, signed_in.id, "a new id at sign-in");
+        handle.update(|session| session.with_tokens(UserTokens::for_test("r2")));
+        assert_eq!(
+            handle.identity().unwrap(),
+            signed_in,
+            "a refresh keeps the session"
+        );
+        let cookie = sessions
+            .seal_cookie(&handle.get(), handle.identity())
+            .unwrap();
+        assert_eq!(envelope(&sessions, &cookie).id, Some(signed_in.id));
+    }
+
+    #[test]
+    fn a_signed_in_session_past_its_lifetime_is_over_and_its_cookie_never_outlasts_it() {
+        let sessions = sessions(60_000);
+        let identity = SessionIdentity {
+            id: "b".repeat(32),
+            began_at_ms: now_ms() - 30_000,
+        };
+        let cookie = sessions
+            .seal_cookie(&user("r1"), Some(identity.clone()))
+            .unwrap();
+        let max_age: u64 = cookie
+            .split("Max-Age=")
+            .nth(1)
+            .and_then(|rest| rest.split(';').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((29..=30).contains(&max_age), "{cookie}");
+
+        let outlived = SessionIdentity {
+            began_at_ms: now_ms() - 60_001,
+            ..identity
+        };
+        let cookie = sessions.seal_cookie(&user("r1"), Some(outlived)).unwrap();
+        let value = cookie.split(';').next().unwrap().split_once('=').unwrap().1;
+        let handle = SessionHandle::sealed(value, &sessions);
+        assert_eq!(handle.get(), Session::Anonymous);
+        assert!(handle.lock_unopened().clear, "the cookie is removed");
+    }
 }

@@ -2,8 +2,10 @@
 
 pub mod csrf;
 pub mod handle;
+pub mod identity;
 pub mod model;
 pub mod refresh_lease;
+pub mod revocation;
 pub mod seal;
 pub mod tokens;
 

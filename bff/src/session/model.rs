@@ -179,11 +179,18 @@ impl UserTokens {
 }
 
 /// The sealed envelope: a format version inside too, so a payload change is detected even
-/// under the same outer version.
+/// under the same outer version. The session's id and issue time ride beside the session
+/// (optional, so cookies sealed before they existed still open, and gain them when resealed).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Envelope {
     pub v: u8,
     pub s: Session,
+    /// The session id (see [`super::identity::SessionIdentity`]).
+    #[serde(rename = "i", default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// When the session began (Unix milliseconds).
+    #[serde(rename = "b", default, skip_serializing_if = "Option::is_none")]
+    pub began_at_ms: Option<i64>,
 }
 
 pub const PAYLOAD_VERSION: u8 = 1;

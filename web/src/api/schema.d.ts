@@ -226,7 +226,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out: the session cookie is cleared (the upstream tokens are revoked where possible). */
+        /**
+         * Sign out: the session is revoked on every replica and its cookie cleared, so a copy of the
+         *     cookie replayed afterwards is signed out too; the upstream's tokens are revoked. When the
+         *     upstream does not confirm that, 502 (the session is still revoked and the cookie cleared).
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -334,7 +338,8 @@ export interface paths {
         put?: never;
         /**
          * `POST /api/cart/promo-code`: a code the upstream refuses is the spec's 'Discount code is
-         *     invalid' on the `promoCode` field.
+         *     invalid' on the `promoCode` field. Attempts are limited per client and per cart
+         *     (`rate_limit.promo_codes_per_*_per_minute`; 429 past them).
          */
         post: operations["applyPromoCode"];
         delete?: never;
@@ -500,7 +505,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** `POST /api/newsletter/unsubscribe`. */
+        /**
+         * `POST /api/newsletter/unsubscribe`: the signed-in user's own address, taken from the
+         *     session's profile; a body is not read (an address in it is ignored).
+         */
         post: operations["unsubscribeNewsletter"];
         delete?: never;
         options?: never;
@@ -2242,10 +2250,6 @@ export interface components {
             strikethrough?: boolean;
             code?: boolean;
         };
-        Unsubscribe: {
-            /** Format: email */
-            email: string;
-        };
         UserView: {
             firstName: string;
             lastName: string;
@@ -2433,7 +2437,8 @@ export interface components {
         };
         /**
          * @description An upstream service failed or answered something unusable (`code`: upstream_error,
-         *     upstream_unavailable).
+         *     upstream_unavailable; logout_failed when sign-out was not confirmed upstream, the
+         *     session being revoked and its cookie cleared all the same).
          */
         UpstreamFailed: {
             headers: {
@@ -2968,6 +2973,7 @@ export interface operations {
             408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];
@@ -3074,6 +3080,7 @@ export interface operations {
             408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];
@@ -3108,6 +3115,7 @@ export interface operations {
             408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];
@@ -3446,11 +3454,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["Unsubscribe"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Unsubscribed. */
             200: {
@@ -3462,6 +3466,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimedOut"];

@@ -66,7 +66,6 @@ export type MilitaryOutcome = Schemas['MilitaryOutcome'];
 
 export type NewsletterStatus = Schemas['NewsletterStatus'];
 export type Subscribe = Schemas['Subscribe'];
-export type Unsubscribe = Schemas['Unsubscribe'];
 export type StockAlert = Schemas['StockAlert'];
 export type ImageRequest = Schemas['ImageRequest'];
 /** Sent as `multipart/form-data` (`FormData`); the files are `File` parts. */

@@ -1,30 +1,57 @@
-/** Schemes a content-managed link or image may use. Anything else (javascript:, data:, vbscript:…) is refused. */
-const SAFE_LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:']);
-const SAFE_IMAGE_SCHEMES = new Set(['http:', 'https:']);
-
 /**
- * The URL if it is safe to put in an `href`, else null. Relative URLs (paths, `#hash`, `?query`)
- * are safe; absolute ones must use http, https, mailto or tel. Browsers ignore tabs, newlines and
- * leading control characters in a scheme (`java\tscript:`), so those are stripped before the check.
+ * The one check for URLs that come from content (the CMS, search results, the commerce API):
+ * every `href`, `src` and `location.assign` of such a URL goes through here.
+ *
+ * The URL is parsed as the browser will parse it (`new URL(url, page)`), and its protocol must
+ * be on an allow-list. What is returned is the parser's own serialisation, never the input:
+ * a check on the input's text and a browser reading it differently (`trim()` strips U+FEFF,
+ * U+00A0, U+3000 and U+2028, which the URL parser keeps, so a "relative path" became
+ * `javascript:` once trimmed) can then never disagree. Same-origin URLs come back as
+ * path + query + hash, so the router handles them and a server-rendered page names no host.
+ *
+ * A URL that would take a refused protocol if some reader dropped its spaces and invisible
+ * characters (`\ufeffjavascript:`, `java\u3000script:`) is refused too: the parser alone reads
+ * it as a harmless path, but it is no link anybody meant, and another reader (a CMS preview, an
+ * e-mail client) might strip them.
  */
+const SAFE_LINK_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'mailto:', 'tel:']);
+const SAFE_IMAGE_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
+
+/** The URL if it is safe in an `href` (http, https, mailto, tel, or relative), else null. */
 export function safeHref(url: string | null | undefined): string | null {
-  return check(url, SAFE_LINK_SCHEMES);
+  return checkUrl(url, SAFE_LINK_PROTOCOLS);
 }
 
-/** The URL if it is safe as an image source (relative, http or https), else null. */
+/** The URL if it is safe as an image source (http, https, or relative), else null. */
 export function safeImageSrc(url: string | null | undefined): string | null {
-  return check(url, SAFE_IMAGE_SCHEMES);
+  return checkUrl(url, SAFE_IMAGE_PROTOCOLS);
 }
 
-function check(url: string | null | undefined, schemes: ReadonlySet<string>): string | null {
+/** Every space, control and invisible character some reader of a URL might drop. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+const DROPPABLE = /[\s\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2060\ufeff]/g;
+
+function pageUrl(): string {
+  return typeof window !== 'undefined' && typeof window.location === 'object'
+    ? window.location.href
+    : 'http://localhost/';
+}
+
+function checkUrl(url: string | null | undefined, protocols: ReadonlySet<string>): string | null {
   if (typeof url !== 'string') return null;
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  const cleaned = url.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
-  if (cleaned === '') return null;
-  const scheme = /^([a-z][a-z\d+.-]*):/i.exec(cleaned)?.[1];
-  if (scheme === undefined) {
-    // protocol-relative URLs leave the origin but keep the page's scheme
-    return url.trim();
+  const compact = url.replace(DROPPABLE, '');
+  // An empty (or blank) value is no link at all, though it would parse as the page itself.
+  if (compact === '') return null;
+  let page: URL;
+  let parsed: URL;
+  try {
+    page = new URL(pageUrl());
+    parsed = new URL(url, page);
+    if (!protocols.has(new URL(compact, page).protocol)) return null;
+  } catch {
+    return null;
   }
-  return schemes.has(`${scheme.toLowerCase()}:`) ? url.trim() : null;
+  if (!protocols.has(parsed.protocol)) return null;
+  if (parsed.origin === page.origin) return `${parsed.pathname}${parsed.search}${parsed.hash}`;
+  return parsed.href;
 }

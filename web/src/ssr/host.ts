@@ -122,8 +122,16 @@ class HostURLSearchParams {
 }
 
 const ABSOLUTE = /^([a-zA-Z][a-zA-Z0-9+.-]*:)\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/;
+/** A URL without an authority (`mailto:a@b.example`, `tel:+1…`, `javascript:…`): its scheme is its protocol. */
+const OPAQUE = /^([a-zA-Z][a-zA-Z0-9+.-]*:)(?!\/\/)([^?#]*)(\?[^#]*)?(#.*)?$/;
 
-class HostURL {
+/** What the URL parser drops before parsing: leading and trailing C0 controls and spaces, and every tab or newline. */
+function preprocess(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  return text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
+}
+
+export class HostURL {
   protocol = '';
   host = '';
   pathname = '/';
@@ -131,14 +139,21 @@ class HostURL {
   hash = '';
   readonly searchParams: HostURLSearchParams;
 
+  /** Whether the URL has no authority (`mailto:`, `tel:`, `javascript:`): its origin is "null". */
+  private opaque = false;
+
   constructor(input: string | HostURL, base?: string | HostURL) {
-    const text = input.toString();
+    const text = preprocess(input.toString());
     let match = ABSOLUTE.exec(text);
+    // As a browser's parser does: a scheme makes the URL absolute, whatever the base.
+    const opaque = match ? null : OPAQUE.exec(text);
+    if (opaque) match = [opaque[0], opaque[1] ?? '', '', opaque[2] ?? '', opaque[3] ?? '', opaque[4] ?? ''] as RegExpExecArray;
     if (!match && base !== undefined) match = ABSOLUTE.exec(HostURL.resolve(text, base.toString()));
     if (!match) throw new TypeError(`Invalid URL: ${text}`);
+    this.opaque = opaque !== null;
     this.protocol = (match[1] ?? '').toLowerCase();
     this.host = (match[2] ?? '').toLowerCase();
-    this.pathname = HostURL.normalisePath(match[3] || '/');
+    this.pathname = this.opaque ? (match[3] ?? '') : HostURL.normalisePath(match[3] || '/');
     this.query = match[4] && match[4] !== '?' ? match[4] : '';
     this.hash = match[5] && match[5] !== '#' ? match[5] : '';
     this.searchParams = new HostURLSearchParams(this.query).bind(() => {
@@ -197,10 +212,11 @@ class HostURL {
     return /:(\d+)$/.exec(this.host)?.[1] ?? '';
   }
   get origin(): string {
-    return `${this.protocol}//${this.host}`;
+    return this.opaque ? 'null' : `${this.protocol}//${this.host}`;
   }
   get href(): string {
-    return `${this.origin}${this.pathname}${this.query}${this.hash}`;
+    const start = this.opaque ? this.protocol : this.origin;
+    return `${start}${this.pathname}${this.query}${this.hash}`;
   }
   toString(): string {
     return this.href;

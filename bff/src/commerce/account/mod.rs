@@ -6,7 +6,7 @@ pub mod military;
 pub mod newsletter;
 
 pub use military::{MilitaryCallback, MilitaryOutcome, MilitarySession};
-pub use newsletter::{NewsletterStatus, Subscribe, Unsubscribe};
+pub use newsletter::{NewsletterStatus, Subscribe};
 
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,8 @@
 //! The newsletter: an address's subscription status, subscribe (a signed-in user's names fill
 //! the absent ones), unsubscribe and the e-mailed verification link. No bearer token: the
-//! upstream's newsletter is public.
+//! upstream's newsletter is public, so the status and unsubscribe are the signed-in user's own
+//! address only (taken from the session's profile, never from the request): the upstream would
+//! tell, or change, anyone's.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -46,25 +48,31 @@ pub struct Subscribe {
     captcha: String,
 }
 
-// An address to unsubscribe; also the rule for the address whose status is read.
-#[derive(Debug, Deserialize, Serialize, Validate, ToSchema)]
+// The address whose status is read or that is unsubscribed: always the signed-in user's own.
+#[derive(Debug, Deserialize, Serialize, Validate)]
 #[serde(rename_all = "camelCase")]
-pub struct Unsubscribe {
-    #[serde(default)]
-    #[schema(required = true, min_length = 1, format = Email)]
+struct OwnAddress {
     #[validate(custom(function = "crate::validation::rules::required_email"))]
     email: String,
+}
+
+impl OwnAddress {
+    /// The signed-in user's address (401 for anybody else), checked as any address is.
+    async fn of(shopper: &Shopper) -> Result<Self, ApiError> {
+        let user = shopper.signed_in().await?;
+        let address = Self { email: user.email };
+        address
+            .validate()
+            .map_err(|errors| ApiError::Validation(field_errors(&errors)))?;
+        Ok(address)
+    }
 }
 
 /// The signed-in user's subscription (401 for anybody else). Only one's own: an address given
 /// by the caller would tell anyone whether a person is a confirmed subscriber, and the only
 /// screen that shows the status is the account area's newsletter page.
 pub async fn status(shopper: &Shopper) -> Result<NewsletterStatus, ApiError> {
-    let user = shopper.signed_in().await?;
-    let address = Unsubscribe { email: user.email };
-    address
-        .validate()
-        .map_err(|errors| ApiError::Validation(field_errors(&errors)))?;
+    let address = OwnAddress::of(shopper).await?;
     let path = UpstreamPath::fixed("Newsletter/status")
         .segment(&address.email)
         .map_err(UpstreamError::from)?;
@@ -91,10 +99,13 @@ pub async fn subscribe(shopper: &Shopper, mut form: Subscribe) -> Result<Message
     confirmed(shopper, Call::post(&path, &form)).await
 }
 
-/// Unsubscribes an address (the same answer for unknown ones).
-pub async fn unsubscribe(shopper: &Shopper, form: &Unsubscribe) -> Result<MessageAnswer, ApiError> {
+/// Unsubscribes the signed-in user's own address (401 for anybody else). Nothing the caller
+/// sends names the address: the upstream's unsubscribe is public and unsubscribes whatever it
+/// is given, so an address from the request would let anyone unsubscribe anyone.
+pub async fn unsubscribe(shopper: &Shopper) -> Result<MessageAnswer, ApiError> {
+    let address = OwnAddress::of(shopper).await?;
     let path = UpstreamPath::fixed("Newsletter/unsubscribe");
-    confirmed(shopper, Call::post(&path, form)).await
+    confirmed(shopper, Call::post(&path, &address)).await
 }
 
 /// Confirms a subscription with the token from the e-mailed link.
@@ -140,6 +151,31 @@ mod tests {
             received.lock().unwrap().is_empty(),
             "the upstream is not asked"
         );
+    }
+
+    #[tokio::test]
+    async fn unsubscribe_sends_the_signed_in_users_own_address_and_refuses_anybody_else() {
+        let answer = json!({"message": "You have been unsubscribed from the newsletter"});
+        let (upstream_server, received) = recording(&[("Newsletter/unsubscribe", answer)]).await;
+        unsubscribe(&shopper(upstream_server.clone(), signed_in()))
+            .await
+            .unwrap();
+        assert_eq!(
+            received.lock().unwrap()[0].body,
+            json!({"email": "jordan@example.com"})
+        );
+        for visitor in [
+            Session::Anonymous,
+            Session::Guest {
+                guest_id: "guest-1".to_owned(),
+            },
+        ] {
+            let err = unsubscribe(&shopper(upstream_server.clone(), visitor))
+                .await
+                .unwrap_err();
+            assert_eq!(err.problem().status, 401);
+        }
+        assert_eq!(received.lock().unwrap().len(), 1, "only the user's call");
     }
 
     #[tokio::test]

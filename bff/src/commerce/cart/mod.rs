@@ -105,6 +105,8 @@ async fn guest_id(shopper: &Shopper) -> Result<String, ApiError> {
     if let Some(guest_id) = shopper.session().get().guest_id() {
         return Ok(guest_id.to_owned());
     }
+    // Every guest is an upstream record: a client that drops its cookie made one per write.
+    shopper.limits().guest_creation(shopper.client()).await?;
     let path = UpstreamPath::fixed("Auth/guest");
     let GuestToken { guest_id } = shopper.call_as(Call::post(&path, &NoFields {})).await?;
     if !guest_id.starts_with("gid_") {
@@ -143,6 +145,18 @@ impl Owner {
             return Ok(Some(Self::Guest(guest_id(shopper).await?)));
         }
         Ok(None)
+    }
+
+    /// A name of the cart for per-cart limits: the guest token, or the account (its e-mail,
+    /// lower-cased; the session's id for a cookie that has none). Hashed where it is kept.
+    fn cart_name(&self) -> String {
+        match self {
+            Self::Guest(guest_id) => format!("guest:{guest_id}"),
+            Self::User(user) if !user.email.is_empty() => {
+                format!("user:{}", user.email.trim().to_lowercase())
+            }
+            Self::User(user) => format!("user-token:{}", user.refresh_token),
+        }
     }
 
     /// `Cart/{suffix}` for users, `Cart/guest/{token}/{suffix}` for guests (`suffix` literal,
@@ -251,7 +265,16 @@ pub async fn remove_item(shopper: &Shopper, id: &str) -> Result<Cart, ApiError> 
 /// `POST /api/cart/promo-code`: a code the upstream refuses is the specs' 'Discount code is
 /// invalid' on the `promoCode` field.
 pub async fn apply_promo_code(shopper: &Shopper, promo: &PromoCode) -> Result<Cart, ApiError> {
+    // Every attempt is a guess at a code: limited per client, then per cart (whoever guesses).
+    shopper
+        .limits()
+        .promo_code_by_client(shopper.client())
+        .await?;
     let owner = created(shopper).await?;
+    shopper
+        .limits()
+        .promo_code_on_cart(&owner.cart_name())
+        .await?;
     let body = PromoCode {
         promo_code: promo.promo_code.trim().to_owned(),
     };

@@ -11,7 +11,6 @@ import type {
   ProfileUpdate,
   StoredAddress,
   Subscribe,
-  Unsubscribe,
 } from '../../api/types';
 import { api, unwrap } from '../../lib/api';
 
@@ -61,8 +60,9 @@ export function subscribe(subscription: Subscribe): Promise<MessageAnswer> {
   return unwrap(api.POST('/api/newsletter/subscribe', { body: subscription }));
 }
 
-export function unsubscribe(request: Unsubscribe): Promise<MessageAnswer> {
-  return unwrap(api.POST('/api/newsletter/unsubscribe', { body: request }));
+/** Unsubscribes the signed-in user's own address: the BFF takes it from the session, never from the request. */
+export function unsubscribe(): Promise<MessageAnswer> {
+  return unwrap(api.POST('/api/newsletter/unsubscribe'));
 }
 
 export function verifyNewsletter(token: string): Promise<MessageAnswer> {

@@ -105,7 +105,7 @@ export function useNewsletterPreference() {
     mutationFn: (change: NewsletterChange) =>
       change.subscribe
         ? subscribe({ email: change.email, firstName: change.firstName, lastName: change.lastName, captcha: change.captcha })
-        : unsubscribe({ email: change.email }),
+        : unsubscribe(),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: accountKeys.newsletter() }),

@@ -5,6 +5,7 @@ import { shippingMethodsQuery } from '../api';
 import { formatMoney, formatShipping } from '../money';
 import { allFflItems, hasFflItems } from '../restrictions';
 import type { BillingForm, DealerForm } from '../schemas';
+import { safeImageSrc } from '../../../lib/safe-url';
 
 interface OrderSummaryProps {
   cart: Cart;
@@ -39,7 +40,7 @@ export function OrderSummary({ cart, review }: OrderSummaryProps) {
       <ul id={listId} className="order-summary__items" hidden={!open}>
         {cart.items.map((item) => (
           <li key={item.id} className="order-summary__item">
-            <img src={item.imageUrl} alt="" width={64} height={64} />
+            <ItemImage url={item.imageUrl} />
             <div>
               <p className="order-summary__name">{item.productName}</p>
               {item.options.map((option) => (
@@ -114,4 +115,10 @@ function Review({ cart, billing, dealer }: { cart: Cart; billing: BillingForm; d
       </section>
     </>
   );
+}
+
+/** A line's picture, when its URL (from the commerce API) is a safe image source. */
+function ItemImage({ url }: { url: string | null | undefined }) {
+  const src = safeImageSrc(url);
+  return src ? <img src={src} alt="" width={64} height={64} /> : <span className="order-summary__image" aria-hidden="true" />;
 }

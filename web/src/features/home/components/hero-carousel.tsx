@@ -3,6 +3,7 @@ import { AppLink } from '../../../components/ui/app-link';
 import { ChevronIcon } from '../../../components/ui/icons';
 import { prefersReducedMotion } from '../../../lib/media';
 import type { CarouselSlide } from '../../content';
+import { ContentImage } from '../../content';
 
 /** Carousel auto-advance interval (spec constants). */
 export const CAROUSEL_INTERVAL_MS = 5000;
@@ -89,16 +90,13 @@ export function HeroCarousel({ slides, intervalMs = CAROUSEL_INTERVAL_MS }: Hero
             aria-label={`${String(slideIndex + 1)} of ${String(count)}`}
             hidden={slideIndex !== index}
           >
-            {slide.image.src ? (
-              <img
-                className="carousel__image"
-                src={slide.image.src}
-                alt={slide.image.alt}
-                decoding={slideIndex === 0 ? undefined : 'async'}
-                // the first slide is the home page's LCP element; the others wait their turn
-                fetchPriority={slideIndex === 0 ? 'high' : 'low'}
-              />
-            ) : null}
+            <ContentImage
+              className="carousel__image"
+              image={slide.image}
+              decoding={slideIndex === 0 ? undefined : 'async'}
+              // the first slide is the home page's LCP element; the others wait their turn
+              fetchPriority={slideIndex === 0 ? 'high' : 'low'}
+            />
             <div className="carousel__caption">
               <h2 className="carousel__title">{slide.title}</h2>
               {slide.subtitle ? <p className="carousel__subtitle">{slide.subtitle}</p> : null}

@@ -1,5 +1,6 @@
 import { AppLink } from '../../../components/ui/app-link';
 import type { RibbonItem } from '../../content';
+import { ContentImage } from '../../content';
 
 /** Slide width of the image ribbon, in px (spec constants; `.ribbon__item` in styles.css has it too). */
 export const RIBBON_SLIDE_WIDTH = 250;
@@ -13,15 +14,13 @@ export function ImageRibbon({ items }: { items: RibbonItem[] }) {
         {items.map((item) => (
           <li key={`${item.title}-${item.url}`} className="ribbon__item">
             <AppLink to={item.url} className="ribbon__link">
-              {item.image.src ? (
-                <img
-                  src={item.image.src}
-                  alt={item.title ? '' : item.image.alt}
-                  width={RIBBON_SLIDE_WIDTH}
-                  loading="lazy"
-                  decoding="async"
-                />
-              ) : null}
+              <ContentImage
+                image={item.image}
+                decorative={Boolean(item.title)}
+                width={RIBBON_SLIDE_WIDTH}
+                loading="lazy"
+                decoding="async"
+              />
               <span className="ribbon__title">{item.title}</span>
             </AppLink>
           </li>

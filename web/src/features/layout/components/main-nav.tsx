@@ -3,6 +3,7 @@ import { useLocation } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
 import { ChevronIcon } from '../../../components/ui/icons';
 import type { Menu, MenuCard, MenuGroup } from '../../content';
+import { safeImageSrc } from '../../../lib/safe-url';
 
 /** After a page change the menus stay hidden this long, even under the pointer (spec: hide briefly). */
 export const MENU_HIDE_AFTER_NAVIGATION_MS = 600;
@@ -158,12 +159,14 @@ export function MenuContents({ menu, onNavigate }: { menu: Menu; onNavigate: () 
 }
 
 function MenuCardLink({ card, onNavigate }: { card: MenuCard; onNavigate: () => void }) {
+  const image = safeImageSrc(card.image.src);
+  const hoverImage = safeImageSrc(card.hoverImage.src);
   return (
     <AppLink to={card.link} className="menu-card" onClick={onNavigate}>
       <span className="menu-card__images">
-        {card.image.src ? <img className="menu-card__image" src={card.image.src} alt="" loading="lazy" /> : null}
-        {card.hoverImage.src ? (
-          <img className="menu-card__image menu-card__image--hover" src={card.hoverImage.src} alt="" loading="lazy" />
+        {image ? <img className="menu-card__image" src={image} alt="" loading="lazy" /> : null}
+        {hoverImage ? (
+          <img className="menu-card__image menu-card__image--hover" src={hoverImage} alt="" loading="lazy" />
         ) : null}
       </span>
       <span className="menu-card__label">{card.label}</span>

@@ -3,7 +3,7 @@ import { AppLink } from '../../../components/ui/app-link';
 import { ChevronIcon, DownloadIcon } from '../../../components/ui/icons';
 import { useAfterFirstScreen } from '../../../lib/idle';
 import { prefersReducedMotion } from '../../../lib/media';
-import { safeHref } from '../../../lib/safe-url';
+import { safeHref, safeImageSrc } from '../../../lib/safe-url';
 import type { FooterPage } from '../../content';
 import { splitIntoColumns } from '../footer-columns';
 
@@ -26,6 +26,7 @@ function backToTop() {
 export function SiteFooter({ page, brandName }: SiteFooterProps) {
   const columns = splitIntoColumns(page.navLinks);
   const downloadHref = safeHref(page.downloadAsset.url);
+  const logoSrc = safeImageSrc(page.logo.src);
   const newsletterHeadingId = useId();
   const later = useAfterFirstScreen();
 
@@ -48,7 +49,7 @@ export function SiteFooter({ page, brandName }: SiteFooterProps) {
 
       <div className="site-footer__inner">
         <div className="site-footer__brand">
-          {page.logo.src ? <img src={page.logo.src} alt={page.logo.alt || brandName} loading="lazy" decoding="async" /> : null}
+          {logoSrc ? <img src={logoSrc} alt={page.logo.alt || brandName} loading="lazy" decoding="async" /> : null}
           {downloadHref ? (
             <a className="button button--outline" href={downloadHref} download target="_blank" rel="noopener noreferrer">
               <DownloadIcon size={18} />
@@ -77,11 +78,12 @@ export function SiteFooter({ page, brandName }: SiteFooterProps) {
           <ul className="site-footer__social" aria-label="Social media">
             {page.socialLinks.map((social) => {
               const href = safeHref(social.url);
+              const icon = safeImageSrc(social.icon.src);
               if (!href) return null;
               return (
                 <li key={social.url}>
                   <a href={href} target="_blank" rel="noopener noreferrer" aria-label={social.title}>
-                    {social.icon.src ? <img src={social.icon.src} alt="" width={24} height={24} loading="lazy" decoding="async" /> : social.title}
+                    {icon ? <img src={icon} alt="" width={24} height={24} loading="lazy" decoding="async" /> : social.title}
                   </a>
                 </li>
               );

@@ -8,6 +8,7 @@ import { SearchToggle } from '../../search';
 import { useSession } from '../../session';
 import { MainNav } from './main-nav';
 import { MobileMenu } from './mobile-menu';
+import { safeImageSrc } from '../../../lib/safe-url';
 
 interface SiteHeaderProps {
   page: AppPage;
@@ -25,12 +26,13 @@ export function SiteHeader({ page, brandName }: SiteHeaderProps) {
   const accountHref = signedIn ? paths.account() : paths.login();
   const accountLabel = signedIn ? 'Account' : 'Sign in';
 
+  const logoSrc = safeImageSrc(page.logo.src);
   return (
     <header className="site-header">
       <div className="site-header__inner">
         <MobileMenu menus={page.menus} accountHref={accountHref} accountLabel={accountLabel} />
         <Link to={paths.home()} className="site-header__logo">
-          {page.logo.src ? <img src={page.logo.src} alt={logoAlt} /> : <span>{brandName || 'Home'}</span>}
+          {logoSrc ? <img src={logoSrc} alt={logoAlt} /> : <span>{brandName || 'Home'}</span>}
         </Link>
         <MainNav menus={page.menus} />
         <div className="site-header__actions">

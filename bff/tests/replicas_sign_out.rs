@@ -1,0 +1,189 @@
+//! Issue 30, finding 4: a copied session cookie outlived sign-out. `/api/session` still answered
+//! `signedIn: true`, with name and e-mail, for up to `session.verify_after_ms` (5 min) on every
+//! replica, and a failed upstream logout still reported success.
+//!
+//! Now sign-out revokes the session's id in Redis before it answers, every replica reads the
+//! revocation on each request that carries a signed-in session, and the first request after
+//! sign-out's answer is signed out on any replica. Three replicas, one sandbox, one real Redis.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::TestServer;
+use common::browser::Browser;
+use common::metrics::Scrape;
+use common::redis::RedisServer;
+use common::replicas::{Replicas, Setup};
+use serde_json::Value;
+
+/// `GET path` with `cookie`: status, body and whether the answer removes the cookie.
+async fn replay(replica: &TestServer, path: &str, cookie: &str) -> (u16, Value, bool) {
+    let response = replica
+        .client
+        .get(replica.url(path))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let removed = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .any(|value| value.to_str().unwrap().contains("Max-Age=0"));
+    let body = response.json().await.unwrap_or(Value::Null);
+    (status, body, removed)
+}
+
+fn session_event(scrape: &Scrape, event: &str) -> f64 {
+    scrape
+        .value("bff_session_events_total", &[("event", event)])
+        .unwrap_or(0.0)
+}
+
+async fn three_replicas(redis: &RedisServer) -> Replicas {
+    Replicas::start(
+        Setup {
+            replicas: 3,
+            redis_url: redis.url(),
+            access_token_ttl_seconds: 900,
+        },
+        |_| {},
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_cookie_replayed_right_after_sign_out_is_signed_out_on_all_three_replicas() {
+    let redis = RedisServer::start();
+    let replicas = three_replicas(&redis).await;
+    let servers = &replicas.replicas;
+    let mut browser = Browser::new(&servers[0]);
+    browser.login().await;
+    let copy = browser.cookie.clone().unwrap();
+    // Every replica shows the session signed in (and, before the fix, kept showing it).
+    for (index, replica) in servers.iter().enumerate() {
+        let (status, body, _) = replay(replica, "/api/session", &copy).await;
+        assert_eq!(status, 200);
+        assert_eq!(body["signedIn"], true, "replica {index}: {body}");
+    }
+
+    let signed_out = browser
+        .post("/api/auth/logout", serde_json::json!({}))
+        .await;
+    assert_eq!(signed_out.status, 204, "{}", signed_out.text);
+    assert!(browser.cookie.is_none(), "the cookie is cleared");
+
+    for (index, replica) in servers.iter().enumerate() {
+        // Answered as any ended session: 401 session_expired, no name or e-mail, cookie removed.
+        let (status, body, removed) = replay(replica, "/api/session", &copy).await;
+        assert_eq!(status, 401, "replica {index}: {body}");
+        assert_eq!(body["code"], "session_expired", "replica {index}: {body}");
+        assert!(!body.to_string().contains("Jordan"), "{body}");
+        assert!(!body.to_string().contains("shopper@"), "{body}");
+        assert!(removed, "replica {index} removes the copied cookie");
+        let (status, body, _) = replay(replica, "/api/account", &copy).await;
+        assert_eq!(status, 401, "replica {index}: {body}");
+    }
+    for (index, replica) in servers.iter().enumerate() {
+        let scrape = replica.metrics().await;
+        assert!(
+            session_event(&scrape, "revoked") >= 1.0,
+            "replica {index} counted the revoked session"
+        );
+        assert_eq!(scrape.value("bff_redis_errors_total", &[]), None);
+    }
+
+    let prefix = format!("{}session:revoked:", replicas.key_prefix);
+    let keys = redis.cli(&["--scan", "--pattern", &format!("{prefix}*")]);
+    let keys: Vec<&str> = keys.lines().collect();
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    let ttl_ms: i64 = redis.cli(&["PTTL", keys[0]]).parse().unwrap();
+    assert!(
+        0 < ttl_ms && ttl_ms <= 14 * 24 * 3600 * 1000,
+        "kept for the rest of the session's lifetime: {ttl_ms}"
+    );
+
+    // A new sign-in is a new session, unaffected by the revocation.
+    browser.login().await;
+    let (_, body, _) = replay(
+        &servers[2],
+        "/api/session",
+        &browser.cookie.clone().unwrap(),
+    )
+    .await;
+    assert_eq!(body["signedIn"], true);
+    replicas.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_failed_upstream_logout_answers_502_and_still_clears_and_revokes_everywhere() {
+    let redis = RedisServer::start();
+    let replicas = three_replicas(&redis).await;
+    let servers = &replicas.replicas;
+    let mut browser = Browser::new(&servers[1]);
+    browser.login().await;
+    let copy = browser.cookie.clone().unwrap();
+    servers[1]
+        .inject_fault(serde_json::json!({"route": "/Auth/logout", "errorStatus": 500}))
+        .await;
+
+    let answer = browser
+        .post("/api/auth/logout", serde_json::json!({}))
+        .await;
+    assert_eq!(answer.status, 502, "{}", answer.text);
+    assert_eq!(answer.content_type, "application/problem+json");
+    assert_eq!(answer.body["code"], "logout_failed");
+    assert!(
+        answer.set_cookie.iter().any(|c| c.contains("Max-Age=0")),
+        "the cookie is still cleared: {:?}",
+        answer.set_cookie
+    );
+    servers[1].clear_faults().await;
+    for (index, replica) in servers.iter().enumerate() {
+        let (status, body, _) = replay(replica, "/api/session", &copy).await;
+        assert_eq!(status, 401, "replica {index}: {body}");
+        assert_eq!(body["code"], "session_expired", "replica {index}: {body}");
+    }
+    replicas.stop().await;
+}
+
+/// Redis down: sign-out revokes on its own replica only, and the others fail open (the copy
+/// still opens there until its upstream tokens are found revoked), logged and counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn with_redis_down_sign_out_revokes_on_its_replica_only_and_says_so() {
+    let mut redis = RedisServer::start();
+    let replicas = Replicas::start(
+        Setup {
+            replicas: 2,
+            redis_url: redis.url(),
+            access_token_ttl_seconds: 900,
+        },
+        |_| {},
+    )
+    .await;
+    let (here, there) = (&replicas.replicas[0], &replicas.replicas[1]);
+    let mut browser = Browser::new(here);
+    browser.login().await;
+    let copy = browser.cookie.clone().unwrap();
+    redis.stop();
+
+    let answer = browser
+        .post("/api/auth/logout", serde_json::json!({}))
+        .await;
+    assert_eq!(answer.status, 204, "{}", answer.text);
+    let (status, body, _) = replay(here, "/api/session", &copy).await;
+    assert_eq!(status, 401, "revoked on this replica: {body}");
+    let (_, body, _) = replay(there, "/api/session", &copy).await;
+    assert_eq!(body["signedIn"], true, "fails open on the other: {body}");
+
+    let scrape = here.metrics().await;
+    assert_eq!(session_event(&scrape, "revocation_local_only"), 1.0);
+    assert!(
+        scrape.value("bff_redis_errors_total", &[("operation", "session_revoke")]) >= Some(1.0)
+    );
+    let scrape = there.metrics().await;
+    assert!(session_event(&scrape, "revocation_unchecked") >= 1.0);
+    replicas.stop().await;
+}
