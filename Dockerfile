@@ -11,7 +11,9 @@
 #   docker run --rm bff check-config      # validate and print the effective config
 
 # ---- web: the React storefront (Vite) -> /src/web/dist ---------------------------------
-FROM node:20-bookworm-slim AS web
+# Node 22 LTS: the major that make, .ci/run and .nvmrc pin (scripts/lib/node.sh; the npm it bundles
+# installs the lockfile the same way).
+FROM node:22-bookworm-slim AS web
 WORKDIR /src/web
 # Dependencies first, so source edits reuse the npm ci layer.
 COPY web/package.json web/package-lock.json ./

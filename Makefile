@@ -6,13 +6,25 @@ SHELL := /bin/bash
 
 CARGO ?= cargo
 NPM ?= npm
+# The pinned Node 22 and its npm (scripts/lib/node.sh: from the npm registry, sha256-checked,
+# installed once into .tools/), first on PATH for every recipe. NODE_BIN_DIR=/path uses that
+# directory's Node 22 instead (off linux-x64); it is checked, never written.
+ifdef NODE_BIN_DIR
+NODE_BIN := $(NODE_BIN_DIR)
+NODE_STAMP := node-check
+else
+NODE_BIN := $(or $(TOOLS_DIR),$(CURDIR)/.tools)/node/bin
+# Written by the install; remade when the pins (scripts/lib/node.sh) change.
+NODE_STAMP := $(NODE_BIN)/../.pinned
+endif
+export PATH := $(NODE_BIN):$(PATH)
 BFF := target/debug/bff
 BFF_RELEASE := target/release/bff
 # npm ci writes this file; it is newer than package-lock.json once the install is current.
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/index.html web/public web/scripts web/stand-in-build web/vite.config.ts web/vite.ssr.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run dev test test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability bench seo-audit clean
+.PHONY: node-check help run dev test test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability bench seo-audit clean
 
 help:
 	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox (release build)"
@@ -21,12 +33,16 @@ help:
 	@echo "make bench  criterion benchmarks (the edge cache's hit path) and the HTTP benchmark (wrk)"
 	@echo "make seo-audit  Lighthouse (SEO, performance) on home, a product and a collection, mobile and desktop"
 
-$(WEB_DEPS): web/package.json web/package-lock.json
+$(NODE_STAMP): scripts/lib/node.sh
+	bash scripts/ensure-node.sh >/dev/null
+	@if [[ "$@" != node-check ]]; then touch "$@"; fi
+
+$(WEB_DEPS): $(NODE_STAMP) web/package.json web/package-lock.json
 	cd web && $(NPM) ci --no-audit --no-fund
 	@touch $@
 
 # The build also writes the server renderer (web/dist/ssr/render.js) and checks the budgets.
-web/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
+web/dist/index.html: $(NODE_STAMP) $(WEB_DEPS) $(WEB_SOURCES)
 	cd web && $(NPM) run build
 	@touch $@
 
@@ -53,13 +69,14 @@ test-rust: web/dist/index.html
 	CARGO=$(CARGO) bash scripts/test-with-redis.sh
 
 ## test-web: the build (with its budgets) is web/dist/index.html's rule, made once for every stage.
-test-web: $(WEB_DEPS) web/dist/index.html
+test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html
+	bash scripts/check-node-pins.sh
 	cd web && $(NPM) run lint
 	cd web && $(NPM) run check:api
 	cd web && $(NPM) run typecheck
 	cd web && $(NPM) test
 
-test-e2e: $(WEB_DEPS)
+test-e2e: $(NODE_STAMP) $(WEB_DEPS)
 	$(CARGO) build --locked -p bff
 	cd web && BFF_BIN=../$(BFF) $(NPM) run e2e
 
@@ -105,7 +122,7 @@ bench: web/dist/index.html
 ## seo-audit: Lighthouse with Debian's Chromium on home, a product and a collection (slow; outside
 ## `make test`). Fails below SEO 100. BFF_BIN=target/debug/bff audits the debug build (no release
 ## build), whose performance figures mean little.
-seo-audit: web/dist/index.html
+seo-audit: $(NODE_STAMP) web/dist/index.html
 	@if [[ -z "$${BFF_BIN:-}" ]]; then $(CARGO) build --release --locked -p bff; fi
 	BFF_BIN="$${BFF_BIN:-$(BFF_RELEASE)}" bash scripts/seo-audit.sh
 

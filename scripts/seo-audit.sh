@@ -16,7 +16,8 @@
 #   SEO_AUDIT_MIN_SEO=100 the SEO score every page must reach, else the script fails
 #   SEO_AUDIT_MIN_PERF_MOBILE=95, SEO_AUDIT_MAX_LCP_MOBILE_MS=1500, SEO_AUDIT_MIN_PERF_DESKTOP=100
 #                         the performance gates (the first-screen issue's targets)
-# Needs: node and npm, curl, python3, Chromium.
+# Needs: curl, python3, Chromium; the pinned Node and npm (scripts/lib/node.sh) are installed
+# into .tools/ on first use.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,6 +39,10 @@ die() { log "ERROR: $*"; exit 1; }
 [[ -x "$BFF_BIN" ]] || die "no bff binary at $BFF_BIN: cargo build --locked -p bff (or --release)"
 [[ -x "$CHROMIUM" ]] || die "no Chromium at $CHROMIUM"
 [[ -f "$ROOT/web/dist/index.html" ]] || die "the web app is not built: make web/dist/index.html"
+
+# shellcheck source=lib/node.sh
+. "$ROOT/scripts/lib/node.sh"
+node_use
 
 lighthouse_dir="$TOOLS/lighthouse"
 if ! cmp -s "$ROOT/scripts/seo-audit/package-lock.json" "$lighthouse_dir/package-lock.json" \

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import pluginQuery from '@tanstack/eslint-plugin-query';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
@@ -66,7 +67,13 @@ export default defineConfig([
   },
   {
     files: ['src/**/*.{ts,tsx}'],
-    extends: [reactHooks.configs.flat['recommended-latest'], jsxA11y.flatConfigs.strict],
+    extends: [
+      reactHooks.configs.flat['recommended-latest'],
+      jsxA11y.flatConfigs.strict,
+      // TanStack Query's own rules: stable query clients, exhaustive query keys, no rest
+      // destructuring of results, mutation and query properties in order.
+      pluginQuery.configs['flat/recommended-strict'],
+    ],
     languageOptions: {
       globals: globals.browser,
     },

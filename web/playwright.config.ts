@@ -1,6 +1,19 @@
 import { defineConfig, devices } from '@playwright/test';
 import { BASE_URL_ENV } from './e2e/server-env';
 
+/** Debian's Chromium (Playwright cannot download its own here), headless. */
+const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
+};
+
 /**
  * End-to-end tests against the real bff + embedded sandbox serving web/dist.
  * Global setup starts the server on free ports and sets E2E_BASE_URL before the workers start,
@@ -27,20 +40,14 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--no-first-run',
-          ],
-        },
-      },
+      use: { ...devices['Desktop Chrome'], launchOptions: CHROMIUM },
+    },
+    {
+      // The shopping path on a phone (touch, a 412 px viewport, the mobile header): the specs a
+      // visitor on a phone goes through to buy. Desktop-only steps skip themselves there.
+      name: 'mobile',
+      testMatch: /\/(catalogue|cart|checkout)\.spec\.ts$/,
+      use: { ...devices['Pixel 7'], launchOptions: CHROMIUM },
     },
   ],
 });

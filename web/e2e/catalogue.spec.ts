@@ -304,7 +304,7 @@ test.describe('search results', () => {
   });
 });
 
-test('client-side navigation from a collection to a product makes exactly one /api request', async ({ page }) => {
+test('client-side navigation from a collection to a product makes exactly one /api request', async ({ page, isMobile }) => {
   await page.goto('/collection/hats');
   const main = page.getByRole('main');
   await expect(card(main, 'Talon Logo Cap')).toBeVisible();
@@ -319,5 +319,7 @@ test('client-side navigation from a collection to a product makes exactly one /a
   await expect(main.getByRole('heading', { level: 1, name: 'Talon Logo Cap' })).toBeVisible();
   await expect(main.getByRole('combobox', { name: 'Color' })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  expect(requests).toEqual(['GET /api/products/talon%20logo%20cap']);
+  // On a touch device the grid already read the cards that entered the viewport (see
+  // product-grid-prefetch), so the tap itself needs no request at all.
+  expect(requests).toEqual(isMobile ? [] : ['GET /api/products/talon%20logo%20cap']);
 });

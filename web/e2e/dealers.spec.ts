@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, test, WCAG_21_AA } from './support/frame';
+import { expect, expectNoAxeViolations, test, WCAG_22_AA } from './support/frame';
 
 /** The demo's 38 placed dealers; two more sit at (0, 0) and are left out. */
 const PLACED_DEALERS = 38;
@@ -207,7 +207,7 @@ test('3D builder: the build hosted on a 16:9 canvas under the window height, the
 
   await fromGame({ type: 'checkForBearerToken' });
   await expect.poll(received).toContainEqual({ type: 'bearerToken', value: '' });
-  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 
   // a deep link navigates inside the store

@@ -8,7 +8,8 @@
  * is known nothing is marked sampled.
  */
 
-type RandomFill = (bytes: Uint8Array) => Uint8Array;
+// ArrayBuffer-backed: getRandomValues refuses views of a SharedArrayBuffer (TypeScript 6 says so).
+type RandomFill = (bytes: Uint8Array<ArrayBuffer>) => Uint8Array;
 
 const cryptoFill: RandomFill = (bytes) => globalThis.crypto.getRandomValues(bytes);
 
