@@ -165,6 +165,69 @@ async fn the_home_document_carries_the_first_slide_and_the_ribbon() {
 }
 
 #[tokio::test]
+async fn a_search_results_document_carries_the_results_in_its_body() {
+    let app = start_with_web_build(test_config(), &[]);
+    let found = app.get("/api/search?q=summit").await.json();
+    let results = found["results"].as_array().unwrap();
+    assert!(results.len() >= 2, "{found}");
+    let answer = app.get("/search/Summit").await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.header("cache-control"), "no-cache");
+    assert!(
+        answer.header("surrogate-key").contains("search"),
+        "{:?}",
+        answer.headers
+    );
+    let html = answer.text();
+    let body = root(&html);
+    assert!(
+        body.contains(r#"Results for &quot;Summit&quot;</h1>"#),
+        "{body}"
+    );
+    for card in results {
+        let title = html_text(card["title"].as_str().unwrap());
+        assert!(body.contains(&format!(">{title}</")), "{title}: {body}");
+        let price = displayed_price(card);
+        if price > 0.0 {
+            assert!(body.contains(&usd(price)), "{title}: {}", usd(price));
+        }
+    }
+    assert!(!body.contains("Search is unavailable"), "{body}");
+    // the answer the app asks for travels with it (its query as shown, trimmed)
+    assert_eq!(document_data(&html)["/api/search?q=Summit"]["body"], found);
+    assert_eq!(renders(&app, "ok").await, 1.0);
+    // remembered, in the search results' own budget: the next one is a hit, not a render
+    let again = app.get("/search/Summit").await;
+    assert!(
+        again.header("cache-status").contains("; hit"),
+        "{:?}",
+        again.headers
+    );
+    assert_eq!(again.text(), html);
+    assert_eq!(renders(&app, "ok").await, 1.0);
+}
+
+#[tokio::test]
+async fn a_search_the_api_would_refuse_is_the_shell() {
+    let mut config = test_config();
+    config.rate_limit.search_per_minute = 1;
+    let app = start_with_web_build(config, &[]);
+    // too short for the API (422): nothing looked up, nothing rendered
+    let short = app.get("/search/s").await;
+    assert_eq!(short.status, 200);
+    assert!(short.text().contains(r#"<div id="root"></div>"#));
+    // over the search limit: the shell, the app asks the API (which answers 429)
+    let first = app.get("/search/falcon").await.text();
+    assert!(root(&first).contains("Results for"), "{first}");
+    let limited = app.get("/search/ridgeline").await;
+    assert_eq!(limited.status, 200);
+    let html = limited.text();
+    assert!(html.contains(r#"<div id="root"></div>"#), "{html}");
+    assert!(!html.contains("document-data"), "{html}");
+    assert_eq!(renders(&app, "ok").await, 1.0);
+}
+
+#[tokio::test]
 async fn documents_are_no_cache_and_a_matching_etag_is_a_304_from_the_hit_path() {
     let app = start_with_web_build(test_config(), &[]);
     let first = app.get("/product/summit%20lr").await;

@@ -140,6 +140,10 @@ struct Inner {
     metrics: Arc<Metrics>,
     /// Answers rendered once and served again while current (see [`super::rendered`]).
     remembered: Remembered,
+    /// Documents of search results, in a budget of their own (half of
+    /// `cache.search_capacity_bytes`, as `remembered` is half of `cache.capacity_bytes`): random
+    /// search terms evict only other searches' documents, never a product's.
+    remembered_searches: Remembered,
     epochs: EpochCounters,
     /// L2 and the purge fan-out, when Redis is configured.
     shared: Option<SharedTier>,
@@ -281,6 +285,7 @@ impl EdgeCache {
     ) -> Self {
         // Composed answers are new bytes; single entries share theirs.
         let remembered_capacity = config.capacity_bytes / 2;
+        let remembered_search_capacity = config.search_capacity_bytes / 2;
         let entries = bounded_entries(config.capacity_bytes, metrics.clone());
         let search_entries = bounded_entries(config.search_capacity_bytes, metrics.clone());
         Self {
@@ -295,10 +300,8 @@ impl EdgeCache {
                     .map(|route| RouteCounters::new(*route, &metrics))
                     .collect(),
                 metrics,
-                remembered: Remembered::builder()
-                    .max_capacity(remembered_capacity)
-                    .weigher(|key: &String, answer: &Arc<Rendered>| answer.weight(key))
-                    .build(),
+                remembered: remembered_answers(remembered_capacity),
+                remembered_searches: remembered_answers(remembered_search_capacity),
                 epochs: EpochCounters::default(),
                 shared: redis.map(SharedTier::new),
                 pending_purges: std::sync::Mutex::default(),
@@ -374,7 +377,7 @@ impl EdgeCache {
 
     /// Remembers the server-rendered document `body` made from `parts` (looked up after
     /// `epochs` were read) under `key`, for the hit path: `None` (nothing remembered) unless
-    /// every part is a fresh 200.
+    /// every part is a fresh 200. A document made from search results goes to their budget.
     pub fn remember_document(
         &self,
         key: String,
@@ -383,8 +386,27 @@ impl EdgeCache {
         body: &Bytes,
     ) -> Option<Arc<Rendered>> {
         let rendered = Arc::new(Rendered::document(parts, body, epochs, Instant::now())?);
-        self.inner.remembered.insert(key, rendered.clone());
+        let searched = parts
+            .iter()
+            .any(|part| part.entry.route == RouteKind::Search);
+        let store = if searched {
+            &self.inner.remembered_searches
+        } else {
+            &self.inner.remembered
+        };
+        store.insert(key, rendered.clone());
         Some(rendered)
+    }
+
+    /// The remembered document for `key`, if it is still current at `now`: [`Self::remembered`]
+    /// over both budgets (documents of search results live in their own).
+    pub fn remembered_document(&self, key: &str, now: Instant) -> Option<Arc<Rendered>> {
+        self.remembered(key, now).or_else(|| {
+            self.inner
+                .remembered_searches
+                .get(key)
+                .filter(|answer| answer.is_current(&self.inner.epochs, now))
+        })
     }
 
     /// The counters as of now, when every part is still the entry its lookup returned: the
@@ -413,6 +435,7 @@ impl EdgeCache {
         self.inner
             .remembered
             .get(key)
+            .or_else(|| self.inner.remembered_searches.get(key))
             .filter(|answer| answer.within_stale_window(now))
     }
 
@@ -891,6 +914,14 @@ impl EdgeCache {
                 )
             })
     }
+}
+
+/// Remembered answers within `capacity_bytes`, each weighing what it holds beyond its parts.
+fn remembered_answers(capacity_bytes: u64) -> Remembered {
+    Remembered::builder()
+        .max_capacity(capacity_bytes)
+        .weigher(|key: &String, answer: &Arc<Rendered>| answer.weight(key))
+        .build()
 }
 
 /// One bounded storage: moka weighing each entry in bytes (see [`CachedResponse::weight`]),
