@@ -94,7 +94,83 @@ fn cache_hit(c: &mut Criterion) {
         assert!(hits.answer(&request).is_some(), "the page is remembered");
         group.bench_function(name, |b| b.iter(|| hits.answer(&request)));
     }
+    product_hits(&runtime, &mut group);
     group.finish();
+}
+
+/// The summit lr product of the demo catalogue: the first rifle of the sandbox's fixture.
+const RIFLES: &str = include_str!("../../sandbox/fixtures/catalogue/rifles.json");
+const BUILD: &str = "bench-build";
+const PRODUCT_JSON: &str = "/api/products/summit%20lr";
+const PRODUCT_DOCUMENT: &str = "/product/summit%20lr";
+
+/// A product's JSON answer and its server-rendered document, both remembered from the same two
+/// parts (the product and the price map), answered by the hit path in the same run: the issue's
+/// "a document hit costs what a JSON hit costs" (`hit_path_product_document_*` against
+/// `hit_path_product_json_*`).
+fn product_hits(
+    runtime: &tokio::runtime::Runtime,
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+) {
+    let cache = EdgeCache::new(CacheConfig::default(), Arc::new(Metrics::new()));
+    let rifles: serde_json::Value =
+        serde_json::from_str(RIFLES).unwrap_or_else(|err| panic!("rifles: {err}"));
+    let product = Bytes::from(rifles[0].to_string());
+    let fill = |route, title: &'static str, body: Bytes| {
+        let cache = cache.clone();
+        runtime
+            .block_on(cache.lookup(route, title, move || async move {
+                Ok(Fetched {
+                    status: StatusCode::OK,
+                    body,
+                    content_type: HeaderValue::from_static("application/json"),
+                    extra_tags: vec![],
+                })
+            }))
+            .unwrap_or_else(|err| panic!("fill {title}: {err}"))
+    };
+    let content = fill(RouteKind::Product, "summit lr", product.clone());
+    let prices = fill(RouteKind::Prices, "all", Bytes::from_static(b"{}"));
+    // read after the stores (each bumps its route's counter), as a hit's request would
+    let epochs = cache.epochs();
+    let parts = [&content, &prices];
+    // the composed answer is remembered under the product's key, as the route remembers it
+    cache.respond(epochs, &parts, Some(product.clone()), &HeaderMap::new());
+    // a document of a product page's size: the shell, the first screen, the data inlined
+    let document = Bytes::from(format!(
+        "<!doctype html><html><head><title>Summit LR</title></head><body><div id=\"root\">{}</div>\
+         <script type=\"application/json\" id=\"document-data\">{}</script></body></html>",
+        "<div class=\"product\">Summit LR</div>".repeat(400),
+        String::from_utf8_lossy(&product),
+    ));
+    cache
+        .remember_document(
+            bff::ssr::document_key(BUILD, PRODUCT_DOCUMENT),
+            epochs,
+            &parts,
+            &document,
+        )
+        .unwrap_or_else(|| panic!("the document is remembered"));
+    let hits = HitPath::new(
+        cache,
+        Arc::new(SecurityHeaders::new(&Config::default(), None)),
+        &Metrics::new(),
+        Some(BUILD),
+    );
+    for (encoding, accept) in [("br", "gzip, deflate, br, zstd"), ("identity", "")] {
+        for (kind, path) in [("json", PRODUCT_JSON), ("document", PRODUCT_DOCUMENT)] {
+            let request = Request::get(path)
+                .header("accept-encoding", accept)
+                .body(Body::empty())
+                .unwrap_or_else(|err| panic!("request: {err}"));
+            let answer = hits
+                .answer(&request)
+                .unwrap_or_else(|| panic!("{path} is not remembered"));
+            assert_eq!(answer.status(), StatusCode::OK, "{path}");
+            let name = format!("hit_path_product_{kind}_{encoding}");
+            group.bench_function(name, |b| b.iter(|| hits.answer(&request)));
+        }
+    }
 }
 
 criterion_group!(benches, cache_hit);

@@ -172,7 +172,7 @@ impl HitPath {
         }
         let answer = self
             .cache
-            .remembered(&crate::ssr::document_key(build, path), now)?;
+            .remembered_document(&crate::ssr::document_key(build, path), now)?;
         Some((route, answer))
     }
 }

@@ -121,6 +121,22 @@ impl ClientRateLimit {
         self.check_here(ip)
     }
 
+    /// The client `request` is counted under.
+    pub fn client_of(&self, request: &Request) -> IpAddr {
+        self.client.of(request)
+    }
+
+    /// Whether `client` is within its quota, this request counted; a refusal is
+    /// counted in `bff_rate_limited_total` as the layer counts it. For handlers that answer
+    /// something other than a 429 past the limit (the search results' document serves its shell).
+    pub async fn admits(&self, client: IpAddr) -> bool {
+        let admitted = self.check(client).await.is_ok();
+        if !admitted {
+            self.metrics.count_rate_limited(self.name);
+        }
+        admitted
+    }
+
     /// This replica's own limit.
     fn check_here(&self, ip: IpAddr) -> Result<(), u64> {
         self.limiter.check_key(&ip).map_err(|not_until| {

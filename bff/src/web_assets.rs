@@ -282,18 +282,39 @@ fn missing_asset() -> Response {
 }
 
 /// Files next to `index.html` (favicon, manifest), as stored; any other path is the document.
+/// The build's server-side outputs are not public: a path into them is the document too (the
+/// app's 404), as if they were not there.
 async fn root_file_or_document(
     dist: PathBuf,
     document: MethodRouter,
     request: Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
-    let response = serve_from(&dist, &parts).await;
-    if found(&response) {
-        return response;
+    if !is_server_side_output(parts.uri.path()) {
+        let response = serve_from(&dist, &parts).await;
+        if found(&response) {
+            return response;
+        }
     }
     let Ok(response) = document.oneshot(Request::from_parts(parts, body)).await;
     response
+}
+
+/// The web build's directories that only the server reads: the server renderer (`ssr/`, the
+/// whole app as one script) and Vite's manifest (`.vite/`, every chunk's name and import).
+const SERVER_SIDE_OUTPUTS: [&str; 2] = ["ssr", ".vite"];
+
+/// Whether `path` names a file in [`SERVER_SIDE_OUTPUTS`] the way the file service reads it:
+/// percent-decoded, `.` and empty segments skipped.
+fn is_server_side_output(path: &str) -> bool {
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    let first = std::path::Path::new(decoded.as_ref())
+        .components()
+        .find_map(|component| match component {
+            std::path::Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
+            _ => None,
+        });
+    first.is_some_and(|name| SERVER_SIDE_OUTPUTS.contains(&name.as_str()))
 }
 
 /// A WebGL build (Unity's `Build/` folder) ships files compressed ahead of time and asks for them
@@ -356,7 +377,30 @@ async fn default_cache_control(request: Request, next: Next) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::{build_id, precompressed, render_index, shell};
+    use super::{build_id, is_server_side_output, precompressed, render_index, shell};
+
+    #[test]
+    fn the_server_side_outputs_are_recognised_however_the_path_is_spelled() {
+        for path in [
+            "/ssr/render.js",
+            "/.vite/manifest.json",
+            "//ssr/render.js",
+            "/./ssr/render.js",
+            "/%73sr/render.js",
+            "/%2Evite/manifest.json",
+            "/ssr/render.js.br",
+        ] {
+            assert!(is_server_side_output(path), "{path}");
+        }
+        for path in [
+            "/favicon.svg",
+            "/ssrx/render.js",
+            "/vite/manifest.json",
+            "/",
+        ] {
+            assert!(!is_server_side_output(path), "{path}");
+        }
+    }
 
     #[test]
     fn a_build_is_named_by_its_index() {

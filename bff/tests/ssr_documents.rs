@@ -7,6 +7,7 @@ mod common;
 
 use common::browser::{Browser, CAPTCHA};
 use common::in_process::{InProcess, capture_logs, start_with_web_build};
+use common::redis::RedisServer;
 use common::test_config;
 use serde_json::{Value, json};
 
@@ -165,6 +166,69 @@ async fn the_home_document_carries_the_first_slide_and_the_ribbon() {
 }
 
 #[tokio::test]
+async fn a_search_results_document_carries_the_results_in_its_body() {
+    let app = start_with_web_build(test_config(), &[]);
+    let found = app.get("/api/search?q=summit").await.json();
+    let results = found["results"].as_array().unwrap();
+    assert!(results.len() >= 2, "{found}");
+    let answer = app.get("/search/Summit").await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.header("cache-control"), "no-cache");
+    assert!(
+        answer.header("surrogate-key").contains("search"),
+        "{:?}",
+        answer.headers
+    );
+    let html = answer.text();
+    let body = root(&html);
+    assert!(
+        body.contains(r#"Results for &quot;Summit&quot;</h1>"#),
+        "{body}"
+    );
+    for card in results {
+        let title = html_text(card["title"].as_str().unwrap());
+        assert!(body.contains(&format!(">{title}</")), "{title}: {body}");
+        let price = displayed_price(card);
+        if price > 0.0 {
+            assert!(body.contains(&usd(price)), "{title}: {}", usd(price));
+        }
+    }
+    assert!(!body.contains("Search is unavailable"), "{body}");
+    // the answer the app asks for travels with it (its query as shown, trimmed)
+    assert_eq!(document_data(&html)["/api/search?q=Summit"]["body"], found);
+    assert_eq!(renders(&app, "ok").await, 1.0);
+    // remembered, in the search results' own budget: the next one is a hit, not a render
+    let again = app.get("/search/Summit").await;
+    assert!(
+        again.header("cache-status").contains("; hit"),
+        "{:?}",
+        again.headers
+    );
+    assert_eq!(again.text(), html);
+    assert_eq!(renders(&app, "ok").await, 1.0);
+}
+
+#[tokio::test]
+async fn a_search_the_api_would_refuse_is_the_shell() {
+    let mut config = test_config();
+    config.rate_limit.search_per_minute = 1;
+    let app = start_with_web_build(config, &[]);
+    // too short for the API (422): nothing looked up, nothing rendered
+    let short = app.get("/search/s").await;
+    assert_eq!(short.status, 200);
+    assert!(short.text().contains(r#"<div id="root"></div>"#));
+    // over the search limit: the shell, the app asks the API (which answers 429)
+    let first = app.get("/search/falcon").await.text();
+    assert!(root(&first).contains("Results for"), "{first}");
+    let limited = app.get("/search/ridgeline").await;
+    assert_eq!(limited.status, 200);
+    let html = limited.text();
+    assert!(html.contains(r#"<div id="root"></div>"#), "{html}");
+    assert!(!html.contains("document-data"), "{html}");
+    assert_eq!(renders(&app, "ok").await, 1.0);
+}
+
+#[tokio::test]
 async fn documents_are_no_cache_and_a_matching_etag_is_a_304_from_the_hit_path() {
     let app = start_with_web_build(test_config(), &[]);
     let first = app.get("/product/summit%20lr").await;
@@ -310,4 +374,66 @@ async fn shoppers_never_see_each_others_name_or_cart_in_a_document() {
         // one shared document: whoever filled it, everyone gets the same bytes
         assert!(seen.windows(2).all(|pair| pair[0] == pair[1]), "{path}");
     }
+}
+
+#[tokio::test]
+async fn a_document_rendered_on_one_replica_reaches_the_others_through_l2_under_its_build_id() {
+    let redis = RedisServer::start();
+    let prefix = format!("ssr-l2-{}:", uuid::Uuid::new_v4());
+    let config = || {
+        let mut config = test_config();
+        config.redis.url = redis.url();
+        config.redis.key_prefix = prefix.clone();
+        config
+    };
+    let first = start_with_web_build(config(), SECRETS);
+    let answer = first.get("/product/summit%20lr").await;
+    let html = answer.text();
+    assert!(root(&html).contains("Summit LR</h1>"));
+    assert_eq!(renders(&first, "ok").await, 1.0);
+    let build = first.state.web.build_id().unwrap().to_owned();
+    let stored = redis.cli(&["--scan", "--pattern", &format!("{prefix}*document*")]);
+    assert_eq!(
+        stored,
+        format!("{prefix}cache:entry:document:{build}:/product/summit%20lr"),
+        "one document in L2, keyed by the build id"
+    );
+
+    // another replica answers it from L2: no render, the same bytes, a hit from then on
+    let second = start_with_web_build(config(), &[]);
+    let shared = second.get("/product/summit%20lr").await;
+    assert_eq!(shared.status, 200);
+    assert_eq!(shared.text(), html);
+    assert_eq!(shared.header("etag"), answer.header("etag"));
+    assert_eq!(renders(&second, "ok").await, 0.0, "not rendered again");
+    let again = second.get("/product/summit%20lr").await;
+    assert!(
+        again.header("cache-status").contains("; hit"),
+        "{:?}",
+        again.headers
+    );
+
+    // a purge of one of its parts' tags outdates it in L2: the next replica renders it
+    // (`Surrogate-Key` writes a tag's spaces as `%20`)
+    let tag = answer
+        .header("surrogate-key")
+        .split(' ')
+        .find(|tag| tag.starts_with("product:"))
+        .unwrap()
+        .replace("%20", " ");
+    assert_eq!(tag, "product:summit lr");
+    let purged = first
+        .admin_post("/admin/cache/purge", ADMIN_TOKEN, &json!({"tags": [tag]}))
+        .await;
+    assert_eq!(purged.status, 200, "{}", purged.text());
+    let third = start_with_web_build(config(), &[]);
+    let rendered = third.get("/product/summit%20lr").await;
+    assert!(root(&rendered.text()).contains("Summit LR</h1>"));
+    assert_eq!(renders(&third, "ok").await, 1.0, "rendered after the purge");
+
+    // search results' documents stay out of the shared tier, as search results do
+    let search = first.get("/search/summit").await;
+    assert!(root(&search.text()).contains("Results for"));
+    let documents = redis.cli(&["--scan", "--pattern", &format!("{prefix}*document*")]);
+    assert!(!documents.contains("/search/"), "{documents}");
 }

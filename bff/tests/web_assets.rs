@@ -97,6 +97,38 @@ async fn unhashed_root_files_are_served_with_a_short_cache() {
 }
 
 #[tokio::test]
+async fn the_builds_server_side_outputs_are_not_public() {
+    let app = start();
+    let dist = app.state.config.web.dist_dir.clone();
+    std::fs::create_dir_all(dist.join("ssr")).unwrap();
+    std::fs::create_dir_all(dist.join(".vite")).unwrap();
+    let secret = "the-whole-app-as-one-script";
+    std::fs::write(dist.join("ssr/render.js"), secret).unwrap();
+    std::fs::write(dist.join("ssr/render.js.br"), secret).unwrap();
+    std::fs::write(
+        dist.join(".vite/manifest.json"),
+        format!("{{\"{secret}\":1}}"),
+    )
+    .unwrap();
+    for path in [
+        "/ssr/render.js",
+        "/.vite/manifest.json",
+        "/%73sr/render.js",
+        "/./ssr/render.js",
+        "//ssr/render.js",
+        "/%2Evite/manifest.json",
+    ] {
+        for accept in ["", "br"] {
+            let response = app.get_with(path, &[("accept-encoding", accept)]).await;
+            assert_eq!(response.status, 404, "{path} ({accept})");
+            assert!(!response.text().contains(secret), "{path} ({accept})");
+        }
+    }
+    // the public root files still are
+    assert_eq!(app.get("/favicon.svg").await.status, 200);
+}
+
+#[tokio::test]
 async fn unknown_api_paths_are_problem_json_404s() {
     let app = start();
     for path in [

@@ -9,6 +9,7 @@ import {
   uniqueEmail,
 } from './support/account';
 import { expect, expectNoAxeViolations, test } from './support/frame';
+import { gotoHydrated } from './support/hydration';
 
 /**
  * The account area against the real bff + sandbox (issue 14). The demo shopper is only read;
@@ -27,7 +28,7 @@ test('a signed-out visit returns after sign-in, and every account page shows its
   page,
 }) => {
   test.setTimeout(120_000);
-  await page.goto('/profile/address-book');
+  await gotoHydrated(page, '/profile/address-book');
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fprofile%2Faddress-book$/);
   await signInWithForm(page, SHOPPER.email, SHOPPER.password);
   await expect(page).toHaveURL(/\/profile\/address-book$/);
@@ -82,7 +83,7 @@ test('a signed-out visit returns after sign-in, and every account page shows its
     { path: '/profile/le-mil', title: 'LE / MIL Verification', texts: ['Verify with VeriPass'] },
   ];
   for (const { path, title, texts } of pages) {
-    await page.goto(path);
+    await gotoHydrated(page, path);
     await heading(page, title);
     await expect(main(page).getByRole('link', { name: 'Back' })).toBeVisible();
     for (const text of texts) await expect(main(page).getByText(text).first()).toBeVisible();
@@ -90,7 +91,7 @@ test('a signed-out visit returns after sign-in, and every account page shows its
   }
 
   // the edit form of an address, prefilled
-  await page.goto('/profile/address-book');
+  await gotoHydrated(page, '/profile/address-book');
   await main(page).getByRole('link', { name: 'Change billing Address' }).click();
   await heading(page, 'Edit Address');
   await expect(main(page).getByLabel('Company')).not.toHaveValue('');
@@ -104,7 +105,7 @@ test('register, verify the e-mail from the outbox, edit the information and the 
 }) => {
   test.setTimeout(120_000);
   const email = uniqueEmail('journey');
-  await page.goto('/register');
+  await gotoHydrated(page, '/register');
   const signUp = page.getByRole('form', { name: 'Create an account' });
   await signUp.getByLabel('First Name').fill('Riley');
   await signUp.getByLabel('Last Name').fill('Tester');
@@ -116,7 +117,7 @@ test('register, verify the e-mail from the outbox, edit the information and the 
   await expect(page.getByRole('banner').getByRole('link', { name: 'Account' })).toBeVisible();
 
   // the unverified account can ask for the link again
-  await page.goto('/profile');
+  await gotoHydrated(page, '/profile');
   const verification = main(page).getByRole('region', { name: 'Email Verification' });
   await verification.getByRole('button', { name: 'Resend Verification Link' }).click();
   await expect(page.getByText('A verification link was sent to your email')).toBeVisible();
@@ -129,12 +130,12 @@ test('register, verify the e-mail from the outbox, edit the information and the 
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await route.continue();
   });
-  await page.goto(new URL(mail.link ?? '').pathname + new URL(mail.link ?? '').search);
+  await gotoHydrated(page, new URL(mail.link ?? '').pathname + new URL(mail.link ?? '').search);
   await expect(page.getByRole('heading', { level: 1, name: 'VERIFYING REGISTRATION...' })).toBeVisible();
   await expect(page.getByText('Registration verified successfully')).toBeVisible();
   await expect(page.getByText('Email verified successfully')).toHaveCount(0);
   await expect(page).toHaveURL(/\/$/);
-  await page.goto('/profile');
+  await gotoHydrated(page, '/profile');
   await expect(main(page).getByRole('region', { name: 'Email Verification' })).toContainText('Verified');
 
   // Edit Information: the phone is formatted as typed
@@ -148,7 +149,7 @@ test('register, verify the e-mail from the outbox, edit the information and the 
   await expect(main(page).getByRole('region', { name: 'Contact Information' })).toContainText('(208) 555-0177');
 
   // the address book: empty, then one address (default for both), edited
-  await page.goto('/profile/address-book');
+  await gotoHydrated(page, '/profile/address-book');
   await expect(main(page).getByRole('heading', { name: 'No addresses found' })).toBeVisible();
   await expect(main(page).getByText('Add a new address to your address book')).toBeVisible();
   await main(page).getByRole('link', { name: 'Add New Address' }).click();
@@ -197,7 +198,7 @@ test('register, verify the e-mail from the outbox, edit the information and the 
   await expect(shipping).toContainText('Meridian');
 
   // Update Password
-  await page.goto('/profile/update-password');
+  await gotoHydrated(page, '/profile/update-password');
   const password = page.getByRole('form', { name: 'Update Password' });
   await password.getByLabel('Current Password').fill('Password123!');
   await password.getByLabel('New Password').fill('short');
@@ -216,7 +217,7 @@ test('register, verify the e-mail from the outbox, edit the information and the 
   await page.getByRole('navigation', { name: 'Account' }).getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('banner').getByRole('link', { name: 'Sign in' })).toBeVisible();
-  await page.goto('/profile');
+  await gotoHydrated(page, '/profile');
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fprofile$/);
   await signInWithForm(page, email, 'NewPassword456!');
   await expect(page).toHaveURL(/\/profile$/);
@@ -226,12 +227,12 @@ test('register, verify the e-mail from the outbox, edit the information and the 
 test('an order placed through the API, the newsletter, Pro Deal documents and LE/MIL through VeriPass', async ({ page }) => {
   test.setTimeout(120_000);
   const email = uniqueEmail('programs');
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   await registerThroughApi(page, { email, withPhoneAndAddress: true });
   const orderId = await placeOrderThroughApi(page, email);
 
   // My Orders and the order's details
-  await page.goto('/profile/orders');
+  await gotoHydrated(page, '/profile/orders');
   await heading(page, 'My Orders');
   const table = main(page).getByRole('table');
   const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: String(orderId) }) });
@@ -249,7 +250,7 @@ test('an order placed through the API, the newsletter, Pro Deal documents and LE
   await expectNoAxeViolations(page);
 
   // the newsletter: subscribe, then unsubscribe
-  await page.goto('/profile/newsletter');
+  await gotoHydrated(page, '/profile/newsletter');
   const newsletter = page.getByRole('form', { name: 'Newsletter Subscription' });
   await expect(newsletter).toContainText('You arent subscribed to our newsletter.');
   await newsletter.getByRole('checkbox', { name: 'General Subscription' }).check();
@@ -264,7 +265,7 @@ test('an order placed through the API, the newsletter, Pro Deal documents and LE
   await expect(newsletter).toContainText('You arent subscribed to our newsletter.');
 
   // Pro Deal: the refused files are named before upload, a valid one is accepted
-  await page.goto('/profile/discount-programs');
+  await gotoHydrated(page, '/profile/discount-programs');
   await main(page).getByRole('link', { name: 'Apply for Pro Deal' }).click();
   await heading(page, 'Pro Deal');
   const proDeal = page.getByRole('form', { name: 'Pro Deal application' });
@@ -283,7 +284,7 @@ test('an order placed through the API, the newsletter, Pro Deal documents and LE
   await expect(main(page).getByText('Your application is pending verification.')).toBeVisible();
 
   // LE/MIL: to VeriPass and back
-  await page.goto('/profile/discount-programs');
+  await gotoHydrated(page, '/profile/discount-programs');
   await main(page).getByRole('link', { name: 'Apply for LE / MIL' }).click();
   await heading(page, 'LE / MIL Verification');
   await main(page).getByRole('button', { name: 'Verify with VeriPass' }).click();
@@ -292,7 +293,7 @@ test('an order placed through the API, the newsletter, Pro Deal documents and LE
   await expect(page.getByText('Your LE/MIL status has been verified')).toBeVisible();
   await expect(page).toHaveURL(/\/profile\/le-mil$/);
   await expect(main(page).getByRole('button', { name: 'Verify with VeriPass' })).toHaveCount(0);
-  await page.goto('/profile/discount-programs');
+  await gotoHydrated(page, '/profile/discount-programs');
   const military = main(page).getByRole('region', { name: 'LE / MIL' });
   await expect(military).toContainText('Your LE / MIL status is verified.');
   await expect(military.getByRole('link')).toHaveCount(0);

@@ -1,9 +1,10 @@
 import { expect, test } from './support/frame';
+import { gotoHydrated } from './support/hydration';
 
 test('signing in with the captcha from the sandbox goes home, and the account icon then leads to the account', async ({
   page,
 }) => {
-  await page.goto('/login');
+  await gotoHydrated(page, '/login');
   const form = page.getByRole('form', { name: 'Sign in' });
   await form.getByLabel('Email').fill('shopper@talonforge.example');
   await form.getByLabel('Password', { exact: true }).fill('Password123!');

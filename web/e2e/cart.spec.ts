@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, test } from './support/frame';
+import { gotoHydrated } from './support/hydration';
 
 /**
  * The cart drawer against the real bff + sandbox (issue 12). Lines are put in the cart through the
@@ -61,7 +62,7 @@ test('a guest changes quantities, removes a line, applies promo codes and leaves
 }) => {
   await addThroughApi(page, FIELD_KIT);
   await addThroughApi(page, DUST_COVER);
-  await page.goto('/');
+  await gotoHydrated(page, '/');
 
   // the header's cart is a button naming the count; Escape closes the drawer and focus returns
   let drawer = await openCart(page, 2);
@@ -128,7 +129,7 @@ test('a guest changes quantities, removes a line, applies promo codes and leaves
 
 test('a low-stock line raises the inventory warning', async ({ page }) => {
   await addThroughApi(page, RANGE_MAT);
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const drawer = await openCart(page, 1);
 
   await drawer.getByRole('button', { name: 'Increase quantity of Range Mat' }).click();
@@ -139,7 +140,7 @@ test('a low-stock line raises the inventory warning', async ({ page }) => {
 
 test('a guest cart survives sign-in: the merged lines show without a reload', async ({ page, isMobile }) => {
   await addThroughApi(page, SLING_MOUNT);
-  await page.goto('/login');
+  await gotoHydrated(page, '/login');
   await expect(cartButton(page, 1)).toBeVisible();
   // a mark on this document: it must survive sign-in (no reload)
   await page.evaluate(() => {
@@ -171,14 +172,14 @@ test('a guest cart survives sign-in: the merged lines show without a reload', as
 // The two adds through the catalogue's UI (issue 12, Done when): a collection card's quick '+'
 // and a variant product's Add to Cart.
 test('a guest adds from a collection quick + and a variant product from its page: toasts and badge', async ({ page }) => {
-  await page.goto('/collection/cases');
+  await gotoHydrated(page, '/collection/cases');
   await page.getByRole('button', { name: /add field maintenance kit to (the )?cart/i }).click();
   let drawer = page.getByRole('dialog', { name: 'Cart' });
   await expect(drawer.getByRole('status')).toHaveText('You added Field Maintenance Kit to your shopping cart');
   await expect(cartButton(page, 1)).toBeVisible();
   await page.keyboard.press('Escape');
 
-  await page.goto('/product/talon%20logo%20cap');
+  await gotoHydrated(page, '/product/talon%20logo%20cap');
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   drawer = page.getByRole('dialog', { name: 'Cart' });
   await expect(drawer.getByRole('status')).toHaveText(/^You added Talon Logo Cap \(.+\) to your shopping cart$/);

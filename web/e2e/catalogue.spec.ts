@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { SANDBOX_URL_ENV } from './server-env';
 import { expect, expectNoAxeViolations, test } from './support/frame';
+import { gotoHydrated, reloadHydrated } from './support/hydration';
 
 /**
  * The catalogue on the demo data (sandbox/README.md, "The demo catalogue"): the four collection
@@ -14,7 +15,7 @@ test.describe('collection pages', () => {
   test('tabbed grid (Rifles): tabs keep activeFilter through back, forward and reload; empty tab; discounts; axe', async ({
     page,
   }) => {
-    await page.goto('/collection/rifles');
+    await gotoHydrated(page, '/collection/rifles');
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1, name: 'Rifles' })).toBeVisible();
     await expect(main.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Home' })).toBeVisible();
@@ -58,13 +59,13 @@ test.describe('collection pages', () => {
     await page.goBack();
     await expect(tabs.getByRole('tab', { name: 'Semi-Auto' })).toHaveAttribute('aria-selected', 'true');
     await page.goForward();
-    await page.reload();
+    await reloadHydrated(page);
     await expect(tabs.getByRole('tab', { name: 'Rimfire' })).toHaveAttribute('aria-selected', 'true');
     await expect(main.getByRole('article')).toHaveCount(1);
   });
 
   test('cards (Pistols), simple grid (Hats, null display type) and a collection that does not exist', async ({ page }) => {
-    await page.goto('/collection/pistols');
+    await gotoHydrated(page, '/collection/pistols');
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1, name: 'Pistols' })).toBeVisible();
     await expect(main.getByRole('link', { name: 'Shop Now: Falcon 9 Competition' })).toHaveAttribute(
@@ -75,19 +76,19 @@ test.describe('collection pages', () => {
     await expect(card(main, 'Falcon 9')).toContainText('(FFL Required to ship)');
     await expect(card(main, 'Falcon 10mm')).toContainText('$799.00');
 
-    await page.goto('/collection/hats');
+    await gotoHydrated(page, '/collection/hats');
     await expect(main.getByRole('heading', { level: 1, name: 'Hats' })).toBeVisible();
     await expect(main.getByRole('list', { name: 'Hats products' }).getByRole('article')).toHaveCount(3);
     await expect(card(main, 'Range Beanie').getByRole('button', { name: 'Add Range Beanie to cart' })).toBeVisible();
     await expect(main.getByRole('tablist')).toHaveCount(0);
     await expect(main).not.toContainText('(FFL Required to ship)');
 
-    await page.goto('/collection/no-such-collection');
+    await gotoHydrated(page, '/collection/no-such-collection');
     await expect(main.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   });
 
   test('filterable grid (Upgrades): Model under a manufacturer, search, sort, count, Reset All, in the URL', async ({ page }) => {
-    await page.goto('/collection/upgrades');
+    await gotoHydrated(page, '/collection/upgrades');
     const main = page.getByRole('main');
     const filters = main.getByRole('region', { name: 'Filters' });
     const count = main.getByRole('status');
@@ -112,7 +113,7 @@ test.describe('collection pages', () => {
     ]);
 
     // a shared link shows the same view
-    await page.reload();
+    await reloadHydrated(page);
     await expect(count).toHaveText('3 Products');
     await expect(filters.getByRole('checkbox', { name: 'Summit LR' })).toBeChecked();
 
@@ -136,7 +137,7 @@ test.describe('product pages', () => {
   test('Summit LR (long): cascade with the price following the sku, out of stock -> a stock alert, about; axe', async ({
     page,
   }) => {
-    await page.goto('/product/summit%20lr');
+    await gotoHydrated(page, '/product/summit%20lr');
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1, name: 'Summit LR' })).toBeVisible();
     await expect(page).toHaveTitle('Summit LR | Talonforge Arms');
@@ -193,7 +194,7 @@ test.describe('product pages', () => {
     await expect(main.getByRole('status').filter({ hasText: 'You will be notified when Summit LR is back in stock' })).toBeVisible();
 
     // the linked variant survives a reload
-    await page.reload();
+    await reloadHydrated(page);
     await expect(color).toHaveValue('Sniper Grey');
     await expect(caliber).toHaveValue('6.5 Creedmoor');
   });
@@ -201,7 +202,7 @@ test.describe('product pages', () => {
   test('Summit LR lightbox: opens on Enter, wraps around with the arrow keys, closes on Escape and returns focus', async ({
     page,
   }) => {
-    await page.goto('/product/summit%20lr');
+    await gotoHydrated(page, '/product/summit%20lr');
     const gallery = page.getByRole('main').getByRole('region', { name: 'Image gallery' });
     const opener = gallery.getByRole('button', { name: /^Open image 1 of 6/ });
     await opener.focus();
@@ -225,14 +226,14 @@ test.describe('product pages', () => {
   test('Summit Hunter (short) and Falcon 9 (short-alt): gallery, ribbon, add-ons, compatibility, tabs, More Details', async ({
     page,
   }) => {
-    await page.goto('/product/summit%20hunter');
+    await gotoHydrated(page, '/product/summit%20hunter');
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1, name: 'Summit Hunter' })).toBeVisible();
     await expect(main.getByRole('region', { name: 'Image gallery' })).toBeVisible();
     await expect(main.getByRole('region', { name: 'Image ribbon' })).toHaveCount(0);
     await expect(main.getByRole('heading', { name: 'Built for the Long Range' })).toHaveCount(0);
 
-    await page.goto('/product/falcon%209');
+    await gotoHydrated(page, '/product/falcon%209');
     await expect(main.getByRole('heading', { level: 1, name: 'Falcon 9' })).toBeVisible();
     await expect(main.getByRole('region', { name: 'Image ribbon' })).toBeVisible();
     await expect(main.getByRole('region', { name: 'Image gallery' })).toHaveCount(0);
@@ -260,14 +261,14 @@ test.describe('product pages', () => {
   });
 
   test('a product that does not exist shows the not-found page', async ({ page }) => {
-    await page.goto('/product/no%20such%20product');
+    await gotoHydrated(page, '/product/no%20such%20product');
     await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   });
 });
 
 test.describe('search results', () => {
   test('results for a query, an empty result, and no axe violations', async ({ page }) => {
-    await page.goto('/search/summit');
+    await gotoHydrated(page, '/search/summit');
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1, name: 'Results for "summit"' })).toBeVisible();
     await expect(main.getByRole('list', { name: 'Search results' }).getByRole('heading')).toHaveText([
@@ -280,7 +281,7 @@ test.describe('search results', () => {
     await expect(card(main, 'Summit Ultralite')).toContainText('(12% off)');
     await expectNoAxeViolations(page);
 
-    await page.goto('/search/zzzz');
+    await gotoHydrated(page, '/search/zzzz');
     await expect(main.getByRole('heading', { level: 1, name: 'Results for "zzzz"' })).toBeVisible();
     await expect(main.getByRole('status')).toHaveText('0 products');
     await expect(main.getByRole('article')).toHaveCount(0);
@@ -295,7 +296,7 @@ test.describe('search results', () => {
     });
     expect(fault.ok()).toBe(true);
 
-    await page.goto('/search/outage');
+    await gotoHydrated(page, '/search/outage');
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1, name: 'Results for "outage"' })).toBeVisible();
     await expect(main.getByRole('alert')).toContainText('Search is unavailable');
@@ -305,7 +306,7 @@ test.describe('search results', () => {
 });
 
 test('client-side navigation from a collection to a product makes exactly one /api request', async ({ page, isMobile }) => {
-  await page.goto('/collection/hats');
+  await gotoHydrated(page, '/collection/hats');
   const main = page.getByRole('main');
   await expect(card(main, 'Talon Logo Cap')).toBeVisible();
   await page.waitForLoadState('networkidle');

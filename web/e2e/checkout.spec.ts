@@ -1,5 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, test } from './support/frame';
+import { gotoHydrated, reloadHydrated } from './support/hydration';
 
 /*
  * Checkout against the real bff + sandbox. The cart is filled through the BFF's cart API from the
@@ -134,11 +135,11 @@ function banner(page: Page, text: string): Locator {
 
 test('a guest buys an in-stock item end to end: errors, payment, confirmation and the order e-mail', async ({ page }) => {
   const email = uniqueEmail('guest');
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   await addToCart(page, SKU.caseSmall, 2);
 
   // the payment step without a completed billing step goes back to billing
-  await page.goto('/checkout?stepId=payment');
+  await gotoHydrated(page, '/checkout?stepId=payment');
   await expect(page).toHaveURL(/\/checkout\?stepId=billing$/);
   const steps = page.getByRole('navigation', { name: 'Checkout steps' });
   await expect(steps.getByText('Billing & shipping')).toHaveAttribute('aria-current', 'step');
@@ -172,7 +173,7 @@ test('a guest buys an in-stock item end to end: errors, payment, confirmation an
   await expect(summary.getByRole('region', { name: 'Shipping method' })).toContainText('Expedited');
   await expect(page.getByRole('link', { name: 'Back' })).toBeVisible();
   // reloading keeps the saved forms (never a card field)
-  await page.reload();
+  await reloadHydrated(page);
   await expect(page.getByRole('form', { name: 'Payment' })).toBeVisible();
   expect(await page.evaluate(() => sessionStorage.getItem('billingForm'))).toContain(email);
   await expectNoAxeViolations(page);
@@ -212,9 +213,9 @@ test('a guest buys an in-stock item end to end: errors, payment, confirmation an
 
 test('an FFL item needs the dealer form with a US phone, and ships to the dealer only', async ({ page }) => {
   const email = uniqueEmail('ffl');
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   await addToCart(page, SKU.rifle);
-  await page.goto('/checkout');
+  await gotoHydrated(page, '/checkout');
 
   await expect(billingForm(page).getByRole('group', { name: 'Dealer Address' })).toContainText('licensed dealer');
   await fillBilling(page, austin(email));
@@ -244,10 +245,10 @@ test('an FFL item needs the dealer form with a US phone, and ships to the dealer
 });
 
 test('a restricted zip opens the modal; Update Address closes it and Remove Items removes the item', async ({ page }) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   await addToCart(page, SKU.brake);
   await addToCart(page, SKU.kit);
-  await page.goto('/checkout');
+  await gotoHydrated(page, '/checkout');
   await fillBilling(page, { ...austin(uniqueEmail('restricted')), city: 'New York', state: 'New York', zip: '10001' });
   await next(page);
 
@@ -273,16 +274,16 @@ test('a restricted zip opens the modal; Update Address closes it and Remove Item
 });
 
 test('removing every item in the modal goes home with a warning; an empty cart redirects home', async ({ page }) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   await addToCart(page, SKU.brake);
-  await page.goto('/checkout');
+  await gotoHydrated(page, '/checkout');
   await fillBilling(page, { ...austin(uniqueEmail('all-restricted')), city: 'San Francisco', state: 'California', zip: '94105' });
   await next(page);
   await page.getByRole('dialog', { name: 'You have restricted items in your cart' }).getByRole('button', { name: 'Remove Items' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(banner(page, 'All Items have been removed from your cart')).toBeVisible();
 
-  await page.goto('/checkout');
+  await gotoHydrated(page, '/checkout');
   await expect(page).toHaveURL(/\/$/);
   await expect(banner(page, 'Your cart is empty, so we have redirected you to the home page')).toBeVisible();
 });
@@ -292,9 +293,9 @@ test('card errors: the tokenizer refuses a bad check digit, a declined card plac
 }) => {
   const email = uniqueEmail('declined');
   const browserCalls = watchCheckoutRequests(page);
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   await addToCart(page, SKU.kit);
-  await page.goto('/checkout');
+  await gotoHydrated(page, '/checkout');
   await fillBilling(page, austin(email));
   await next(page);
   await expect(page).toHaveURL(/stepId=payment/);
@@ -331,14 +332,14 @@ test('card errors: the tokenizer refuses a bad check digit, a declined card plac
 });
 
 test('a signed-in demo shopper has the e-mail locked and the default addresses prefilled', async ({ page }) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const login = await page.request.post('/api/auth/login', {
     headers: { 'X-CSRF': '1' },
     data: { email: 'shopper@talonforge.example', password: 'Password123!', captcha: 'sandbox-captcha-ok' },
   });
   expect(login.status(), await login.text()).toBe(200);
   await addToCart(page, SKU.kit);
-  await page.goto('/checkout');
+  await gotoHydrated(page, '/checkout');
 
   const form = billingForm(page);
   const email = form.getByLabel('Email', { exact: true });

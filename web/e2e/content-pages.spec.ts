@@ -1,4 +1,5 @@
 import { expect, expectNoAxeViolations, openEachMenu, test, useSearchWithKeyboard } from './support/frame';
+import { gotoHydrated } from './support/hydration';
 
 /** Every content page of the storefront's frame issue, with the heading its demo content gives it. */
 const PAGES = [
@@ -24,7 +25,7 @@ const PAGES = [
 
 for (const { path, heading } of PAGES) {
   test(`${path}: content, menus, keyboard search and no axe violations`, async ({ page }) => {
-    await page.goto(path);
+    await gotoHydrated(page, path);
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible();
     await expect(page).toHaveTitle(/\S/);
@@ -38,7 +39,7 @@ for (const { path, heading } of PAGES) {
 }
 
 test('about us: the careers section is reachable by its URL hash, and Contact Us goes to /contact-us', async ({ page }) => {
-  await page.goto('/about-us#careers');
+  await gotoHydrated(page, '/about-us#careers');
   const careers = page.getByRole('region', { name: "We're Hiring" });
   await expect(careers).toBeInViewport();
   await expect(careers.getByRole('listitem').first()).toBeVisible();
@@ -49,7 +50,7 @@ test('about us: the careers section is reachable by its URL hash, and Contact Us
 });
 
 test('FAQ: several answers open at once, Close All collapses them', async ({ page }) => {
-  await page.goto('/faq');
+  await gotoHydrated(page, '/faq');
   const main = page.getByRole('main');
   const first = main.getByRole('button', { name: 'How do FFL transfers work?' });
   const second = main.getByRole('button', { name: "Which items can't ship to my state?" });
@@ -65,7 +66,7 @@ test('FAQ: several answers open at once, Close All collapses them', async ({ pag
 });
 
 test('media library: downloads grouped by category, and the image request form', async ({ page }) => {
-  await page.goto('/media-library');
+  await gotoHydrated(page, '/media-library');
   const main = page.getByRole('main');
   await expect(main.getByRole('link', { name: 'Download the 2026 Catalog' })).toBeVisible();
   const manuals = main.getByRole('list', { name: "Owner's Manuals" });
@@ -78,7 +79,7 @@ test('media library: downloads grouped by category, and the image request form',
 });
 
 test('customer reviews: the third-party widget renders', async ({ page }) => {
-  await page.goto('/reviews');
+  await gotoHydrated(page, '/reviews');
   const main = page.getByRole('main');
   await expect(main.getByRole('region', { name: 'Customer reviews' })).toBeVisible();
   await main.getByRole('button', { name: 'Write a review' }).click();

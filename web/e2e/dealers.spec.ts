@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, test, WCAG_22_AA } from './support/frame';
+import { gotoHydrated } from './support/hydration';
 
 /** The demo's 38 placed dealers; two more sit at (0, 0) and are left out. */
 const PLACED_DEALERS = 38;
@@ -17,7 +18,7 @@ function dealerList(page: Page): Locator {
 test('dealer locator: all dealers, a search within the radius, info windows in sync, geocoding failure and the signup link', async ({
   page,
 }) => {
-  await page.goto('/dealer-locator');
+  await gotoHydrated(page, '/dealer-locator');
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { level: 1, name: 'Dealer Locator' })).toBeVisible();
   await expect(main.getByRole('heading', { name: 'Dealer', exact: true })).toBeVisible();
@@ -89,7 +90,7 @@ test('dealer locator: all dealers, a search within the radius, info windows in s
 test('dealer registration: conditional fields, a refused .png, the captcha message and a successful registration', async ({
   page,
 }) => {
-  await page.goto('/dealer-registration');
+  await gotoHydrated(page, '/dealer-registration');
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { level: 1, name: 'Become a Talonforge Dealer' })).toBeVisible();
   await expect(main.getByText('Thank you for your interest in carrying Talonforge Arms.')).toBeVisible();
@@ -162,7 +163,7 @@ test('3D builder: the build hosted on a 16:9 canvas under the window height, the
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto('/3dbuilder');
+  await gotoHydrated(page, '/3dbuilder');
   const canvas = page.getByRole('application', { name: '3D Builder' }).locator('canvas');
   await expect(canvas).toBeVisible();
   await expect(canvas).toHaveAttribute('data-state', 'ready');

@@ -1,8 +1,9 @@
 import { expect, expectNoAxeViolations, openEachMenu, openMobileMenu, test, useSearchWithKeyboard } from './support/frame';
+import { gotoHydrated, reloadHydrated } from './support/hydration';
 
 test.describe('home page', () => {
   test('header, carousel, ribbon and footer; menus, keyboard search, no axe violations', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
 
     const banner = page.getByRole('banner');
     await expect(banner.getByRole('link', { name: 'Talonforge Arms' })).toHaveAttribute('href', '/');
@@ -36,7 +37,7 @@ test.describe('home page', () => {
   });
 
   test('an open menu and the open search overlay have no axe violations', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const rifles = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Rifles', exact: true });
     await rifles.click();
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Long Range/ })).toBeVisible();
@@ -49,7 +50,7 @@ test.describe('home page', () => {
   });
 
   test('searching with the keyboard lands on /search/{query}, encoded and lower-cased', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const toggle = page.getByRole('banner').getByRole('button', { name: 'Search' });
     await toggle.focus();
     await page.keyboard.press('Enter');
@@ -66,7 +67,7 @@ test.describe('home page', () => {
     test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
     test('hamburger menu with independent sections, keyboard search, no axe violations', async ({ page }) => {
-      await page.goto('/');
+      await gotoHydrated(page, '/');
       const banner = page.getByRole('banner');
       await expect(banner.getByRole('navigation', { name: 'Main' })).toBeHidden();
       await expect(banner.getByRole('button', { name: 'Search' })).toBeVisible();
@@ -84,7 +85,7 @@ test.describe('first visit', () => {
   test.use({ consentDecided: false });
 
   test('asks for analytics consent in an accessible modal; the decision is remembered', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const dialog = page.getByRole('dialog', { name: 'Your privacy' });
     await expect(dialog).toBeVisible();
     await expectNoAxeViolations(page);
@@ -94,7 +95,7 @@ test.describe('first visit', () => {
     expect(await page.evaluate(() => localStorage.getItem('analyticsConsent'))).toBe('true');
     expect(Number(await page.evaluate(() => localStorage.getItem('analyticsConsentTimestamp')))).toBeGreaterThan(0);
 
-    await page.reload();
+    await reloadHydrated(page);
     await expect(page.getByRole('main').getByRole('heading', { name: 'Built for the Long Range' })).toBeVisible();
     await expect(page.getByRole('dialog', { name: 'Your privacy' })).toBeHidden();
   });

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/frame';
+import { gotoHydrated, reloadHydrated } from './support/hydration';
 
 /*
  * Issue 32: the specs' letter, each item in real Chromium against the real bff + sandbox.
@@ -38,7 +39,7 @@ test('an add-on is charged: in the drawer, the order total, the placed order and
     localStorage.setItem('analyticsConsent', 'true');
     localStorage.setItem('analyticsConsentTimestamp', String(Date.now()));
   });
-  await page.goto(SUMMIT_LR);
+  await gotoHydrated(page, SUMMIT_LR);
   await page.getByRole('button', { name: new RegExp(ADD_ON) }).click();
   await expect(page.getByRole('button', { name: new RegExp(ADD_ON) })).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('button', { name: 'Add to Cart' }).click();
@@ -66,7 +67,7 @@ test('an add-on is charged: in the drawer, the order total, the placed order and
   await expect(lines).toHaveCount(1);
   await page.keyboard.press('Escape');
 
-  await page.goto('/checkout');
+  await gotoHydrated(page, '/checkout');
   const billing = page.getByRole('form', { name: 'Billing & shipping' });
   const address = billing.getByRole('group', { name: 'Billing Address' });
   await address.getByLabel('Email').fill(`addons-${String(Date.now())}@example.test`);
@@ -133,14 +134,14 @@ test('an add-on is charged: in the drawer, the order total, the placed order and
 test("a quantity change in the drawer says 'You updated … in your shopping cart'; a warning in a cart read is toasted once", async ({
   page,
 }) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   // TF-SLR-308-20-FDE has 3 in stock
   const added = await page.request.post('/api/cart/items', {
     headers: { 'X-CSRF': '1' },
     data: { productId: 'TF-SLR-308-20-FDE', quantity: 1, productUrl: SUMMIT_LR },
   });
   expect(added.status(), await added.text()).toBe(200);
-  await page.reload();
+  await reloadHydrated(page);
   await page.getByRole('banner').getByRole('button', { name: /^Cart, 1 item/ }).click();
   await drawer(page).getByRole('button', { name: /^Increase quantity of Summit LR/ }).click();
   await expect(drawer(page).getByRole('status')).toHaveText(/^You updated Summit LR \(.+\) in your shopping cart$/);
@@ -151,7 +152,7 @@ test("a quantity change in the drawer says 'You updated … in your shopping car
   const updated = await page.request.put(`/api/cart/items/${String(line?.id)}`, { headers: { 'X-CSRF': '1' }, data: { quantity: 5 } });
   expect(updated.status()).toBe(200);
   const warning = 'InsufficientStock: (Summit LR) - Only 3 in stock; 5 requested.';
-  await page.reload();
+  await reloadHydrated(page);
   await expect(page.getByText(warning)).toHaveCount(1);
 });
 
@@ -160,7 +161,7 @@ test("the registration link's page says VERIFYING REGISTRATION... even with a ba
     await new Promise((resolve) => setTimeout(resolve, 800));
     await route.continue();
   });
-  await page.goto('/verify-email?token=not-a-real-token&type=email');
+  await gotoHydrated(page, '/verify-email?token=not-a-real-token&type=email');
   await expect(page.getByRole('heading', { level: 1, name: 'VERIFYING REGISTRATION...' })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
   // the server's message for the bad token, not the newsletter link's texts
@@ -170,7 +171,7 @@ test("the registration link's page says VERIFYING REGISTRATION... even with a ba
 });
 
 test("the dealer locator's title, description and social tags are its content's metaData", async ({ page }) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   await page.getByRole('banner').getByRole('link', { name: /dealer locator/i }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dealer Locator' })).toBeVisible();
   await expect(page).toHaveTitle('Dealer Locator | Talonforge Arms');
@@ -181,7 +182,7 @@ test("the dealer locator's title, description and social tags are its content's 
 });
 
 test('the dealer registration offers the 50 states and DC, and keeps the ZIP to digits', async ({ page }) => {
-  await page.goto('/dealer-registration');
+  await gotoHydrated(page, '/dealer-registration');
   const form = page.getByRole('main').getByRole('form', { name: 'Become a Talonforge Dealer' });
   const state = form.getByRole('combobox', { name: 'State', exact: true });
   await expect(state.locator('option')).toHaveCount(52);
@@ -198,7 +199,7 @@ test('the 3D page hosts the build on a canvas from /Build/: wasm under the CSP, 
     if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
   });
   const wasm = page.waitForResponse((response) => new URL(response.url()).pathname === '/Build/builder.wasm.br');
-  const document = await page.goto('/3dbuilder');
+  const document = await gotoHydrated(page, '/3dbuilder');
   const csp = document?.headers()['content-security-policy'] ?? '';
   const scriptSrc = csp.split(';').map((part) => part.trim()).find((part) => part.startsWith('script-src')) ?? '';
   expect(scriptSrc).toContain("'wasm-unsafe-eval'");

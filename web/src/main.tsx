@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { createQueryClient } from './app/query-client';
+import { HydrationMark } from './app/hydration-mark';
 import { createAppRouter, createHydratingRouter } from './app/router';
 import { readDocumentAnswers, setDocumentAnswers } from './ssr/document-data';
 import { reportRecoverableError } from './ssr/recoverable-errors';
@@ -34,7 +35,9 @@ if (container.firstElementChild) {
       hydrateRoot(
         container,
         <StrictMode>
-          <App queryClient={queryClient} router={router} />
+          <HydrationMark>
+            <App queryClient={queryClient} router={router} />
+          </HydrationMark>
         </StrictMode>,
         { onRecoverableError: reportRecoverableError },
       );
@@ -43,7 +46,9 @@ if (container.firstElementChild) {
 } else {
   createRoot(container).render(
     <StrictMode>
-      <App queryClient={queryClient} router={createAppRouter(queryClient)} />
+      <HydrationMark>
+        <App queryClient={queryClient} router={createAppRouter(queryClient)} />
+      </HydrationMark>
     </StrictMode>,
   );
 }

@@ -20,9 +20,9 @@ use prometheus_client::metrics::counter::Counter;
 use super::entry::{CachedResponse, Fetched, Freshness};
 use super::http::{StoredEncoding, respond, respond_composed};
 use super::key::cache_key;
-use super::l2::{LockAttempt, SharedTier};
+use super::l2::{DocumentWrite, LockAttempt, SharedTier};
 use super::policy::{CacheConfig, RouteKind};
-use super::rendered::{EpochCounters, Epochs, Remembered, Rendered};
+use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocument};
 use super::status::CacheState;
 use crate::metrics::{Metrics, RedisEvent};
 use crate::replicas::Redis;
@@ -140,6 +140,10 @@ struct Inner {
     metrics: Arc<Metrics>,
     /// Answers rendered once and served again while current (see [`super::rendered`]).
     remembered: Remembered,
+    /// Documents of search results, in a budget of their own (half of
+    /// `cache.search_capacity_bytes`, as `remembered` is half of `cache.capacity_bytes`): random
+    /// search terms evict only other searches' documents, never a product's.
+    remembered_searches: Remembered,
     epochs: EpochCounters,
     /// L2 and the purge fan-out, when Redis is configured.
     shared: Option<SharedTier>,
@@ -281,6 +285,7 @@ impl EdgeCache {
     ) -> Self {
         // Composed answers are new bytes; single entries share theirs.
         let remembered_capacity = config.capacity_bytes / 2;
+        let remembered_search_capacity = config.search_capacity_bytes / 2;
         let entries = bounded_entries(config.capacity_bytes, metrics.clone());
         let search_entries = bounded_entries(config.search_capacity_bytes, metrics.clone());
         Self {
@@ -295,10 +300,8 @@ impl EdgeCache {
                     .map(|route| RouteCounters::new(*route, &metrics))
                     .collect(),
                 metrics,
-                remembered: Remembered::builder()
-                    .max_capacity(remembered_capacity)
-                    .weigher(|key: &String, answer: &Arc<Rendered>| answer.weight(key))
-                    .build(),
+                remembered: remembered_answers(remembered_capacity),
+                remembered_searches: remembered_answers(remembered_search_capacity),
                 epochs: EpochCounters::default(),
                 shared: redis.map(SharedTier::new),
                 pending_purges: std::sync::Mutex::default(),
@@ -374,7 +377,7 @@ impl EdgeCache {
 
     /// Remembers the server-rendered document `body` made from `parts` (looked up after
     /// `epochs` were read) under `key`, for the hit path: `None` (nothing remembered) unless
-    /// every part is a fresh 200.
+    /// every part is a fresh 200. A document made from search results goes to their budget.
     pub fn remember_document(
         &self,
         key: String,
@@ -383,8 +386,105 @@ impl EdgeCache {
         body: &Bytes,
     ) -> Option<Arc<Rendered>> {
         let rendered = Arc::new(Rendered::document(parts, body, epochs, Instant::now())?);
-        self.inner.remembered.insert(key, rendered.clone());
+        let searched = parts
+            .iter()
+            .any(|part| part.entry.route == RouteKind::Search);
+        let store = if searched {
+            &self.inner.remembered_searches
+        } else {
+            &self.inner.remembered
+        };
+        store.insert(key, rendered.clone());
         Some(rendered)
+    }
+
+    /// The remembered document for `key`, if it is still current at `now`: [`Self::remembered`]
+    /// over both budgets (documents of search results live in their own).
+    pub fn remembered_document(&self, key: &str, now: Instant) -> Option<Arc<Rendered>> {
+        self.remembered(key, now).or_else(|| {
+            self.inner
+                .remembered_searches
+                .get(key)
+                .filter(|answer| answer.is_current(&self.inner.epochs, now))
+        })
+    }
+
+    /// The shared tier's purge epoch, read before a document is made (`None` without Redis or
+    /// while it does not answer): the document reaches L2 only if no purge lands meanwhile.
+    pub async fn shared_epoch(&self) -> Option<String> {
+        self.inner.shared.as_ref()?.epoch().await.ok()
+    }
+
+    /// The document another replica rendered under `key` (which names the web build) from these
+    /// very parts (the same entries, by key and `ETag`), read from L2 and remembered here as if
+    /// rendered here: a replica that starts, or joins a rollout, renders nothing another has.
+    pub async fn shared_document(
+        &self,
+        key: &str,
+        epochs: Epochs,
+        parts: &[&Lookup],
+    ) -> Option<Arc<Rendered>> {
+        let shared = self.inner.shared.as_ref()?;
+        let route = shareable(parts)?;
+        let (meta, body, gzip, brotli) = shared.read_document(key, route).await?;
+        let meta: DocumentMeta = serde_json::from_slice(&meta).ok()?;
+        if meta.parts != part_names(parts) {
+            return None;
+        }
+        let stored = StoredDocument { body, gzip, brotli };
+        let rendered = Arc::new(Rendered::shared_document(
+            parts,
+            stored,
+            epochs,
+            Instant::now(),
+        )?);
+        self.inner
+            .remembered
+            .insert(key.to_owned(), rendered.clone());
+        Some(rendered)
+    }
+
+    /// Stores `rendered` (made from `parts`, after the purge epoch `epoch` was read) in L2 for
+    /// the other replicas, with its parts' tags, for as long as its parts may be served. Search
+    /// results' documents stay out of it, as search results do.
+    pub async fn share_document(
+        &self,
+        key: &str,
+        epoch: &str,
+        parts: &[&Lookup],
+        rendered: &Rendered,
+    ) -> bool {
+        let (Some(shared), Some(route)) = (&self.inner.shared, shareable(parts)) else {
+            return false;
+        };
+        let now = Instant::now();
+        let Some(ttl) = parts
+            .iter()
+            .map(|part| part.freshness.hard_until().saturating_duration_since(now))
+            .min()
+            .filter(|ttl| !ttl.is_zero())
+        else {
+            return false;
+        };
+        let Ok(meta) = serde_json::to_vec(&DocumentMeta {
+            parts: part_names(parts),
+        }) else {
+            return false;
+        };
+        let tags: Vec<&str> = parts
+            .iter()
+            .flat_map(|part| part.entry.tags.iter().map(String::as_str))
+            .collect();
+        let stored = rendered.stored();
+        let written = DocumentWrite {
+            epoch,
+            ttl,
+            meta,
+            body: &stored.body,
+            gzip: stored.gzip.as_ref(),
+            brotli: stored.brotli.as_ref(),
+        };
+        shared.write_document(key, route, &tags, written).await
     }
 
     /// The counters as of now, when every part is still the entry its lookup returned: the
@@ -413,6 +513,7 @@ impl EdgeCache {
         self.inner
             .remembered
             .get(key)
+            .or_else(|| self.inner.remembered_searches.get(key))
             .filter(|answer| answer.within_stale_window(now))
     }
 
@@ -891,6 +992,45 @@ impl EdgeCache {
                 )
             })
     }
+}
+
+/// What L2 keeps beside a document: the parts it was made from, each `key etag`.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct DocumentMeta {
+    parts: Vec<String>,
+}
+
+fn part_names(parts: &[&Lookup]) -> Vec<String> {
+    parts
+        .iter()
+        .map(|part| {
+            format!(
+                "{} {}",
+                part.key,
+                part.entry.etag.to_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+/// The route whose generation a shared document records (its first part's: the page's own
+/// content), or `None` when it may not be shared (no parts, or search results among them).
+fn shareable(parts: &[&Lookup]) -> Option<RouteKind> {
+    if parts
+        .iter()
+        .any(|part| part.entry.route == RouteKind::Search)
+    {
+        return None;
+    }
+    parts.first().map(|part| part.entry.route)
+}
+
+/// Remembered answers within `capacity_bytes`, each weighing what it holds beyond its parts.
+fn remembered_answers(capacity_bytes: u64) -> Remembered {
+    Remembered::builder()
+        .max_capacity(capacity_bytes)
+        .weigher(|key: &String, answer: &Arc<Rendered>| answer.weight(key))
+        .build()
 }
 
 /// One bounded storage: moka weighing each entry in bytes (see [`CachedResponse::weight`]),

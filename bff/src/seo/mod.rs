@@ -97,6 +97,8 @@ pub struct Seo {
     pub web: Arc<WebAssets>,
     pub settings: Arc<SeoSettings>,
     pub renderer: Arc<crate::ssr::Renderer>,
+    /// The search limit: a search results' document looks the search up as the API does.
+    pub search_limit: Arc<crate::rate_limit::ClientRateLimit>,
 }
 
 impl FromRef<SharedState> for Seo {
@@ -106,6 +108,7 @@ impl FromRef<SharedState> for Seo {
             web: state.web.clone(),
             settings: state.seo.clone(),
             renderer: state.ssr.clone(),
+            search_limit: state.search_rate_limit.clone(),
         }
     }
 }

@@ -1,7 +1,9 @@
 //! The document for any non-API path: the app shell with the page's head, and the status a
 //! crawler must see.
 
-use axum::extract::State;
+use std::net::IpAddr;
+
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
@@ -12,7 +14,8 @@ use super::routes::{AppRoute, HeadSource, match_path};
 use super::{Seo, SeoSettings, absolute, title_url};
 use crate::cache::http::respond_made_from;
 use crate::cache::{self, Epochs, Lookup};
-use crate::catalogue::Answer;
+use crate::catalogue::query::search_query;
+use crate::catalogue::{Answer, SearchQuery};
 use crate::error::ApiError;
 use crate::request_id::RequestId;
 use crate::ssr::DocumentParts;
@@ -31,7 +34,11 @@ pub async fn document(
     uri: Uri,
     request_id: RequestId,
     headers: HeaderMap,
+    request: Request,
 ) -> Response {
+    // who searches, should this be a search results' page (its search is limited as the API's)
+    let client = seo.search_limit.client_of(&request);
+    drop(request);
     let path = uri.path();
     // `/api` and `/api/` are not matched by the nested API router; they are still API paths, and
     // the app shell must never answer for one.
@@ -115,12 +122,27 @@ pub async fn document(
         HeadSource::Search => {
             // the title the app's search page shows, the canonical URL its links use
             let settings = &seo.settings;
-            let head = Head {
+            let mut head = Head {
                 title: join_title(&format!("Results for \"{param}\""), &settings.brand),
                 canonical: title_url(&settings.origin, "search", &cache::normalise(&param)),
                 ..fixed_head(settings, route, path)
             };
-            uncached(&seo, StatusCode::OK, &head)
+            let at = Rendering::at(raw_path, epochs);
+            match search_results(&seo, &param, client, request_id.clone()).await {
+                Some((parts, body)) => {
+                    let page: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                    head.preload_image = first_result_image(&page);
+                    // the app asks for the query it shows, trimmed (`searchQuery`)
+                    let api = format!("/api/search?q={}", param.trim());
+                    let first = Rendering {
+                        parts,
+                        answers: vec![(api, 200, body)],
+                        ..at
+                    };
+                    rendered(&seo, first, &head, request_id, &headers).await
+                }
+                None => uncached(&seo, StatusCode::OK, &head),
+            }
         }
         HeadSource::Fixed => uncached(
             &seo,
@@ -180,6 +202,26 @@ async fn priced(
             cached(seo, &[&lookup], StatusCode::NOT_FOUND, &head, headers)
         }
         Ok(_) | Err(_) => uncached(seo, StatusCode::OK, &fixed_head(settings, route, path)),
+    }
+}
+
+/// The priced results of the search `param` names and the cache entries they are made from, as
+/// `GET /api/search` answers them, under the same rules: a query the API refuses (too short or
+/// too long), a client over the search limit, or a search that cannot run gives `None` (the
+/// shell: the app then asks the API, which says why).
+async fn search_results(
+    seo: &Seo,
+    param: &str,
+    client: IpAddr,
+    request_id: RequestId,
+) -> Option<(Vec<Lookup>, Bytes)> {
+    let query = search_query(Some(param)).ok()?;
+    if !seo.search_limit.admits(client).await {
+        return None;
+    }
+    match seo.catalogue.search(&SearchQuery(query), request_id).await {
+        Ok(Answer::Composed { parts, body, .. }) => Some((parts, body)),
+        Ok(Answer::Cached(_)) | Err(_) => None,
     }
 }
 
@@ -288,6 +330,15 @@ fn product_image(product: &Value) -> Option<String> {
 /// A collection's first product card image.
 fn first_card_image(collection: &Value) -> Option<String> {
     collection["products"]
+        .as_array()?
+        .first()
+        .and_then(|card| image_of(&card["imgUrl"]))
+        .map(str::to_owned)
+}
+
+/// The first search result's image (the results' LCP image).
+fn first_result_image(results: &Value) -> Option<String> {
+    results["results"]
         .as_array()?
         .first()
         .and_then(|card| image_of(&card["imgUrl"]))

@@ -34,6 +34,7 @@ const frame: DocumentAnswers = {
 };
 
 afterEach(() => {
+  vi.unstubAllGlobals();
   document.body.innerHTML = '';
   window.history.replaceState(null, '', '/');
 });
@@ -42,8 +43,29 @@ afterEach(() => {
  * The server renderer's output, hydrated as the browser does it (`main.tsx`): the development
  * builds of React and React Router report any difference between the two renders.
  */
+/** A browser whose every media query matches (reduced motion among them): the server knows none. */
+function matchEveryMediaQuery(): void {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: true,
+    media: query,
+    onchange: null,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
+}
+
+const cases: [string, string, DocumentAnswers, string, boolean][] = [
+  ...pages.map(([name, path, own, selector]): [string, string, DocumentAnswers, string, boolean] => [name, path, own, selector, false]),
+  // the carousel's rotation button reads the motion preference: a browser that asks for reduced
+  // motion must not make React throw the server's markup away
+  ['home, reduced motion', '/', { '/api/pages/home': { status: 200, body: homePage } }, '.carousel__title', true],
+];
+
 describe('server render, then hydration', () => {
-  it.each(pages)('%s hydrates the server markup without an error', async (_name, path, own, selector) => {
+  it.each(cases)('%s hydrates the server markup without an error', async (_name, path, own, selector, everyMediaQuery) => {
     const answers = { ...frame, ...own };
     const rendered = await renderPage({ url: `${window.location.origin}${path}`, config: runtimeConfig, answers });
     expect(rendered.kind).toBe('html');
@@ -58,6 +80,7 @@ describe('server render, then hydration', () => {
     const serverElement = container.querySelector(selector);
     expect(serverElement).not.toBeNull();
 
+    if (everyMediaQuery) matchEveryMediaQuery();
     const errors = vi.spyOn(console, 'error');
     const recoverable = vi.fn();
     setDocumentAnswers(answers);

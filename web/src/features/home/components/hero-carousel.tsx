@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { AppLink } from '../../../components/ui/app-link';
 import { ChevronIcon } from '../../../components/ui/icons';
 import { prefersReducedMotion } from '../../../lib/media';
@@ -13,6 +13,15 @@ interface HeroCarouselProps {
   intervalMs?: number;
 }
 
+/** The motion preference is read once per render; a change applies on the next visit. */
+function unchanging(): () => void {
+  return () => undefined;
+}
+
+function rotatesOnTheServer(): boolean {
+  return false;
+}
+
 /**
  * The home carousel (WAI-ARIA carousel pattern): auto-advances and loops, with previous/next
  * buttons, indicator dots and a pause button. Rotation pauses while the pointer or focus is inside,
@@ -20,7 +29,12 @@ interface HeroCarouselProps {
  */
 export function HeroCarousel({ slides, intervalMs = CAROUSEL_INTERVAL_MS }: HeroCarouselProps) {
   const [current, setCurrent] = useState(0);
-  const [stopped, setStopped] = useState(prefersReducedMotion);
+  // The server cannot know the shopper's motion preference: hydration starts from its answer
+  // (rotating) and React renders again with the browser's at once, without a mismatch.
+  const reducedMotion = useSyncExternalStore(unchanging, prefersReducedMotion, rotatesOnTheServer);
+  // the shopper's own stop or start, once they press the button
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const stopped = choice ?? reducedMotion;
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const slidesId = useId();
@@ -117,7 +131,7 @@ export function HeroCarousel({ slides, intervalMs = CAROUSEL_INTERVAL_MS }: Hero
             type="button"
             className="carousel__rotation"
             onClick={() => {
-              setStopped((value) => !value);
+              setChoice(!stopped);
             }}
           >
             {stopped ? 'Start slide rotation' : 'Stop slide rotation'}

@@ -1,0 +1,151 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/frame';
+import { gotoHydrated } from './support/hydration';
+
+/**
+ * The first screen is the server's (issue 28): with JavaScript off, Chromium shows the product,
+ * the collection and home from the document alone; with it on, React takes the same markup over
+ * without throwing it away (`onRecoverableError` is never called) and the page works.
+ */
+
+const PRODUCT = '/product/summit%20lr';
+const COLLECTION = '/collection/rifles';
+
+interface Sku {
+  sku: string;
+  finalPrice: number;
+  imgUrl?: { src: string } | null;
+}
+interface Priced {
+  title: string;
+  displayedSku: string;
+  skus: Sku[];
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+function displayed(product: Priced): Sku {
+  const sku = product.skus.find((candidate) => candidate.sku === product.displayedSku);
+  if (!sku) throw new Error(`${product.title}: no displayed sku`);
+  return sku;
+}
+
+async function api<T>(page: Page, path: string): Promise<T> {
+  const answer = await page.request.get(path);
+  expect(answer.status(), path).toBe(200);
+  return (await answer.json()) as T;
+}
+
+/** The image has been fetched and decoded: it is painted, not only in the markup. */
+async function expectLoaded(image: Locator): Promise<void> {
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0)).toBe(true);
+}
+
+/** What React's `onRecoverableError` reported (`src/ssr/recoverable-errors.ts`); undefined unless the page hydrated server markup. */
+function recoverableErrors(page: Page): Promise<string[] | undefined> {
+  return page.evaluate(() => (window as Window & { __recoverableErrors?: string[] }).__recoverableErrors);
+}
+
+async function expectMainNavigation(page: Page): Promise<void> {
+  const nav = page.getByRole('banner').getByRole('navigation', { name: 'Main' });
+  for (const menu of ['Rifles', 'Pistols', 'Apparel & Gear', 'Support']) {
+    await expect(nav.getByText(menu, { exact: true }).first()).toBeVisible();
+  }
+}
+
+test.describe('with JavaScript disabled', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test.afterEach(async ({ page }) => {
+    // no script ran: what the test saw is the server's markup
+    await expect(page.locator('html')).not.toHaveAttribute('data-hydrated');
+  });
+
+  test('the product page shows its h1, price, main image and navigation', async ({ page }) => {
+    const product = await api<Priced>(page, '/api/products/summit%20lr');
+    await page.goto(PRODUCT);
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { level: 1, name: 'Summit LR' })).toBeVisible();
+    await expect(main.getByRole('group', { name: 'Price' })).toHaveText(usd.format(displayed(product).finalPrice));
+    const mainImage = main.getByRole('region', { name: 'Image gallery' }).locator('.product-images__main img');
+    await expect(mainImage).toHaveAttribute('src', displayed(product).imgUrl?.src ?? '');
+    await expectLoaded(mainImage);
+    await expectMainNavigation(page);
+  });
+
+  test('the collection page shows its h1 and product cards with titles and prices', async ({ page }) => {
+    const collection = await api<{ products: Priced[] }>(page, '/api/collections/rifles');
+    expect(collection.products.length).toBeGreaterThan(0);
+    await page.goto(COLLECTION);
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { level: 1, name: 'Rifles' })).toBeVisible();
+    await expect(main.getByRole('article')).toHaveCount(collection.products.length);
+    for (const product of collection.products) {
+      const card = main.getByRole('article', { name: product.title, exact: true });
+      await expect(card.getByRole('heading', { name: product.title, exact: true })).toBeVisible();
+      const price = displayed(product).finalPrice;
+      await expect(card).toContainText(price > 0 ? usd.format(price) : 'Coming Soon');
+    }
+    await expectLoaded(main.getByRole('article').first().locator('img').first());
+  });
+
+  test("home shows the carousel's first slide and the ribbon", async ({ page }) => {
+    const home = await api<{ carousel: { title: string }[]; ribbon: { title: string }[] }>(page, '/api/pages/home');
+    await page.goto('/');
+    const main = page.getByRole('main');
+    const carousel = main.getByRole('region', { name: 'Featured' });
+    const [first] = home.carousel;
+    if (!first) throw new Error('home has no carousel slide');
+    await expect(carousel.getByRole('heading', { name: first.title, exact: true })).toBeVisible();
+    await expectLoaded(carousel.locator('img').first());
+    const ribbon = main.getByRole('region', { name: 'Shop by category' });
+    expect(home.ribbon.length).toBeGreaterThan(0);
+    for (const item of home.ribbon) {
+      await expect(ribbon.getByText(item.title, { exact: true })).toBeVisible();
+    }
+    await expectMainNavigation(page);
+  });
+});
+
+test.describe('with JavaScript', () => {
+  for (const path of ['/', PRODUCT, COLLECTION]) {
+    test(`${path}: hydrates the server's markup without a recoverable error`, async ({ page }) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      await gotoHydrated(page, path);
+      // an array only on the hydrating path (main.tsx): the document was server-rendered
+      const recovered = await recoverableErrors(page);
+      expect(recovered, 'onRecoverableError was called').toEqual([]);
+      expect(errors.filter((text) => text.includes('hydrat'))).toEqual([]);
+    });
+  }
+
+  test('the product page works once hydrated: the cascade of selects, then Add to Cart', async ({ page }) => {
+    await gotoHydrated(page, PRODUCT);
+    const main = page.getByRole('main');
+    const caliber = main.getByRole('combobox', { name: 'Caliber' });
+    const barrel = main.getByRole('combobox', { name: 'Barrel Length' });
+    const color = main.getByRole('combobox', { name: 'Color' });
+    const price = main.getByRole('group', { name: 'Price' });
+    await expect(caliber).toHaveValue('6.5 Creedmoor');
+
+    // an earlier select narrows the later ones and resets them to their first valid value
+    await caliber.selectOption('.308 Win');
+    await expect(barrel).toHaveValue('24"');
+    await expect(barrel.getByRole('option')).toHaveText(['24"', '20"']);
+    await expect(color).toHaveValue('Black');
+    await expect(color.getByRole('option')).toHaveText(['Black']);
+    await barrel.selectOption('20"');
+    await expect(color.getByRole('option')).toHaveText(['Black', 'Flat Dark Earth']);
+    await expect(price).toHaveText('$2,149.00');
+
+    await main.getByRole('button', { name: 'Add to Cart' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Cart' });
+    await expect(drawer.getByRole('status')).toHaveText(/^You added Summit LR \(.+\) to your shopping cart$/);
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
+    expect(await recoverableErrors(page)).toEqual([]);
+  });
+});
