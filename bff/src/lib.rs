@@ -68,6 +68,12 @@ pub use crate::storefront::Storefront;
 pub fn app(state: SharedState) -> Router {
     let config = &state.config.server;
     let limited = ServiceBuilder::new()
+        // A body declared larger than its route takes is refused unread; an upload is on disk,
+        // with a form place, before it takes a slot.
+        .layer(middleware::from_fn_with_state(
+            std::sync::Arc::new(uploads::gate::UploadGate::new(&state)),
+            uploads::gate::gate,
+        ))
         // The body is here before a slot is taken: a client trickling it holds none.
         .layer(middleware::from_fn_with_state(
             request_body::BodyReading::new(config),

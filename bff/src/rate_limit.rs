@@ -15,6 +15,7 @@
 
 pub mod account;
 pub mod client_ip;
+pub mod edge;
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;

@@ -76,7 +76,7 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .routes(routes!(account::newsletter_verify))
         .routes(routes!(account::military_session))
         .routes(routes!(account::military_callback))
-        .merge(forms::routes())
+        .merge(forms::routes(state))
         .routes(routes!(public_config::get))
         .routes(routes!(content::page))
         .fallback(unknown_api_path)
