@@ -127,7 +127,12 @@ pub fn app(state: SharedState) -> Router {
         // calls upstreams, which carry their own concurrency limits and timeouts.
         .merge(web_assets::router(
             &state.web,
-            get(seo::document).with_state(state.clone()),
+            get(seo::document)
+                .with_state(state.clone())
+                .layer(middleware::from_fn_with_state(
+                    state.not_found_limit.clone(),
+                    rate_limit::not_found::layer,
+                )),
         ))
         .layer(layers)
         .with_state(state)

@@ -16,6 +16,7 @@
 pub mod account;
 pub mod client_ip;
 pub mod edge;
+pub mod not_found;
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;

@@ -54,7 +54,13 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
     OpenApiRouter::new()
         .merge(auth_limited)
         .merge(search_limited)
-        .merge(catalogue::routes())
+        // Made-up titles: each 404 counts against the client's budget.
+        .merge(
+            catalogue::routes().route_layer(middleware::from_fn_with_state(
+                state.not_found_limit.clone(),
+                crate::rate_limit::not_found::layer,
+            )),
+        )
         .merge(dealers::routes())
         .routes(routes!(auth::session))
         .routes(routes!(auth::logout))
