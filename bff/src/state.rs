@@ -86,6 +86,8 @@ pub struct AppState {
     pub auth_rate_limit: Arc<ClientRateLimit>,
     /// The per-client-IP limit on search (in Redis too when configured).
     pub search_rate_limit: Arc<ClientRateLimit>,
+    /// The content webhook's purges, coalesced per tag set.
+    pub webhook_purges: crate::content::webhook_coalesce::Coalescer,
     /// 404 answers per client IP on the product and collection routes, API and documents.
     pub not_found_limit: Arc<crate::rate_limit::not_found::NotFoundLimit>,
     /// Sign-in failures per account, whatever the address (in Redis too when configured).
@@ -244,6 +246,7 @@ impl AppState {
             auth_rate_limit,
             search_rate_limit,
             not_found_limit,
+            webhook_purges: crate::content::webhook_coalesce::Coalescer::default(),
             sign_in_failures,
             idempotency,
             refresher,
