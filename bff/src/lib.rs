@@ -33,6 +33,7 @@ pub mod state;
 pub mod storefront;
 pub mod telemetry;
 pub mod tiles;
+pub mod trace_budget;
 pub mod uploads;
 pub mod upstream;
 pub mod validation;
