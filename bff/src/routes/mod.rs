@@ -7,6 +7,7 @@ pub mod cart;
 pub mod catalogue;
 pub mod checkout;
 pub mod content;
+pub mod csp_reports;
 pub mod dealers;
 pub mod forms;
 pub mod health;
@@ -16,7 +17,7 @@ pub mod rum;
 pub mod tiles;
 
 use axum::{Router, middleware};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::error::ApiError;
@@ -93,6 +94,17 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         // Browsers send it with `sendBeacon`, which cannot set `X-CSRF`: it checks the origin
         // itself (see `rum`).
         .routes(routes!(rum::report))
+        // Browsers send CSP reports on their own, without `X-CSRF`; limited per client.
+        .routes(
+            routes!(csp_reports::report).layer(middleware::from_fn_with_state(
+                std::sync::Arc::new(crate::rate_limit::ClientRateLimit::csp_reports(
+                    &state.config.rate_limit,
+                    state.metrics.clone(),
+                    state.redis.clone(),
+                )),
+                crate::rate_limit::layer,
+            )),
+        )
 }
 
 async fn unknown_api_path() -> ApiError {
