@@ -502,7 +502,8 @@ mod tests {
         };
         assert_eq!(lookup.entry.status, StatusCode::NOT_FOUND);
         let problem: Value = serde_json::from_slice(&lookup.entry.body).unwrap();
-        assert_eq!(problem["detail"], "There is no product titled 'nothing'.");
+        // Remembered, so it does not echo the title (issue 30).
+        assert_eq!(problem["detail"], "There is no product with this title.");
     }
 
     #[tokio::test]
