@@ -58,12 +58,16 @@ COPY --from=web /src/web/dist /app/web/dist
 COPY config/bff.toml /app/config/bff.toml
 
 # Production defaults; any of them can be overridden with -e / the pod env.
+# MALLOC_MMAP_THRESHOLD_ fixes glibc's mmap threshold at 1 MiB: an upload form's buffers (up to
+# 21 MiB) go back to the system when freed, instead of the heap keeping them after glibc raised
+# its threshold (bff/tests/oversized_bodies.rs measures the difference: 99 against 55 MiB).
 ENV BFF__ENVIRONMENT=production \
     BFF__SERVER__LISTEN=0.0.0.0:8080 \
     BFF__ADMIN__LISTEN=0.0.0.0:9090 \
     BFF__SANDBOX__ENABLED=false \
     BFF__WEB__DIST_DIR=/app/web/dist \
-    BFF__LOG__FORMAT=json
+    BFF__LOG__FORMAT=json \
+    MALLOC_MMAP_THRESHOLD_=1048576
 
 USER 10001:10001
 # 8080: storefront, /api, /healthz.  9090: admin (/metrics, /healthz, /readyz).

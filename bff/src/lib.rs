@@ -33,6 +33,7 @@ pub mod state;
 pub mod storefront;
 pub mod telemetry;
 pub mod tiles;
+pub mod trace_budget;
 pub mod uploads;
 pub mod upstream;
 pub mod validation;
@@ -68,6 +69,12 @@ pub use crate::storefront::Storefront;
 pub fn app(state: SharedState) -> Router {
     let config = &state.config.server;
     let limited = ServiceBuilder::new()
+        // A body declared larger than its route takes is refused unread; an upload is on disk,
+        // with a form place, before it takes a slot.
+        .layer(middleware::from_fn_with_state(
+            std::sync::Arc::new(uploads::gate::UploadGate::new(&state)),
+            uploads::gate::gate,
+        ))
         // The body is here before a slot is taken: a client trickling it holds none.
         .layer(middleware::from_fn_with_state(
             request_body::BodyReading::new(config),
@@ -121,7 +128,12 @@ pub fn app(state: SharedState) -> Router {
         // calls upstreams, which carry their own concurrency limits and timeouts.
         .merge(web_assets::router(
             &state.web,
-            get(seo::document).with_state(state.clone()),
+            get(seo::document)
+                .with_state(state.clone())
+                .layer(middleware::from_fn_with_state(
+                    state.not_found_limit.clone(),
+                    rate_limit::not_found::layer,
+                )),
         ))
         .layer(layers)
         .with_state(state)

@@ -144,6 +144,11 @@ struct RenderLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct DirectiveLabels {
+    directive: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct LimitLabels {
     limit: &'static str,
 }
@@ -282,6 +287,7 @@ pub struct Metrics {
     web_vitals_inp: HistogramFamily<RumLabels>,
     web_vitals_cls: HistogramFamily<RumLabels>,
     rate_limited: Family<LimitLabels, Counter>,
+    csp_violations: Family<DirectiveLabels, Counter>,
     ssr_renders: Family<RenderLabels, Counter>,
     ssr_render_duration: Histogram,
 }
@@ -425,8 +431,14 @@ impl Metrics {
         let rate_limited = Family::<LimitLabels, Counter>::default();
         registry.register(
             "bff_rate_limited",
-            "Requests refused with 429 by a rate limit: auth and search (per client IP), sign_in_account (sign-in failures per account)",
+            "Requests refused with 429 by a rate limit: auth, search, dealer_registration, image_request, not_found and csp_report (per client IP), sign_in_account (sign-in failures per account); traceparent counts sampled flags not honoured",
             rate_limited.clone(),
+        );
+        let csp_violations = Family::<DirectiveLabels, Counter>::default();
+        registry.register(
+            "bff_csp_violations",
+            "Content-Security-Policy violations browsers reported to /api/csp-reports, by directive (CSP level 3 names, else other)",
+            csp_violations.clone(),
         );
         let ssr_renders = Family::<RenderLabels, Counter>::default();
         registry.register(
@@ -455,6 +467,7 @@ impl Metrics {
             redis_errors,
             redis_events,
             rate_limited,
+            csp_violations,
             registry,
             server_duration,
             client_duration,
@@ -551,6 +564,12 @@ impl Metrics {
     }
 
     /// A request refused by the rate limit named `limit`.
+    pub fn count_csp_violations(&self, directive: &'static str, count: u64) {
+        self.csp_violations
+            .get_or_create(&DirectiveLabels { directive })
+            .inc_by(count);
+    }
+
     pub fn count_rate_limited(&self, limit: &'static str) {
         self.rate_limited
             .get_or_create(&LimitLabels { limit })

@@ -16,6 +16,8 @@
 pub mod account;
 pub mod budget;
 pub mod client_ip;
+pub mod edge;
+pub mod not_found;
 pub mod shopper_limits;
 
 use std::net::IpAddr;

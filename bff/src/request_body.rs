@@ -192,7 +192,7 @@ pub async fn read_first(
 }
 
 /// The answer to a body that could not be read: 408 past its deadline, else 400.
-fn unreadable(error: &(dyn std::error::Error + 'static)) -> ApiError {
+pub(crate) fn unreadable(error: &(dyn std::error::Error + 'static)) -> ApiError {
     if caused_by::<BodyReadTimeout>(error) {
         ApiError::RequestTimeout
     } else {

@@ -17,6 +17,12 @@ use crate::config::{Config, resolve_sandbox};
 pub const DATA_CSP: HeaderValue =
     HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'");
 
+/// Where browsers send CSP violation reports ([`crate::routes::csp_reports`]).
+pub const CSP_REPORTS_PATH: &str = "/api/csp-reports";
+
+/// `Reporting-Endpoints`: the `csp` endpoint of the document CSP's `report-to`.
+const REPORTING_ENDPOINTS: &str = "csp=\"/api/csp-reports\"";
+
 /// Precomputed once at start-up: the CSP depends on configuration only.
 #[derive(Debug, Clone)]
 pub struct SecurityHeaders {
@@ -48,6 +54,11 @@ impl SecurityHeaders {
             (
                 HeaderName::from_static("permissions-policy"),
                 HeaderValue::from_static("camera=(), microphone=(), geolocation=(self)"),
+            ),
+            // The endpoint the document CSP's `report-to` names (the Reporting API).
+            (
+                HeaderName::from_static("reporting-endpoints"),
+                HeaderValue::from_static(REPORTING_ENDPOINTS),
             ),
         ];
         if config.is_secure()
@@ -178,11 +189,14 @@ fn content_security_policy(config: &Config, sandbox_origin: Option<&str>) -> Hea
         all.join(" ")
     };
     // 'wasm-unsafe-eval': the 3D build compiles its WebAssembly (and allows nothing else: no
-    // 'unsafe-eval', so no eval() or new Function())
+    // 'unsafe-eval', so no eval() or new Function()). Styles: the app's stylesheets only, no
+    // 'unsafe-inline' (no inline style attribute or element is left in the web app or the server
+    // render; scripts setting `element.style` are CSSOM, which CSP does not govern). Violations
+    // are reported (report-uri for older browsers, report-to for the Reporting API).
     let policy = format!(
-        "default-src 'self'; script-src {} 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src {} data: blob:; \
+        "default-src 'self'; script-src {} 'wasm-unsafe-eval'; style-src 'self'; img-src {} data: blob:; \
          font-src 'self' data:; connect-src {}; frame-src {}; object-src 'none'; base-uri 'self'; \
-         form-action 'self'; frame-ancestors 'none'",
+         form-action 'self'; frame-ancestors 'none'; report-uri {CSP_REPORTS_PATH}; report-to csp",
         list(scripts),
         list(images),
         list(connect),

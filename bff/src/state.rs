@@ -88,6 +88,10 @@ pub struct AppState {
     pub auth_rate_limit: Arc<ClientRateLimit>,
     /// The per-client-IP limit on search (in Redis too when configured).
     pub search_rate_limit: Arc<ClientRateLimit>,
+    /// The content webhook's purges, coalesced per tag set.
+    pub webhook_purges: crate::content::webhook_coalesce::Coalescer,
+    /// 404 answers per client IP on the product and collection routes, API and documents.
+    pub not_found_limit: Arc<crate::rate_limit::not_found::NotFoundLimit>,
     /// Sign-in failures per account, whatever the address (in Redis too when configured).
     pub sign_in_failures: SignInFailures,
     /// Checkout answers by `Idempotency-Key` (shared with the other replicas through Redis when
@@ -203,6 +207,9 @@ impl AppState {
             metrics.clone(),
             redis.clone(),
         ));
+        let not_found_limit = Arc::new(crate::rate_limit::not_found::NotFoundLimit::new(
+            ClientRateLimit::not_found(&config.rate_limit, metrics.clone(), redis.clone()),
+        ));
         let sign_in_failures =
             SignInFailures::new(&config.rate_limit, metrics.clone(), redis.clone());
         let idempotency = Arc::new(IdempotencyStore::default().with_shared(redis.clone().map(
@@ -246,6 +253,8 @@ impl AppState {
             geocoder: Geocoder::select(secrets.geocoder_key.as_ref()),
             auth_rate_limit,
             search_rate_limit,
+            not_found_limit,
+            webhook_purges: crate::content::webhook_coalesce::Coalescer::default(),
             sign_in_failures,
             idempotency,
             refresher,

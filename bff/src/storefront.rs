@@ -19,6 +19,7 @@ use tower::Service;
 
 use crate::hit_path::HitPath;
 use crate::state::SharedState;
+use crate::trace_budget::TraceBudget;
 
 /// The storefront as one service: a remembered cache hit is answered at once, anything else goes
 /// through [`crate::app`]'s router with the peer's address (`ConnectInfo`) for per-client limits.
@@ -29,6 +30,8 @@ pub struct Storefront {
     peer: Option<SocketAddr>,
     /// `http_server_active_requests`.
     in_flight: Gauge,
+    /// How many requests a client's `traceparent` may have traced.
+    traces: Arc<TraceBudget>,
 }
 
 impl Storefront {
@@ -41,6 +44,7 @@ impl Storefront {
         );
         Self {
             in_flight: state.metrics.active_requests(),
+            traces: Arc::new(TraceBudget::new(&state.config, state.metrics.clone())),
             router: crate::app(state),
             hits: Arc::new(hits),
             peer: None,
@@ -69,11 +73,13 @@ impl Service<Request<Body>> for Storefront {
     fn call(&mut self, mut request: Request<Body>) -> Self::Future {
         // A hit is answered before this returns: in flight for the length of `answer`.
         let guard = InFlightGuard::new(&self.in_flight);
-        if let Some(response) = self.hits.answer(&request) {
-            return Either::Left(ready(Ok(response)));
-        }
         if let Some(peer) = self.peer {
             request.extensions_mut().insert(ConnectInfo(peer));
+        }
+        // Before the hit path and the server span read the header.
+        self.traces.apply(&mut request);
+        if let Some(response) = self.hits.answer(&request) {
+            return Either::Left(ready(Ok(response)));
         }
         Either::Right(InFlight {
             inner: self.router.call(request),

@@ -118,6 +118,7 @@ const CONTRACT: &[(&str, &str)] = &[
     ("post", "/api/image-requests"),
     ("post", "/api/dealer-registrations"),
     ("post", "/api/pro-deal"),
+    ("post", "/api/csp-reports"),
 ];
 
 #[tokio::test]

@@ -499,3 +499,47 @@ async fn a_sampled_hit_on_the_hit_path_gets_a_server_span_and_an_unsampled_one_n
     assert!(answer.headers().get("traceresponse").is_none());
     server.stop().await;
 }
+
+/// Issue 30, finding 8: a client's sampled `traceparent` is honoured within
+/// `telemetry.traceparent_sampled_per_minute`; past it the request is sampled at
+/// `telemetry.sample_ratio` (0 here: not at all), keeping the caller's trace id. Other clients
+/// keep their own budget.
+#[tokio::test]
+async fn a_clients_sampled_traceparent_is_honoured_only_within_its_budget() {
+    let telemetry = telemetry();
+    let mut config = telemetry.server_config();
+    config.telemetry.sample_ratio = 0.0;
+    config.telemetry.traceparent_sampled_per_minute = 3;
+    config.rate_limit.trusted_client_ip_header = "x-forwarded-for".to_owned();
+    config.rate_limit.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    let server = common::start_with(config, &[]).await;
+    let traced = |from: &'static str| {
+        let trace_id = random_hex(16);
+        let request = server
+            .client
+            .get(server.url("/api/config"))
+            .header("x-forwarded-for", from)
+            .header("traceparent", format!("00-{trace_id}-{}-01", random_hex(8)));
+        async move {
+            let answer = request.send().await.unwrap();
+            assert_eq!(answer.status(), 200);
+            let traceresponse = answer.headers()["traceresponse"]
+                .to_str()
+                .unwrap()
+                .to_owned();
+            assert!(
+                traceresponse.starts_with(&format!("00-{trace_id}-")),
+                "the caller's trace id is kept: {traceresponse}"
+            );
+            traceresponse.ends_with("-01")
+        }
+    };
+    let mut sampled = Vec::new();
+    for _ in 0..5 {
+        sampled.push(traced("203.0.113.80").await);
+    }
+    assert_eq!(sampled, [true, true, true, false, false]);
+    assert!(traced("203.0.113.81").await, "another client's budget");
+    assert_metric!(server.metrics().await, "bff_rate_limited_total", {"limit" => "traceparent"}, 2);
+    server.stop().await;
+}

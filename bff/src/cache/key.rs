@@ -3,6 +3,10 @@
 
 use super::policy::RouteKind;
 
+/// The longest title (in bytes, once normalised) a product or collection may have: any longer
+/// is answered 404 at once, with no upstream call and no cache entry.
+pub const MAX_TITLE_BYTES: usize = 200;
+
 /// The normalised title: trimmed and lower-cased. The router has URL-decoded the path segment
 /// exactly once; decoding again would let `a%2Fb` and `a/b` name one entry.
 pub fn normalise(title: &str) -> String {

@@ -144,6 +144,10 @@ pub struct CacheConfig {
     /// Bytes held for map tiles, in a cache of their own: panning a map (or walking every tile
     /// of a zoom level) can never evict pages, products or collections.
     pub tile_capacity_bytes: u64,
+    /// Bytes held for remembered 404s (made-up titles), counted the same way, apart from the
+    /// other budgets: anyone can make up titles, so their 404s can never evict what exists.
+    /// They never enter L2 (Redis).
+    pub negative_capacity_bytes: u64,
     /// How long a request with a usable stale copy (inside stale-if-error) waits for the
     /// revalidation before it is answered with that copy; the fetch goes on in the background.
     /// A slow upstream then costs a warm cache this much, not the upstream's timeout.
@@ -162,6 +166,7 @@ impl Default for CacheConfig {
             capacity_bytes: 64 * 1024 * 1024,
             search_capacity_bytes: 8 * 1024 * 1024,
             tile_capacity_bytes: 16 * 1024 * 1024,
+            negative_capacity_bytes: 1024 * 1024,
             stale_wait_ms: 200,
             pages: CachePolicy::new(300, 600, 86_400, 60),
             product: CachePolicy::new(120, 300, 86_400, 30),
@@ -202,6 +207,9 @@ impl CacheConfig {
         }
         if self.search_capacity_bytes == 0 {
             problems.push("cache.search_capacity_bytes: must be at least 1".to_owned());
+        }
+        if self.negative_capacity_bytes == 0 {
+            problems.push("cache.negative_capacity_bytes: must be at least 1".to_owned());
         }
         if self.tile_capacity_bytes == 0 {
             problems.push("cache.tile_capacity_bytes: must be at least 1".to_owned());

@@ -126,6 +126,10 @@ struct Inner {
     /// a page, a product, a collection or the price map (nor the stale copies that carry an
     /// outage).
     search_entries: Entries,
+    /// Remembered 404s, in a small budget of their own (`cache.negative_capacity_bytes`), kept
+    /// out of L2: made-up titles are as many as anyone likes, so their answers may evict only
+    /// each other, never what exists.
+    negative_entries: Entries,
     /// A std `Mutex`: held only to look up or insert a handle, never across an await.
     /// One fetch per key in flight, shared by every request for it, with the instant it
     /// started: a stale copy's wait (`stale_wait_ms`) counts from there, not from each request.
@@ -203,9 +207,26 @@ impl Inner {
         }
     }
 
-    /// Both storages, for purges and figures.
-    fn all_entries(&self) -> [&Entries; 2] {
-        [&self.entries, &self.search_entries]
+    /// Every storage, for purges and figures.
+    fn all_entries(&self) -> [&Entries; 3] {
+        [&self.entries, &self.search_entries, &self.negative_entries]
+    }
+
+    /// The storage `entry` lives in: its route's, or the 404s' own.
+    fn storage_of(&self, entry: &CachedResponse) -> &Entries {
+        if entry.is_negative() {
+            &self.negative_entries
+        } else {
+            self.entries_of(entry.route)
+        }
+    }
+
+    /// `key`'s entry in L1: its route's storage, else the 404s'.
+    async fn get_l1(&self, route: RouteKind, key: &str) -> Option<Arc<CachedResponse>> {
+        match self.entries_of(route).get(key).await {
+            Some(entry) => Some(entry),
+            None => self.negative_entries.get(key).await,
+        }
     }
 
     /// Stores `entry` in L1 unless a purge happened since `generation` was read (also one that
@@ -215,7 +236,14 @@ impl Inner {
             return false;
         }
         let route = entry.route;
-        let entries = self.entries_of(route);
+        let entries = self.storage_of(&entry);
+        // A title that exists now leaves the 404s, and the other way round.
+        let other = if entries_eq(entries, &self.negative_entries) {
+            self.entries_of(route)
+        } else {
+            &self.negative_entries
+        };
+        other.invalidate(key).await;
         entries.insert(key.to_owned(), entry).await;
         self.epochs.bump(route);
         if self.generation.load(Ordering::SeqCst) != generation {
@@ -261,11 +289,17 @@ pub struct RouteStats {
 pub struct CacheStats {
     pub entries: u64,
     pub bytes: u64,
-    /// The budget of everything but search results.
+    /// The budget of everything but search results and 404s.
     pub capacity_bytes: u64,
+    /// What pages, products, collections and the price map weigh, within `capacity_bytes`.
+    pub main_bytes: u64,
     /// What search results weigh, within their own budget.
     pub search_bytes: u64,
     pub search_capacity_bytes: u64,
+    /// Remembered 404s (not in `routes`), and what they weigh within their own budget.
+    pub negative_entries: u64,
+    pub negative_bytes: u64,
+    pub negative_capacity_bytes: u64,
     pub in_flight: usize,
     pub routes: Vec<RouteStats>,
 }
@@ -288,10 +322,12 @@ impl EdgeCache {
         let remembered_search_capacity = config.search_capacity_bytes / 2;
         let entries = bounded_entries(config.capacity_bytes, metrics.clone());
         let search_entries = bounded_entries(config.search_capacity_bytes, metrics.clone());
+        let negative_entries = bounded_entries(config.negative_capacity_bytes, metrics.clone());
         Self {
             inner: Arc::new(Inner {
                 entries,
                 search_entries,
+                negative_entries,
                 inflight: SingleFlight::default(),
                 generation: AtomicU64::new(0),
                 config: RwLock::new(Arc::new(config)),
@@ -495,11 +531,7 @@ impl EdgeCache {
     pub async fn epochs_if_unchanged(&self, parts: &[&Lookup]) -> Option<Epochs> {
         let epochs = self.inner.epochs.read();
         for part in parts {
-            let current = self
-                .inner
-                .entries_of(part.entry.route)
-                .get(&part.key)
-                .await?;
+            let current = self.inner.storage_of(&part.entry).get(&part.key).await?;
             if !Arc::ptr_eq(&current, &part.entry) {
                 return None;
             }
@@ -598,7 +630,12 @@ impl EdgeCache {
     {
         let config = self.inner.config();
         let policy = config.policy(route);
-        let (cached, from_l2) = match self.inner.entries_of(route).get(&key).await {
+        if matches!(route, RouteKind::Product | RouteKind::Collection)
+            && title.len() > super::key::MAX_TITLE_BYTES
+        {
+            return Ok(too_long(route, key, policy));
+        }
+        let (cached, from_l2) = match self.inner.get_l1(route, &key).await {
             Some(entry) => (Some(entry), false),
             None => {
                 let shared = self.read_l2(route, &key, policy).await;
@@ -904,7 +941,9 @@ impl EdgeCache {
                     .shared
                     .as_ref()?
                     .read(route, &task_key, &policy)
-                    .await?;
+                    .await
+                    // A 404 an older build wrote is not believed: 404s stay out of L2.
+                    .filter(|entry| !entry.is_negative())?;
                 inner.store_l1(&task_key, entry.clone(), generation).await;
                 Some(entry)
             });
@@ -916,7 +955,9 @@ impl EdgeCache {
 
     pub async fn stats(&self) -> CacheStats {
         let mut per_route: HashMap<RouteKind, (u64, u64)> = HashMap::new();
-        for entries in self.inner.all_entries() {
+        self.inner.negative_entries.run_pending_tasks().await;
+        // Per route: what exists; the 404s are counted apart.
+        for entries in [&self.inner.entries, &self.inner.search_entries] {
             entries.run_pending_tasks().await;
             for (key, entry) in entries.iter() {
                 let figures = per_route.entry(entry.route).or_default();
@@ -965,8 +1006,12 @@ impl EdgeCache {
             entries,
             bytes,
             capacity_bytes: config.capacity_bytes,
+            main_bytes: self.inner.entries.weighted_size(),
             search_bytes: self.inner.search_entries.weighted_size(),
             search_capacity_bytes: config.search_capacity_bytes,
+            negative_entries: self.inner.negative_entries.entry_count(),
+            negative_bytes: self.inner.negative_entries.weighted_size(),
+            negative_capacity_bytes: config.negative_capacity_bytes,
             in_flight: self.inner.inflight.len(),
             routes,
         }
@@ -1033,6 +1078,31 @@ fn remembered_answers(capacity_bytes: u64) -> Remembered {
         .build()
 }
 
+/// Whether `a` and `b` are the same storage.
+fn entries_eq(a: &Entries, b: &Entries) -> bool {
+    std::ptr::eq(a, b)
+}
+
+/// The answer to a product or collection title longer than [`super::key::MAX_TITLE_BYTES`]:
+/// a 404 made here, stored nowhere, with no upstream call.
+fn too_long(route: RouteKind, key: String, policy: &super::policy::CachePolicy) -> Lookup {
+    let fetched = crate::content::pages::not_found(format!(
+        "There is no {} with this title.",
+        route.as_str()
+    ));
+    let entry = Arc::new(CachedResponse::new(route, fetched, Vec::new(), policy));
+    Lookup {
+        key,
+        freshness: entry.freshness(policy),
+        entry,
+        state: CacheState::Miss,
+        stored: false,
+        forward_status: None,
+        stale_copy: false,
+        from_l2: false,
+    }
+}
+
 /// One bounded storage: moka weighing each entry in bytes (see [`CachedResponse::weight`]),
 /// expiring it at its hard limit, counting evictions by cause.
 fn bounded_entries(capacity_bytes: u64, metrics: Arc<Metrics>) -> Entries {
@@ -1093,6 +1163,7 @@ where
                 let result = fetched.map(build).map_err(FetchFailure::from);
                 if let (Ok(entry), Ok(epoch)) = (&result, &epoch)
                     && entry.body.len() <= policy.max_entry_bytes
+                    && !entry.is_negative()
                 {
                     shared.write(key, entry, epoch).await;
                 }

@@ -271,7 +271,8 @@ async fn fetch_product(
     title: String,
     request_id: RequestId,
 ) -> Result<Fetched, UpstreamError> {
-    let missing = || not_found(format!("There is no product titled '{title}'."));
+    // The title is not echoed: the answer is remembered, and a made-up title is anyone's text.
+    let missing = || not_found("There is no product with this title.".to_owned());
     let Some(body) = get_entry(&content, "products", &title, &request_id).await? else {
         return Ok(missing());
     };
@@ -289,7 +290,7 @@ async fn fetch_collection(
     title: String,
     request_id: RequestId,
 ) -> Result<Fetched, UpstreamError> {
-    let missing = || not_found(format!("There is no collection titled '{title}'."));
+    let missing = || not_found("There is no collection with this title.".to_owned());
     let Some(body) = get_entry(&content, "product-groups", &title, &request_id).await? else {
         return Ok(missing());
     };
@@ -501,7 +502,8 @@ mod tests {
         };
         assert_eq!(lookup.entry.status, StatusCode::NOT_FOUND);
         let problem: Value = serde_json::from_slice(&lookup.entry.body).unwrap();
-        assert_eq!(problem["detail"], "There is no product titled 'nothing'.");
+        // Remembered, so it does not echo the title (issue 30).
+        assert_eq!(problem["detail"], "There is no product with this title.");
     }
 
     #[tokio::test]

@@ -50,6 +50,7 @@ pub struct Config {
     pub maps: MapsConfig,
     pub seo: SeoConfig,
     pub ssr: crate::ssr::SsrConfig,
+    pub uploads: crate::uploads::UploadsConfig,
     pub public: PublicConfig,
 }
 
@@ -129,6 +130,9 @@ pub struct TelemetryConfig {
     pub sample_ratio: f64,
     /// Share of consenting visitors whose browsers report Web Vitals to `POST /api/rum`.
     pub rum_sample_ratio: f64,
+    /// Requests per minute per client whose `traceparent` sampled flag is honoured; past them a
+    /// request is sampled by `sample_ratio` like one without the header.
+    pub traceparent_sampled_per_minute: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -257,6 +261,15 @@ pub struct RateLimitConfig {
     /// and whose own entries in it are skipped. Must not be empty when the header is set.
     #[serde(with = "cidrs")]
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Dealer registrations per minute per client IP (checked before the upload is read).
+    pub dealer_registrations_per_minute: u32,
+    /// Image requests per minute per client IP.
+    pub image_requests_per_minute: u32,
+    /// 404 answers for products and collections per minute per client IP: past them the client
+    /// gets 429 on those routes (cold misses that find the title are not counted).
+    pub not_found_per_minute: u32,
+    /// CSP violation reports per minute per client IP.
+    pub csp_reports_per_minute: u32,
 }
 
 impl Default for RateLimitConfig {
@@ -271,6 +284,10 @@ impl Default for RateLimitConfig {
             promo_codes_per_client_per_minute: 30,
             trusted_client_ip_header: String::new(),
             trusted_proxies: Vec::new(),
+            dealer_registrations_per_minute: 5,
+            image_requests_per_minute: 5,
+            not_found_per_minute: 60,
+            csp_reports_per_minute: 30,
         }
     }
 }
@@ -553,6 +570,7 @@ impl Default for Config {
             maps: MapsConfig::default(),
             seo: SeoConfig::default(),
             ssr: crate::ssr::SsrConfig::default(),
+            uploads: crate::uploads::UploadsConfig::default(),
             public: PublicConfig::default(),
         }
     }
@@ -631,6 +649,7 @@ impl Default for TelemetryConfig {
             service_name: "bff".to_owned(),
             sample_ratio: 1.0,
             rum_sample_ratio: 1.0,
+            traceparent_sampled_per_minute: 10,
         }
     }
 }

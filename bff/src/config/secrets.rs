@@ -23,6 +23,9 @@ pub struct Secrets {
     pub session_keys: Vec<SecretString>,
     /// Shared secret of the content service's publish webhook.
     pub webhook_secret: SecretString,
+    /// Key of the webhook's HMAC-SHA256 signature, for a CMS that can sign (optional; Strapi
+    /// sends the bearer secret).
+    pub webhook_signing_secret: Option<SecretString>,
     pub geocoder_key: Option<SecretString>,
     pub map_tile_key: Option<SecretString>,
     /// Redis's password (`AUTH`), when `[redis]` is set and the server asks for one.
@@ -57,6 +60,10 @@ const GEOCODER_KEY: Spec = Spec {
 };
 const MAP_TILE_KEY: Spec = Spec {
     env: "BFF_MAP_TILE_KEY",
+    required: false,
+};
+const WEBHOOK_SIGNING_SECRET: Spec = Spec {
+    env: "BFF_WEBHOOK_SIGNING_SECRET",
     required: false,
 };
 const REDIS_PASSWORD: Spec = Spec {
@@ -127,6 +134,7 @@ impl Secrets {
         let geocoder_key = take(&GEOCODER_KEY);
         let map_tile_key = take(&MAP_TILE_KEY);
         let redis_password = take(&REDIS_PASSWORD);
+        let webhook_signing_secret = take(&WEBHOOK_SIGNING_SECRET);
         match (admin_token, session_keys, webhook_secret) {
             (Some(admin_token), Some(session_keys), Some(webhook_secret))
                 if problems.is_empty() =>
@@ -142,6 +150,7 @@ impl Secrets {
                         .map(|key| SecretString::from(key.to_owned()))
                         .collect(),
                     webhook_secret,
+                    webhook_signing_secret,
                     geocoder_key,
                     map_tile_key,
                     redis_password,
@@ -170,6 +179,7 @@ impl Secrets {
             (&GEOCODER_KEY, &self.geocoder_key),
             (&MAP_TILE_KEY, &self.map_tile_key),
             (&REDIS_PASSWORD, &self.redis_password),
+            (&WEBHOOK_SIGNING_SECRET, &self.webhook_signing_secret),
         ] {
             if value.as_ref().is_some_and(stand_in) {
                 names.push(spec.env);
@@ -191,6 +201,7 @@ impl Secrets {
                 &self.geocoder_key,
                 &self.map_tile_key,
                 &self.redis_password,
+                &self.webhook_signing_secret,
             ]
             .into_iter()
             .flatten()
@@ -215,6 +226,10 @@ impl fmt::Debug for Secrets {
                 &format!("[redacted] x{}", self.session_keys.len()),
             )
             .field(WEBHOOK_SECRET.env, &state(true))
+            .field(
+                WEBHOOK_SIGNING_SECRET.env,
+                &state(self.webhook_signing_secret.is_some()),
+            )
             .field(GEOCODER_KEY.env, &state(self.geocoder_key.is_some()))
             .field(MAP_TILE_KEY.env, &state(self.map_tile_key.is_some()))
             .field(REDIS_PASSWORD.env, &state(self.redis_password.is_some()))
@@ -255,6 +270,12 @@ impl fmt::Display for Secrets {
             "{} = \"{}\"",
             WEBHOOK_SECRET.env,
             show(Some(&self.webhook_secret))
+        )?;
+        writeln!(
+            f,
+            "{} = \"{}\"",
+            WEBHOOK_SIGNING_SECRET.env,
+            show(self.webhook_signing_secret.as_ref())
         )?;
         writeln!(
             f,

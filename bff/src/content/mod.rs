@@ -5,6 +5,8 @@
 pub mod dealers;
 pub mod pages;
 pub mod webhook;
+pub mod webhook_coalesce;
+pub mod webhook_signature;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;

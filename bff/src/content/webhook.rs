@@ -47,7 +47,7 @@ impl Text {
 }
 
 /// The cache tags an entry of a content `model` affects; `None` when the model is unknown,
-/// which purges all content (everything but prices).
+/// which the webhook ignores (and logs): it purges nothing.
 pub fn affected_tags(model: &str, entry: &WebhookEntry) -> Option<Vec<CacheTag>> {
     match model {
         "page" => Some(

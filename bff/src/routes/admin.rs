@@ -14,8 +14,8 @@ use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
-use crate::cache::CacheTag;
 use crate::content::webhook::{Webhook, affected_tags};
+use crate::content::webhook_signature;
 use crate::error::ApiError;
 use crate::state::SharedState;
 
@@ -163,6 +163,9 @@ struct Purged {
     tags: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ignored: Option<String>,
+    /// The purge of another webhook for the same tags, started after this one arrived, did it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    coalesced: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -171,12 +174,33 @@ struct Reloaded {
     detail: String,
 }
 
+/// Whether the webhook is the content service's: its bearer secret (what Strapi sends), or,
+/// when `BFF_WEBHOOK_SIGNING_SECRET` is set, a valid HMAC-SHA256 signature within five minutes.
+fn webhook_authorised(state: &SharedState, headers: &HeaderMap, body: &[u8]) -> bool {
+    if bearer_matches(headers, state.secrets.webhook_secret.expose_secret()) {
+        return true;
+    }
+    let Some(secret) = &state.secrets.webhook_signing_secret else {
+        return false;
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs());
+    match webhook_signature::verify(secret.expose_secret().as_bytes(), headers, body, now) {
+        Ok(()) => true,
+        Err(refused) => {
+            tracing::warn!(?refused, "content webhook signature refused");
+            false
+        }
+    }
+}
+
 async fn content_webhook(
     State(state): State<SharedState>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    if !bearer_matches(&headers, state.secrets.webhook_secret.expose_secret()) {
+    if !webhook_authorised(&state, &headers, &body) {
         return Err(unauthorized());
     }
     let hook: Webhook = parse(&body)?;
@@ -188,21 +212,28 @@ async fn content_webhook(
         .into_response());
     }
     let model = hook.model.unwrap_or_default();
-    let (purged, tags) = match affected_tags(&model, &hook.entry) {
-        Some(tags) => {
-            let tags: Vec<String> = tags.into_iter().map(String::from).collect();
-            (state.cache.purge_tags(&tags).await, tags)
-        }
-        None => {
-            let tags: Vec<String> = vec![CacheTag::Prices.into()];
-            let purged = state.cache.purge_all_except_tags(&tags).await;
-            (purged, vec!["*".to_owned()])
-        }
+    let Some(tags) = affected_tags(&model, &hook.entry) else {
+        // An unknown model (or an entry without the field its tags come from) changes nothing
+        // this cache holds that can be named: purging everything would let any such webhook
+        // empty the cache. Its entries expire on their own.
+        tracing::warn!(event = %hook.event, %model, "content webhook for an unknown model ignored");
+        return Ok(Json(Purged {
+            ignored: Some(format!("unknown model: {model}")),
+            ..Purged::default()
+        })
+        .into_response());
     };
-    tracing::info!(event = %hook.event, %model, ?tags, purged, "content webhook");
+    let tags: Vec<String> = tags.into_iter().map(String::from).collect();
+    let outcome = state
+        .webhook_purges
+        .purge(&tags, || state.cache.purge_tags(&tags))
+        .await;
+    tracing::info!(event = %hook.event, %model, ?tags, purged = outcome.purged,
+        coalesced = outcome.coalesced, "content webhook");
     Ok(Json(Purged {
-        purged,
+        purged: outcome.purged,
         tags: Some(tags),
+        coalesced: outcome.coalesced,
         ..Purged::default()
     })
     .into_response())

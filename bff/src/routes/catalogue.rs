@@ -39,7 +39,9 @@ pub fn search_routes() -> OpenApiRouter<SharedState> {
     tag = "catalogue",
     params(
         ("title" = String, Path, example = "Falcon 9",
-            description = "The product's title, matched ignoring case and surrounding spaces."),
+            description = "The product's title, matched ignoring case and surrounding spaces. \
+                A title over 200 bytes is a 404 at once; past `rate_limit.not_found_per_minute` \
+                404s the client is answered 429."),
     ),
     responses(
         (status = 200, description = "The product, priced.", body = ProductPage,
@@ -52,6 +54,7 @@ pub fn search_routes() -> OpenApiRouter<SharedState> {
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
             headers(("ETag" = String))),
         (status = 404, response = crate::openapi::problems::NotFound),
+        (status = 429, response = crate::openapi::problems::TooManyRequests),
     ),
 )]
 pub async fn product(
@@ -74,7 +77,9 @@ pub async fn product(
     tag = "catalogue",
     params(
         ("title" = String, Path, example = "Pistols",
-            description = "The collection's title, matched ignoring case and surrounding spaces."),
+            description = "The collection's title, matched ignoring case and surrounding \
+                spaces. A title over 200 bytes is a 404 at once; past \
+                `rate_limit.not_found_per_minute` 404s the client is answered 429."),
     ),
     responses(
         (status = 200, description = "The collection, priced.", body = Collection,
@@ -87,6 +92,7 @@ pub async fn product(
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
             headers(("ETag" = String))),
         (status = 404, response = crate::openapi::problems::NotFound),
+        (status = 429, response = crate::openapi::problems::TooManyRequests),
     ),
 )]
 pub async fn collection(

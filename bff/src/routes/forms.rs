@@ -3,9 +3,11 @@
 //! [`crate::commerce::forms`]'s; the two upload routes take bodies up to
 //! [`MULTIPART_MAX_BODY_BYTES`].
 
-use axum::Json;
+use std::sync::Arc;
+
 use axum::extract::DefaultBodyLimit;
 use axum::extract::multipart::{Multipart, MultipartRejection};
+use axum::{Json, middleware};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
@@ -16,14 +18,25 @@ use crate::commerce::forms::{
 use crate::commerce::{MessageAnswer, Shopper};
 use crate::error::ApiError;
 use crate::openapi::problems;
+use crate::rate_limit::ClientRateLimit;
 use crate::state::SharedState;
 use crate::validation::Validated;
 
-pub fn routes() -> OpenApiRouter<SharedState> {
+/// The forms' routes; image requests are limited per client IP (dealer registrations are too,
+/// before their upload is read: see [`crate::uploads::gate`]).
+pub fn routes(state: &SharedState) -> OpenApiRouter<SharedState> {
     let uploads = || DefaultBodyLimit::max(MULTIPART_MAX_BODY_BYTES);
+    let image_requests = Arc::new(ClientRateLimit::image_requests(
+        &state.config.rate_limit,
+        state.metrics.clone(),
+        state.redis.clone(),
+    ));
     OpenApiRouter::new()
         .routes(routes!(stock_alert))
-        .routes(routes!(image_request))
+        .routes(routes!(image_request).layer(middleware::from_fn_with_state(
+            image_requests,
+            crate::rate_limit::layer,
+        )))
         .routes(routes!(dealer_registration).layer(uploads()))
         .routes(routes!(pro_deal).layer(uploads()))
 }
@@ -59,7 +72,7 @@ pub async fn stock_alert(
 ///
 /// Sends a media library image request to the team. 422 when the body is not JSON of this
 /// shape, a field breaks a rule or the captcha is refused (`errors` names the fields); 400 when
-/// the body cannot be read.
+/// the body cannot be read; 429 past `rate_limit.image_requests_per_minute` for the client.
 #[utoipa::path(
     post,
     operation_id = "requestImages",
@@ -71,6 +84,7 @@ pub async fn stock_alert(
             body = MessageAnswer),
         (status = 400, response = problems::BadRequest),
         (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
     ),
 )]
 pub async fn image_request(
@@ -84,7 +98,9 @@ pub async fn image_request(
 ///
 /// The dealer registration form with its FFL and SOT documents, sent on as one multipart body
 /// once every part is valid. 422 when a field breaks a rule or the captcha is refused (`errors`
-/// has a message per part, e.g. `Required`); 400, 413 and 415 as described for the body.
+/// has a message per part, e.g. `Required`); 400, 413 and 415 as described for the body; 429
+/// past `rate_limit.dealer_registrations_per_minute` for the client (before the body is read)
+/// or past its bytes in flight; 503 with `Retry-After` while the upload spool is full.
 #[utoipa::path(
     post,
     operation_id = "registerDealer",
@@ -106,6 +122,8 @@ pub async fn image_request(
         (status = 413, response = problems::PayloadTooLarge),
         (status = 415, response = problems::UnsupportedMediaType),
         (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
+        (status = 503, response = problems::Overloaded),
     ),
 )]
 pub async fn dealer_registration(
@@ -122,7 +140,8 @@ pub async fn dealer_registration(
 /// e-mail address and sets its Pro Deal status to pending. 401 without a signed-in session
 /// (checked before the body is read); 409 once the account's application is approved; 422
 /// without a document or when the account has no e-mail address; 400, 413 and 415 as
-/// described for the body.
+/// described for the body; 429 past the client's upload bytes in flight; 503 with
+/// `Retry-After` while the upload spool is full.
 #[utoipa::path(
     post,
     operation_id = "applyForProDeal",
@@ -145,6 +164,8 @@ pub async fn dealer_registration(
         (status = 413, response = problems::PayloadTooLarge),
         (status = 415, response = problems::UnsupportedMediaType),
         (status = 422, response = problems::Invalid),
+        (status = 429, response = problems::TooManyRequests),
+        (status = 503, response = problems::Overloaded),
     ),
 )]
 pub async fn pro_deal(

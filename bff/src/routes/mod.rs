@@ -7,6 +7,7 @@ pub mod cart;
 pub mod catalogue;
 pub mod checkout;
 pub mod content;
+pub mod csp_reports;
 pub mod dealers;
 pub mod forms;
 pub mod health;
@@ -16,7 +17,7 @@ pub mod rum;
 pub mod tiles;
 
 use axum::{Router, middleware};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::error::ApiError;
@@ -54,7 +55,13 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
     OpenApiRouter::new()
         .merge(auth_limited)
         .merge(search_limited)
-        .merge(catalogue::routes())
+        // Made-up titles: each 404 counts against the client's budget.
+        .merge(
+            catalogue::routes().route_layer(middleware::from_fn_with_state(
+                state.not_found_limit.clone(),
+                crate::rate_limit::not_found::layer,
+            )),
+        )
         .merge(dealers::routes())
         .routes(routes!(auth::session))
         .routes(routes!(auth::logout))
@@ -76,7 +83,7 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .routes(routes!(account::newsletter_verify))
         .routes(routes!(account::military_session))
         .routes(routes!(account::military_callback))
-        .merge(forms::routes())
+        .merge(forms::routes(state))
         .routes(routes!(public_config::get))
         .routes(routes!(content::page))
         .fallback(unknown_api_path)
@@ -87,6 +94,17 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         // Browsers send it with `sendBeacon`, which cannot set `X-CSRF`: it checks the origin
         // itself (see `rum`).
         .routes(routes!(rum::report))
+        // Browsers send CSP reports on their own, without `X-CSRF`; limited per client.
+        .routes(
+            routes!(csp_reports::report).layer(middleware::from_fn_with_state(
+                std::sync::Arc::new(crate::rate_limit::ClientRateLimit::csp_reports(
+                    &state.config.rate_limit,
+                    state.metrics.clone(),
+                    state.redis.clone(),
+                )),
+                crate::rate_limit::layer,
+            )),
+        )
 }
 
 async fn unknown_api_path() -> ApiError {

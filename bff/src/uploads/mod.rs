@@ -4,6 +4,12 @@
 //! anything is sent upstream (nothing is forwarded when any part is invalid), then re-encoded as
 //! one `multipart/form-data` body with the same field names.
 
+mod config;
+pub mod gate;
+pub mod spool;
+
+pub use config::UploadsConfig;
+
 use std::collections::{BTreeMap, HashMap};
 
 use axum::extract::multipart::{Field, Multipart, MultipartError, MultipartRejection};
@@ -297,9 +303,12 @@ pub async fn read_file(
             policy.accepted_label
         )));
     };
-    let mut content = BytesMut::new();
+    // Chunks as they come, copied once into a buffer of the file's size: a growing buffer
+    // would hold up to twice the file while it doubles.
+    let mut chunks: Vec<Bytes> = Vec::new();
+    let mut length = 0usize;
     while let Some(chunk) = field.chunk().await? {
-        if content.len() + chunk.len() >= policy.max_bytes_exclusive {
+        if length + chunk.len() >= policy.max_bytes_exclusive {
             return Err(UploadError::TooLarge {
                 field: name.to_owned(),
                 message: format!(
@@ -308,8 +317,19 @@ pub async fn read_file(
                 ),
             });
         }
-        content.put(chunk);
+        length += chunk.len();
+        chunks.push(chunk);
     }
+    let content = match chunks.len() {
+        1 => chunks.swap_remove(0),
+        _ => {
+            let mut content = BytesMut::with_capacity(length);
+            for chunk in chunks.drain(..) {
+                content.put(chunk);
+            }
+            content.freeze()
+        }
+    };
     if FileKind::sniff(&content) != Some(claimed) {
         return Err(unsupported(format!(
             "{file_name} is not a valid {} file",
@@ -320,7 +340,7 @@ pub async fn read_file(
         field: name.to_owned(),
         file_name,
         kind: claimed,
-        content: content.freeze(),
+        content,
     }))
 }
 
@@ -366,38 +386,44 @@ impl FormBody {
         self.files.push(upload);
     }
 
-    /// The body and its `Content-Type` (with a random boundary that occurs in no part).
-    pub fn encode(&self) -> (HeaderValue, Bytes) {
+    /// The body and its `Content-Type` (with a random boundary that occurs in no part). Built
+    /// in one allocation of its exact size, each file given up once it is copied, so a form
+    /// costs its size once more while it is sent, never a doubling buffer's worth.
+    pub fn encode(self) -> (HeaderValue, Bytes) {
         let mut boundary = new_boundary();
         while self.contains(&boundary) {
             boundary = new_boundary();
         }
-        let mut body = BytesMut::new();
+        let mut pieces: Vec<(String, Bytes)> = Vec::new();
         for (name, value) in &self.texts {
-            body.put_slice(
-                format!(
-                    "--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"\r\n\r\n",
-                    quoted(name)
-                )
-                .as_bytes(),
+            let head = format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"\r\n\r\n",
+                quoted(name)
             );
-            body.put_slice(value.as_bytes());
+            pieces.push((head, Bytes::from(value.clone())));
+        }
+        for upload in self.files {
+            let head = format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"; filename=\"{}\"\r\nContent-Type: {}\r\n\r\n",
+                quoted(&upload.field),
+                quoted(&upload.file_name),
+                upload.kind.content_type()
+            );
+            pieces.push((head, upload.content));
+        }
+        let closing = format!("--{boundary}--\r\n");
+        let size = pieces
+            .iter()
+            .map(|(head, content)| head.len() + content.len() + 2)
+            .sum::<usize>()
+            + closing.len();
+        let mut body = BytesMut::with_capacity(size);
+        for (head, content) in pieces {
+            body.put_slice(head.as_bytes());
+            body.put_slice(&content);
             body.put_slice(b"\r\n");
         }
-        for upload in &self.files {
-            body.put_slice(
-                format!(
-                    "--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"; filename=\"{}\"\r\nContent-Type: {}\r\n\r\n",
-                    quoted(&upload.field),
-                    quoted(&upload.file_name),
-                    upload.kind.content_type()
-                )
-                .as_bytes(),
-            );
-            body.put_slice(&upload.content);
-            body.put_slice(b"\r\n");
-        }
-        body.put_slice(format!("--{boundary}--\r\n").as_bytes());
+        body.put_slice(closing.as_bytes());
         let content_type =
             HeaderValue::from_str(&format!("multipart/form-data; boundary={boundary}"))
                 .unwrap_or_else(|_| HeaderValue::from_static("multipart/form-data"));
@@ -406,7 +432,7 @@ impl FormBody {
 
     fn contains(&self, boundary: &str) -> bool {
         let needle = boundary.as_bytes();
-        let found = |haystack: &[u8]| haystack.windows(needle.len()).any(|w| w == needle);
+        let found = |haystack: &[u8]| memchr::memmem::find(haystack, needle).is_some();
         self.texts
             .iter()
             .any(|(name, value)| found(name.as_bytes()) || found(value.as_bytes()))

@@ -606,7 +606,7 @@ export interface paths {
          * Request product images
          * @description Sends a media library image request to the team. 422 when the body is not JSON of this
          *     shape, a field breaks a rule or the captcha is refused (`errors` names the fields); 400 when
-         *     the body cannot be read.
+         *     the body cannot be read; 429 past `rate_limit.image_requests_per_minute` for the client.
          */
         post: operations["requestImages"];
         delete?: never;
@@ -628,7 +628,9 @@ export interface paths {
          * Register as a dealer
          * @description The dealer registration form with its FFL and SOT documents, sent on as one multipart body
          *     once every part is valid. 422 when a field breaks a rule or the captcha is refused (`errors`
-         *     has a message per part, e.g. `Required`); 400, 413 and 415 as described for the body.
+         *     has a message per part, e.g. `Required`); 400, 413 and 415 as described for the body; 429
+         *     past `rate_limit.dealer_registrations_per_minute` for the client (before the body is read)
+         *     or past its bytes in flight; 503 with `Retry-After` while the upload spool is full.
          */
         post: operations["registerDealer"];
         delete?: never;
@@ -652,7 +654,8 @@ export interface paths {
          *     e-mail address and sets its Pro Deal status to pending. 401 without a signed-in session
          *     (checked before the body is read); 409 once the account's application is approved; 422
          *     without a document or when the account has no e-mail address; 400, 413 and 415 as
-         *     described for the body.
+         *     described for the body; 429 past the client's upload bytes in flight; 503 with
+         *     `Retry-After` while the upload spool is full.
          */
         post: operations["applyForProDeal"];
         delete?: never;
@@ -719,6 +722,29 @@ export interface paths {
          *     storefront's own origin (`Origin`, `Sec-Fetch-Site`). Bodies over 8 KiB are refused.
          */
         post: operations["reportWebVitals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/csp-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report CSP violations
+         * @description Sent by browsers for the document CSP's `report-uri` (`application/csp-report`) and
+         *     `report-to` (`application/reports+json`, a batch); no `X-CSRF` needed. Counted by directive.
+         *     415 for another content type; bodies over 16 KiB are refused; 429 past
+         *     `rate_limit.csp_reports_per_minute` for the client.
+         */
+        post: operations["reportCspViolations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1044,6 +1070,15 @@ export interface components {
             heading: string;
             text: string;
             richText: components["schemas"]["RichText"];
+        };
+        /** @description A CSP level 2 report (`report-uri`): `{"csp-report": {...}}`. */
+        CspReportBody: {
+            "csp-report": components["schemas"]["CspViolation"];
+        };
+        /** @description The fields read from a level 2 report; the others are ignored. */
+        CspViolation: {
+            "effective-directive"?: string | null;
+            "violated-directive"?: string | null;
         };
         /** @description The spec's dealer locator card. */
         DealerCard: {
@@ -2027,6 +2062,11 @@ export interface components {
             newsletter?: boolean;
             captcha: string;
         };
+        /** @description One report of the Reporting API (`report-to`); only `csp-violation` reports are counted. */
+        Report: {
+            type: string;
+            body?: Record<string, never>;
+        };
         ResetPassword: {
             password: string;
             confirmPassword: string;
@@ -2712,7 +2752,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The product's title, matched ignoring case and surrounding spaces.
+                 * @description The product's title, matched ignoring case and surrounding spaces. A title over 200 bytes is a 404 at once; past `rate_limit.not_found_per_minute` 404s the client is answered 429.
                  * @example Falcon 9
                  */
                 title: string;
@@ -2746,6 +2786,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];
@@ -2758,7 +2799,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The collection's title, matched ignoring case and surrounding spaces.
+                 * @description The collection's title, matched ignoring case and surrounding spaces. A title over 200 bytes is a 404 at once; past `rate_limit.not_found_per_minute` 404s the client is answered 429.
                  * @example Pistols
                  */
                 title: string;
@@ -2792,6 +2833,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];
@@ -3637,6 +3679,7 @@ export interface operations {
             408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];
@@ -3672,6 +3715,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];
@@ -3709,6 +3753,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];
@@ -3817,6 +3862,39 @@ export interface operations {
             403: components["responses"]["CsrfRejected"];
             408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamFailed"];
+            503: components["responses"]["Overloaded"];
+            504: components["responses"]["TimedOut"];
+        };
+    };
+    reportCspViolations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/csp-report": components["schemas"]["CspReportBody"];
+                "application/reports+json": components["schemas"]["Report"][];
+            };
+        };
+        responses: {
+            /** @description Counted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["CsrfRejected"];
+            408: components["responses"]["RequestTimedOut"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];

@@ -144,10 +144,10 @@ export class HostURL {
 
   constructor(input: string | HostURL, base?: string | HostURL) {
     const text = preprocess(input.toString());
-    let match = ABSOLUTE.exec(text);
+    let match: ArrayLike<string | undefined> | null = ABSOLUTE.exec(text);
     // As a browser's parser does: a scheme makes the URL absolute, whatever the base.
     const opaque = match ? null : OPAQUE.exec(text);
-    if (opaque) match = [opaque[0], opaque[1] ?? '', '', opaque[2] ?? '', opaque[3] ?? '', opaque[4] ?? ''] as RegExpExecArray;
+    if (opaque) match = [opaque[0], opaque[1] ?? '', '', opaque[2] ?? '', opaque[3] ?? '', opaque[4] ?? ''];
     if (!match && base !== undefined) match = ABSOLUTE.exec(HostURL.resolve(text, base.toString()));
     if (!match) throw new TypeError(`Invalid URL: ${text}`);
     this.opaque = opaque !== null;

@@ -1,0 +1,34 @@
+//! `[uploads]`: how the two upload routes' bodies are held while they are read.
+
+use serde::{Deserialize, Serialize};
+
+/// Bodies larger than `server.max_body_bytes` (only the upload routes take them) are spooled
+/// to a temporary file (under `TMPDIR`, the pod's `/tmp` volume) before the request takes a
+/// concurrency slot.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UploadsConfig {
+    /// The most bytes all spooled uploads of this process may hold on disk together; past it an
+    /// upload is answered 503 with `Retry-After`. Keep it below the `/tmp` volume's size.
+    pub spool_capacity_bytes: u64,
+    /// The most upload bytes one client IP may have in flight (being read, spooled or sent on)
+    /// at once; past it, 429 with `Retry-After`.
+    pub client_in_flight_bytes: u64,
+    /// How many upload forms are parsed and sent upstream at once (each is held in memory while
+    /// it is sent: up to 21 MiB); the others wait on disk, holding no concurrency slot.
+    pub max_concurrent_forms: usize,
+    /// How long a spooled upload waits for one of `max_concurrent_forms` (holding no slot)
+    /// before it is answered 503 with `Retry-After`.
+    pub form_wait_ms: u64,
+}
+
+impl Default for UploadsConfig {
+    fn default() -> Self {
+        Self {
+            spool_capacity_bytes: 448 * 1024 * 1024,
+            client_in_flight_bytes: 60_000_000,
+            max_concurrent_forms: 1,
+            form_wait_ms: 60_000,
+        }
+    }
+}
