@@ -18,7 +18,9 @@ const BUDGET_BYTES = 130 * 1000; // 130 kB gzipped (spec of the storefront's fra
 // Measured 137.8 kB once the first screen stopped loading forms (react-hook-form), captcha and
 // zod (159.3 kB before); the budget sits just above that floor, so any growth is a decision. The
 // entry alone is 123.9 kB of it, react-dom and react-router most of that.
-const PREHYDRATION_BUDGET_BYTES = 139 * 1000;
+// Raised by 0.3 kB to 139.3 kB when the links' scheme check moved to parsing (the abuse issue's
+// bypass strings), hydration became a transition and the document got its hydrated mark: 139.04 kB.
+const PREHYDRATION_BUDGET_BYTES = 139.3 * 1000;
 const PREHYDRATION_ROUTE = 'src/app/routes/product.tsx';
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 

@@ -6,8 +6,6 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use axum::extract::Request;
-
 use super::ClientRateLimit;
 use crate::config::RateLimitConfig;
 use crate::metrics::Metrics;
@@ -67,11 +65,6 @@ impl ClientRateLimit {
         redis: Option<Redis>,
     ) -> Self {
         Self::new("traceparent", per_minute, config, metrics, redis)
-    }
-
-    /// The client a request is counted under.
-    pub fn client_of(&self, request: &Request) -> IpAddr {
-        self.client.of(request)
     }
 
     /// Counts one for `ip`; `Err(seconds to wait)` once it is over the quota (counted in
