@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import { distDir } from './server-env';
 import { freePorts, startBff, stopBff, type BffProcess } from './support/bff-process';
 import { expect, test } from './support/frame';
+import { gotoHydrated } from './support/hydration';
 import { renamedBuild } from './support/renamed-build';
 
 const ADMIN_TOKEN = 'version-skew-e2e-admin-token-0123456789';
@@ -67,10 +68,13 @@ test.describe('version skew', () => {
     return running;
   }
 
-  /** Build A's home page, open in the tab. */
+  /**
+   * Build A's home page, open in the tab and hydrated: the links below must be build A's router
+   * links (a click before hydration is a plain navigation to build B and proves nothing).
+   */
   async function openFromBuildA(page: Page, ports: Ports): Promise<BffProcess> {
     const a = await serve('a', distDir, ports);
-    await page.goto(`${a.baseURL}/`);
+    await gotoHydrated(page, `${a.baseURL}/`);
     await expect(page.getByRole('heading', { name: 'Built for the Long Range' })).toBeVisible();
     await stopBff(a);
     running = undefined;
