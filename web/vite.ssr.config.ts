@@ -1,8 +1,27 @@
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { routeChunks, type Manifest } from './scripts/lib/prehydration.js';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * The client build's chunks per lazily loaded route (`npm run build` builds the client first):
+ * the server render names a page's chunks in its document, so the browser loads them at once.
+ */
+function clientRouteChunks(): Record<string, string[]> {
+  const path = fromRoot('dist/.vite/manifest.json');
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+  } catch (error) {
+    throw new Error(`The server render is built after the client build, whose manifest ${path} could not be read`, {
+      cause: error,
+    });
+  }
+  return routeChunks(manifest);
+}
 
 /**
  * The server renderer: `src/entry-server.tsx` as ONE classic script with everything inlined
@@ -14,6 +33,7 @@ export default defineConfig({
   plugins: [react()],
   define: {
     'process.env.NODE_ENV': JSON.stringify('production'),
+    __ROUTE_CHUNKS__: JSON.stringify(clientRouteChunks()),
   },
   resolve: {
     alias: [

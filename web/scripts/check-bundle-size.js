@@ -20,7 +20,9 @@ const BUDGET_BYTES = 130 * 1000; // 130 kB gzipped (spec of the storefront's fra
 // entry alone is 123.9 kB of it, react-dom and react-router most of that.
 // Raised by 0.3 kB to 139.3 kB when the links' scheme check moved to parsing (the abuse issue's
 // bypass strings), hydration became a transition and the document got its hydrated mark: 139.04 kB.
-const PREHYDRATION_BUDGET_BYTES = 139.3 * 1000;
+// Lowered to 138.1 kB when each catalogue page got a chunk of its own (a product document no
+// longer loads the collection filters and the search results): 137.92 kB.
+const PREHYDRATION_BUDGET_BYTES = 138.1 * 1000;
 const PREHYDRATION_ROUTE = 'src/app/routes/product.tsx';
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 

@@ -53,3 +53,24 @@ export function stylesheetsOutsideEntry(manifest, routeModule) {
   const linked = new Set(cssOf(staticClosure(manifest, [entries[0]])));
   return [...new Set(cssOf(staticClosure(manifest, [routeModule])))].filter((css) => !linked.has(css));
 }
+
+/**
+ * The JavaScript each lazily loaded route adds to what the document's entry already loads: for
+ * every dynamically imported module (a route, `src/app/routes/product.tsx`), its chunk and the
+ * chunks it imports statically, minus the entry's own. The server render preloads a page's
+ * share of it (src/ssr/route-preloads.tsx), so the browser fetches the route's chunks beside the
+ * entry instead of after it, and Vite's preload helper has nothing left to insert.
+ * @param {Record<string, { file: string, imports?: string[], isEntry?: boolean, isDynamicEntry?: boolean }>} manifest
+ * @returns {Record<string, string[]>}
+ */
+export function routeChunks(manifest) {
+  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
+  if (entries.length !== 1) throw new Error(`Expected one entry in the build manifest, found ${entries.length}`);
+  const loaded = new Set(staticClosure(manifest, [entries[0]]));
+  /** @type {Record<string, string[]>} */
+  const chunks = {};
+  for (const key of Object.keys(manifest).filter((key) => manifest[key].isDynamicEntry)) {
+    chunks[key] = staticClosure(manifest, [key]).filter((file) => file.endsWith('.js') && !loaded.has(file));
+  }
+  return chunks;
+}

@@ -13,3 +13,9 @@ export interface RouteModule {
   /** When the loader runs again (default: every navigation, search-parameter changes included). */
   shouldRevalidate?: ShouldRevalidateFunction;
 }
+
+/** What every lazily loaded route carries in its `handle`. */
+export interface RouteHandle {
+  /** The route module's source path (`src/app/routes/product.tsx`), the key of Vite's manifest. */
+  module: string;
+}

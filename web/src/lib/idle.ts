@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 /**
  * "After the first screen": what the first screen does not need (analytics, the consent and
@@ -96,14 +96,21 @@ export function afterFirstScreen(task: () => void): () => void {
   };
 }
 
-function subscribe(listener: () => void): () => void {
-  return afterFirstScreen(listener);
-}
-
 /**
  * False during the first screen (and on the server, and while hydrating, so the markup matches),
- * true once the browser has been idle or the shopper has interacted.
+ * true once the browser has been idle or the shopper has interacted. The change is a transition:
+ * a store subscription (`useSyncExternalStore`) would re-render the whole frame in one blocking
+ * task, the longest a phone saw after hydration; a transition yields to the browser as it goes.
  */
 export function useAfterFirstScreen(): boolean {
-  return useSyncExternalStore(subscribe, isFirstScreenDone, () => false);
+  const [later, setLater] = useState(isFirstScreenDone);
+  useEffect(() => {
+    if (later) return;
+    return afterFirstScreen(() => {
+      startTransition(() => {
+        setLater(true);
+      });
+    });
+  }, [later]);
+  return later;
 }

@@ -31,27 +31,56 @@ export function safeImageSrc(url: string | null | undefined): string | null {
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
 const DROPPABLE = /[\s\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2060\ufeff]/g;
 
-function pageUrl(): string {
+function pageHref(): string {
   return typeof window !== 'undefined' && typeof window.location === 'object'
     ? window.location.href
     : 'http://localhost/';
 }
 
+/** The page's URL, parsed once per address (every link of a page is checked against it). */
+let page: { href: string; url: URL } | undefined;
+
+function pageUrl(): URL {
+  const href = pageHref();
+  if (page?.href !== href) page = { href, url: new URL(href) };
+  return page.url;
+}
+
+/**
+ * Answers already given, by page, allow-list and input: a page checks the same header, footer
+ * and card links on every render, and parsing each again cost a phone's main thread tens of
+ * milliseconds while the page hydrated. Bounded: cleared whole when full.
+ */
+const answered = new Map<string, string | null>();
+const ANSWERED_MAX = 1024;
+
 function checkUrl(url: string | null | undefined, protocols: ReadonlySet<string>): string | null {
   if (typeof url !== 'string') return null;
+  const key = `${protocols === SAFE_LINK_PROTOCOLS ? 'a' : 'i'}${pageHref()}\n${url}`;
+  const known = answered.get(key);
+  if (known !== undefined) return known;
+  const answer = parseAndCheck(url, protocols);
+  if (answered.size >= ANSWERED_MAX) answered.clear();
+  answered.set(key, answer);
+  return answer;
+}
+
+function parseAndCheck(url: string, protocols: ReadonlySet<string>): string | null {
   const compact = url.replace(DROPPABLE, '');
   // An empty (or blank) value is no link at all, though it would parse as the page itself.
   if (compact === '') return null;
-  let page: URL;
+  let base: URL;
   let parsed: URL;
   try {
-    page = new URL(pageUrl());
-    parsed = new URL(url, page);
-    if (!protocols.has(new URL(compact, page).protocol)) return null;
+    base = pageUrl();
+    parsed = new URL(url, base);
+    // the compacted text parses as the input did when nothing was dropped
+    const compacted = compact === url ? parsed : new URL(compact, base);
+    if (!protocols.has(compacted.protocol)) return null;
   } catch {
     return null;
   }
   if (!protocols.has(parsed.protocol)) return null;
-  if (parsed.origin === page.origin) return `${parsed.pathname}${parsed.search}${parsed.hash}`;
+  if (parsed.origin === base.origin) return `${parsed.pathname}${parsed.search}${parsed.hash}`;
   return parsed.href;
 }

@@ -6,6 +6,7 @@ import { createQueryClient } from '../app/query-client';
 import { createRoutes } from '../app/router';
 import { runtimeConfigQuery, type RuntimeConfig } from '../lib/runtime-config';
 import { setDocumentAnswers, type DocumentAnswers } from './document-data';
+import { chunksOf, RoutePreloads } from './route-preloads';
 
 /** React's marker of a Suspense boundary left for the browser to render. */
 const CLIENT_RENDERED = '<!--$!-->';
@@ -48,9 +49,11 @@ export async function renderPage(input: RenderInput): Promise<RenderOutput> {
   const router = createStaticRouter(handler.dataRoutes, context);
   const tree = (
     <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </QueryClientProvider>
+      <RoutePreloads files={chunksOf(context.matches)}>
+        <QueryClientProvider client={queryClient}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </QueryClientProvider>
+      </RoutePreloads>
     </StrictMode>
   );
   // `renderToString` cannot wait: a `lazy` component whose module has not resolved yet renders

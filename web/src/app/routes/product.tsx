@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { emptyProduct, ProductPage, productLoader, useProduct, revalidateOnPathChange } from '../../features/catalogue';
+import { emptyProduct, ProductPage, productLoader, useProduct, revalidateOnPathChange } from '../../features/catalogue/product';
 import { ReviewsWidget } from '../../features/reviews/reviews-widget';
 import { Component as NotFound } from './not-found';
 

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { searchLoader, SearchResultsPage, useSearchResults, revalidateOnPathChange } from '../../features/catalogue';
+import { searchLoader, SearchResultsPage, useSearchResults, revalidateOnPathChange } from '../../features/catalogue/search';
 
 export const loader = searchLoader;
 export const shouldRevalidate = revalidateOnPathChange;

@@ -1,19 +1,13 @@
-/** The catalogue feature's public entry: collection, product and search-results pages. */
-export { CollectionPage, collectionDisplayType, emptyCollection } from './components/collection-page';
-export { emptyProduct, ProductPage, productDisplayType } from './components/product-page';
+/**
+ * The catalogue feature's public entry: collection, product and search-results pages. The app's
+ * routes import each page's own entry (`product.ts`, `collection.ts`, `search.ts`) so that a
+ * route's chunk holds its page only.
+ */
+export * from './collection';
+export * from './product';
+export * from './search';
 export { ProductCard, ProductGrid } from './components/product-card';
-export { SearchResultsPage } from './components/search-results';
-export { useCollection, useProduct, useSearchResults, type PageData, type SearchData } from './hooks';
 export { cartLineFor } from './logic/cart-line';
-export {
-  catalogueKeys,
-  collectionLoader,
-  collectionQuery,
-  prefetchProduct,
-  productLoader,
-  productQuery,
-  revalidateOnPathChange,
-  searchLoader,
-  searchQuery,
-} from './queries';
+export { catalogueKeys, collectionQuery, prefetchProduct, productQuery, searchQuery } from './queries';
+export type { PageData, SearchData } from './hooks';
 export type { Collection, ProductPage as ProductPageData, ProductCard as ProductCardData } from './types';

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId } from 'react';
+import { lazy, memo, Suspense, useId } from 'react';
 import { AppLink } from '../../../components/ui/app-link';
 import { ChevronIcon, DownloadIcon } from '../../../components/ui/icons';
 import { useAfterFirstScreen } from '../../../lib/idle';
@@ -23,7 +23,7 @@ function backToTop() {
   document.getElementById('skip-link')?.focus({ preventScroll: true });
 }
 
-export function SiteFooter({ page, brandName }: SiteFooterProps) {
+function SiteFooterFrame({ page, brandName }: SiteFooterProps) {
   const columns = splitIntoColumns(page.navLinks);
   const downloadHref = safeHref(page.downloadAsset.url);
   const logoSrc = safeImageSrc(page.logo.src);
@@ -104,3 +104,10 @@ export function SiteFooter({ page, brandName }: SiteFooterProps) {
     </footer>
   );
 }
+
+/**
+ * Memoised: the layout renders again whenever the cart, the consent or the idle trigger changes,
+ * and the frame's hundred-odd links gave a phone's main thread long tasks each time; its props
+ * (the content page, the brand name) change only with the content.
+ */
+export const SiteFooter = memo(SiteFooterFrame);

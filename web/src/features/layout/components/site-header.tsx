@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'react-router';
 import { MapPinIcon, UserIcon } from '../../../components/ui/icons';
 import { VisuallyHidden } from '../../../components/ui/visually-hidden';
@@ -20,7 +21,7 @@ interface SiteHeaderProps {
  * opens the cart drawer), dealer locator and account. Mobile: hamburger menu (with the dealer-locator and account entries), logo, search
  * and cart. The two layouts switch with CSS.
  */
-export function SiteHeader({ page, brandName }: SiteHeaderProps) {
+function SiteHeaderFrame({ page, brandName }: SiteHeaderProps) {
   const logoAlt = page.logo.alt || brandName || 'Home';
   const { signedIn } = useSession();
   const accountHref = signedIn ? paths.account() : paths.login();
@@ -51,3 +52,10 @@ export function SiteHeader({ page, brandName }: SiteHeaderProps) {
     </header>
   );
 }
+
+/**
+ * Memoised: the layout renders again whenever the cart, the consent or the idle trigger changes,
+ * and the frame's hundred-odd links gave a phone's main thread long tasks each time; its props
+ * (the content page, the brand name) change only with the content.
+ */
+export const SiteHeader = memo(SiteHeaderFrame);
