@@ -11,7 +11,8 @@ mod common;
 use bff::cache::entry::ENTRY_OVERHEAD_BYTES;
 use bff::config::Config;
 use common::browser::{CAPTCHA, PASSWORD, SHOPPER};
-use common::in_process::{InProcess, get_request, start_with_secrets};
+use common::cache_stats::{cache_stats, catalogue_and_pages, entries};
+use common::in_process::{InProcess, start_with_secrets};
 use common::test_config;
 use serde_json::{Value, json};
 
@@ -21,53 +22,6 @@ const LOGIN_ROUTE: &str = "/Auth/login";
 const SHOPPER_ELSEWHERE: &str = "peer-fallback@talonforge.example";
 const ADMIN_TOKEN: &str = "test-admin-token";
 const SECRETS: &[(&str, &str)] = &[("BFF_ADMIN_TOKEN", ADMIN_TOKEN)];
-
-/// `/admin/cache`, read.
-async fn cache_stats(app: &InProcess) -> Value {
-    let bearer = format!("Bearer {ADMIN_TOKEN}");
-    app.admin_send(get_request("/admin/cache", &[("authorization", &bearer)]))
-        .await
-        .json()
-}
-
-/// Entries per route in `/admin/cache`.
-fn entries(stats: &Value, route: &str) -> u64 {
-    stats["routes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|figures| figures["route"] == route)
-        .and_then(|figures| figures["entries"].as_u64())
-        .unwrap_or(0)
-}
-
-/// Every content page, product and collection the sandbox serves, as `/api` paths.
-fn catalogue_and_pages() -> Vec<String> {
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sandbox/fixtures");
-    let mut paths = Vec::new();
-    for entry in std::fs::read_dir(fixtures.join("pages")).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
-        paths.push(format!("/api/pages/{name}"));
-    }
-    for entry in std::fs::read_dir(fixtures.join("catalogue")).unwrap() {
-        let path = entry.unwrap().path();
-        let items: Vec<Value> = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        let route = if path.file_name().unwrap() == "collections.json" {
-            "collections"
-        } else {
-            "products"
-        };
-        for item in items {
-            let title = item["title"].as_str().unwrap().to_lowercase();
-            paths.push(format!(
-                "/api/{route}/{}",
-                title.replace('%', "%25").replace(' ', "%20")
-            ));
-        }
-    }
-    paths
-}
 
 /// A search term nobody searched before.
 fn random_term(rng: &mut fastrand::Rng) -> String {
@@ -94,7 +48,7 @@ async fn random_term_searches_past_the_search_budget_leave_every_page_product_an
             warmed += 1;
         }
     }
-    let before = cache_stats(&app).await;
+    let before = cache_stats(&app, ADMIN_TOKEN).await;
     let kept_routes = ["pages", "product", "collection", "prices"];
     let kept_before: Vec<u64> = kept_routes
         .iter()
@@ -119,7 +73,7 @@ async fn random_term_searches_past_the_search_budget_leave_every_page_product_an
         searched_bytes += ("search:".len() + term.len() + 2 + ENTRY_OVERHEAD_BYTES) as u64;
     }
 
-    let after = cache_stats(&app).await;
+    let after = cache_stats(&app, ADMIN_TOKEN).await;
     let kept_after: Vec<u64> = kept_routes
         .iter()
         .map(|route| entries(&after, route))

@@ -9,7 +9,8 @@
 mod common;
 
 use bff::config::Config;
-use common::in_process::{InProcess, get_request, start_with_secrets};
+use common::cache_stats::{cache_stats, catalogue_and_pages, entries};
+use common::in_process::{InProcess, start_with_secrets};
 use common::test_config;
 use serde_json::Value;
 
@@ -17,51 +18,6 @@ const PRODUCT_ROUTE: &str = "/strapi/products/{title}";
 const COLLECTION_ROUTE: &str = "/strapi/product-groups/{title}";
 const ADMIN_TOKEN: &str = "test-admin-token";
 const SECRETS: &[(&str, &str)] = &[("BFF_ADMIN_TOKEN", ADMIN_TOKEN)];
-
-async fn cache_stats(app: &InProcess) -> Value {
-    let bearer = format!("Bearer {ADMIN_TOKEN}");
-    app.admin_send(get_request("/admin/cache", &[("authorization", &bearer)]))
-        .await
-        .json()
-}
-
-fn entries(stats: &Value, route: &str) -> u64 {
-    stats["routes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|figures| figures["route"] == route)
-        .and_then(|figures| figures["entries"].as_u64())
-        .unwrap_or(0)
-}
-
-/// Every content page, product and collection the sandbox serves, as `/api` paths.
-fn catalogue_and_pages() -> Vec<String> {
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sandbox/fixtures");
-    let mut paths = Vec::new();
-    for entry in std::fs::read_dir(fixtures.join("pages")).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
-        paths.push(format!("/api/pages/{name}"));
-    }
-    for entry in std::fs::read_dir(fixtures.join("catalogue")).unwrap() {
-        let path = entry.unwrap().path();
-        let items: Vec<Value> = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        let route = if path.file_name().unwrap() == "collections.json" {
-            "collections"
-        } else {
-            "products"
-        };
-        for item in items {
-            let title = item["title"].as_str().unwrap().to_lowercase();
-            paths.push(format!(
-                "/api/{route}/{}",
-                title.replace('%', "%25").replace(' ', "%20")
-            ));
-        }
-    }
-    paths
-}
 
 fn behind_the_ingress(configure: impl FnOnce(&mut Config)) -> InProcess {
     let mut config = test_config();
@@ -93,7 +49,7 @@ async fn five_thousand_made_up_titles_leave_every_page_product_and_collection_ca
         }
     }
     assert!(warmed > 60, "{warmed}");
-    let before = cache_stats(&app).await;
+    let before = cache_stats(&app, ADMIN_TOKEN).await;
     let kept_routes = ["pages", "product", "collection", "prices"];
     let kept = |stats: &Value| -> Vec<u64> {
         kept_routes
@@ -125,7 +81,7 @@ async fn five_thousand_made_up_titles_leave_every_page_product_and_collection_ca
         assert_eq!(answer.status, 404, "request {request}: {}", answer.text());
     }
 
-    let after = cache_stats(&app).await;
+    let after = cache_stats(&app, ADMIN_TOKEN).await;
     let main_after = after["mainBytes"].as_u64().unwrap();
     let drift = main_after.abs_diff(main_before) as f64 / main_before as f64;
     println!(
@@ -171,7 +127,7 @@ async fn a_long_title_is_a_404_at_once_and_a_remembered_404_does_not_echo_the_ti
         "no upstream call for titles over 200 bytes"
     );
     assert_eq!(app.upstream_calls(COLLECTION_ROUTE).await, 0);
-    let stats = cache_stats(&app).await;
+    let stats = cache_stats(&app, ADMIN_TOKEN).await;
     assert_eq!(stats["negativeEntries"], 0, "no entry: {stats}");
     assert_eq!(
         entries(&stats, "product") + entries(&stats, "collection"),
@@ -276,6 +232,6 @@ async fn a_404_never_enters_l2() {
     let keys = redis.cli(&["--scan", "--pattern", "nf-test:*"]);
     assert!(keys.contains("summit lr"), "a real title is in L2: {keys}");
     assert!(!keys.contains("made-up"), "no 404 in L2: {keys}");
-    let stats = cache_stats(&app).await;
+    let stats = cache_stats(&app, ADMIN_TOKEN).await;
     assert_eq!(stats["negativeEntries"], 4, "{stats}");
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod browser;
+pub mod cache_stats;
 pub mod in_process;
 pub mod metrics;
 pub mod redis;
