@@ -7,6 +7,7 @@ mod common;
 
 use common::browser::{Browser, CAPTCHA};
 use common::in_process::{InProcess, capture_logs, start_with_web_build};
+use common::redis::RedisServer;
 use common::test_config;
 use serde_json::{Value, json};
 
@@ -373,4 +374,66 @@ async fn shoppers_never_see_each_others_name_or_cart_in_a_document() {
         // one shared document: whoever filled it, everyone gets the same bytes
         assert!(seen.windows(2).all(|pair| pair[0] == pair[1]), "{path}");
     }
+}
+
+#[tokio::test]
+async fn a_document_rendered_on_one_replica_reaches_the_others_through_l2_under_its_build_id() {
+    let redis = RedisServer::start();
+    let prefix = format!("ssr-l2-{}:", uuid::Uuid::new_v4());
+    let config = || {
+        let mut config = test_config();
+        config.redis.url = redis.url();
+        config.redis.key_prefix = prefix.clone();
+        config
+    };
+    let first = start_with_web_build(config(), SECRETS);
+    let answer = first.get("/product/summit%20lr").await;
+    let html = answer.text();
+    assert!(root(&html).contains("Summit LR</h1>"));
+    assert_eq!(renders(&first, "ok").await, 1.0);
+    let build = first.state.web.build_id().unwrap().to_owned();
+    let stored = redis.cli(&["--scan", "--pattern", &format!("{prefix}*document*")]);
+    assert_eq!(
+        stored,
+        format!("{prefix}cache:entry:document:{build}:/product/summit%20lr"),
+        "one document in L2, keyed by the build id"
+    );
+
+    // another replica answers it from L2: no render, the same bytes, a hit from then on
+    let second = start_with_web_build(config(), &[]);
+    let shared = second.get("/product/summit%20lr").await;
+    assert_eq!(shared.status, 200);
+    assert_eq!(shared.text(), html);
+    assert_eq!(shared.header("etag"), answer.header("etag"));
+    assert_eq!(renders(&second, "ok").await, 0.0, "not rendered again");
+    let again = second.get("/product/summit%20lr").await;
+    assert!(
+        again.header("cache-status").contains("; hit"),
+        "{:?}",
+        again.headers
+    );
+
+    // a purge of one of its parts' tags outdates it in L2: the next replica renders it
+    // (`Surrogate-Key` writes a tag's spaces as `%20`)
+    let tag = answer
+        .header("surrogate-key")
+        .split(' ')
+        .find(|tag| tag.starts_with("product:"))
+        .unwrap()
+        .replace("%20", " ");
+    assert_eq!(tag, "product:summit lr");
+    let purged = first
+        .admin_post("/admin/cache/purge", ADMIN_TOKEN, &json!({"tags": [tag]}))
+        .await;
+    assert_eq!(purged.status, 200, "{}", purged.text());
+    let third = start_with_web_build(config(), &[]);
+    let rendered = third.get("/product/summit%20lr").await;
+    assert!(root(&rendered.text()).contains("Summit LR</h1>"));
+    assert_eq!(renders(&third, "ok").await, 1.0, "rendered after the purge");
+
+    // search results' documents stay out of the shared tier, as search results do
+    let search = first.get("/search/summit").await;
+    assert!(root(&search.text()).contains("Results for"));
+    let documents = redis.cli(&["--scan", "--pattern", &format!("{prefix}*document*")]);
+    assert!(!documents.contains("/search/"), "{documents}");
 }

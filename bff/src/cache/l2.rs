@@ -85,6 +85,17 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 /// An entry as `READ` returns it: meta, body, gzip and brotli (empty: no such variant).
 type StoredParts = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
 
+/// What a document's L2 write carries beside its key and tags.
+pub(super) struct DocumentWrite<'a> {
+    /// The purge epoch read before the document was made.
+    pub epoch: &'a str,
+    pub ttl: Duration,
+    pub meta: Vec<u8>,
+    pub body: &'a Bytes,
+    pub gzip: Option<&'a Bytes>,
+    pub brotli: Option<&'a Bytes>,
+}
+
 /// The L2 tier and the purge fan-out of one cache.
 pub(super) struct SharedTier {
     redis: Redis,
@@ -222,6 +233,63 @@ impl SharedTier {
                 .await,
             Ok(1)
         )
+    }
+
+    /// Stores a server-rendered document under `key` (its build id is in it) for `ttl`, unless a
+    /// purge happened since `epoch` was read: `meta` names the parts it was made from, and the
+    /// versions of their tags and of `route`'s generation are recorded, so a purge of any of
+    /// them outdates it as it outdates an entry.
+    pub(super) async fn write_document(
+        &self,
+        key: &str,
+        route: RouteKind,
+        tags: &[&str],
+        written: DocumentWrite<'_>,
+    ) -> bool {
+        let mut invocation = self.fill.prepare_invoke();
+        invocation
+            .key(self.entry_key(key))
+            .key(self.epoch_key())
+            .key(self.route_generation_key(route));
+        for tag in tags {
+            invocation.key(self.tag_version_key(tag));
+        }
+        invocation
+            .arg(written.epoch)
+            .arg(millis(written.ttl).max(1))
+            .arg(written.meta)
+            .arg(written.body.as_ref())
+            .arg(written.gzip.map(Bytes::as_ref).unwrap_or_default())
+            .arg(written.brotli.map(Bytes::as_ref).unwrap_or_default());
+        matches!(
+            self.redis
+                .invoke::<i64>("cache_l2_write", &invocation)
+                .await,
+            Ok(1)
+        )
+    }
+
+    /// The document stored under `key` whose recorded versions are all current: its meta,
+    /// body, gzip and brotli (`None` for a missing variant); counted as an L2 hit or miss.
+    pub(super) async fn read_document(
+        &self,
+        key: &str,
+        route: RouteKind,
+    ) -> Option<(Vec<u8>, Bytes, Option<Bytes>, Option<Bytes>)> {
+        let mut invocation = self.read.prepare_invoke();
+        invocation
+            .key(self.entry_key(key))
+            .key(self.route_generation_key(route));
+        let found: Option<StoredParts> =
+            self.redis.invoke("cache_l2_read", &invocation).await.ok()?;
+        self.redis.count(if found.is_some() {
+            RedisEvent::L2Hit
+        } else {
+            RedisEvent::L2Miss
+        });
+        let (meta, body, gzip, brotli) = found?;
+        let variant = |bytes: Vec<u8>| (!bytes.is_empty()).then(|| Bytes::from(bytes));
+        Some((meta, Bytes::from(body), variant(gzip), variant(brotli)))
     }
 
     /// Tries to become the one replica that fills `key`.

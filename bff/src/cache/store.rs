@@ -20,9 +20,9 @@ use prometheus_client::metrics::counter::Counter;
 use super::entry::{CachedResponse, Fetched, Freshness};
 use super::http::{StoredEncoding, respond, respond_composed};
 use super::key::cache_key;
-use super::l2::{LockAttempt, SharedTier};
+use super::l2::{DocumentWrite, LockAttempt, SharedTier};
 use super::policy::{CacheConfig, RouteKind};
-use super::rendered::{EpochCounters, Epochs, Remembered, Rendered};
+use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocument};
 use super::status::CacheState;
 use crate::metrics::{Metrics, RedisEvent};
 use crate::replicas::Redis;
@@ -443,6 +443,84 @@ impl EdgeCache {
                 .get(key)
                 .filter(|answer| answer.is_current(&self.inner.epochs, now))
         })
+    }
+
+    /// The shared tier's purge epoch, read before a document is made (`None` without Redis or
+    /// while it does not answer): the document reaches L2 only if no purge lands meanwhile.
+    pub async fn shared_epoch(&self) -> Option<String> {
+        self.inner.shared.as_ref()?.epoch().await.ok()
+    }
+
+    /// The document another replica rendered under `key` (which names the web build) from these
+    /// very parts (the same entries, by key and `ETag`), read from L2 and remembered here as if
+    /// rendered here: a replica that starts, or joins a rollout, renders nothing another has.
+    pub async fn shared_document(
+        &self,
+        key: &str,
+        epochs: Epochs,
+        parts: &[&Lookup],
+    ) -> Option<Arc<Rendered>> {
+        let shared = self.inner.shared.as_ref()?;
+        let route = shareable(parts)?;
+        let (meta, body, gzip, brotli) = shared.read_document(key, route).await?;
+        let meta: DocumentMeta = serde_json::from_slice(&meta).ok()?;
+        if meta.parts != part_names(parts) {
+            return None;
+        }
+        let stored = StoredDocument { body, gzip, brotli };
+        let rendered = Arc::new(Rendered::shared_document(
+            parts,
+            stored,
+            epochs,
+            Instant::now(),
+        )?);
+        self.inner
+            .remembered
+            .insert(key.to_owned(), rendered.clone());
+        Some(rendered)
+    }
+
+    /// Stores `rendered` (made from `parts`, after the purge epoch `epoch` was read) in L2 for
+    /// the other replicas, with its parts' tags, for as long as its parts may be served. Search
+    /// results' documents stay out of it, as search results do.
+    pub async fn share_document(
+        &self,
+        key: &str,
+        epoch: &str,
+        parts: &[&Lookup],
+        rendered: &Rendered,
+    ) -> bool {
+        let (Some(shared), Some(route)) = (&self.inner.shared, shareable(parts)) else {
+            return false;
+        };
+        let now = Instant::now();
+        let Some(ttl) = parts
+            .iter()
+            .map(|part| part.freshness.hard_until().saturating_duration_since(now))
+            .min()
+            .filter(|ttl| !ttl.is_zero())
+        else {
+            return false;
+        };
+        let Ok(meta) = serde_json::to_vec(&DocumentMeta {
+            parts: part_names(parts),
+        }) else {
+            return false;
+        };
+        let tags: Vec<&str> = parts
+            .iter()
+            .flat_map(|part| part.entry.tags.iter().map(String::as_str))
+            .collect();
+        let stored = rendered.stored();
+        let written = DocumentWrite {
+            epoch,
+            ttl,
+            meta,
+            body: &stored.body,
+            gzip: stored.gzip.as_ref(),
+            brotli: stored.brotli.as_ref(),
+        };
+        shared.write_document(key, route, &tags, written).await
     }
 
     /// The counters as of now, when every part is still the entry its lookup returned: the
@@ -959,6 +1037,37 @@ impl EdgeCache {
                 )
             })
     }
+}
+
+/// What L2 keeps beside a document: the parts it was made from, each `key etag`.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct DocumentMeta {
+    parts: Vec<String>,
+}
+
+fn part_names(parts: &[&Lookup]) -> Vec<String> {
+    parts
+        .iter()
+        .map(|part| {
+            format!(
+                "{} {}",
+                part.key,
+                part.entry.etag.to_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+/// The route whose generation a shared document records (its first part's: the page's own
+/// content), or `None` when it may not be shared (no parts, or search results among them).
+fn shareable(parts: &[&Lookup]) -> Option<RouteKind> {
+    if parts
+        .iter()
+        .any(|part| part.entry.route == RouteKind::Search)
+    {
+        return None;
+    }
+    parts.first().map(|part| part.entry.route)
 }
 
 /// Remembered answers within `capacity_bytes`, each weighing what it holds beyond its parts.

@@ -126,6 +126,19 @@ impl Renderer {
 
     /// Renders `page` and remembers it under `key` when every part is fresh.
     async fn fill(&self, cache: &EdgeCache, key: String, page: DocumentParts) -> Filled {
+        let parts: Vec<&Lookup> = page.parts.iter().collect();
+        // read before anything is made: a purge from now on keeps this fill's document out of L2
+        let shared_epoch = cache.shared_epoch().await;
+        if shared_epoch.is_some() {
+            // another replica may have rendered it from these very parts
+            let epochs = cache.epochs_if_unchanged(&parts).await;
+            if let Some(shared) = match epochs {
+                Some(epochs) => cache.shared_document(&key, epochs, &parts).await,
+                None => None,
+            } {
+                return Filled::Remembered(shared);
+            }
+        }
         let answers = answers_json(&page.answers);
         let shell = shell_text(&page.shell);
         let markup = match self.render(&page.url, &answers).await {
@@ -136,14 +149,18 @@ impl Renderer {
             }
         };
         let body = Bytes::from(fill_root(&shell, &markup, &answers));
-        let parts: Vec<&Lookup> = page.parts.iter().collect();
         // parts this request stored bumped the counters read before the lookups
         let epochs = match cache.epochs_if_unchanged(&parts).await {
             Some(epochs) => epochs,
             None => page.epochs,
         };
-        match cache.remember_document(key, epochs, &parts, &body) {
-            Some(rendered) => Filled::Remembered(rendered),
+        match cache.remember_document(key.clone(), epochs, &parts, &body) {
+            Some(rendered) => {
+                if let Some(epoch) = &shared_epoch {
+                    cache.share_document(&key, epoch, &parts, &rendered).await;
+                }
+                Filled::Remembered(rendered)
+            }
             None => Filled::Made(body),
         }
     }
