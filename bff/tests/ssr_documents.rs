@@ -437,3 +437,103 @@ async fn a_document_rendered_on_one_replica_reaches_the_others_through_l2_under_
     let documents = redis.cli(&["--scan", "--pattern", &format!("{prefix}*document*")]);
     assert!(!documents.contains("/search/"), "{documents}");
 }
+
+/// `app`'s count of `bff_redis_events_total{event}`.
+async fn redis_events(app: &InProcess, event: &str) -> f64 {
+    app.metrics()
+        .await
+        .value("bff_redis_events_total", &[("event", event)])
+        .unwrap_or(0.0)
+}
+
+/// Waits (a bounded poll: the purge channel is asynchronous) until `app` has applied `count`
+/// purges made on other replicas.
+async fn until_purges_received(app: &InProcess, count: f64) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while redis_events(app, "purge_received").await < count {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "purge {count} never arrived"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// The answer to `path` on `app`: a product document with its first screen.
+async fn product_document(app: &InProcess, path: &str) -> common::in_process::Answer {
+    let answer = app.get(path).await;
+    assert_eq!(answer.status, 200);
+    assert!(root(&answer.text()).contains("Summit LR</h1>"));
+    answer
+}
+
+#[tokio::test]
+async fn a_purge_after_a_document_was_shared_through_l2_renders_it_once_for_both_replicas() {
+    let redis = RedisServer::start();
+    let prefix = format!("ssr-l2-purge-{}:", uuid::Uuid::new_v4());
+    let config = || {
+        let mut config = test_config();
+        config.redis.url = redis.url();
+        config.redis.key_prefix = prefix.clone();
+        config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+        config
+    };
+    let path = "/product/summit%20lr";
+    let a = start_with_web_build(config(), SECRETS);
+    let b = start_with_web_build(config(), SECRETS);
+
+    // A renders; B serves A's document from L2, rendering nothing
+    let rendered = product_document(&a, path).await;
+    let shared = product_document(&b, path).await;
+    assert_eq!(shared.text(), rendered.text());
+    assert_eq!((renders(&a, "ok").await, renders(&b, "ok").await), (1.0, 0.0));
+
+    // a purge on A of the product's tag, as `Surrogate-Key` spells it (what an operator or a
+    // CDN's purge hook copies): the next request on B renders, once; A then serves B's render
+    let tag = rendered
+        .header("surrogate-key")
+        .split(' ')
+        .find(|tag| tag.starts_with("product:"))
+        .unwrap()
+        .to_owned();
+    assert_eq!(tag, "product:summit%20lr");
+    let purged = a
+        .admin_post("/admin/cache/purge", ADMIN_TOKEN, &json!({"tags": [tag]}))
+        .await;
+    assert_eq!(purged.status, 200, "{}", purged.text());
+    assert_eq!(purged.json()["purged"], 1, "A's entry of the product");
+    until_purges_received(&b, 1.0).await;
+    let after_tag = product_document(&b, path).await;
+    assert_eq!(renders(&b, "ok").await, 1.0, "B renders after the tag purge");
+    let on_a = product_document(&a, path).await;
+    assert_eq!(on_a.header("etag"), after_tag.header("etag"));
+    assert_eq!(renders(&a, "ok").await, 1.0, "A serves B's render from L2");
+    for app in [&a, &b] {
+        product_document(app, path).await;
+    }
+    assert_eq!((renders(&a, "ok").await, renders(&b, "ok").await), (1.0, 1.0));
+
+    // a purge on B of one of its parts by key: A asks first and renders; B serves it
+    let purged = b
+        .admin_post(
+            "/admin/cache/purge",
+            ADMIN_TOKEN,
+            &json!({"keys": ["product:summit lr"]}),
+        )
+        .await;
+    assert_eq!(purged.status, 200, "{}", purged.text());
+    until_purges_received(&a, 1.0).await;
+    product_document(&a, path).await;
+    product_document(&b, path).await;
+    assert_eq!((renders(&a, "ok").await, renders(&b, "ok").await), (2.0, 1.0));
+
+    // a purge of everything on A: B renders, A serves it
+    let purged = a
+        .admin_post("/admin/cache/purge", ADMIN_TOKEN, &json!({"all": true}))
+        .await;
+    assert_eq!(purged.status, 200, "{}", purged.text());
+    until_purges_received(&b, 2.0).await;
+    product_document(&b, path).await;
+    product_document(&a, path).await;
+    assert_eq!((renders(&a, "ok").await, renders(&b, "ok").await), (2.0, 2.0));
+}

@@ -9,6 +9,8 @@
 //! finds a recorded version out of date drops the entry. A fill also carries the purge epoch it
 //! saw before fetching, and is refused when any purge happened since, so an answer already on
 //! its way can never undo a purge (as the L1's own generation counter does in process).
+//! A server-rendered document is stored the same way, with its parts' tags and also their keys'
+//! versions (a purge by key bumps those), so a purge that names any of its parts outdates it.
 //!
 //! Every Redis failure here is a fallback, never an error: no L2 value, or a fetch of our own.
 
@@ -35,7 +37,7 @@ const WAIT_POLL: Duration = Duration::from_millis(20);
 const WAIT_MAX: Duration = Duration::from_secs(15);
 
 /// Writes an entry unless a purge happened since its fetch began; records its versions.
-/// KEYS: entry, epoch, route generation, tag versions…; ARGV: epoch seen, ttl ms, meta, body,
+/// KEYS: entry, epoch, route generation, tag (and, for a document, part key) versions…; ARGV: epoch seen, ttl ms, meta, body,
 /// gzip, brotli.
 const FILL: &str = r"
 if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
@@ -85,9 +87,9 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 /// An entry as `READ` returns it: meta, body, gzip and brotli (empty: no such variant).
 type StoredParts = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
 
-/// What a document's L2 write carries beside its key and tags.
+/// What a document's L2 write carries beside its key, tags and parts' keys.
 pub(super) struct DocumentWrite<'a> {
-    /// The purge epoch read before the document was made.
+    /// The purge epoch read before the document's parts were looked up.
     pub epoch: &'a str,
     pub ttl: Duration,
     pub meta: Vec<u8>,
@@ -155,6 +157,11 @@ impl SharedTier {
 
     fn tag_version_key(&self, tag: &str) -> String {
         self.redis.key(&["cache", "tagv", tag])
+    }
+
+    /// The version of the entry `key` as a document's part: bumped by a purge of that key.
+    fn key_version_key(&self, key: &str) -> String {
+        self.redis.key(&["cache", "keyv", key])
     }
 
     fn lock_key(&self, key: &str) -> String {
@@ -237,13 +244,14 @@ impl SharedTier {
 
     /// Stores a server-rendered document under `key` (its build id is in it) for `ttl`, unless a
     /// purge happened since `epoch` was read: `meta` names the parts it was made from, and the
-    /// versions of their tags and of `route`'s generation are recorded, so a purge of any of
-    /// them outdates it as it outdates an entry.
+    /// versions of their tags, of their keys (`part_keys`) and of `route`'s generation are
+    /// recorded, so a purge of any of them outdates it as it outdates an entry.
     pub(super) async fn write_document(
         &self,
         key: &str,
         route: RouteKind,
         tags: &[&str],
+        part_keys: &[&str],
         written: DocumentWrite<'_>,
     ) -> bool {
         let mut invocation = self.fill.prepare_invoke();
@@ -253,6 +261,9 @@ impl SharedTier {
             .key(self.route_generation_key(route));
         for tag in tags {
             invocation.key(self.tag_version_key(tag));
+        }
+        for part in part_keys {
+            invocation.key(self.key_version_key(part));
         }
         invocation
             .arg(written.epoch)
@@ -393,6 +404,8 @@ impl SharedTier {
             Purge::Keys(keys) => {
                 for key in keys {
                     pipeline.cmd("DEL").arg(self.entry_key(key)).ignore();
+                    // the documents made from it
+                    pipeline.cmd("INCR").arg(self.key_version_key(key)).ignore();
                 }
             }
             Purge::All => {

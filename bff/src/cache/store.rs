@@ -445,8 +445,10 @@ impl EdgeCache {
         })
     }
 
-    /// The shared tier's purge epoch, read before a document is made (`None` without Redis or
-    /// while it does not answer): the document reaches L2 only if no purge lands meanwhile.
+    /// The shared tier's purge epoch (`None` without Redis or while it does not answer), read
+    /// before a document's parts are looked up: the document reaches L2 only if no purge lands
+    /// from then on (a purge that lands between the lookups and the render would otherwise let
+    /// a document made from purged parts into L2, recorded under the purge's new versions).
     pub async fn shared_epoch(&self) -> Option<String> {
         self.inner.shared.as_ref()?.epoch().await.ok()
     }
@@ -511,6 +513,7 @@ impl EdgeCache {
             .iter()
             .flat_map(|part| part.entry.tags.iter().map(String::as_str))
             .collect();
+        let part_keys: Vec<&str> = parts.iter().map(|part| part.key.as_str()).collect();
         let stored = rendered.stored();
         let written = DocumentWrite {
             epoch,
@@ -520,7 +523,9 @@ impl EdgeCache {
             gzip: stored.gzip.as_ref(),
             brotli: stored.brotli.as_ref(),
         };
-        shared.write_document(key, route, &tags, written).await
+        shared
+            .write_document(key, route, &tags, &part_keys, written)
+            .await
     }
 
     /// The counters as of now, when every part is still the entry its lookup returned: the
@@ -792,10 +797,22 @@ impl EdgeCache {
     }
 
     /// Drops every entry carrying one of `tags`, on every replica; returns how many this
-    /// replica held.
+    /// replica held. A tag may be spelled as the purge API spells it (`product:summit lr`) or
+    /// as `Surrogate-Key` writes it (`product:summit%20lr`), which is what an operator or a
+    /// CDN's purge hook copies from an answer: both name the same entries.
     pub async fn purge_tags(&self, tags: &[String]) -> u64 {
-        let tags = tags.iter().map(|tag| tag.trim().to_lowercase()).collect();
-        self.purge(Purge::Tags(tags)).await
+        let mut purged: Vec<String> = Vec::with_capacity(tags.len());
+        for tag in tags {
+            let tag = tag.trim().to_lowercase();
+            let decoded = super::http::surrogate_key_tag(&tag);
+            // both spellings when they differ: a tag that holds `%20` itself is purged too
+            for name in [decoded, tag] {
+                if !purged.contains(&name) {
+                    purged.push(name);
+                }
+            }
+        }
+        self.purge(Purge::Tags(purged)).await
     }
 
     /// Drops the entries at `keys` (`route:title`, titles normalised like requests' are).
@@ -824,10 +841,22 @@ impl EdgeCache {
         self.purge(Purge::All).await
     }
 
-    /// Applies `purge` here, in L2, and on every other replica (through the purge channel).
+    /// Applies `purge` in L2, here, and on every other replica (through the purge channel), in
+    /// that order: L2 first, so a lookup or a document fill on this replica between the two
+    /// can never read what is being purged back from L2 into L1 (with counters already bumped,
+    /// it would be handed out as current until its next change).
     async fn purge(&self, purge: Purge) -> u64 {
+        let shared = match &self.inner.shared {
+            Some(shared) if !is_empty(&purge) => Some((shared, shared.purge(&purge).await)),
+            _ => None,
+        };
         let purged = self.purge_local(&purge).await;
-        self.share_purge(purge).await;
+        if let Some((shared, applied)) = shared {
+            let published = applied && shared.bus.publish(purge.clone()).await;
+            if !published {
+                self.keep_pending(purge);
+            }
+        }
         purged
     }
 
@@ -836,16 +865,17 @@ impl EdgeCache {
         let Some(shared) = &self.inner.shared else {
             return;
         };
-        let empty = match &purge {
-            Purge::Tags(names) | Purge::Keys(names) => names.is_empty(),
-            Purge::AllExceptTags(_) | Purge::All => false,
-        };
-        if empty {
+        if is_empty(&purge) {
             return;
         }
         if shared.purge(&purge).await && shared.bus.publish(purge.clone()).await {
             return;
         }
+        self.keep_pending(purge);
+    }
+
+    /// Keeps `purge` for when Redis returns: it reached neither L2 nor the other replicas.
+    fn keep_pending(&self, purge: Purge) {
         tracing::warn!(
             ?purge,
             "purge kept for when Redis returns: it reached neither L2 nor the other replicas"
@@ -1036,6 +1066,14 @@ impl EdgeCache {
                     bytes + entries.weighted_size(),
                 )
             })
+    }
+}
+
+/// A purge that names nothing (no tag, no key): nothing to share.
+fn is_empty(purge: &Purge) -> bool {
+    match purge {
+        Purge::Tags(names) | Purge::Keys(names) => names.is_empty(),
+        Purge::AllExceptTags(_) | Purge::All => false,
     }
 }
 

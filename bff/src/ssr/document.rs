@@ -51,6 +51,9 @@ pub struct DocumentParts {
     pub parts: Vec<Lookup>,
     /// The cache's counters, read before the parts were looked up.
     pub epochs: Epochs,
+    /// L2's purge epoch, read before the parts were looked up (`None` without Redis): a
+    /// document made from them reaches L2 only if no purge has happened since.
+    pub shared_epoch: Option<String>,
     /// The API answers the first screen reads, by the app's request path: status and JSON.
     pub answers: Vec<(String, u16, Bytes)>,
 }
@@ -127,9 +130,7 @@ impl Renderer {
     /// Renders `page` and remembers it under `key` when every part is fresh.
     async fn fill(&self, cache: &EdgeCache, key: String, page: DocumentParts) -> Filled {
         let parts: Vec<&Lookup> = page.parts.iter().collect();
-        // read before anything is made: a purge from now on keeps this fill's document out of L2
-        let shared_epoch = cache.shared_epoch().await;
-        if shared_epoch.is_some() {
+        if page.shared_epoch.is_some() {
             // another replica may have rendered it from these very parts
             let epochs = cache.epochs_if_unchanged(&parts).await;
             if let Some(shared) = match epochs {
@@ -156,7 +157,7 @@ impl Renderer {
         };
         match cache.remember_document(key.clone(), epochs, &parts, &body) {
             Some(rendered) => {
-                if let Some(epoch) = &shared_epoch {
+                if let Some(epoch) = &page.shared_epoch {
                     cache.share_document(&key, epoch, &parts, &rendered).await;
                 }
                 Filled::Remembered(rendered)
