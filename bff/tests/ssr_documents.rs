@@ -384,6 +384,7 @@ async fn a_document_rendered_on_one_replica_reaches_the_others_through_l2_under_
         let mut config = test_config();
         config.redis.url = redis.url();
         config.redis.key_prefix = prefix.clone();
+        config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
         config
     };
     let first = start_with_web_build(config(), SECRETS);
