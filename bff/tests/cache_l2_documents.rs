@@ -82,7 +82,8 @@ async fn a_document_write_that_began_before_a_purge_is_refused_and_one_after_is_
     assert!(on_b.from_l2);
     let shared = b.shared_document(KEY, b.epochs(), &[&on_b]).await.unwrap();
     assert_eq!(
-        shared.respond(std::time::Instant::now(), &Default::default())
+        shared
+            .respond(std::time::Instant::now(), &Default::default())
             .headers()["etag"],
         rendered
             .respond(std::time::Instant::now(), &Default::default())
@@ -99,7 +100,11 @@ async fn a_document_write_that_began_before_a_purge_is_refused_and_one_after_is_
         )),
         ..on_b.clone()
     };
-    assert!(b.shared_document(KEY, b.epochs(), &[&changed]).await.is_none());
+    assert!(
+        b.shared_document(KEY, b.epochs(), &[&changed])
+            .await
+            .is_none()
+    );
     let other_build = KEY.replace("build-1", "build-2");
     assert!(
         b.shared_document(&other_build, b.epochs(), &[&on_b])

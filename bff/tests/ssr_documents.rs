@@ -487,7 +487,10 @@ async fn a_purge_after_a_document_was_shared_through_l2_renders_it_once_for_both
     let rendered = product_document(&a, path).await;
     let shared = product_document(&b, path).await;
     assert_eq!(shared.text(), rendered.text());
-    assert_eq!((renders(&a, "ok").await, renders(&b, "ok").await), (1.0, 0.0));
+    assert_eq!(
+        (renders(&a, "ok").await, renders(&b, "ok").await),
+        (1.0, 0.0)
+    );
 
     // a purge on A of the product's tag, as `Surrogate-Key` spells it (what an operator or a
     // CDN's purge hook copies): the next request on B renders, once; A then serves B's render
@@ -505,14 +508,21 @@ async fn a_purge_after_a_document_was_shared_through_l2_renders_it_once_for_both
     assert_eq!(purged.json()["purged"], 1, "A's entry of the product");
     until_purges_received(&b, 1.0).await;
     let after_tag = product_document(&b, path).await;
-    assert_eq!(renders(&b, "ok").await, 1.0, "B renders after the tag purge");
+    assert_eq!(
+        renders(&b, "ok").await,
+        1.0,
+        "B renders after the tag purge"
+    );
     let on_a = product_document(&a, path).await;
     assert_eq!(on_a.header("etag"), after_tag.header("etag"));
     assert_eq!(renders(&a, "ok").await, 1.0, "A serves B's render from L2");
     for app in [&a, &b] {
         product_document(app, path).await;
     }
-    assert_eq!((renders(&a, "ok").await, renders(&b, "ok").await), (1.0, 1.0));
+    assert_eq!(
+        (renders(&a, "ok").await, renders(&b, "ok").await),
+        (1.0, 1.0)
+    );
 
     // a purge on B of one of its parts by key: A asks first and renders; B serves it
     let purged = b
@@ -526,7 +536,10 @@ async fn a_purge_after_a_document_was_shared_through_l2_renders_it_once_for_both
     until_purges_received(&a, 1.0).await;
     product_document(&a, path).await;
     product_document(&b, path).await;
-    assert_eq!((renders(&a, "ok").await, renders(&b, "ok").await), (2.0, 1.0));
+    assert_eq!(
+        (renders(&a, "ok").await, renders(&b, "ok").await),
+        (2.0, 1.0)
+    );
 
     // a purge of everything on A: B renders, A serves it
     let purged = a
@@ -536,5 +549,60 @@ async fn a_purge_after_a_document_was_shared_through_l2_renders_it_once_for_both
     until_purges_received(&b, 2.0).await;
     product_document(&b, path).await;
     product_document(&a, path).await;
-    assert_eq!((renders(&a, "ok").await, renders(&b, "ok").await), (2.0, 2.0));
+    assert_eq!(
+        (renders(&a, "ok").await, renders(&b, "ok").await),
+        (2.0, 2.0)
+    );
+}
+
+/// The `ttl=` `Cache-Status` gives, in seconds.
+fn cache_status_ttl(answer: &common::in_process::Answer) -> i64 {
+    let status = answer.header("cache-status");
+    let ttl = status
+        .split(';')
+        .find_map(|param| param.trim().strip_prefix("ttl="))
+        .unwrap_or_else(|| panic!("no ttl in {status}"));
+    ttl.parse().unwrap()
+}
+
+#[tokio::test]
+async fn a_policy_reload_rebuilds_a_document_from_l2_under_the_new_windows_without_rendering() {
+    let redis = RedisServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bff.toml");
+    let write = |ttl_ms: u64| {
+        let policy = format!("ttl_ms = {ttl_ms}\nstale_while_revalidate_ms = 0\njitter = 0.0\n");
+        let routes =
+            ["pages", "product", "prices"].map(|route| format!("[cache.{route}]\n{policy}"));
+        std::fs::write(&path, routes.concat()).unwrap();
+    };
+    write(60_000);
+    let mut config = bff::config::Config::load(&path).unwrap();
+    let defaults = test_config();
+    config.server = defaults.server;
+    config.admin = defaults.admin;
+    config.sandbox = defaults.sandbox;
+    config.redis.url = redis.url();
+    config.redis.key_prefix = format!("ssr-l2-reload-{}:", uuid::Uuid::new_v4());
+    config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+    config.web.dist_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist");
+    config.ssr.timeout_ms = 20_000;
+    let app = common::in_process::start_reloadable(config, SECRETS, path.clone());
+    let document = "/product/summit%20lr";
+    let before = app.get(document).await;
+    assert_eq!(before.status, 200);
+    assert!(cache_status_ttl(&app.get(document).await) <= 60);
+    assert_eq!(renders(&app, "ok").await, 1.0);
+
+    // a reload changes every remembered answer's windows, never a document's bytes: the next
+    // request builds it again from L2 with the new ones, and renders nothing
+    write(600_000);
+    let reloaded = app
+        .admin_post("/admin/config/reload", ADMIN_TOKEN, &json!({}))
+        .await;
+    assert_eq!(reloaded.status, 200, "{}", reloaded.text());
+    let after = app.get(document).await;
+    assert_eq!(after.text(), before.text());
+    assert!(cache_status_ttl(&after) > 500, "{:?}", after.headers);
+    assert_eq!(renders(&app, "ok").await, 1.0, "not rendered again");
 }
