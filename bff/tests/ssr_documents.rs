@@ -376,17 +376,20 @@ async fn shoppers_never_see_each_others_name_or_cart_in_a_document() {
     }
 }
 
+/// The test configuration of a replica sharing `redis` under `prefix` with the others.
+fn sharing(redis: &RedisServer, prefix: &str) -> bff::config::Config {
+    let mut config = test_config();
+    config.redis.url = redis.url();
+    config.redis.key_prefix = prefix.to_owned();
+    config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+    config
+}
+
 #[tokio::test]
 async fn a_document_rendered_on_one_replica_reaches_the_others_through_l2_under_its_build_id() {
     let redis = RedisServer::start();
     let prefix = format!("ssr-l2-{}:", uuid::Uuid::new_v4());
-    let config = || {
-        let mut config = test_config();
-        config.redis.url = redis.url();
-        config.redis.key_prefix = prefix.clone();
-        config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
-        config
-    };
+    let config = || sharing(&redis, &prefix);
     let first = start_with_web_build(config(), SECRETS);
     let answer = first.get("/product/summit%20lr").await;
     let html = answer.text();
@@ -472,13 +475,7 @@ async fn product_document(app: &InProcess, path: &str) -> common::in_process::An
 async fn a_purge_after_a_document_was_shared_through_l2_renders_it_once_for_both_replicas() {
     let redis = RedisServer::start();
     let prefix = format!("ssr-l2-purge-{}:", uuid::Uuid::new_v4());
-    let config = || {
-        let mut config = test_config();
-        config.redis.url = redis.url();
-        config.redis.key_prefix = prefix.clone();
-        config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
-        config
-    };
+    let config = || sharing(&redis, &prefix);
     let path = "/product/summit%20lr";
     let a = start_with_web_build(config(), SECRETS);
     let b = start_with_web_build(config(), SECRETS);

@@ -87,9 +87,13 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 /// An entry as `READ` returns it: meta, body, gzip and brotli (empty: no such variant).
 type StoredParts = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
 
-/// What a document's L2 write carries beside its key, tags and parts' keys.
-pub(super) struct DocumentWrite<'a> {
-    /// The purge epoch read before the document's parts were looked up.
+/// A value read from L2: its meta, body, gzip and brotli (`None`: no such variant).
+pub(super) type Stored = (Vec<u8>, Bytes, Option<Bytes>, Option<Bytes>);
+
+/// What an L2 write carries beside its key and the versions it records.
+pub(super) struct Written<'a> {
+    /// The purge epoch read before the fetch began (a document's: before its parts were
+    /// looked up).
     pub epoch: &'a str,
     pub ttl: Duration,
     pub meta: Vec<u8>,
@@ -175,22 +179,10 @@ impl SharedTier {
         key: &str,
         policy: &CachePolicy,
     ) -> Option<Arc<CachedResponse>> {
-        let mut invocation = self.read.prepare_invoke();
-        invocation
-            .key(self.entry_key(key))
-            .key(self.route_generation_key(route));
-        let found: Option<StoredParts> =
-            self.redis.invoke("cache_l2_read", &invocation).await.ok()?;
+        let found = self.read_stored(key, route).await?;
         let entry = found.and_then(|(meta, body, gzip, brotli)| {
             let meta: SharedMeta = serde_json::from_slice(&meta).ok()?;
-            let variant = |bytes: Vec<u8>| (!bytes.is_empty()).then(|| Bytes::from(bytes));
-            CachedResponse::from_shared(
-                meta,
-                Bytes::from(body),
-                variant(gzip),
-                variant(brotli),
-                policy,
-            )
+            CachedResponse::from_shared(meta, body, gzip, brotli, policy)
         });
         let event = match &entry {
             None => RedisEvent::L2Miss,
@@ -219,27 +211,16 @@ impl SharedTier {
         let Ok(meta) = serde_json::to_vec(&entry.shared_meta()) else {
             return false;
         };
-        let mut invocation = self.fill.prepare_invoke();
-        invocation
-            .key(self.entry_key(key))
-            .key(self.epoch_key())
-            .key(self.route_generation_key(entry.route));
-        for tag in &entry.tags {
-            invocation.key(self.tag_version_key(tag));
-        }
-        invocation
-            .arg(epoch)
-            .arg(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
-            .arg(meta)
-            .arg(entry.body.as_ref())
-            .arg(entry.gzip.as_deref().unwrap_or_default())
-            .arg(entry.brotli.as_deref().unwrap_or_default());
-        matches!(
-            self.redis
-                .invoke::<i64>("cache_l2_write", &invocation)
-                .await,
-            Ok(1)
-        )
+        let versions = entry.tags.iter().map(|tag| self.tag_version_key(tag));
+        let written = Written {
+            epoch,
+            ttl,
+            meta,
+            body: &entry.body,
+            gzip: entry.gzip.as_ref(),
+            brotli: entry.brotli.as_ref(),
+        };
+        self.store(key, entry.route, versions, written).await
     }
 
     /// Stores a server-rendered document under `key` (its build id is in it) for `ttl`, unless a
@@ -252,18 +233,31 @@ impl SharedTier {
         route: RouteKind,
         tags: &[&str],
         part_keys: &[&str],
-        written: DocumentWrite<'_>,
+        written: Written<'_>,
+    ) -> bool {
+        let versions = tags
+            .iter()
+            .map(|tag| self.tag_version_key(tag))
+            .chain(part_keys.iter().map(|part| self.key_version_key(part)));
+        self.store(key, route, versions, written).await
+    }
+
+    /// Runs `FILL` for `key`, recording `route`'s generation and the `versions` (keys of
+    /// counters a purge bumps) as they are now.
+    async fn store(
+        &self,
+        key: &str,
+        route: RouteKind,
+        versions: impl Iterator<Item = String>,
+        written: Written<'_>,
     ) -> bool {
         let mut invocation = self.fill.prepare_invoke();
         invocation
             .key(self.entry_key(key))
             .key(self.epoch_key())
             .key(self.route_generation_key(route));
-        for tag in tags {
-            invocation.key(self.tag_version_key(tag));
-        }
-        for part in part_keys {
-            invocation.key(self.key_version_key(part));
+        for version in versions {
+            invocation.key(version);
         }
         invocation
             .arg(written.epoch)
@@ -282,25 +276,29 @@ impl SharedTier {
 
     /// The document stored under `key` whose recorded versions are all current: its meta,
     /// body, gzip and brotli (`None` for a missing variant); counted as an L2 hit or miss.
-    pub(super) async fn read_document(
-        &self,
-        key: &str,
-        route: RouteKind,
-    ) -> Option<(Vec<u8>, Bytes, Option<Bytes>, Option<Bytes>)> {
+    pub(super) async fn read_document(&self, key: &str, route: RouteKind) -> Option<Stored> {
+        let found = self.read_stored(key, route).await?;
+        self.redis.count(if found.is_some() {
+            RedisEvent::L2Hit
+        } else {
+            RedisEvent::L2Miss
+        });
+        found
+    }
+
+    /// `READ` for `key` under `route`'s generation: `None` when Redis did not answer, `Some(None)`
+    /// when there is no current value.
+    async fn read_stored(&self, key: &str, route: RouteKind) -> Option<Option<Stored>> {
         let mut invocation = self.read.prepare_invoke();
         invocation
             .key(self.entry_key(key))
             .key(self.route_generation_key(route));
         let found: Option<StoredParts> =
             self.redis.invoke("cache_l2_read", &invocation).await.ok()?;
-        self.redis.count(if found.is_some() {
-            RedisEvent::L2Hit
-        } else {
-            RedisEvent::L2Miss
-        });
-        let (meta, body, gzip, brotli) = found?;
         let variant = |bytes: Vec<u8>| (!bytes.is_empty()).then(|| Bytes::from(bytes));
-        Some((meta, Bytes::from(body), variant(gzip), variant(brotli)))
+        Some(found.map(|(meta, body, gzip, brotli)| {
+            (meta, Bytes::from(body), variant(gzip), variant(brotli))
+        }))
     }
 
     /// Tries to become the one replica that fills `key`.

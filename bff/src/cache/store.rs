@@ -20,7 +20,7 @@ use prometheus_client::metrics::counter::Counter;
 use super::entry::{CachedResponse, Fetched, Freshness};
 use super::http::{StoredEncoding, respond, respond_composed};
 use super::key::cache_key;
-use super::l2::{DocumentWrite, LockAttempt, SharedTier};
+use super::l2::{LockAttempt, SharedTier, Written};
 use super::policy::{CacheConfig, RouteKind};
 use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocument};
 use super::status::CacheState;
@@ -515,7 +515,7 @@ impl EdgeCache {
             .collect();
         let part_keys: Vec<&str> = parts.iter().map(|part| part.key.as_str()).collect();
         let stored = rendered.stored();
-        let written = DocumentWrite {
+        let written = Written {
             epoch,
             ttl,
             meta,
