@@ -7,6 +7,7 @@ mod common;
 
 use common::browser::{Browser, CAPTCHA};
 use common::in_process::{InProcess, capture_logs, start_with_web_build};
+use common::redis::RedisServer;
 use common::test_config;
 use serde_json::{Value, json};
 
@@ -373,4 +374,232 @@ async fn shoppers_never_see_each_others_name_or_cart_in_a_document() {
         // one shared document: whoever filled it, everyone gets the same bytes
         assert!(seen.windows(2).all(|pair| pair[0] == pair[1]), "{path}");
     }
+}
+
+/// The test configuration of a replica sharing `redis` under `prefix` with the others.
+fn sharing(redis: &RedisServer, prefix: &str) -> bff::config::Config {
+    let mut config = test_config();
+    config.redis.url = redis.url();
+    config.redis.key_prefix = prefix.to_owned();
+    config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+    config
+}
+
+#[tokio::test]
+async fn a_document_rendered_on_one_replica_reaches_the_others_through_l2_under_its_build_id() {
+    let redis = RedisServer::start();
+    let prefix = format!("ssr-l2-{}:", uuid::Uuid::new_v4());
+    let config = || sharing(&redis, &prefix);
+    let first = start_with_web_build(config(), SECRETS);
+    let answer = first.get("/product/summit%20lr").await;
+    let html = answer.text();
+    assert!(root(&html).contains("Summit LR</h1>"));
+    assert_eq!(renders(&first, "ok").await, 1.0);
+    let build = first.state.web.build_id().unwrap().to_owned();
+    let stored = redis.cli(&["--scan", "--pattern", &format!("{prefix}*document*")]);
+    assert_eq!(
+        stored,
+        format!("{prefix}cache:entry:document:{build}:/product/summit%20lr"),
+        "one document in L2, keyed by the build id"
+    );
+
+    // another replica answers it from L2: no render, the same bytes, a hit from then on
+    let second = start_with_web_build(config(), &[]);
+    let shared = second.get("/product/summit%20lr").await;
+    assert_eq!(shared.status, 200);
+    assert_eq!(shared.text(), html);
+    assert_eq!(shared.header("etag"), answer.header("etag"));
+    assert_eq!(renders(&second, "ok").await, 0.0, "not rendered again");
+    let again = second.get("/product/summit%20lr").await;
+    assert!(
+        again.header("cache-status").contains("; hit"),
+        "{:?}",
+        again.headers
+    );
+
+    // a purge of one of its parts' tags outdates it in L2: the next replica renders it
+    // (`Surrogate-Key` writes a tag's spaces as `%20`)
+    let tag = answer
+        .header("surrogate-key")
+        .split(' ')
+        .find(|tag| tag.starts_with("product:"))
+        .unwrap()
+        .replace("%20", " ");
+    assert_eq!(tag, "product:summit lr");
+    let purged = first
+        .admin_post("/admin/cache/purge", ADMIN_TOKEN, &json!({"tags": [tag]}))
+        .await;
+    assert_eq!(purged.status, 200, "{}", purged.text());
+    let third = start_with_web_build(config(), &[]);
+    let rendered = third.get("/product/summit%20lr").await;
+    assert!(root(&rendered.text()).contains("Summit LR</h1>"));
+    assert_eq!(renders(&third, "ok").await, 1.0, "rendered after the purge");
+
+    // search results' documents stay out of the shared tier, as search results do
+    let search = first.get("/search/summit").await;
+    assert!(root(&search.text()).contains("Results for"));
+    let documents = redis.cli(&["--scan", "--pattern", &format!("{prefix}*document*")]);
+    assert!(!documents.contains("/search/"), "{documents}");
+}
+
+/// `app`'s count of `bff_redis_events_total{event}`.
+async fn redis_events(app: &InProcess, event: &str) -> f64 {
+    app.metrics()
+        .await
+        .value("bff_redis_events_total", &[("event", event)])
+        .unwrap_or(0.0)
+}
+
+/// Waits (a bounded poll: the purge channel is asynchronous) until `app` has applied `count`
+/// purges made on other replicas.
+async fn until_purges_received(app: &InProcess, count: f64) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while redis_events(app, "purge_received").await < count {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "purge {count} never arrived"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// The answer to `path` on `app`: a product document with its first screen.
+async fn product_document(app: &InProcess, path: &str) -> common::in_process::Answer {
+    let answer = app.get(path).await;
+    assert_eq!(answer.status, 200);
+    assert!(root(&answer.text()).contains("Summit LR</h1>"));
+    answer
+}
+
+#[tokio::test]
+async fn a_purge_after_a_document_was_shared_through_l2_renders_it_once_for_both_replicas() {
+    let redis = RedisServer::start();
+    let prefix = format!("ssr-l2-purge-{}:", uuid::Uuid::new_v4());
+    let config = || sharing(&redis, &prefix);
+    let path = "/product/summit%20lr";
+    let a = start_with_web_build(config(), SECRETS);
+    let b = start_with_web_build(config(), SECRETS);
+
+    // A renders; B serves A's document from L2, rendering nothing
+    let rendered = product_document(&a, path).await;
+    let shared = product_document(&b, path).await;
+    assert_eq!(shared.text(), rendered.text());
+    assert_eq!(
+        (renders(&a, "ok").await, renders(&b, "ok").await),
+        (1.0, 0.0)
+    );
+
+    // a purge on A of the product's tag, as `Surrogate-Key` spells it (what an operator or a
+    // CDN's purge hook copies): the next request on B renders, once; A then serves B's render
+    let tag = rendered
+        .header("surrogate-key")
+        .split(' ')
+        .find(|tag| tag.starts_with("product:"))
+        .unwrap()
+        .to_owned();
+    assert_eq!(tag, "product:summit%20lr");
+    let purged = a
+        .admin_post("/admin/cache/purge", ADMIN_TOKEN, &json!({"tags": [tag]}))
+        .await;
+    assert_eq!(purged.status, 200, "{}", purged.text());
+    assert_eq!(purged.json()["purged"], 1, "A's entry of the product");
+    until_purges_received(&b, 1.0).await;
+    let after_tag = product_document(&b, path).await;
+    assert_eq!(
+        renders(&b, "ok").await,
+        1.0,
+        "B renders after the tag purge"
+    );
+    let on_a = product_document(&a, path).await;
+    assert_eq!(on_a.header("etag"), after_tag.header("etag"));
+    assert_eq!(renders(&a, "ok").await, 1.0, "A serves B's render from L2");
+    for app in [&a, &b] {
+        product_document(app, path).await;
+    }
+    assert_eq!(
+        (renders(&a, "ok").await, renders(&b, "ok").await),
+        (1.0, 1.0)
+    );
+
+    // a purge on B of one of its parts by key: A asks first and renders; B serves it
+    let purged = b
+        .admin_post(
+            "/admin/cache/purge",
+            ADMIN_TOKEN,
+            &json!({"keys": ["product:summit lr"]}),
+        )
+        .await;
+    assert_eq!(purged.status, 200, "{}", purged.text());
+    until_purges_received(&a, 1.0).await;
+    product_document(&a, path).await;
+    product_document(&b, path).await;
+    assert_eq!(
+        (renders(&a, "ok").await, renders(&b, "ok").await),
+        (2.0, 1.0)
+    );
+
+    // a purge of everything on A: B renders, A serves it
+    let purged = a
+        .admin_post("/admin/cache/purge", ADMIN_TOKEN, &json!({"all": true}))
+        .await;
+    assert_eq!(purged.status, 200, "{}", purged.text());
+    until_purges_received(&b, 2.0).await;
+    product_document(&b, path).await;
+    product_document(&a, path).await;
+    assert_eq!(
+        (renders(&a, "ok").await, renders(&b, "ok").await),
+        (2.0, 2.0)
+    );
+}
+
+/// The `ttl=` `Cache-Status` gives, in seconds.
+fn cache_status_ttl(answer: &common::in_process::Answer) -> i64 {
+    let status = answer.header("cache-status");
+    let ttl = status
+        .split(';')
+        .find_map(|param| param.trim().strip_prefix("ttl="))
+        .unwrap_or_else(|| panic!("no ttl in {status}"));
+    ttl.parse().unwrap()
+}
+
+#[tokio::test]
+async fn a_policy_reload_rebuilds_a_document_from_l2_under_the_new_windows_without_rendering() {
+    let redis = RedisServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bff.toml");
+    let write = |ttl_ms: u64| {
+        let policy = format!("ttl_ms = {ttl_ms}\nstale_while_revalidate_ms = 0\njitter = 0.0\n");
+        let routes =
+            ["pages", "product", "prices"].map(|route| format!("[cache.{route}]\n{policy}"));
+        std::fs::write(&path, routes.concat()).unwrap();
+    };
+    write(60_000);
+    let mut config = bff::config::Config::load(&path).unwrap();
+    let defaults = test_config();
+    config.server = defaults.server;
+    config.admin = defaults.admin;
+    config.sandbox = defaults.sandbox;
+    config.redis.url = redis.url();
+    config.redis.key_prefix = format!("ssr-l2-reload-{}:", uuid::Uuid::new_v4());
+    config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+    config.web.dist_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist");
+    config.ssr.timeout_ms = 20_000;
+    let app = common::in_process::start_reloadable(config, SECRETS, path.clone());
+    let document = "/product/summit%20lr";
+    let before = app.get(document).await;
+    assert_eq!(before.status, 200);
+    assert!(cache_status_ttl(&app.get(document).await) <= 60);
+    assert_eq!(renders(&app, "ok").await, 1.0);
+
+    // a reload changes every remembered answer's windows, never a document's bytes: the next
+    // request builds it again from L2 with the new ones, and renders nothing
+    write(600_000);
+    let reloaded = app
+        .admin_post("/admin/config/reload", ADMIN_TOKEN, &json!({}))
+        .await;
+    assert_eq!(reloaded.status, 200, "{}", reloaded.text());
+    let after = app.get(document).await;
+    assert_eq!(after.text(), before.text());
+    assert!(cache_status_ttl(&after) > 500, "{:?}", after.headers);
+    assert_eq!(renders(&app, "ok").await, 1.0, "not rendered again");
 }

@@ -75,6 +75,29 @@ pub fn surrogate_key<'a>(tags: impl IntoIterator<Item = &'a str>) -> Option<Head
     HeaderValue::from_str(&keys.join(" ")).ok()
 }
 
+/// One tag as [`surrogate_key`] wrote it, back as the tag it is (`%20` a space, `%25` a `%`);
+/// any other `%` is kept as it is.
+pub fn surrogate_key_tag(written: &str) -> String {
+    let mut tag = String::with_capacity(written.len());
+    let mut rest = written;
+    while let Some(at) = rest.find('%') {
+        tag.push_str(&rest[..at]);
+        let escape = rest.get(at..at + 3);
+        match escape {
+            Some("%20") => tag.push(' '),
+            Some("%25") => tag.push('%'),
+            _ => {
+                tag.push('%');
+                rest = &rest[at + 1..];
+                continue;
+            }
+        }
+        rest = &rest[at + 3..];
+    }
+    tag.push_str(rest);
+    tag
+}
+
 /// What the headers of a cached answer say: one lookup's, or those merged from every cache entry
 /// a composed body is made of.
 #[derive(Debug, Clone)]
@@ -477,6 +500,23 @@ mod tests {
     fn surrogate_keys_keep_spaces_inside_tags() {
         let value = surrogate_key(["product:vanguard 15", "prices", "page:50%"]).unwrap();
         assert_eq!(value, "product:vanguard%2015 prices page:50%25");
+    }
+
+    #[test]
+    fn a_surrogate_key_reads_back_as_the_tags_it_was_written_from() {
+        let tags = ["product:vanguard 15", "prices", "page:50%", "page:100% 20%"];
+        let value = surrogate_key(tags).unwrap();
+        let read: Vec<String> = value
+            .to_str()
+            .unwrap()
+            .split(' ')
+            .map(surrogate_key_tag)
+            .collect();
+        assert_eq!(read, tags);
+        // a `%` that starts no escape is the tag's own
+        assert_eq!(surrogate_key_tag("page:50%"), "page:50%");
+        assert_eq!(surrogate_key_tag("page:%2"), "page:%2");
+        assert_eq!(surrogate_key_tag("page:%41"), "page:%41");
     }
 
     #[test]

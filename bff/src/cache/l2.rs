@@ -9,6 +9,8 @@
 //! finds a recorded version out of date drops the entry. A fill also carries the purge epoch it
 //! saw before fetching, and is refused when any purge happened since, so an answer already on
 //! its way can never undo a purge (as the L1's own generation counter does in process).
+//! A server-rendered document is stored the same way, with its parts' tags and also their keys'
+//! versions (a purge by key bumps those), so a purge that names any of its parts outdates it.
 //!
 //! Every Redis failure here is a fallback, never an error: no L2 value, or a fetch of our own.
 
@@ -35,7 +37,7 @@ const WAIT_POLL: Duration = Duration::from_millis(20);
 const WAIT_MAX: Duration = Duration::from_secs(15);
 
 /// Writes an entry unless a purge happened since its fetch began; records its versions.
-/// KEYS: entry, epoch, route generation, tag versions…; ARGV: epoch seen, ttl ms, meta, body,
+/// KEYS: entry, epoch, route generation, tag (and, for a document, part key) versions…; ARGV: epoch seen, ttl ms, meta, body,
 /// gzip, brotli.
 const FILL: &str = r"
 if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
@@ -84,6 +86,21 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 
 /// An entry as `READ` returns it: meta, body, gzip and brotli (empty: no such variant).
 type StoredParts = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// A value read from L2: its meta, body, gzip and brotli (`None`: no such variant).
+pub(super) type Stored = (Vec<u8>, Bytes, Option<Bytes>, Option<Bytes>);
+
+/// What an L2 write carries beside its key and the versions it records.
+pub(super) struct Written<'a> {
+    /// The purge epoch read before the fetch began (a document's: before its parts were
+    /// looked up).
+    pub epoch: &'a str,
+    pub ttl: Duration,
+    pub meta: Vec<u8>,
+    pub body: &'a Bytes,
+    pub gzip: Option<&'a Bytes>,
+    pub brotli: Option<&'a Bytes>,
+}
 
 /// The L2 tier and the purge fan-out of one cache.
 pub(super) struct SharedTier {
@@ -146,6 +163,11 @@ impl SharedTier {
         self.redis.key(&["cache", "tagv", tag])
     }
 
+    /// The version of the entry `key` as a document's part: bumped by a purge of that key.
+    fn key_version_key(&self, key: &str) -> String {
+        self.redis.key(&["cache", "keyv", key])
+    }
+
     fn lock_key(&self, key: &str) -> String {
         self.redis.key(&["cache", "lock", key])
     }
@@ -157,22 +179,10 @@ impl SharedTier {
         key: &str,
         policy: &CachePolicy,
     ) -> Option<Arc<CachedResponse>> {
-        let mut invocation = self.read.prepare_invoke();
-        invocation
-            .key(self.entry_key(key))
-            .key(self.route_generation_key(route));
-        let found: Option<StoredParts> =
-            self.redis.invoke("cache_l2_read", &invocation).await.ok()?;
+        let found = self.read_stored(key, route).await?;
         let entry = found.and_then(|(meta, body, gzip, brotli)| {
             let meta: SharedMeta = serde_json::from_slice(&meta).ok()?;
-            let variant = |bytes: Vec<u8>| (!bytes.is_empty()).then(|| Bytes::from(bytes));
-            CachedResponse::from_shared(
-                meta,
-                Bytes::from(body),
-                variant(gzip),
-                variant(brotli),
-                policy,
-            )
+            CachedResponse::from_shared(meta, body, gzip, brotli, policy)
         });
         let event = match &entry {
             None => RedisEvent::L2Miss,
@@ -201,27 +211,94 @@ impl SharedTier {
         let Ok(meta) = serde_json::to_vec(&entry.shared_meta()) else {
             return false;
         };
+        let versions = entry.tags.iter().map(|tag| self.tag_version_key(tag));
+        let written = Written {
+            epoch,
+            ttl,
+            meta,
+            body: &entry.body,
+            gzip: entry.gzip.as_ref(),
+            brotli: entry.brotli.as_ref(),
+        };
+        self.store(key, entry.route, versions, written).await
+    }
+
+    /// Stores a server-rendered document under `key` (its build id is in it) for `ttl`, unless a
+    /// purge happened since `epoch` was read: `meta` names the parts it was made from, and the
+    /// versions of their tags, of their keys (`part_keys`) and of `route`'s generation are
+    /// recorded, so a purge of any of them outdates it as it outdates an entry.
+    pub(super) async fn write_document(
+        &self,
+        key: &str,
+        route: RouteKind,
+        tags: &[&str],
+        part_keys: &[&str],
+        written: Written<'_>,
+    ) -> bool {
+        let versions = tags
+            .iter()
+            .map(|tag| self.tag_version_key(tag))
+            .chain(part_keys.iter().map(|part| self.key_version_key(part)));
+        self.store(key, route, versions, written).await
+    }
+
+    /// Runs `FILL` for `key`, recording `route`'s generation and the `versions` (keys of
+    /// counters a purge bumps) as they are now.
+    async fn store(
+        &self,
+        key: &str,
+        route: RouteKind,
+        versions: impl Iterator<Item = String>,
+        written: Written<'_>,
+    ) -> bool {
         let mut invocation = self.fill.prepare_invoke();
         invocation
             .key(self.entry_key(key))
             .key(self.epoch_key())
-            .key(self.route_generation_key(entry.route));
-        for tag in &entry.tags {
-            invocation.key(self.tag_version_key(tag));
+            .key(self.route_generation_key(route));
+        for version in versions {
+            invocation.key(version);
         }
         invocation
-            .arg(epoch)
-            .arg(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
-            .arg(meta)
-            .arg(entry.body.as_ref())
-            .arg(entry.gzip.as_deref().unwrap_or_default())
-            .arg(entry.brotli.as_deref().unwrap_or_default());
+            .arg(written.epoch)
+            .arg(millis(written.ttl).max(1))
+            .arg(written.meta)
+            .arg(written.body.as_ref())
+            .arg(written.gzip.map(Bytes::as_ref).unwrap_or_default())
+            .arg(written.brotli.map(Bytes::as_ref).unwrap_or_default());
         matches!(
             self.redis
                 .invoke::<i64>("cache_l2_write", &invocation)
                 .await,
             Ok(1)
         )
+    }
+
+    /// The document stored under `key` whose recorded versions are all current: its meta,
+    /// body, gzip and brotli (`None` for a missing variant); counted as an L2 hit or miss.
+    pub(super) async fn read_document(&self, key: &str, route: RouteKind) -> Option<Stored> {
+        let found = self.read_stored(key, route).await?;
+        self.redis.count(if found.is_some() {
+            RedisEvent::L2Hit
+        } else {
+            RedisEvent::L2Miss
+        });
+        found
+    }
+
+    /// `READ` for `key` under `route`'s generation: `None` when Redis did not answer, `Some(None)`
+    /// when there is no current value.
+    async fn read_stored(&self, key: &str, route: RouteKind) -> Option<Option<Stored>> {
+        let mut invocation = self.read.prepare_invoke();
+        invocation
+            .key(self.entry_key(key))
+            .key(self.route_generation_key(route));
+        let found: Option<StoredParts> =
+            self.redis.invoke("cache_l2_read", &invocation).await.ok()?;
+        let variant = |bytes: Vec<u8>| (!bytes.is_empty()).then(|| Bytes::from(bytes));
+        Some(found.map(|(meta, body, gzip, brotli)| {
+            (meta, Bytes::from(body), variant(gzip), variant(brotli))
+        }))
     }
 
     /// Tries to become the one replica that fills `key`.
@@ -325,6 +402,8 @@ impl SharedTier {
             Purge::Keys(keys) => {
                 for key in keys {
                     pipeline.cmd("DEL").arg(self.entry_key(key)).ignore();
+                    // the documents made from it
+                    pipeline.cmd("INCR").arg(self.key_version_key(key)).ignore();
                 }
             }
             Purge::All => {

@@ -118,9 +118,51 @@ impl Rendered {
         )
     }
 
+    /// A document another replica rendered from the same parts, with the compressed variants it
+    /// stored (L2): nothing is compressed again.
+    pub(super) fn shared_document(
+        parts: &[&Lookup],
+        stored: StoredDocument,
+        epochs: Epochs,
+        now: Instant,
+    ) -> Option<Self> {
+        Self::typed_with(
+            parts,
+            Some((
+                &stored.body,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            )),
+            Some((stored.gzip, stored.brotli)),
+            epochs,
+            now,
+            Some(HeaderValue::from_static("no-cache")),
+        )
+    }
+
+    /// The body and its stored variants, as L2 keeps them.
+    pub(super) fn stored(&self) -> StoredDocument {
+        StoredDocument {
+            body: self.body.clone(),
+            gzip: self.gzip.clone(),
+            brotli: self.brotli.clone(),
+        }
+    }
+
     fn typed(
         parts: &[&Lookup],
         composed: Option<(&Bytes, HeaderValue)>,
+        epochs: Epochs,
+        now: Instant,
+        cache_control: Option<HeaderValue>,
+    ) -> Option<Self> {
+        Self::typed_with(parts, composed, None, epochs, now, cache_control)
+    }
+
+    /// [`Self::typed`], with the composed body's compressed variants when they are at hand.
+    fn typed_with(
+        parts: &[&Lookup],
+        composed: Option<(&Bytes, HeaderValue)>,
+        variants: Option<(Option<Bytes>, Option<Bytes>)>,
         epochs: Epochs,
         now: Instant,
         cache_control: Option<HeaderValue>,
@@ -147,7 +189,8 @@ impl Rendered {
                 )
             }
             (Some((body, content_type)), _) => {
-                let (gzip, brotli) = compressed_variants(body, &content_type);
+                let (gzip, brotli) =
+                    variants.unwrap_or_else(|| compressed_variants(body, &content_type));
                 (content_type, body.clone(), gzip, brotli, strong_etag(body))
             }
             (None, _) => return None,
@@ -269,6 +312,14 @@ impl Rendered {
             + 256;
         u32::try_from(bytes).unwrap_or(u32::MAX)
     }
+}
+
+/// A document's body and compressed variants, as one replica stores them for the others.
+#[derive(Debug, Clone)]
+pub(super) struct StoredDocument {
+    pub body: Bytes,
+    pub gzip: Option<Bytes>,
+    pub brotli: Option<Bytes>,
 }
 
 /// Remembered answers by key: bounded in bytes, and only ever handed out while current.

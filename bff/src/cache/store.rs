@@ -20,9 +20,9 @@ use prometheus_client::metrics::counter::Counter;
 use super::entry::{CachedResponse, Fetched, Freshness};
 use super::http::{StoredEncoding, respond, respond_composed};
 use super::key::cache_key;
-use super::l2::{LockAttempt, SharedTier};
+use super::l2::{LockAttempt, SharedTier, Written};
 use super::policy::{CacheConfig, RouteKind};
-use super::rendered::{EpochCounters, Epochs, Remembered, Rendered};
+use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocument};
 use super::status::CacheState;
 use crate::metrics::{Metrics, RedisEvent};
 use crate::replicas::Redis;
@@ -445,6 +445,89 @@ impl EdgeCache {
         })
     }
 
+    /// The shared tier's purge epoch (`None` without Redis or while it does not answer), read
+    /// before a document's parts are looked up: the document reaches L2 only if no purge lands
+    /// from then on (a purge that lands between the lookups and the render would otherwise let
+    /// a document made from purged parts into L2, recorded under the purge's new versions).
+    pub async fn shared_epoch(&self) -> Option<String> {
+        self.inner.shared.as_ref()?.epoch().await.ok()
+    }
+
+    /// The document another replica rendered under `key` (which names the web build) from these
+    /// very parts (the same entries, by key and `ETag`), read from L2 and remembered here as if
+    /// rendered here: a replica that starts, or joins a rollout, renders nothing another has.
+    pub async fn shared_document(
+        &self,
+        key: &str,
+        epochs: Epochs,
+        parts: &[&Lookup],
+    ) -> Option<Arc<Rendered>> {
+        let shared = self.inner.shared.as_ref()?;
+        let route = shareable(parts)?;
+        let (meta, body, gzip, brotli) = shared.read_document(key, route).await?;
+        let meta: DocumentMeta = serde_json::from_slice(&meta).ok()?;
+        if meta.parts != part_names(parts) {
+            return None;
+        }
+        let stored = StoredDocument { body, gzip, brotli };
+        let rendered = Arc::new(Rendered::shared_document(
+            parts,
+            stored,
+            epochs,
+            Instant::now(),
+        )?);
+        self.inner
+            .remembered
+            .insert(key.to_owned(), rendered.clone());
+        Some(rendered)
+    }
+
+    /// Stores `rendered` (made from `parts`, after the purge epoch `epoch` was read) in L2 for
+    /// the other replicas, with its parts' tags, for as long as its parts may be served. Search
+    /// results' documents stay out of it, as search results do.
+    pub async fn share_document(
+        &self,
+        key: &str,
+        epoch: &str,
+        parts: &[&Lookup],
+        rendered: &Rendered,
+    ) -> bool {
+        let (Some(shared), Some(route)) = (&self.inner.shared, shareable(parts)) else {
+            return false;
+        };
+        let now = Instant::now();
+        let Some(ttl) = parts
+            .iter()
+            .map(|part| part.freshness.hard_until().saturating_duration_since(now))
+            .min()
+            .filter(|ttl| !ttl.is_zero())
+        else {
+            return false;
+        };
+        let Ok(meta) = serde_json::to_vec(&DocumentMeta {
+            parts: part_names(parts),
+        }) else {
+            return false;
+        };
+        let tags: Vec<&str> = parts
+            .iter()
+            .flat_map(|part| part.entry.tags.iter().map(String::as_str))
+            .collect();
+        let part_keys: Vec<&str> = parts.iter().map(|part| part.key.as_str()).collect();
+        let stored = rendered.stored();
+        let written = Written {
+            epoch,
+            ttl,
+            meta,
+            body: &stored.body,
+            gzip: stored.gzip.as_ref(),
+            brotli: stored.brotli.as_ref(),
+        };
+        shared
+            .write_document(key, route, &tags, &part_keys, written)
+            .await
+    }
+
     /// The counters as of now, when every part is still the entry its lookup returned: the
     /// epochs of an answer whose parts this very request stored (each store bumps its route's
     /// counter, so counters read before those lookups would make the answer stale at once). A
@@ -714,10 +797,22 @@ impl EdgeCache {
     }
 
     /// Drops every entry carrying one of `tags`, on every replica; returns how many this
-    /// replica held.
+    /// replica held. A tag may be spelled as the purge API spells it (`product:summit lr`) or
+    /// as `Surrogate-Key` writes it (`product:summit%20lr`), which is what an operator or a
+    /// CDN's purge hook copies from an answer: both name the same entries.
     pub async fn purge_tags(&self, tags: &[String]) -> u64 {
-        let tags = tags.iter().map(|tag| tag.trim().to_lowercase()).collect();
-        self.purge(Purge::Tags(tags)).await
+        let mut purged: Vec<String> = Vec::with_capacity(tags.len());
+        for tag in tags {
+            let tag = tag.trim().to_lowercase();
+            let decoded = super::http::surrogate_key_tag(&tag);
+            // both spellings when they differ: a tag that holds `%20` itself is purged too
+            for name in [decoded, tag] {
+                if !purged.contains(&name) {
+                    purged.push(name);
+                }
+            }
+        }
+        self.purge(Purge::Tags(purged)).await
     }
 
     /// Drops the entries at `keys` (`route:title`, titles normalised like requests' are).
@@ -746,10 +841,22 @@ impl EdgeCache {
         self.purge(Purge::All).await
     }
 
-    /// Applies `purge` here, in L2, and on every other replica (through the purge channel).
+    /// Applies `purge` in L2, here, and on every other replica (through the purge channel), in
+    /// that order: L2 first, so a lookup or a document fill on this replica between the two
+    /// can never read what is being purged back from L2 into L1 (with counters already bumped,
+    /// it would be handed out as current until its next change).
     async fn purge(&self, purge: Purge) -> u64 {
+        let shared = match &self.inner.shared {
+            Some(shared) if !is_empty(&purge) => Some((shared, shared.purge(&purge).await)),
+            _ => None,
+        };
         let purged = self.purge_local(&purge).await;
-        self.share_purge(purge).await;
+        if let Some((shared, applied)) = shared {
+            let published = applied && shared.bus.publish(purge.clone()).await;
+            if !published {
+                self.keep_pending(purge);
+            }
+        }
         purged
     }
 
@@ -758,16 +865,17 @@ impl EdgeCache {
         let Some(shared) = &self.inner.shared else {
             return;
         };
-        let empty = match &purge {
-            Purge::Tags(names) | Purge::Keys(names) => names.is_empty(),
-            Purge::AllExceptTags(_) | Purge::All => false,
-        };
-        if empty {
+        if is_empty(&purge) {
             return;
         }
         if shared.purge(&purge).await && shared.bus.publish(purge.clone()).await {
             return;
         }
+        self.keep_pending(purge);
+    }
+
+    /// Keeps `purge` for when Redis returns: it reached neither L2 nor the other replicas.
+    fn keep_pending(&self, purge: Purge) {
         tracing::warn!(
             ?purge,
             "purge kept for when Redis returns: it reached neither L2 nor the other replicas"
@@ -959,6 +1067,45 @@ impl EdgeCache {
                 )
             })
     }
+}
+
+/// A purge that names nothing (no tag, no key): nothing to share.
+fn is_empty(purge: &Purge) -> bool {
+    match purge {
+        Purge::Tags(names) | Purge::Keys(names) => names.is_empty(),
+        Purge::AllExceptTags(_) | Purge::All => false,
+    }
+}
+
+/// What L2 keeps beside a document: the parts it was made from, each `key etag`.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct DocumentMeta {
+    parts: Vec<String>,
+}
+
+fn part_names(parts: &[&Lookup]) -> Vec<String> {
+    parts
+        .iter()
+        .map(|part| {
+            format!(
+                "{} {}",
+                part.key,
+                part.entry.etag.to_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+/// The route whose generation a shared document records (its first part's: the page's own
+/// content), or `None` when it may not be shared (no parts, or search results among them).
+fn shareable(parts: &[&Lookup]) -> Option<RouteKind> {
+    if parts
+        .iter()
+        .any(|part| part.entry.route == RouteKind::Search)
+    {
+        return None;
+    }
+    parts.first().map(|part| part.entry.route)
 }
 
 /// Remembered answers within `capacity_bytes`, each weighing what it holds beyond its parts.

@@ -56,6 +56,17 @@ pub async fn document(
     let param = matched.param.unwrap_or_default();
     // read before any part is looked up: a store or purge after this makes the document stale
     let epochs = seo.catalogue.content.cache.epochs();
+    // and L2's purge epoch, for the pages whose documents may go there: a purge after this
+    // keeps the document out of L2
+    let shareable = match route.source {
+        HeadSource::Page(_) | HeadSource::Product | HeadSource::Collection => true,
+        HeadSource::Search | HeadSource::RedirectHome | HeadSource::Fixed => false,
+    };
+    let shared_epoch = if shareable && seo.renderer.is_running() {
+        seo.catalogue.content.cache.shared_epoch().await
+    } else {
+        None
+    };
     let raw_path = path;
     // one canonical URL per page: `/about-us/` is `/about-us`
     let path = match path.strip_suffix('/') {
@@ -84,6 +95,7 @@ pub async fn document(
                     let first = Rendering {
                         path: raw_path,
                         epochs,
+                        shared_epoch,
                         parts: vec![lookup],
                         answers: vec![answer],
                     };
@@ -98,7 +110,7 @@ pub async fn document(
         }
         HeadSource::Product => {
             let answer = seo.catalogue.product(&param, request_id.clone()).await;
-            let at = Rendering::at(raw_path, epochs);
+            let at = Rendering::at(raw_path, epochs, shared_epoch);
             priced(
                 &seo, route, at, "product", &param, answer, request_id, &headers,
             )
@@ -106,7 +118,7 @@ pub async fn document(
         }
         HeadSource::Collection => {
             let answer = seo.catalogue.collection(&param, request_id.clone()).await;
-            let at = Rendering::at(raw_path, epochs);
+            let at = Rendering::at(raw_path, epochs, shared_epoch);
             priced(
                 &seo,
                 route,
@@ -127,7 +139,7 @@ pub async fn document(
                 canonical: title_url(&settings.origin, "search", &cache::normalise(&param)),
                 ..fixed_head(settings, route, path)
             };
-            let at = Rendering::at(raw_path, epochs);
+            let at = Rendering::at(raw_path, epochs, shared_epoch);
             match search_results(&seo, &param, client, request_id.clone()).await {
                 Some((parts, body)) => {
                     let page: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
@@ -230,15 +242,18 @@ async fn search_results(
 struct Rendering<'a> {
     path: &'a str,
     epochs: Epochs,
+    /// L2's purge epoch, read before any lookup (`None`: the document stays out of L2).
+    shared_epoch: Option<String>,
     parts: Vec<Lookup>,
     answers: Vec<(String, u16, Bytes)>,
 }
 
 impl<'a> Rendering<'a> {
-    fn at(path: &'a str, epochs: Epochs) -> Self {
+    fn at(path: &'a str, epochs: Epochs, shared_epoch: Option<String>) -> Self {
         Self {
             path,
             epochs,
+            shared_epoch,
             parts: Vec::new(),
             answers: Vec::new(),
         }
@@ -297,6 +312,7 @@ async fn rendered(
         shell,
         parts: page.parts,
         epochs: page.epochs,
+        shared_epoch: page.shared_epoch,
         answers: page.answers,
     };
     seo.renderer

@@ -51,6 +51,9 @@ pub struct DocumentParts {
     pub parts: Vec<Lookup>,
     /// The cache's counters, read before the parts were looked up.
     pub epochs: Epochs,
+    /// L2's purge epoch, read before the parts were looked up (`None` without Redis): a
+    /// document made from them reaches L2 only if no purge has happened since.
+    pub shared_epoch: Option<String>,
     /// The API answers the first screen reads, by the app's request path: status and JSON.
     pub answers: Vec<(String, u16, Bytes)>,
 }
@@ -126,6 +129,17 @@ impl Renderer {
 
     /// Renders `page` and remembers it under `key` when every part is fresh.
     async fn fill(&self, cache: &EdgeCache, key: String, page: DocumentParts) -> Filled {
+        let parts: Vec<&Lookup> = page.parts.iter().collect();
+        if page.shared_epoch.is_some() {
+            // another replica may have rendered it from these very parts
+            let epochs = cache.epochs_if_unchanged(&parts).await;
+            if let Some(shared) = match epochs {
+                Some(epochs) => cache.shared_document(&key, epochs, &parts).await,
+                None => None,
+            } {
+                return Filled::Remembered(shared);
+            }
+        }
         let answers = answers_json(&page.answers);
         let shell = shell_text(&page.shell);
         let markup = match self.render(&page.url, &answers).await {
@@ -136,14 +150,18 @@ impl Renderer {
             }
         };
         let body = Bytes::from(fill_root(&shell, &markup, &answers));
-        let parts: Vec<&Lookup> = page.parts.iter().collect();
         // parts this request stored bumped the counters read before the lookups
         let epochs = match cache.epochs_if_unchanged(&parts).await {
             Some(epochs) => epochs,
             None => page.epochs,
         };
-        match cache.remember_document(key, epochs, &parts, &body) {
-            Some(rendered) => Filled::Remembered(rendered),
+        match cache.remember_document(key.clone(), epochs, &parts, &body) {
+            Some(rendered) => {
+                if let Some(epoch) = &page.shared_epoch {
+                    cache.share_document(&key, epoch, &parts, &rendered).await;
+                }
+                Filled::Remembered(rendered)
+            }
             None => Filled::Made(body),
         }
     }
