@@ -26,14 +26,24 @@ export function staticClosure(manifest, keys) {
 }
 
 /**
+ * The manifest key of the build's one entry (`index.html`).
+ * @param {Record<string, { isEntry?: boolean }>} manifest
+ * @returns {string}
+ */
+function entryKey(manifest) {
+  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
+  if (entries.length !== 1) throw new Error(`Expected one entry in the build manifest, found ${entries.length}`);
+  return String(entries[0]);
+}
+
+/**
  * The JavaScript files a document of `routeModule` loads before hydration.
  * @param {Record<string, { file: string, imports?: string[], isEntry?: boolean }>} manifest
  * @param {string} routeModule the route's source path, e.g. `src/app/routes/product.tsx`
  */
 export function prehydrationFiles(manifest, routeModule) {
-  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
-  if (entries.length !== 1) throw new Error(`Expected one entry in the build manifest, found ${entries.length}`);
-  return staticClosure(manifest, [entries[0], routeModule]).filter((file) => file.endsWith('.js'));
+  const entry = entryKey(manifest);
+  return staticClosure(manifest, [entry, routeModule]).filter((file) => file.endsWith('.js'));
 }
 
 /**
@@ -44,13 +54,12 @@ export function prehydrationFiles(manifest, routeModule) {
  * @returns {string[]}
  */
 export function stylesheetsOutsideEntry(manifest, routeModule) {
-  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
-  if (entries.length !== 1) throw new Error(`Expected one entry in the build manifest, found ${entries.length}`);
+  const entry = entryKey(manifest);
   const cssOf = (files) =>
     Object.values(manifest)
       .filter((chunk) => files.includes(chunk.file))
       .flatMap((chunk) => chunk.css ?? []);
-  const linked = new Set(cssOf(staticClosure(manifest, [entries[0]])));
+  const linked = new Set(cssOf(staticClosure(manifest, [entry])));
   return [...new Set(cssOf(staticClosure(manifest, [routeModule])))].filter((css) => !linked.has(css));
 }
 
@@ -64,9 +73,8 @@ export function stylesheetsOutsideEntry(manifest, routeModule) {
  * @returns {Record<string, string[]>}
  */
 export function routeChunks(manifest) {
-  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
-  if (entries.length !== 1) throw new Error(`Expected one entry in the build manifest, found ${entries.length}`);
-  const loaded = new Set(staticClosure(manifest, [entries[0]]));
+  const entry = entryKey(manifest);
+  const loaded = new Set(staticClosure(manifest, [entry]));
   /** @type {Record<string, string[]>} */
   const chunks = {};
   for (const key of Object.keys(manifest).filter((key) => manifest[key].isDynamicEntry)) {
