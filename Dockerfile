@@ -23,7 +23,9 @@ COPY web/ ./
 RUN npm run build
 
 # ---- build: the bff binary -> /out/bff ---------------------------------------------------
-FROM rust:1.95-bookworm AS build
+# The MSRV, as pinned in rust-toolchain.toml (scripts/rust-toolchain.sh links it if the image
+# names its toolchain differently, instead of a download).
+FROM rust:1.95.0-bookworm AS build
 WORKDIR /src
 # The whole workspace (bff embeds sandbox; other members must load too). .dockerignore
 # keeps target/, node_modules/, web/dist/ and .git/ out. The cache mounts keep the
@@ -35,7 +37,8 @@ ARG BFF_GIT_COMMIT=""
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/usr/local/cargo/git \
     --mount=type=cache,target=/src/target,sharing=locked \
-    cargo build --release --locked -p bff \
+    bash scripts/rust-toolchain.sh \
+    && cargo build --release --locked -p bff \
     && install -D -m 0755 target/release/bff /out/bff
 
 # ---- runtime ----------------------------------------------------------------------------

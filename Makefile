@@ -4,6 +4,13 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 
+# Before any cargo command: the toolchain pinned in rust-toolchain.toml, linked to an installed
+# stable one of that version or newer when it is missing, so nothing is downloaded (offline CI).
+RUST_TOOLCHAIN_READY := $(shell bash scripts/rust-toolchain.sh >&2 && echo yes)
+ifneq ($(RUST_TOOLCHAIN_READY),yes)
+$(error the Rust toolchain pinned in rust-toolchain.toml is not usable (see above))
+endif
+
 CARGO ?= cargo
 NPM ?= npm
 # The pinned Node 22 and its npm (scripts/lib/node.sh: from the npm registry, sha256-checked,
