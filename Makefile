@@ -74,6 +74,11 @@ test-rust: web/dist/index.html
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	$(CARGO) test --locked --workspace
 	CARGO=$(CARGO) bash scripts/test-with-redis.sh
+	@# The production build (no sandbox feature, as the Dockerfile builds it): clippy, not a second
+	@# build (about 1 min: the check is shared with the lints above but for bff itself), then its
+	@# crate graph (no SQLite, argon2, jsonwebtoken, aws-lc; about 2 s).
+	$(CARGO) clippy --locked -p bff --no-default-features -- -D warnings
+	CARGO=$(CARGO) bash scripts/check-production-tree.sh
 
 ## test-web: the build (with its budgets) is web/dist/index.html's rule, made once for every stage.
 test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html

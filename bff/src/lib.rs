@@ -32,6 +32,7 @@ pub mod start_up;
 pub mod state;
 pub mod storefront;
 pub mod telemetry;
+pub mod tls;
 pub mod tiles;
 pub mod trace_budget;
 pub mod uploads;

@@ -19,6 +19,10 @@ pub use secrets::Secrets;
 
 pub use crate::cache::CacheConfig;
 
+/// Why `sandbox.enabled = true` is refused by a build without the `sandbox` feature.
+pub const NO_SANDBOX_IN_THIS_BUILD: &str = "this build has no embedded sandbox (built without \
+     the `sandbox` cargo feature, as production images are); set it to false";
+
 /// The placeholder in URLs that stands for the embedded sandbox's origin.
 pub const SANDBOX_PLACEHOLDER: &str = "${sandbox}";
 
@@ -891,6 +895,9 @@ impl Config {
         }
         if self.server.max_concurrent_requests == 0 {
             problems.push("server.max_concurrent_requests: must be at least 1".to_owned());
+        }
+        if cfg!(not(feature = "sandbox")) && self.sandbox.enabled {
+            problems.push(format!("sandbox.enabled: {NO_SANDBOX_IN_THIS_BUILD}"));
         }
         if self.environment == Environment::Production && self.sandbox.enabled {
             problems.push(
