@@ -135,9 +135,13 @@ fn deserialize<T: DeserializeOwned>(merged: Table, origins: &Origins) -> Result<
         let path = err.path().to_string();
         let path = if path == "." { String::new() } else { path };
         let message = err.inner().message().to_owned();
-        // serde reports an unknown field at its parent: name the key itself.
+        // An unknown field: name the key itself. The path may stop at its parent or (as toml's
+        // deserializer reports it now) already end with it.
         let (key, what) = match unknown_field(&message) {
             Some(field) if path.is_empty() => (field.to_owned(), "unknown key".to_owned()),
+            Some(field) if path.rsplit('.').next() == Some(field) => {
+                (path, "unknown key".to_owned())
+            }
             Some(field) => (format!("{path}.{field}"), "unknown key".to_owned()),
             None => (path, message),
         };
