@@ -4,6 +4,13 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 
+# Before any cargo command: the toolchain pinned in rust-toolchain.toml, linked to an installed
+# stable one of that version or newer when it is missing, so nothing is downloaded (offline CI).
+RUST_TOOLCHAIN_READY := $(shell bash scripts/rust-toolchain.sh >&2 && echo yes)
+ifneq ($(RUST_TOOLCHAIN_READY),yes)
+$(error the Rust toolchain pinned in rust-toolchain.toml is not usable (see above))
+endif
+
 CARGO ?= cargo
 NPM ?= npm
 # The pinned Node 22 and its npm (scripts/lib/node.sh: from the npm registry, sha256-checked,
@@ -67,6 +74,14 @@ test-rust: web/dist/index.html
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	$(CARGO) test --locked --workspace
 	CARGO=$(CARGO) bash scripts/test-with-redis.sh
+	@# The production build (no sandbox feature, as the Dockerfile builds it): clippy, not a second
+	@# build (about 1 min: the check is shared with the lints above but for bff itself), then its
+	@# crate graph (no SQLite, argon2, jsonwebtoken, aws-lc; about 2 s).
+	$(CARGO) clippy --locked -p bff --no-default-features -- -D warnings
+	CARGO=$(CARGO) bash scripts/check-production-tree.sh
+	@# cargo-deny: bans, licenses, sources, advisories (offline, RustSec snapshot); about 10 s per
+	@# run, plus a one-time install of cargo-deny into .tools/ (about 4-8 min on 2 cores).
+	CARGO=$(CARGO) bash scripts/cargo-deny.sh
 
 ## test-web: the build (with its budgets) is web/dist/index.html's rule, made once for every stage.
 test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html

@@ -27,6 +27,13 @@ enum Command {
     Serve,
     /// Validate the configuration and print the effective values (secrets redacted).
     CheckConfig,
+    /// Probe this instance's readiness (`GET /readyz` on the admin listener): exit 0 when it
+    /// answers 200 within the timeout, else 1. The image's HEALTHCHECK (no shell in the image).
+    Healthcheck {
+        /// How long the probe may take in all.
+        #[arg(long, default_value_t = 2000)]
+        timeout_ms: u64,
+    },
 }
 
 /// The configuration and secrets, refused when start-up's rules on secrets say so (see
@@ -41,6 +48,9 @@ fn load(path: &std::path::Path) -> Result<(Config, Secrets, Vec<String>), String
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(Command::Healthcheck { timeout_ms }) = args.command {
+        return healthcheck(&args.config, timeout_ms);
+    }
     let (config, secrets, warnings) = match load(&args.config) {
         Ok(loaded) => loaded,
         Err(message) => {
@@ -66,6 +76,26 @@ fn main() -> ExitCode {
             }
         },
         Command::Serve => serve(config, secrets, &warnings, args.config),
+        Command::Healthcheck { timeout_ms } => healthcheck(&args.config, timeout_ms),
+    }
+}
+
+/// Only the configuration (for `admin.listen`): secrets are the server's business, not the probe's.
+fn healthcheck(path: &std::path::Path, timeout_ms: u64) -> ExitCode {
+    let config = match Config::load(path) {
+        Ok(config) => config,
+        Err(err) => {
+            eprintln!("healthcheck: invalid configuration:\n{err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let target = bff::healthcheck::local_target(config.admin.listen);
+    match bff::healthcheck::probe(target, std::time::Duration::from_millis(timeout_ms)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("healthcheck: {err}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -73,6 +73,59 @@ impl Running {
     }
 }
 
+type SandboxTask = JoinHandle<io::Result<()>>;
+
+/// The embedded sandbox, when enabled: its task and address.
+#[cfg(feature = "sandbox")]
+async fn start_sandbox(
+    config: &Config,
+    stop: &CancellationToken,
+) -> Result<(Option<SandboxTask>, Option<SocketAddr>), StartError> {
+    if !config.sandbox.enabled {
+        return Ok((None, None));
+    }
+    let listener = bind("sandbox", config.sandbox.listen).await?;
+    let addr = listener.local_addr().map_err(StartError::Sandbox)?;
+    let state = sandbox::SandboxState::new(sandbox::SandboxOptions {
+        storefront_url: config.server.public_origin.to_string(),
+        ..sandbox::SandboxOptions::new(
+            config.sandbox.data_dir.clone(),
+            sandbox::default_public_url(addr),
+        )
+    })
+    .map_err(|err| StartError::Sandbox(io::Error::other(err.to_string())))?;
+    let stop = stop.clone();
+    let task = tokio::spawn(sandbox::serve(listener, state, async move {
+        stop.cancelled().await;
+    }));
+    tracing::info!(%addr, "embedded sandbox listening");
+    Ok((Some(task), Some(addr)))
+}
+
+/// Built without the sandbox: configuration validation already refuses `sandbox.enabled`.
+#[cfg(not(feature = "sandbox"))]
+async fn start_sandbox(
+    config: &Config,
+    _stop: &CancellationToken,
+) -> Result<(Option<SandboxTask>, Option<SocketAddr>), StartError> {
+    if config.sandbox.enabled {
+        return Err(StartError::Sandbox(io::Error::other(
+            crate::config::NO_SANDBOX_IN_THIS_BUILD,
+        )));
+    }
+    Ok((None, None))
+}
+
+#[cfg(feature = "sandbox")]
+fn sandbox_origin(addr: SocketAddr) -> String {
+    sandbox::default_public_url(addr)
+}
+
+#[cfg(not(feature = "sandbox"))]
+fn sandbox_origin(addr: SocketAddr) -> String {
+    format!("http://{addr}")
+}
+
 async fn bind(what: &'static str, addr: SocketAddr) -> Result<TcpListener, StartError> {
     TcpListener::bind(addr)
         .await
@@ -87,27 +140,8 @@ pub async fn start(
     config_path: Option<std::path::PathBuf>,
 ) -> Result<Running, StartError> {
     let sandbox_stop = CancellationToken::new();
-    let mut sandbox_task = None;
-    let mut sandbox_addr = None;
-    if config.sandbox.enabled {
-        let listener = bind("sandbox", config.sandbox.listen).await?;
-        let addr = listener.local_addr().map_err(StartError::Sandbox)?;
-        let state = sandbox::SandboxState::new(sandbox::SandboxOptions {
-            storefront_url: config.server.public_origin.to_string(),
-            ..sandbox::SandboxOptions::new(
-                config.sandbox.data_dir.clone(),
-                sandbox::default_public_url(addr),
-            )
-        })
-        .map_err(|err| StartError::Sandbox(io::Error::other(err.to_string())))?;
-        let stop = sandbox_stop.clone();
-        sandbox_task = Some(tokio::spawn(sandbox::serve(listener, state, async move {
-            stop.cancelled().await;
-        })));
-        sandbox_addr = Some(addr);
-        tracing::info!(%addr, "embedded sandbox listening");
-    }
-    let sandbox_origin = sandbox_addr.map(sandbox::default_public_url);
+    let (sandbox_task, sandbox_addr) = start_sandbox(&config, &sandbox_stop).await?;
+    let sandbox_origin = sandbox_addr.map(sandbox_origin);
 
     let grace = Duration::from_millis(config.server.shutdown_grace_ms);
     let main_listener = bind("server", config.server.listen).await?;

@@ -123,6 +123,8 @@ where
 pub fn tracer_provider(
     config: &Config,
 ) -> Result<SdkTracerProvider, opentelemetry_otlp::ExporterBuildError> {
+    // The OTLP exporter's HTTP client needs the process's TLS provider (tls.rs).
+    crate::tls::install_crypto_provider();
     let mut builder = SdkTracerProvider::builder()
         .with_sampler(sampler(config.telemetry.sample_ratio))
         .with_resource(

@@ -140,15 +140,15 @@ impl WebAssets {
 /// with Vite's placeholder `<title>` and empty description removed: every page brings its own.
 fn shell(index: &str) -> Shell {
     let mut html = index.to_owned();
-    if let (Some(start), Some(end)) = (html.find("<title"), html.find("</title>")) {
-        if start < end {
-            html.replace_range(start..end + "</title>".len(), "");
-        }
+    if let (Some(start), Some(end)) = (html.find("<title"), html.find("</title>"))
+        && start < end
+    {
+        html.replace_range(start..end + "</title>".len(), "");
     }
-    if let Some(start) = html.find(r#"<meta name="description""#) {
-        if let Some(length) = html[start..].find('>') {
-            html.replace_range(start..=start + length, "");
-        }
+    if let Some(start) = html.find(r#"<meta name="description""#)
+        && let Some(length) = html[start..].find('>')
+    {
+        html.replace_range(start..=start + length, "");
     }
     let at = html
         .find(r#"<script id="runtime-config""#)

@@ -259,3 +259,56 @@ async fn a_drain_that_drops_requests_logs_how_many_and_exits_non_zero() {
     assert_eq!(grace_line["dropped"], 1, "{grace_line}");
     in_flight.abort();
 }
+
+/// `bff healthcheck` against `admin` (the image's HEALTHCHECK): whether it exited 0.
+async fn healthcheck_passes(admin: &str) -> bool {
+    let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bff"));
+    for (key, _) in std::env::vars() {
+        if key.starts_with("BFF") {
+            command.env_remove(key);
+        }
+    }
+    command
+        .arg("--config")
+        .arg(config)
+        .arg("healthcheck")
+        .env("BFF__ADMIN__LISTEN", admin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let status = tokio::task::spawn_blocking(move || command.status())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        status.code().is_some_and(|code| code == 0 || code == 1),
+        "{status}"
+    );
+    status.success()
+}
+
+#[tokio::test]
+async fn the_healthcheck_subcommand_passes_while_ready_and_fails_once_stopped() {
+    let data = tempfile::tempdir().unwrap();
+    let admin = format!("127.0.0.1:{}", free_port());
+    let (child, base) = spawn_bff(
+        data.path(),
+        &[("BFF__ADMIN__LISTEN", admin.clone())],
+        Stdio::null(),
+    );
+    wait_until_healthy(&reqwest::Client::new(), &base).await;
+    let mut ready = false;
+    for _ in 0..100 {
+        if healthcheck_passes(&admin).await {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(ready, "bff healthcheck never passed against a running bff");
+    terminate(child).await;
+    assert!(
+        !healthcheck_passes(&admin).await,
+        "bff healthcheck passed with nothing listening"
+    );
+}

@@ -4,6 +4,7 @@
 //! of being silently ignored. Secrets never live here: see [`secrets`].
 
 mod cidrs;
+mod layers;
 pub mod public;
 pub mod secrets;
 
@@ -11,14 +12,16 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
-use figment::Figment;
-use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
 pub use secrets::Secrets;
 
 pub use crate::cache::CacheConfig;
+
+/// Why `sandbox.enabled = true` is refused by a build without the `sandbox` feature.
+pub const NO_SANDBOX_IN_THIS_BUILD: &str = "this build has no embedded sandbox (built without \
+     the `sandbox` cargo feature, as production images are); set it to false";
 
 /// The placeholder in URLs that stands for the embedded sandbox's origin.
 pub const SANDBOX_PLACEHOLDER: &str = "${sandbox}";
@@ -787,59 +790,31 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-impl From<figment::Error> for ConfigError {
-    fn from(error: figment::Error) -> Self {
-        // One line per problem, each naming its key, e.g.
-        // `server.listen: invalid socket address syntax (in config/bff.toml)`.
-        let lines: Vec<String> = error
-            .into_iter()
-            .map(|err| {
-                let key = err.path.join(".");
-                let source = err
-                    .metadata
-                    .as_ref()
-                    .map(|meta| format!(" (from {})", meta.name))
-                    .unwrap_or_default();
-                let what = match &err.kind {
-                    figment::error::Kind::UnknownField(field, _) => {
-                        let full = if key.is_empty() {
-                            field.clone()
-                        } else {
-                            format!("{key}.{field}")
-                        };
-                        return format!("{full}: unknown key{source}");
-                    }
-                    kind => kind.to_string(),
-                };
-                if key.is_empty() {
-                    format!("{what}{source}")
-                } else {
-                    format!("{key}: {what}{source}")
-                }
-            })
-            .collect();
-        Self(lines.join("\n"))
-    }
-}
-
 impl Config {
-    /// Loads `path` (which must exist) and the `BFF__` environment overrides, then validates.
+    /// Loads `path` (which must exist) and the process's `BFF__` environment overrides, then
+    /// validates.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        // Variables that are not UTF-8 cannot be overrides (names and values are text).
+        let env = std::env::vars_os().filter_map(|(name, value)| {
+            Some((name.into_string().ok()?, value.into_string().ok()?))
+        });
+        Self::load_with_env(path, env)
+    }
+
+    /// [`Config::load`] with the environment given, e.g. by a test, instead of the process's.
+    pub fn load_with_env(
+        path: &Path,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Self, ConfigError> {
         if !path.is_file() {
             return Err(ConfigError(format!(
                 "config file {} not found",
                 path.display()
             )));
         }
-        Self::from_figment(
-            Figment::from(Serialized::defaults(Config::default()))
-                .merge(Toml::file_exact(path))
-                .merge(Env::prefixed("BFF__").split("__")),
-        )
-    }
-
-    pub fn from_figment(figment: Figment) -> Result<Self, ConfigError> {
-        let config: Config = figment.extract()?;
+        let defaults = toml::Table::try_from(Config::default())
+            .map_err(|err| ConfigError(format!("the built-in defaults: {err}")))?;
+        let config: Config = layers::load(defaults, path, env)?;
         config.validate()?;
         Ok(config)
     }
@@ -920,6 +895,9 @@ impl Config {
         }
         if self.server.max_concurrent_requests == 0 {
             problems.push("server.max_concurrent_requests: must be at least 1".to_owned());
+        }
+        if cfg!(not(feature = "sandbox")) && self.sandbox.enabled {
+            problems.push(format!("sandbox.enabled: {NO_SANDBOX_IN_THIS_BUILD}"));
         }
         if self.environment == Environment::Production && self.sandbox.enabled {
             problems.push(

@@ -1,26 +1,24 @@
-#![allow(clippy::result_large_err)] // figment::Jail closures return its large error type.
-
 use std::collections::HashMap;
-
-use figment::Jail;
 
 use super::*;
 
-fn load_in(jail: &Jail) -> Result<Config, ConfigError> {
-    Config::load(&jail.directory().join("bff.toml"))
+/// `toml` written to a fresh bff.toml, loaded with exactly `env` as the environment (the
+/// process's own is neither read nor changed, so tests can run in parallel).
+fn load_from(toml: &str, env: &[(&str, &str)]) -> Result<Config, ConfigError> {
+    let dir = tempfile::tempdir().map_err(|err| ConfigError(err.to_string()))?;
+    let path = dir.path().join("bff.toml");
+    std::fs::write(&path, toml).map_err(|err| ConfigError(err.to_string()))?;
+    let env = env
+        .iter()
+        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()));
+    Config::load_with_env(&path, env)
 }
 
 fn message_of(toml: &str, env: &[(&str, &str)]) -> String {
-    let mut message = String::new();
-    Jail::expect_with(|jail| {
-        jail.create_file("bff.toml", toml)?;
-        for (key, value) in env {
-            jail.set_env(key, value);
-        }
-        message = load_in(jail).expect_err("config should be rejected").0;
-        Ok(())
-    });
-    message
+    match load_from(toml, env) {
+        Ok(_) => panic!("config should be rejected: {toml:?} {env:?}"),
+        Err(err) => err.0,
+    }
 }
 
 #[test]
@@ -50,14 +48,58 @@ fn bad_environment_override_names_the_key() {
 
 #[test]
 fn environment_overrides_the_file() {
-    Jail::expect_with(|jail| {
-        jail.create_file("bff.toml", "[server]\nlisten = \"127.0.0.1:1\"\n")?;
-        jail.set_env("BFF__SERVER__LISTEN", "127.0.0.1:4242");
-        jail.set_env("BFF__SANDBOX__ENABLED", "true");
-        let config = load_in(jail).map_err(|err| err.0)?;
-        assert_eq!(config.server.listen.port(), 4242);
-        Ok(())
-    });
+    let config = load_from(
+        "[server]\nlisten = \"127.0.0.1:1\"\nshutdown_grace_ms = 5\n",
+        &[
+            ("BFF__SERVER__LISTEN", "127.0.0.1:4242"),
+            ("BFF__SANDBOX__ENABLED", "true"),
+            ("BFF__SERVER__SHUTDOWN_GRACE_MS", "7000"),
+            ("BFF__WEB__PREVIOUS_DIST_DIRS", "[\"/app/previous\"]"),
+            ("BFF__RATE_LIMIT__TRUSTED_PROXIES", "10.0.0.0/8,192.0.2.7"),
+            (
+                "BFF__RATE_LIMIT__TRUSTED_CLIENT_IP_HEADER",
+                "x-forwarded-for",
+            ),
+        ],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(config.server.listen.port(), 4242);
+    assert_eq!(config.server.shutdown_grace_ms, 7000);
+    assert!(config.sandbox.enabled);
+    assert_eq!(
+        config.web.previous_dist_dirs,
+        [std::path::PathBuf::from("/app/previous")]
+    );
+    assert_eq!(config.rate_limit.trusted_proxies.len(), 2);
+}
+
+#[test]
+fn a_file_key_the_environment_leaves_alone_keeps_its_value() {
+    let config = load_from(
+        "[server]\nlisten = \"127.0.0.1:1\"\n[admin]\nlisten = \"127.0.0.1:2\"\n",
+        &[("BFF__ADMIN__LISTEN", "127.0.0.1:3")],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(config.server.listen.port(), 1);
+    assert_eq!(config.admin.listen.port(), 3);
+}
+
+#[test]
+fn an_error_names_where_the_bad_value_came_from() {
+    let from_env = message_of("", &[("BFF__SERVER__LISTEN", "nowhere")]);
+    assert!(from_env.starts_with("server.listen:"), "{from_env}");
+    assert!(from_env.contains("BFF__SERVER__LISTEN"), "{from_env}");
+    let from_file = message_of("[server]\nlisten = \"nowhere\"\n", &[]);
+    assert!(from_file.contains("bff.toml"), "{from_file}");
+    let unknown = message_of("", &[("BFF__SERVER__LISEN", "127.0.0.1:1")]);
+    assert!(unknown.contains("server.lisen: unknown key"), "{unknown}");
+    assert!(unknown.contains("BFF__SERVER__LISEN"), "{unknown}");
+}
+
+#[test]
+fn a_file_that_is_not_toml_is_refused_naming_the_file() {
+    let message = message_of("[server\n", &[]);
+    assert!(message.contains("bff.toml"), "{message}");
 }
 
 #[test]
@@ -234,10 +276,6 @@ fn a_redis_url_with_a_password_or_another_scheme_is_refused_naming_the_key() {
 
 #[test]
 fn without_a_redis_url_redis_is_off() {
-    Jail::expect_with(|jail| {
-        jail.create_file("bff.toml", "")?;
-        let config = load_in(jail).map_err(|err| err.0)?;
-        assert!(!config.redis.enabled());
-        Ok(())
-    });
+    let config = load_from("", &[]).unwrap_or_else(|err| panic!("{err}"));
+    assert!(!config.redis.enabled());
 }

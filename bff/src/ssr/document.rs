@@ -90,10 +90,8 @@ impl Renderer {
             .parts
             .iter()
             .all(|part| part.entry.status == StatusCode::OK && part.freshness.is_fresh(now));
-        if !parts_fresh {
-            if let Some(stale) = cache.stale_document(&key, now) {
-                return stale.respond(now, request_headers);
-            }
+        if !parts_fresh && let Some(stale) = cache.stale_document(&key, now) {
+            return stale.respond(now, request_headers);
         }
         let renderer = self.clone();
         let filling = cache.clone();
@@ -102,10 +100,10 @@ impl Renderer {
         let (flight, role) = self.fills.join_or_start(key.clone(), async move {
             renderer.fill(&filling, fill_key, fill_page).await
         });
-        if role == crate::single_flight::Role::Follower {
-            if let Some(stale) = cache.stale_document(&key, now) {
-                return stale.respond(now, request_headers);
-            }
+        if role == crate::single_flight::Role::Follower
+            && let Some(stale) = cache.stale_document(&key, now)
+        {
+            return stale.respond(now, request_headers);
         }
         let made = match flight.await {
             Outcome::Completed(Filled::Remembered(rendered)) => {

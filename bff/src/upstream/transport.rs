@@ -18,6 +18,7 @@ pub type Transport = BoxCloneSyncService<Request<Bytes>, Response<Bytes>, Upstre
 
 /// The single HTTP client builder for every upstream.
 pub fn http_client(config: &UpstreamConfig) -> reqwest::Result<reqwest::Client> {
+    crate::tls::install_crypto_provider();
     reqwest::Client::builder()
         .connect_timeout(Duration::from_millis(config.connect_timeout_ms))
         .timeout(Duration::from_millis(config.timeout_ms))

@@ -241,13 +241,13 @@ fn compute(tx: &Transaction<'_>, cart: &Cart, payload: Compute) -> Result<(), Sa
     if payload.cart_id.is_some_and(|id| id != cart.id) {
         return Err(SandboxError::NotFound("Cart not found".to_owned()));
     }
-    if let Some(id) = payload.shipping_method_id {
-        if pricing::shipping_method(tx, id)?.is_none() {
-            return Err(SandboxError::field(
-                "shippingMethodId",
-                "Unknown shipping method",
-            ));
-        }
+    if let Some(id) = payload.shipping_method_id
+        && pricing::shipping_method(tx, id)?.is_none()
+    {
+        return Err(SandboxError::field(
+            "shippingMethodId",
+            "Unknown shipping method",
+        ));
     }
     for (name, address) in [
         ("shippingAddress", &payload.shipping_address),

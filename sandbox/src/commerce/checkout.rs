@@ -409,12 +409,11 @@ impl Checks {
         }
         if present(&info.shipping_first_name).is_none()
             && present(&info.shipping_last_name).is_none()
+            && let Some(name) = present(&info.shipping_name)
         {
-            if let Some(name) = present(&info.shipping_name) {
-                let (first, last) = name.split_once(' ').unwrap_or((name, ""));
-                info.shipping_first_name = Some(first.trim().to_owned());
-                info.shipping_last_name = Some(last.trim().to_owned());
-            }
+            let (first, last) = name.split_once(' ').unwrap_or((name, ""));
+            info.shipping_first_name = Some(first.trim().to_owned());
+            info.shipping_last_name = Some(last.trim().to_owned());
         }
         Ok(match (email, shipping_method) {
             (Some(email), Some(shipping_method)) => Some(ValidCustomer {

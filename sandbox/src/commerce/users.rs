@@ -481,10 +481,11 @@ async fn update_profile(
             })
             .optional()?
             .ok_or_else(|| SandboxError::Unauthorized("User not found".to_owned()))?;
-        if let Some(email) = update.email.as_deref().map(str::trim) {
-            if !email.is_empty() && !email.eq_ignore_ascii_case(&current) {
-                return Err(SandboxError::field("email", "Email cannot be changed"));
-            }
+        if let Some(email) = update.email.as_deref().map(str::trim)
+            && !email.is_empty()
+            && !email.eq_ignore_ascii_case(&current)
+        {
+            return Err(SandboxError::field("email", "Email cannot be changed"));
         }
         tx.execute(
             "UPDATE users SET first_name = coalesce(?2, first_name), \
