@@ -80,7 +80,7 @@ test-rust: web/dist/index.html
 	$(CARGO) clippy --locked -p bff --no-default-features -- -D warnings
 	CARGO=$(CARGO) bash scripts/check-production-tree.sh
 	@# cargo-deny: bans, licenses, sources, advisories (offline, RustSec snapshot); about 10 s per
-	@# run, plus a one-time install of cargo-deny into .tools/ (about 4-8 min on 2 cores).
+	@# run, plus a one-time unoptimised install of cargo-deny into .tools/ (about 2 min on 2 cores).
 	CARGO=$(CARGO) bash scripts/cargo-deny.sh
 
 ## test-web: the build (with its budgets) is web/dist/index.html's rule, made once for every stage.

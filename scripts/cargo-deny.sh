@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The dependency gate: `cargo deny check bans licenses sources advisories` (rules in deny.toml).
 #
-# cargo-deny comes from crates.io (`cargo install --locked`, pinned below) into .tools/, once:
-# about 4 min of compiling on 2 cores the first time, then reused. The advisories are checked
+# cargo-deny comes from crates.io (`cargo install --locked`, pinned below) into .tools/, once. It is
+# built unoptimised (--debug): 1 min 44 s on 2 cores against 7 min 50 s for a release build, which
+# a fresh CI could not afford, while a check still takes about 5 s. The advisories are checked
 # offline, against the RustSec snapshot that is refreshed from outside (shared/rustsec, README.md
 # there), which lies beside the checkout: ../shared/rustsec from the repository (CI's fresh clone
 # has a read-only copy of shared/ next to it), or beside the main checkout of a git worktree. It is
@@ -24,7 +25,7 @@ readonly db="target/rustsec/advisory-db-3157b0e258782691"
 deny=${CARGO_DENY:-.tools/cargo-deny-$version/bin/cargo-deny}
 if [[ -z ${CARGO_DENY:-} ]] && ! "$deny" --version 2>/dev/null | grep -qxF "cargo-deny $version"; then
     echo "cargo-deny: installing $version from crates.io into .tools/ (once)" >&2
-    ${CARGO:-cargo} install --locked --quiet --version "$version" \
+    ${CARGO:-cargo} install --locked --quiet --debug --version "$version" \
         --root ".tools/cargo-deny-$version" cargo-deny
 fi
 
