@@ -15,9 +15,16 @@ interface MobileMenuProps {
  * The mobile navigation: a hamburger button that reveals the menus as accordion sections (each
  * expands and collapses on its own), plus the dealer-locator and account entries. Escape closes it
  * and returns focus to the button; a page change closes it.
+ *
+ * The panel's contents are rendered once it is first opened, and a section's links while it is
+ * expanded: closed, they are a quarter of the document's markup that a phone would parse, lay out
+ * and hydrate before the page answers a tap, and nobody can see them (the button needs JavaScript
+ * anyway; crawlers follow the same links in the desktop navigation).
  */
 export function MobileMenu({ menus, accountHref, accountLabel }: MobileMenuProps) {
   const [open, setOpen] = useState(false);
+  const [everOpened, setEverOpened] = useState(false);
+  if (open && !everOpened) setEverOpened(true);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -70,35 +77,65 @@ export function MobileMenu({ menus, accountHref, accountLabel }: MobileMenuProps
         <MenuIcon />
       </button>
       <nav id={panelId} aria-label="Mobile" className="mobile-menu__panel" hidden={!open}>
-        <ul className="mobile-menu__sections">
-          {menus.map((menu, index) => (
-            <MobileSection
-              key={menu.title}
-              menu={menu}
-              expanded={expanded.has(index)}
-              onToggle={() => {
-                toggleSection(index);
-              }}
-              onNavigate={close}
-            />
-          ))}
-        </ul>
-        <ul className="mobile-menu__entries">
-          <li>
-            <Link to={paths.dealerLocator()} onClick={close}>
-              <MapPinIcon size={20} />
-              Dealer Locator
-            </Link>
-          </li>
-          <li>
-            <Link to={accountHref} onClick={close}>
-              <UserIcon size={20} />
-              {accountLabel}
-            </Link>
-          </li>
-        </ul>
+        {everOpened && (
+          <MobilePanelContents
+            menus={menus}
+            expanded={expanded}
+            onToggleSection={toggleSection}
+            onNavigate={close}
+            accountHref={accountHref}
+            accountLabel={accountLabel}
+          />
+        )}
       </nav>
     </div>
+  );
+}
+
+interface MobilePanelContentsProps extends MobileMenuProps {
+  expanded: ReadonlySet<number>;
+  onToggleSection: (index: number) => void;
+  onNavigate: () => void;
+}
+
+function MobilePanelContents({
+  menus,
+  expanded,
+  onToggleSection,
+  onNavigate,
+  accountHref,
+  accountLabel,
+}: MobilePanelContentsProps) {
+  return (
+    <>
+      <ul className="mobile-menu__sections">
+        {menus.map((menu, index) => (
+          <MobileSection
+            key={menu.title}
+            menu={menu}
+            expanded={expanded.has(index)}
+            onToggle={() => {
+              onToggleSection(index);
+            }}
+            onNavigate={onNavigate}
+          />
+        ))}
+      </ul>
+      <ul className="mobile-menu__entries">
+        <li>
+          <Link to={paths.dealerLocator()} onClick={onNavigate}>
+            <MapPinIcon size={20} />
+            Dealer Locator
+          </Link>
+        </li>
+        <li>
+          <Link to={accountHref} onClick={onNavigate}>
+            <UserIcon size={20} />
+            {accountLabel}
+          </Link>
+        </li>
+      </ul>
+    </>
   );
 }
 
@@ -124,7 +161,7 @@ function MobileSection({ menu, expanded, onToggle, onNavigate }: MobileSectionPr
         <ChevronIcon size={16} direction={expanded ? 'up' : 'down'} />
       </button>
       <div id={sectionId} className="mobile-menu__section-panel" hidden={!expanded}>
-        <MenuContents menu={menu} onNavigate={onNavigate} />
+        {expanded && <MenuContents menu={menu} onNavigate={onNavigate} />}
       </div>
     </li>
   );

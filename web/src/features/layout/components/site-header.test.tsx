@@ -136,6 +136,26 @@ describe('site header', () => {
     expect(hamburger).toHaveAttribute('aria-expanded', 'false');
     expect(hamburger).toHaveFocus();
   });
+
+  it('mobile menu: nothing of the closed panel is rendered until it is first opened, and a section links only while expanded', async () => {
+    const { banner, user } = await renderHeader();
+    const hamburger = within(banner).getByRole('button', { name: 'Menu' });
+    const panel = defined(document.getElementById(defined(hamburger.getAttribute('aria-controls'))));
+    expect(panel).toBeEmptyDOMElement();
+
+    await user.click(hamburger);
+    const mobile = within(banner).getByRole('navigation', { name: 'Mobile' });
+    const rifles = within(mobile).getByRole('button', { name: 'Rifles' });
+    const riflesPanel = defined(document.getElementById(defined(rifles.getAttribute('aria-controls'))));
+    expect(riflesPanel).toBeEmptyDOMElement();
+    await user.click(rifles);
+    expect(within(riflesPanel).getByRole('link', { name: 'Rifles Model One' })).toBeVisible();
+
+    // closed again, the panel keeps its contents (reopening costs nothing), hidden
+    await user.click(hamburger);
+    expect(panel).not.toBeVisible();
+    expect(within(panel).getByRole('button', { name: 'Rifles', hidden: true })).toBeInTheDocument();
+  });
 });
 
 describe('promotion modal', () => {
