@@ -1,4 +1,4 @@
-import { act } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -101,5 +101,43 @@ describe('server render, then hydration', () => {
     expect(recoverable).not.toHaveBeenCalled();
     // hydrated in place: the server's element is the one on the page
     expect(container.querySelector(selector)).toBe(serverElement);
+  });
+});
+
+describe('add to cart before its code is there', () => {
+  it('the server renders the button disabled, hydration keeps it so, and it works once its chunk has loaded', async () => {
+    const path = `/product/${encodeURIComponent(product.title)}`;
+    const answers = { ...frame, [`/api/products/${product.title}`]: { status: 200, body: product } };
+    const rendered = await renderPage({ url: `${window.location.origin}${path}`, config: runtimeConfig, answers });
+    if (rendered.kind !== 'html') throw new Error(`rendered ${rendered.kind}`);
+
+    window.history.replaceState(null, '', path);
+    const container = document.createElement('div');
+    container.id = 'root';
+    container.innerHTML = rendered.html;
+    document.body.append(container);
+    const addButton = () =>
+      [...container.querySelectorAll('button')].find((button) => button.textContent === 'Add to Cart');
+    // inert markup would look usable: a tap on it before hydration's lazy chunk arrived was lost
+    expect(addButton()).toBeDisabled();
+
+    setDocumentAnswers(answers);
+    const queryClient = createQueryClient();
+    const router = await createHydratingRouter(queryClient);
+    const recoverable = vi.fn();
+    await act(async () => {
+      hydrateRoot(
+        container,
+        <StrictMode>
+          <App queryClient={queryClient} router={router} />
+        </StrictMode>,
+        { onRecoverableError: recoverable },
+      );
+      await Promise.resolve();
+    });
+    await waitFor(() => {
+      expect(addButton()).toBeEnabled();
+    });
+    expect(recoverable).not.toHaveBeenCalled();
   });
 });
