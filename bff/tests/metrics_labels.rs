@@ -9,7 +9,7 @@ mod common;
 use axum::body::Body;
 use axum::http::{Method, Request};
 use common::browser::{Browser, PASSWORD, SHOPPER};
-use common::in_process::{InProcess, json_request, start};
+use common::in_process::{InProcess, SANDBOX_ORIGIN, json_request, start};
 use serde_json::json;
 
 /// Values a client sent; none may appear in any label.
@@ -67,9 +67,12 @@ fn bounded(name: &str, value: &str) -> bool {
             ["", "upstream_timeout", "upstream_unavailable", "overloaded"].contains(&value)
                 || (value.len() == 3 && value.parse::<u16>().is_ok())
         }
-        // The upstreams' configured hosts and ports (the test's sandbox).
-        "server_address" => value == "127.0.0.1",
-        "server_port" => value.parse::<u16>().is_ok_and(|port| port > 0),
+        // The upstreams' configured host and port (the in-process sandbox's), never a value a
+        // client sent.
+        "server_address" => {
+            Some(value) == url::Url::parse(SANDBOX_ORIGIN).unwrap().host_str()
+        }
+        "server_port" => value == "80",
         "upstream" => ["commerce", "content", "tiles"].contains(&value),
         "http_route" | "url_template" => template(value),
         "route" => {
@@ -235,7 +238,8 @@ async fn the_dashboards_metric_names_are_all_exported() {
                 ("upstream", "content"),
                 ("http_request_method", "GET"),
                 ("url_template", "page/{}"),
-                ("server_address", "127.0.0.1"),
+                ("server_address", "sandbox.test"),
+                ("server_port", "80"),
                 ("http_response_status_code", "200"),
                 ("error_type", "")
             ]
