@@ -99,7 +99,12 @@ fn healthcheck(path: &std::path::Path, timeout_ms: u64) -> ExitCode {
     }
 }
 
-fn serve(mut config: Config, secrets: Secrets, warnings: &[String], config_path: PathBuf) -> ExitCode {
+fn serve(
+    mut config: Config,
+    secrets: Secrets,
+    warnings: &[String],
+    config_path: PathBuf,
+) -> ExitCode {
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(err) => {

@@ -87,7 +87,10 @@ pub fn init(
             tracing::info!(%endpoint, "traces: exported to telemetry.otlp_endpoint");
         }
         TraceExport::Environment(variable) => {
-            tracing::info!(variable, "traces: exported to the endpoint the environment names");
+            tracing::info!(
+                variable,
+                "traces: exported to the endpoint the environment names"
+            );
         }
     }
     for warning in &trace.warnings {

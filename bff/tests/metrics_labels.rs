@@ -69,9 +69,7 @@ fn bounded(name: &str, value: &str) -> bool {
         }
         // The upstreams' configured host and port (the in-process sandbox's), never a value a
         // client sent.
-        "server_address" => {
-            Some(value) == url::Url::parse(SANDBOX_ORIGIN).unwrap().host_str()
-        }
+        "server_address" => Some(value) == url::Url::parse(SANDBOX_ORIGIN).unwrap().host_str(),
         "server_port" => value == "80",
         "upstream" => ["commerce", "content", "tiles"].contains(&value),
         "http_route" | "url_template" => template(value),

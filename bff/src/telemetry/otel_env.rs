@@ -71,7 +71,11 @@ impl TraceSettings {
                 ..configured
             };
         }
-        let var = |name: &str| env(name).map(|value| value.trim().to_owned()).filter(|value| !value.is_empty());
+        let var = |name: &str| {
+            env(name)
+                .map(|value| value.trim().to_owned())
+                .filter(|value| !value.is_empty())
+        };
         if var(OTEL_SDK_DISABLED).is_some_and(|value| value.eq_ignore_ascii_case("true")) {
             return configured;
         }
@@ -101,7 +105,10 @@ impl TraceSettings {
                 )),
             }
         }
-        for name in [OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, OTEL_EXPORTER_OTLP_PROTOCOL] {
+        for name in [
+            OTEL_EXPORTER_OTLP_TRACES_PROTOCOL,
+            OTEL_EXPORTER_OTLP_PROTOCOL,
+        ] {
             if let Some(protocol) = var(name)
                 && protocol != "http/protobuf"
             {
@@ -161,7 +168,10 @@ mod tests {
     }
 
     const EVERYTHING: &[(&str, &str)] = &[
-        ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://collector:4318/v1/traces"),
+        (
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            "http://collector:4318/v1/traces",
+        ),
         ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318"),
         ("OTEL_SERVICE_NAME", "storefront-bff"),
         ("OTEL_TRACES_SAMPLER", "parentbased_traceidratio"),

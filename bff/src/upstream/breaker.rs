@@ -433,7 +433,10 @@ mod tests {
                 "{text}"
             );
         }
-        assert_eq!(breaker_series(&text), [("closed", 1), ("half_open", 0), ("open", 0)]);
+        assert_eq!(
+            breaker_series(&text),
+            [("closed", 1), ("half_open", 0), ("open", 0)]
+        );
     }
 
     #[tokio::test]

@@ -194,7 +194,10 @@ fn metrics(name: &'static str, metrics: Arc<Metrics>, inner: Stack) -> Stack {
                 url_template: &url_template,
                 server_address: &server_address,
                 server_port,
-                status: result.as_ref().ok().map(|response| response.status.as_u16()),
+                status: result
+                    .as_ref()
+                    .ok()
+                    .map(|response| response.status.as_u16()),
                 error_type: error_type(&result),
             };
             metrics.observe_upstream(call, elapsed);
