@@ -83,9 +83,8 @@ pub fn init(
     tracing::dispatcher::set_global_default(subscriber(filter, &provider, writer, json, ansi))?;
     match &trace.export {
         TraceExport::Off => tracing::info!("traces: not exported"),
-        TraceExport::Configured(endpoint) => {
-            tracing::info!(%endpoint, "traces: exported to telemetry.otlp_endpoint");
-        }
+        // Not the URL itself: an endpoint may carry a credential.
+        TraceExport::Configured(_) => tracing::info!("traces: exported to telemetry.otlp_endpoint"),
         TraceExport::Environment(variable) => {
             tracing::info!(
                 variable,
