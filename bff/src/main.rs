@@ -99,7 +99,12 @@ fn healthcheck(path: &std::path::Path, timeout_ms: u64) -> ExitCode {
     }
 }
 
-fn serve(config: Config, secrets: Secrets, warnings: &[String], config_path: PathBuf) -> ExitCode {
+fn serve(
+    mut config: Config,
+    secrets: Secrets,
+    warnings: &[String],
+    config_path: PathBuf,
+) -> ExitCode {
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(err) => {
@@ -108,7 +113,13 @@ fn serve(config: Config, secrets: Secrets, warnings: &[String], config_path: Pat
         }
     };
     runtime.block_on(async move {
-        let _telemetry = match bff::telemetry::init(&config) {
+        // The OTEL_* variables apply when the configuration names no endpoint; their sampling
+        // ratio then becomes the configuration's, which the web app and the hit path share.
+        let trace = bff::telemetry::TraceSettings::resolve(&config.telemetry, |name| {
+            std::env::var(name).ok()
+        });
+        config.telemetry.sample_ratio = trace.sample_ratio;
+        let _telemetry = match bff::telemetry::init(&config, &trace) {
             Ok(guard) => guard,
             Err(err) => {
                 eprintln!("cannot set up telemetry: {err}");

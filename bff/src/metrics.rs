@@ -32,14 +32,35 @@ struct ServerLabels {
     http_response_status_code: u16,
 }
 
+/// `http.client.request.duration`'s attributes, named as the `upstream` span names them with
+/// dots as underscores (Prometheus spelling), so a metric and a trace of the same call filter
+/// the same way.
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ClientLabels {
-    upstream: String,
+    upstream: &'static str,
     http_request_method: String,
     /// The upstream path template (`page/{}`), from code: bounded.
-    operation: String,
-    /// The status, or `timeout` / `error` when there was none.
-    outcome: String,
+    url_template: String,
+    /// The upstream's host and port, from configuration: bounded.
+    server_address: String,
+    server_port: u16,
+    /// Absent when no answer came (a timeout, no connection).
+    http_response_status_code: Option<u16>,
+    /// Absent on success; the status code for a 4xx or 5xx; else the error's code
+    /// (`upstream_timeout`, `upstream_unavailable`, ...).
+    error_type: Option<String>,
+}
+
+/// One finished call to an upstream, as the `upstream` span describes it.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientCall<'a> {
+    pub upstream: &'static str,
+    pub method: &'a str,
+    pub url_template: &'a str,
+    pub server_address: &'a str,
+    pub server_port: u16,
+    pub status: Option<u16>,
+    pub error_type: Option<&'a str>,
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -49,14 +70,16 @@ struct CacheLookupLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
-struct UpstreamLabels {
+struct BreakerStateLabels {
     upstream: &'static str,
+    /// `closed`, `open` or `half_open`: one series each, 1 for the current state.
+    state: &'static str,
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct TransitionLabels {
     upstream: &'static str,
-    /// The state entered: `open`, `half-open`, `closed`.
+    /// The state entered: `open`, `half_open`, `closed`.
     to: &'static str,
 }
 
@@ -278,7 +301,7 @@ pub struct Metrics {
     session_events: Family<EventLabels, Counter>,
     redis_errors: Family<OperationLabels, Counter>,
     redis_events: Family<RedisEventLabels, Counter>,
-    breaker_state: Family<UpstreamLabels, Gauge>,
+    breaker_state: Family<BreakerStateLabels, Gauge>,
     breaker_transitions: Family<TransitionLabels, Counter>,
     active_requests: Gauge,
     load_shed: Counter,
@@ -365,16 +388,16 @@ impl Metrics {
             "What the replicas' shared tier did: L2 hits, stale and misses, fill-lock waits, purge messages, refresh leases, shared idempotency answers",
             redis_events.clone(),
         );
-        let breaker_state = Family::<UpstreamLabels, Gauge>::default();
+        let breaker_state = Family::<BreakerStateLabels, Gauge>::default();
         registry.register(
             "bff_upstream_breaker_state",
-            "Each upstream's circuit breaker: 0 closed, 1 open (calls fail at once), 2 half-open (one probe in flight)",
+            "Each upstream's circuit breaker, one series per state (closed; open: calls fail at once; half_open: one probe in flight), 1 for the current state and 0 for the others",
             breaker_state.clone(),
         );
         let breaker_transitions = Family::<TransitionLabels, Counter>::default();
         registry.register(
             "bff_upstream_breaker_transitions",
-            "Circuit breaker transitions by upstream and the state entered (open, half-open, closed)",
+            "Circuit breaker transitions by upstream and the state entered (open, half_open, closed)",
             breaker_transitions.clone(),
         );
         let build_info = Family::<BuildLabels, Gauge>::default();
@@ -511,20 +534,16 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
-    pub fn observe_upstream(
-        &self,
-        upstream: &str,
-        method: &str,
-        operation: &str,
-        outcome: &str,
-        elapsed: Duration,
-    ) {
+    pub fn observe_upstream(&self, call: ClientCall<'_>, elapsed: Duration) {
         self.client_duration
             .get_or_create(&ClientLabels {
-                upstream: upstream.to_owned(),
-                http_request_method: method.to_owned(),
-                operation: operation.to_owned(),
-                outcome: outcome.to_owned(),
+                upstream: call.upstream,
+                http_request_method: call.method.to_owned(),
+                url_template: call.url_template.to_owned(),
+                server_address: call.server_address.to_owned(),
+                server_port: call.server_port,
+                http_response_status_code: call.status,
+                error_type: call.error_type.map(str::to_owned),
             })
             .observe(elapsed.as_secs_f64());
     }
@@ -588,10 +607,20 @@ impl Metrics {
             .inc();
     }
 
-    pub fn set_breaker_state(&self, upstream: &'static str, state: i64) {
-        self.breaker_state
-            .get_or_create(&UpstreamLabels { upstream })
-            .set(state);
+    /// The breaker of `upstream` is now in `current`, one of `states` (every state it has): its
+    /// series is set to 1, the others to 0, so each state is a series of its own that a query
+    /// can select (`state="open"`) rather than a code to decode.
+    pub fn set_breaker_state(
+        &self,
+        upstream: &'static str,
+        current: &'static str,
+        states: &[&'static str],
+    ) {
+        for &state in states {
+            self.breaker_state
+                .get_or_create(&BreakerStateLabels { upstream, state })
+                .set(i64::from(state == current));
+        }
     }
 
     pub fn count_breaker_transition(&self, upstream: &'static str, to: &'static str) {

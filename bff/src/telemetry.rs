@@ -1,9 +1,14 @@
 //! Logs and traces: `tracing` everywhere; JSON logs in production and readable ones in
-//! development; OpenTelemetry traces over OTLP/HTTP when an endpoint is configured.
+//! development; OpenTelemetry traces over OTLP/HTTP when an endpoint is configured, or, with
+//! none configured, named by the standard `OTEL_*` variables ([`otel_env`]).
 //!
-//! A tracer provider is always installed, exporting only when an endpoint is configured: so a
-//! request always has a trace id (joined from the browser's `traceparent` when it sent one),
-//! which its log lines and its `traceresponse` header carry even when no span is exported.
+//! A tracer provider is always installed, exporting only when an endpoint is set: so a request
+//! always has a trace id (joined from the browser's `traceparent` when it sent one), which its
+//! log lines and its `traceresponse` header carry even when no span is exported.
+
+mod otel_env;
+
+pub use otel_env::{TraceExport, TraceSettings};
 
 use std::io::IsTerminal;
 use std::sync::OnceLock;
@@ -54,8 +59,13 @@ impl Drop for TelemetryGuard {
     }
 }
 
-/// Installs the global subscriber, tracer provider and propagator. Call once, from `main`.
-pub fn init(config: &Config) -> Result<TelemetryGuard, Box<dyn std::error::Error>> {
+/// Installs the global subscriber, tracer provider and propagator. Call once, from `main`, with
+/// the settings resolved from `config` and the process environment ([`TraceSettings::resolve`];
+/// `config.telemetry.sample_ratio` already set to theirs, so the app shares the ratio).
+pub fn init(
+    config: &Config,
+    trace: &TraceSettings,
+) -> Result<TelemetryGuard, Box<dyn std::error::Error>> {
     let filter =
         EnvFilter::try_from_default_env().or_else(|_| EnvFilter::try_new(&config.log.filter))?;
     let json = match config.log.format {
@@ -63,14 +73,28 @@ pub fn init(config: &Config) -> Result<TelemetryGuard, Box<dyn std::error::Error
         LogFormat::Pretty => false,
         LogFormat::Auto => config.is_production(),
     };
-    let provider = tracer_provider(config)?;
-    install_globals(&provider, config);
+    let provider = tracer_provider(trace)?;
+    install_globals(&provider, trace);
     // Lines are written by a worker thread, so a request never waits on stdout (when its
     // buffer of 128k lines is full, lines are dropped rather than requests slowed); colours
     // only when a person is reading a terminal (never escape codes in a file or a pipe).
     let (writer, log_writer) = tracing_appender::non_blocking(std::io::stdout());
     let ansi = std::io::stdout().is_terminal();
     tracing::dispatcher::set_global_default(subscriber(filter, &provider, writer, json, ansi))?;
+    match &trace.export {
+        TraceExport::Off => tracing::info!("traces: not exported"),
+        // Not the URL itself: an endpoint may carry a credential.
+        TraceExport::Configured(_) => tracing::info!("traces: exported to telemetry.otlp_endpoint"),
+        TraceExport::Environment(variable) => {
+            tracing::info!(
+                variable,
+                "traces: exported to the endpoint the environment names"
+            );
+        }
+    }
+    for warning in &trace.warnings {
+        tracing::warn!(%warning, "telemetry environment");
+    }
     Ok(TelemetryGuard {
         provider: Some(provider),
         _log_writer: log_writer,
@@ -79,11 +103,11 @@ pub fn init(config: &Config) -> Result<TelemetryGuard, Box<dyn std::error::Error
 
 /// The global propagator (W3C trace context) and tracer provider; when spans are exported, the
 /// hit path's sampling ratio (once per process).
-pub fn install_globals(provider: &SdkTracerProvider, config: &Config) {
+pub fn install_globals(provider: &SdkTracerProvider, trace: &TraceSettings) {
     opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
     opentelemetry::global::set_tracer_provider(provider.clone());
-    if !config.telemetry.otlp_endpoint.trim().is_empty() {
-        let _ = EXPORT_RATIO.set(config.telemetry.sample_ratio);
+    if trace.export != TraceExport::Off {
+        let _ = EXPORT_RATIO.set(trace.sample_ratio);
     }
 }
 
@@ -118,26 +142,30 @@ where
     }
 }
 
-/// The tracer provider: parent-based sampling at the configured ratio, a batch exporter to the
-/// OTLP/HTTP endpoint when one is configured (none otherwise: ids, but nothing exported).
+/// The tracer provider: parent-based sampling at the settings' ratio, a batch exporter over
+/// OTLP/HTTP when they export (none otherwise: ids, but nothing exported). The resource is the
+/// SDK's (its detectors read `OTEL_RESOURCE_ATTRIBUTES` and `OTEL_SERVICE_NAME`), with the
+/// configured service name unless the environment names the service.
 pub fn tracer_provider(
-    config: &Config,
+    trace: &TraceSettings,
 ) -> Result<SdkTracerProvider, opentelemetry_otlp::ExporterBuildError> {
     // The OTLP exporter's HTTP client needs the process's TLS provider (tls.rs).
     crate::tls::install_crypto_provider();
+    let mut resource = Resource::builder();
+    if let Some(service_name) = &trace.service_name {
+        resource = resource.with_service_name(service_name.clone());
+    }
     let mut builder = SdkTracerProvider::builder()
-        .with_sampler(sampler(config.telemetry.sample_ratio))
-        .with_resource(
-            Resource::builder()
-                .with_service_name(config.telemetry.service_name.clone())
-                .build(),
-        );
-    let endpoint = config.telemetry.otlp_endpoint.trim();
-    if !endpoint.is_empty() {
-        let exporter = opentelemetry_otlp::SpanExporter::builder()
-            .with_http()
-            .with_endpoint(endpoint)
-            .build()?;
+        .with_sampler(sampler(trace.sample_ratio))
+        .with_resource(resource.build());
+    let exporter = opentelemetry_otlp::SpanExporter::builder().with_http();
+    let exporter = match &trace.export {
+        TraceExport::Off => None,
+        TraceExport::Configured(endpoint) => Some(exporter.with_endpoint(endpoint).build()?),
+        // No endpoint given: the exporter resolves it from the variable, as the spec says.
+        TraceExport::Environment(_) => Some(exporter.build()?),
+    };
+    if let Some(exporter) = exporter {
         builder = builder.with_batch_exporter(exporter);
     }
     Ok(builder.build())

@@ -34,6 +34,37 @@ impl Drop for Guard {
 #[derive(Clone, Default)]
 struct Collector {
     exports: Arc<Mutex<Vec<(String, usize)>>>,
+    bodies: Arc<Mutex<Vec<Bytes>>>,
+}
+
+impl Collector {
+    /// The resource attributes of every exported batch (string values), in order.
+    fn resources(&self) -> Vec<std::collections::HashMap<String, String>> {
+        use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+        use opentelemetry_proto::tonic::common::v1::any_value::Value;
+        use prost::Message;
+        let bodies = self.bodies.lock().unwrap().clone();
+        bodies
+            .into_iter()
+            .flat_map(|body| {
+                ExportTraceServiceRequest::decode(body)
+                    .unwrap()
+                    .resource_spans
+            })
+            .map(|spans| {
+                spans
+                    .resource
+                    .unwrap_or_default()
+                    .attributes
+                    .into_iter()
+                    .filter_map(|attribute| match attribute.value?.value? {
+                        Value::StringValue(text) => Some((attribute.key, text)),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
 }
 
 async fn start_collector() -> (String, Collector) {
@@ -50,6 +81,7 @@ async fn start_collector() -> (String, Collector) {
                     .unwrap_or_default()
                     .to_owned();
                 recorded.exports.lock().unwrap().push((kind, body.len()));
+                recorded.bodies.lock().unwrap().push(body);
                 ""
             }
         }),
@@ -154,6 +186,69 @@ async fn sigterm_stops_the_binary_cleanly_after_exporting_traces_over_otlp() {
             .all(|(kind, len)| kind == "application/x-protobuf" && *len > 0),
         "{exports:?}"
     );
+}
+
+/// With no `telemetry.otlp_endpoint` configured, the standard variables apply: the exporter
+/// appends `/v1/traces` to `OTEL_EXPORTER_OTLP_ENDPOINT`, and the SDK's resource detectors take
+/// `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`. A process of its own, so the test's own
+/// environment is never changed.
+#[tokio::test]
+async fn the_otel_variables_name_the_endpoint_and_the_resource_when_the_config_does_not() {
+    let (otlp, collector) = start_collector().await;
+    let base_endpoint = otlp.strip_suffix("/v1/traces").unwrap().to_owned();
+    let data = tempfile::tempdir().unwrap();
+    let (child, base) = spawn_bff(
+        data.path(),
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", base_endpoint),
+            ("OTEL_SERVICE_NAME", "storefront-bff-from-env".to_owned()),
+            (
+                "OTEL_RESOURCE_ATTRIBUTES",
+                "deployment.environment.name=otel-env-test".to_owned(),
+            ),
+        ],
+        Stdio::null(),
+    );
+    serve_the_home_page(&base).await;
+    terminate(child).await;
+
+    let resources = collector.resources();
+    assert!(
+        !resources.is_empty(),
+        "spans were exported to the variable's endpoint"
+    );
+    for resource in &resources {
+        assert_eq!(
+            (
+                resource.get("service.name").map(String::as_str),
+                resource
+                    .get("deployment.environment.name")
+                    .map(String::as_str)
+            ),
+            (Some("storefront-bff-from-env"), Some("otel-env-test")),
+            "{resource:?}"
+        );
+    }
+}
+
+/// `OTEL_SDK_DISABLED=true` turns the export off: the same variables as the test above, which
+/// exports, plus that one.
+#[tokio::test]
+async fn otel_sdk_disabled_exports_nothing() {
+    let (otlp, collector) = start_collector().await;
+    let base_endpoint = otlp.strip_suffix("/v1/traces").unwrap().to_owned();
+    let data = tempfile::tempdir().unwrap();
+    let (child, base) = spawn_bff(
+        data.path(),
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", base_endpoint),
+            ("OTEL_SDK_DISABLED", "true".to_owned()),
+        ],
+        Stdio::null(),
+    );
+    serve_the_home_page(&base).await;
+    terminate(child).await;
+    assert_eq!(collector.exports.lock().unwrap().len(), 0);
 }
 
 #[tokio::test]

@@ -43,10 +43,14 @@ async fn a_content_page_is_fetched_once_then_served_from_the_cache() {
     assert_eq!(
         metrics.histogram_count(
             "http_client_request_duration_seconds",
-            &[("upstream", "content"), ("outcome", "200")]
+            &[
+                ("upstream", "content"),
+                ("http_response_status_code", "200"),
+                ("error_type", "")
+            ]
         ),
         Some(1),
-        "one upstream call, timed under its upstream and outcome"
+        "one upstream call, timed under its upstream and status, without an error type"
     );
 }
 

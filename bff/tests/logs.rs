@@ -46,8 +46,10 @@ impl Capture {
 /// app runs its tasks here).
 fn capture() -> (Capture, tracing::subscriber::DefaultGuard) {
     let config = common::test_config();
-    let provider = bff::telemetry::tracer_provider(&config).unwrap();
-    bff::telemetry::install_globals(&provider, &config);
+    // The configuration alone: the test process's environment plays no part.
+    let trace = bff::telemetry::TraceSettings::resolve(&config.telemetry, |_| None);
+    let provider = bff::telemetry::tracer_provider(&trace).unwrap();
+    bff::telemetry::install_globals(&provider, &trace);
     let capture = Capture::default();
     let writer = capture.clone();
     let subscriber = bff::telemetry::subscriber(

@@ -48,11 +48,35 @@ async fn request_durations_are_labelled_by_route_template() {
             &[
                 ("upstream", "content"),
                 ("http_request_method", "GET"),
-                ("outcome", "200")
+                ("http_response_status_code", "200"),
+                ("error_type", "")
             ]
         ),
         Some(1)
     );
+    server.stop().await;
+}
+
+/// `bff_upstream_breaker_state` is one series per state, not a code: each upstream has a
+/// `closed`, an `open` and a `half_open` series, exactly one of them at 1 (closed, at start; the
+/// transitions are in tests/slow_upstreams.rs).
+#[tokio::test]
+async fn each_breaker_exposes_one_series_per_state_with_exactly_one_at_one() {
+    let server = start().await;
+    let text = metrics(&server).await;
+    let scrape = common::metrics::Scrape::parse(&text);
+    for upstream in ["commerce", "content"] {
+        let series = scrape.by_label(
+            "bff_upstream_breaker_state",
+            &[("upstream", upstream)],
+            "state",
+        );
+        assert_eq!(
+            series.into_iter().collect::<Vec<_>>(),
+            [("closed", 1.0), ("half_open", 0.0), ("open", 0.0)],
+            "{upstream}: {text}"
+        );
+    }
     server.stop().await;
 }
 

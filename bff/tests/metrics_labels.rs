@@ -9,7 +9,7 @@ mod common;
 use axum::body::Body;
 use axum::http::{Method, Request};
 use common::browser::{Browser, PASSWORD, SHOPPER};
-use common::in_process::{InProcess, json_request, start};
+use common::in_process::{InProcess, SANDBOX_ORIGIN, json_request, start};
 use serde_json::json;
 
 /// Values a client sent; none may appear in any label.
@@ -56,14 +56,23 @@ fn bounded(name: &str, value: &str) -> bool {
     };
     match name {
         "http_request_method" => methods.contains(&value),
-        "http_response_status_code" => value.len() == 3 && value.parse::<u16>().is_ok(),
-        "outcome" => {
-            // An upstream call's status or failure; a cache fetch's ok or error.
-            ["timeout", "error", "ok"].contains(&value)
+        // Empty (absent) on an upstream call that got no answer.
+        "http_response_status_code" => {
+            value.is_empty() || (value.len() == 3 && value.parse::<u16>().is_ok())
+        }
+        "outcome" => ["error", "ok"].contains(&value),
+        // An upstream call's: a 4xx or 5xx status, or the code of an error without an answer;
+        // empty (absent) on success.
+        "error_type" => {
+            ["", "upstream_timeout", "upstream_unavailable", "overloaded"].contains(&value)
                 || (value.len() == 3 && value.parse::<u16>().is_ok())
         }
+        // The upstreams' configured host and port (the in-process sandbox's), never a value a
+        // client sent.
+        "server_address" => Some(value) == url::Url::parse(SANDBOX_ORIGIN).unwrap().host_str(),
+        "server_port" => value == "80",
         "upstream" => ["commerce", "content", "tiles"].contains(&value),
-        "http_route" | "operation" => template(value),
+        "http_route" | "url_template" => template(value),
         "route" => {
             // The cache's route kinds, or the app's route templates (Web Vitals).
             [
@@ -77,12 +86,23 @@ fn bounded(name: &str, value: &str) -> bool {
             .contains(&value)
                 || bff::routes::rum::route_label(value) == value
         }
-        "state" => ["hit", "miss", "stale", "stale-if-error", "coalesced"].contains(&value),
+        // A cache lookup's state, or a circuit breaker's.
+        "state" => [
+            "hit",
+            "miss",
+            "stale",
+            "stale-if-error",
+            "coalesced",
+            "closed",
+            "open",
+            "half_open",
+        ]
+        .contains(&value),
         "cause" | "event" => value
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
         "limit" => ["auth", "search", "sign_in_account"].contains(&value),
-        "to" => ["open", "half-open", "closed"].contains(&value),
+        "to" => ["open", "half_open", "closed"].contains(&value),
         "version" => value == env!("CARGO_PKG_VERSION"),
         "commit" => value == bff::metrics::BUILD_COMMIT,
         "le" => true,
@@ -214,12 +234,16 @@ async fn the_dashboards_metric_names_are_all_exported() {
             "http_client_request_duration_seconds",
             &[
                 ("upstream", "content"),
-                ("operation", "page/{}"),
-                ("outcome", "200")
+                ("http_request_method", "GET"),
+                ("url_template", "page/{}"),
+                ("server_address", "sandbox.test"),
+                ("server_port", "80"),
+                ("http_response_status_code", "200"),
+                ("error_type", "")
             ]
         ),
         Some(1),
-        "upstream calls are labelled by operation"
+        "upstream calls are labelled with their span's attributes"
     );
 }
 

@@ -226,8 +226,29 @@ async fn the_breaker_opens_after_repeated_failures_answers_fast_then_half_opens_
     assert_eq!(content["state"], "open", "{content}");
     assert_eq!(admin_upstream(&server, "commerce").await["state"], "closed");
     let scrape = server.metrics().await;
+    // One series per state, exactly one of them at 1.
     let state = |scrape: &common::metrics::Scrape| {
-        scrape.value("bff_upstream_breaker_state", &[("upstream", "content")])
+        let series = scrape.by_label(
+            "bff_upstream_breaker_state",
+            &[("upstream", "content")],
+            "state",
+        );
+        assert_eq!(
+            series.keys().copied().collect::<Vec<_>>(),
+            ["closed", "half_open", "open"],
+            "{series:?}"
+        );
+        let current: Vec<&str> = series
+            .iter()
+            .filter(|(_, value)| **value == 1.0)
+            .map(|(state, _)| *state)
+            .collect();
+        assert!(
+            series.values().all(|value| *value == 0.0 || *value == 1.0),
+            "{series:?}"
+        );
+        assert_eq!(current.len(), 1, "{series:?}");
+        current[0].to_owned()
     };
     let transitions = |scrape: &common::metrics::Scrape, to: &str| {
         scrape
@@ -237,7 +258,7 @@ async fn the_breaker_opens_after_repeated_failures_answers_fast_then_half_opens_
             )
             .unwrap_or(0.0)
     };
-    assert_eq!(state(&scrape), Some(1.0));
+    assert_eq!(state(&scrape), "open");
     assert_eq!(transitions(&scrape, "open"), 1.0);
 
     // Open: the warmed page at once from its stale copy, the cold one a fast 503.
@@ -273,11 +294,12 @@ async fn the_breaker_opens_after_repeated_failures_answers_fast_then_half_opens_
     let scrape = server.metrics().await;
     assert_eq!(
         (
-            transitions(&scrape, "half-open"),
+            transitions(&scrape, "half_open"),
             transitions(&scrape, "open")
         ),
         (1.0, 2.0)
     );
+    assert_eq!(state(&scrape), "open");
 
     // The upstream recovers: the next probe succeeds and closes the breaker.
     server.clear_faults().await;
@@ -291,11 +313,11 @@ async fn the_breaker_opens_after_repeated_failures_answers_fast_then_half_opens_
         "{content}"
     );
     let scrape = server.metrics().await;
-    assert_eq!(state(&scrape), Some(0.0));
+    assert_eq!(state(&scrape), "closed");
     assert_eq!(
         (
             transitions(&scrape, "open"),
-            transitions(&scrape, "half-open"),
+            transitions(&scrape, "half_open"),
             transitions(&scrape, "closed")
         ),
         (2.0, 2.0, 1.0)

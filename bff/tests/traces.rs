@@ -86,8 +86,10 @@ fn telemetry() -> &'static Telemetry {
         let mut config = common::test_config();
         config.telemetry.otlp_endpoint = format!("http://{addr}/v1/traces");
         config.telemetry.sample_ratio = 1.0;
-        let provider = bff::telemetry::tracer_provider(&config).unwrap();
-        bff::telemetry::install_globals(&provider, &config);
+        // The configuration alone: the test process's environment plays no part.
+        let trace = bff::telemetry::TraceSettings::resolve(&config.telemetry, |_| None);
+        let provider = bff::telemetry::tracer_provider(&trace).unwrap();
+        bff::telemetry::install_globals(&provider, &trace);
         tracing::dispatcher::set_global_default(bff::telemetry::subscriber(
             EnvFilter::new("info"),
             &provider,

@@ -38,8 +38,8 @@ pub struct BreakerSettings {
     pub cool_off: Duration,
 }
 
-/// The breaker's state, named the same in the gauge (its number), `/admin/upstreams` and the
-/// transition counter.
+/// The breaker's state: `/admin/upstreams` names it in kebab case (`half-open`), the metrics in
+/// snake case (`half_open`, [`BreakerState::label`]) like their other label values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BreakerState {
@@ -57,13 +57,21 @@ impl BreakerState {
         }
     }
 
-    /// The value of `bff_upstream_breaker_state`.
-    pub fn gauge_value(self) -> i64 {
+    /// Every state: `bff_upstream_breaker_state` has one series for each.
+    pub const ALL: [Self; 3] = [Self::Closed, Self::Open, Self::HalfOpen];
+
+    /// The state's label value in `bff_upstream_breaker_state{state}` and
+    /// `bff_upstream_breaker_transitions_total{to}`.
+    pub fn label(self) -> &'static str {
         match self {
-            Self::Closed => 0,
-            Self::Open => 1,
-            Self::HalfOpen => 2,
+            Self::Closed => "closed",
+            Self::Open => "open",
+            Self::HalfOpen => "half_open",
         }
+    }
+
+    fn record(self, metrics: &Metrics, upstream: &'static str) {
+        metrics.set_breaker_state(upstream, self.label(), &Self::ALL.map(Self::label));
     }
 }
 
@@ -161,7 +169,7 @@ impl Drop for Admission<'_> {
 
 impl Breaker {
     pub fn new(upstream: &'static str, settings: BreakerSettings, metrics: Arc<Metrics>) -> Self {
-        metrics.set_breaker_state(upstream, BreakerState::Closed.gauge_value());
+        BreakerState::Closed.record(&metrics, upstream);
         Self {
             upstream,
             settings,
@@ -247,10 +255,9 @@ impl Breaker {
                 state = state.as_str(),
                 "circuit breaker"
             );
+            state.record(&self.metrics, self.upstream);
             self.metrics
-                .set_breaker_state(self.upstream, state.gauge_value());
-            self.metrics
-                .count_breaker_transition(self.upstream, state.as_str());
+                .count_breaker_transition(self.upstream, state.label());
         }
     }
 
@@ -338,6 +345,23 @@ mod tests {
         breaker.call(async { result }).await
     }
 
+    /// The content breaker's `bff_upstream_breaker_state` series, sorted by state (every line
+    /// of the family is parsed, so a missing or extra series shows).
+    fn breaker_series(text: &str) -> Vec<(&str, i64)> {
+        let prefix = "bff_upstream_breaker_state{upstream=\"content\",state=\"";
+        let mut series: Vec<(&str, i64)> = text
+            .lines()
+            .filter(|line| line.starts_with("bff_upstream_breaker_state{"))
+            .map(|line| {
+                let rest = line.strip_prefix(prefix).expect(line);
+                let (state, value) = rest.split_once("\"} ").expect(line);
+                (state, value.parse().expect(line))
+            })
+            .collect();
+        series.sort_unstable();
+        series
+    }
+
     fn is_open(result: &Result<UpstreamResponse, UpstreamError>) -> bool {
         matches!(result, Err(UpstreamError::CircuitOpen { .. }))
     }
@@ -389,6 +413,10 @@ mod tests {
         let others = async {
             tokio::task::yield_now().await;
             assert_eq!(breaker.snapshot().state, BreakerState::HalfOpen);
+            assert_eq!(
+                breaker_series(&metrics.render()),
+                [("closed", 0), ("half_open", 1), ("open", 0)]
+            );
             let refused = send(&breaker, answered(200)).await;
             assert!(is_open(&refused), "only one probe: {refused:?}");
             let _ = release.send(());
@@ -397,7 +425,7 @@ mod tests {
         probed.unwrap();
         assert_eq!(breaker.snapshot().state, BreakerState::Closed);
         let text = metrics.render();
-        for to in ["open", "half-open", "closed"] {
+        for to in ["open", "half_open", "closed"] {
             assert!(
                 text.contains(&format!(
                     "bff_upstream_breaker_transitions_total{{upstream=\"content\",to=\"{to}\"}} 1"
@@ -405,7 +433,10 @@ mod tests {
                 "{text}"
             );
         }
-        assert!(text.contains("bff_upstream_breaker_state{upstream=\"content\"} 0"));
+        assert_eq!(
+            breaker_series(&text),
+            [("closed", 1), ("half_open", 0), ("open", 0)]
+        );
     }
 
     #[tokio::test]
@@ -416,10 +447,9 @@ mod tests {
         send(&breaker, answered(500)).await.unwrap();
         assert_eq!(breaker.snapshot().state, BreakerState::Open);
         assert!(is_open(&send(&breaker, answered(200)).await));
-        assert!(
-            metrics
-                .render()
-                .contains("bff_upstream_breaker_state{upstream=\"content\"} 1")
+        assert_eq!(
+            breaker_series(&metrics.render()),
+            [("closed", 0), ("half_open", 0), ("open", 1)]
         );
     }
 

@@ -7,8 +7,10 @@
 //!    them into errors, so it tells a 5xx (a failure) from a 4xx (an answer);
 //! 3. **trace**: the `upstream` span (OpenTelemetry HTTP client attributes, the status);
 //! 4. **limit**: the upstream's concurrency limit, with a bounded wait for a permit;
-//! 5. **metrics**: `http_client_request_duration_seconds` by upstream, method, operation (the
-//!    path template) and outcome, and the request's upstream time (its `Server-Timing`);
+//! 5. **metrics**: `http_client_request_duration_seconds` labelled with the span's attributes
+//!    (`upstream`, `http_request_method`, `url_template`, `server_address`, `server_port`,
+//!    `http_response_status_code`, `error_type`), and the request's upstream time (its
+//!    `Server-Timing`);
 //! 6. **encode**: the HTTP request (request id, credentials, body, `traceparent`), the total
 //!    timeout, and the answer read whole;
 //! 7. the [`Transport`] (reqwest, or an in-process router in tests).
@@ -30,7 +32,7 @@ use super::breaker::{self, Breaker};
 use super::error::failure;
 use super::transport::Transport;
 use super::{UpstreamError, UpstreamResponse};
-use crate::metrics::Metrics;
+use crate::metrics::{ClientCall, Metrics};
 use crate::request_id::{RequestId, X_REQUEST_ID};
 
 /// A request body.
@@ -129,24 +131,30 @@ fn trace(name: &'static str, inner: Stack) -> Stack {
         async move {
             let result = inner.oneshot(request).await;
             let span = tracing::Span::current();
-            match &result {
-                Ok(response) => {
-                    span.record("http.response.status_code", response.status.as_u16());
-                    // For a client span every 4xx and 5xx is an error (OTel HTTP semconv).
-                    if response.status.is_client_error() || response.status.is_server_error() {
-                        span.record("otel.status_code", "error");
-                        span.record("error.type", response.status.as_str());
-                    }
-                }
-                Err(err) => {
-                    span.record("otel.status_code", "error");
-                    span.record("error.type", err.code());
-                }
+            if let Ok(response) = &result {
+                span.record("http.response.status_code", response.status.as_u16());
+            }
+            if let Some(error_type) = error_type(&result) {
+                span.record("otel.status_code", "error");
+                span.record("error.type", error_type);
             }
             result
         }
         .instrument(span)
     }))
+}
+
+/// The call's `error.type` (span attribute and metric label alike): none for a 1xx-3xx answer;
+/// the status code for a 4xx or 5xx (for a client every 4xx and 5xx is an error, OTel HTTP
+/// semconv); the error's code when no answer came (`upstream_timeout`, `upstream_unavailable`).
+fn error_type(result: &Result<UpstreamResponse, UpstreamError>) -> Option<&str> {
+    match result {
+        Ok(response) if response.status.is_client_error() || response.status.is_server_error() => {
+            Some(response.status.as_str())
+        }
+        Ok(_) => None,
+        Err(err) => Some(err.code()),
+    }
 }
 
 fn limit(
@@ -173,17 +181,26 @@ fn metrics(name: &'static str, metrics: Arc<Metrics>, inner: Stack) -> Stack {
         let (inner, metrics) = (inner.clone(), metrics.clone());
         async move {
             let method = request.method.clone();
-            let operation = request.label.clone();
+            let url_template = request.label.clone();
+            let server_address = request.url.host_str().unwrap_or_default().to_owned();
+            let server_port = request.url.port_or_known_default().unwrap_or_default();
             let meter = request.request_id.clone();
             let started = Instant::now();
             let result = inner.oneshot(request).await;
             let elapsed = started.elapsed();
-            let outcome = match &result {
-                Ok(response) => response.status.as_str().to_owned(),
-                Err(UpstreamError::Timeout { .. }) => "timeout".to_owned(),
-                Err(_) => "error".to_owned(),
+            let call = ClientCall {
+                upstream: name,
+                method: method.as_str(),
+                url_template: &url_template,
+                server_address: &server_address,
+                server_port,
+                status: result
+                    .as_ref()
+                    .ok()
+                    .map(|response| response.status.as_u16()),
+                error_type: error_type(&result),
             };
-            metrics.observe_upstream(name, method.as_str(), &operation, &outcome, elapsed);
+            metrics.observe_upstream(call, elapsed);
             meter.add_upstream_time(elapsed);
             result
         }

@@ -37,6 +37,24 @@ impl Scrape {
             .map(|sample| sample.value)
     }
 
+    /// The values of the samples `name` whose labels include `labels`, by their label `key`
+    /// (every sample of the family is read, so a missing or extra series shows).
+    pub fn by_label(&self, name: &str, labels: &[(&str, &str)], key: &str) -> BTreeMap<&str, f64> {
+        self.0
+            .iter()
+            .filter(|sample| {
+                sample.name == name
+                    && labels.iter().all(|(label, value)| {
+                        sample.labels.get(*label).map(String::as_str) == Some(value)
+                    })
+            })
+            .map(|sample| {
+                let value = sample.labels.get(key).map_or("", String::as_str);
+                (value, sample.value)
+            })
+            .collect()
+    }
+
     /// The number of observations of histogram `name` whose labels include `labels`.
     pub fn histogram_count(&self, name: &str, labels: &[(&str, &str)]) -> Option<u64> {
         self.value(&format!("{name}_count"), labels)
