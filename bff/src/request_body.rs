@@ -62,7 +62,7 @@ pub struct BodyReading {
 impl BodyReading {
     pub fn new(config: &ServerConfig) -> Self {
         Self {
-            timeout: Duration::from_millis(config.body_read_timeout_ms),
+            timeout: config.body_read_timeout,
             min_bytes_per_second: config.body_min_bytes_per_second.max(1),
             read_first_up_to: config.max_body_bytes,
         }

@@ -57,7 +57,7 @@ pub struct ConnectionLimits {
 impl ConnectionLimits {
     pub fn new(config: &ServerConfig) -> Self {
         Self {
-            header_read_timeout: Duration::from_millis(config.header_read_timeout_ms),
+            header_read_timeout: config.header_read_timeout,
             max_connections_per_ip: config.max_connections_per_ip,
         }
     }

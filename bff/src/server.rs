@@ -143,7 +143,7 @@ pub async fn start(
     let (sandbox_task, sandbox_addr) = start_sandbox(&config, &sandbox_stop).await?;
     let sandbox_origin = sandbox_addr.map(sandbox_origin);
 
-    let grace = Duration::from_millis(config.server.shutdown_grace_ms);
+    let grace = config.server.shutdown_grace;
     let main_listener = bind("server", config.server.listen).await?;
     let admin_listener = bind("admin", config.admin.listen).await?;
     let state = AppState::new(config, secrets, sandbox_origin.as_deref(), config_path)?;

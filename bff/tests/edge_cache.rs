@@ -25,10 +25,10 @@ const SECRETS: &[(&str, &str)] = &[
 
 fn policy(ttl_ms: u64, swr_ms: u64, sie_ms: u64, negative_ms: u64) -> CachePolicy {
     CachePolicy {
-        ttl_ms,
-        stale_while_revalidate_ms: swr_ms,
-        stale_if_error_ms: sie_ms,
-        negative_ttl_ms: negative_ms,
+        ttl: Duration::from_millis(ttl_ms),
+        stale_while_revalidate: Duration::from_millis(swr_ms),
+        stale_if_error: Duration::from_millis(sie_ms),
+        negative_ttl: Duration::from_millis(negative_ms),
         jitter: 0.0,
         ..CachePolicy::default()
     }
@@ -102,7 +102,7 @@ async fn test_500_concurrent_cold_requests_make_one_upstream_request() {
 #[tokio::test]
 async fn test_slow_upstream_timeout_releases_every_waiter_promptly_then_retries() {
     let mut config = config_with(policy(60_000, 0, 0, 0), policy(60_000, 0, 0, 0));
-    config.upstreams.content.timeout_ms = 300;
+    config.upstreams.content.timeout = Duration::from_millis(300);
     let app = start_with_secrets(config, SECRETS);
     app.inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 3000}))
         .await;
@@ -179,7 +179,7 @@ async fn test_stale_while_revalidate_serves_stale_at_once_with_one_background_re
 async fn test_cache_status_says_why_a_request_went_forward() {
     let mut config = config_with(policy(1000, 0, 60_000, 0), policy(60_000, 0, 0, 300));
     // The refetch below is waited for, however busy the machine (else stale-if-error).
-    config.cache.stale_wait_ms = 10_000;
+    config.cache.stale_wait = Duration::from_millis(10_000);
     let app = start_with_secrets(config, SECRETS);
     let cold = app.get("/api/pages/home").await;
     let status = cold.header("cache-status");
@@ -554,7 +554,7 @@ async fn test_stale_if_error_serves_stale_when_the_upstream_is_down() {
     }));
     let mut config = config_with(policy(200, 0, 1500, 0), policy(60_000, 0, 0, 0));
     config.upstreams.content.base_url = format!("http://{addr}/strapi/");
-    config.upstreams.content.connect_timeout_ms = 200;
+    config.upstreams.content.connect_timeout = Duration::from_millis(200);
     let server = common::start_with(config, SECRETS).await;
 
     assert_eq!(
@@ -579,7 +579,7 @@ async fn test_stale_if_error_serves_stale_when_the_upstream_is_down() {
 #[tokio::test]
 async fn test_a_slow_upstream_costs_a_warm_page_the_stale_wait_not_the_upstream_timeout() {
     let mut config = config_with(policy(1000, 0, 600_000, 0), policy(60_000, 0, 0, 300));
-    config.cache.stale_wait_ms = 100;
+    config.cache.stale_wait = Duration::from_millis(100);
     let app = start_with_secrets(config, SECRETS);
     assert_eq!(get_state(&app, "/api/pages/home").await.1, "miss");
     tokio::time::sleep(Duration::from_millis(1100)).await;

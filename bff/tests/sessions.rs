@@ -6,6 +6,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::browser::{Answer, Browser, CAPTCHA, PASSWORD, SHOPPER};
 
 use axum::body::Body;
@@ -139,7 +141,7 @@ async fn a_failed_merge_loses_nothing_and_succeeds_on_the_next_cart_read() {
 fn always_refresh() -> Config {
     let mut config = test_config();
     // Longer than the sandbox's 900 s tokens: every token is inside the margin.
-    config.session.refresh_margin_ms = 901_000;
+    config.session.refresh_margin = Duration::from_millis(901_000);
     config
 }
 
@@ -588,7 +590,7 @@ async fn answers_that_read_the_session_are_private_and_never_stored() {
 /// `GET /api/session`; 100 ms here, so a short sleep makes it due.
 fn verify_after_100_ms() -> Config {
     let mut config = test_config();
-    config.session.verify_after_ms = 100;
+    config.session.verify_after = Duration::from_millis(100);
     config
 }
 

@@ -34,13 +34,13 @@ const WARMED: [(&str, &str); 6] = [
     ("/api/collections/pistols", "products"),
 ];
 
-/// Fresh for `ttl_ms`, then stale-if-error for ten minutes; no stale-while-revalidate, so a
-/// stale entry is revalidated in the foreground (and `cache.stale_wait_ms` is what bounds it).
+/// Fresh for `ttl_ms` milliseconds, then stale-if-error for ten minutes; no stale-while-revalidate, so a
+/// stale entry is revalidated in the foreground (and `cache.stale_wait` is what bounds it).
 fn short_lived(ttl_ms: u64) -> CachePolicy {
     CachePolicy {
-        ttl_ms,
-        stale_while_revalidate_ms: 0,
-        stale_if_error_ms: 600_000,
+        ttl: Duration::from_millis(ttl_ms),
+        stale_while_revalidate: Duration::ZERO,
+        stale_if_error: Duration::from_millis(600_000),
         jitter: 0.0,
         ..CachePolicy::default()
     }
@@ -208,7 +208,7 @@ async fn the_breaker_opens_after_repeated_failures_answers_fast_then_half_opens_
     let mut config = test_config();
     config.cache.pages = short_lived(200);
     config.upstreams.content.breaker_failure_threshold = 3;
-    config.upstreams.content.breaker_cool_off_ms = 2_000;
+    config.upstreams.content.breaker_cool_off = Duration::from_millis(2_000);
     let cool_off = Duration::from_millis(2_000);
     let server = start_with(config, SECRETS).await;
     assert_eq!(server.get("/api/pages/footer").await.status(), 200);

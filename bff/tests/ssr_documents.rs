@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::browser::{Browser, CAPTCHA};
 use common::in_process::{InProcess, capture_logs, start_with_web_build};
 use common::redis::RedisServer;
@@ -381,7 +383,7 @@ fn sharing(redis: &RedisServer, prefix: &str) -> bff::config::Config {
     let mut config = test_config();
     config.redis.url = redis.url();
     config.redis.key_prefix = prefix.to_owned();
-    config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+    config.redis.command_timeout = common::BUSY_MACHINE_REDIS_TIMEOUT;
     config
 }
 
@@ -581,9 +583,9 @@ async fn a_policy_reload_rebuilds_a_document_from_l2_under_the_new_windows_witho
     config.sandbox = defaults.sandbox;
     config.redis.url = redis.url();
     config.redis.key_prefix = format!("ssr-l2-reload-{}:", uuid::Uuid::new_v4());
-    config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+    config.redis.command_timeout = common::BUSY_MACHINE_REDIS_TIMEOUT;
     config.web.dist_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist");
-    config.ssr.timeout_ms = 20_000;
+    config.ssr.timeout = Duration::from_millis(20_000);
     let app = common::in_process::start_reloadable(config, SECRETS, path.clone());
     let document = "/product/summit%20lr";
     let before = app.get(document).await;

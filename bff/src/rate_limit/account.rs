@@ -113,7 +113,7 @@ impl Attempt {
 
 impl SignInFailures {
     pub fn new(config: &RateLimitConfig, metrics: Arc<Metrics>, redis: Option<Redis>) -> Self {
-        let window = Duration::from_millis(config.sign_in_failure_window_ms.max(1));
+        let window = config.sign_in_failure_window.max(Duration::from_millis(1));
         Self {
             allowed: u64::from(config.sign_in_failures_per_account),
             window,

@@ -1,7 +1,5 @@
 //! Liveness and readiness.
 
-use std::time::Duration;
-
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -22,7 +20,7 @@ pub async fn ready(State(state): State<SharedState>, request_id: RequestId) -> R
     if state.stopping.is_cancelled() || state.shutdown.is_cancelled() {
         return (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response();
     }
-    let ttl = Duration::from_millis(state.config.readiness.cache_ms);
+    let ttl = state.config.readiness.cache;
     let report = state
         .readiness
         .check(
