@@ -58,7 +58,7 @@ impl Running {
     }
 
     /// What SIGTERM does: readiness fails at once while everything is still served, so load
-    /// balancers take this replica out of rotation; `server.shutdown_delay_ms` later it drains
+    /// balancers take this replica out of rotation; `server.shutdown_delay` later it drains
     /// as [`Self::shutdown`] does.
     pub fn terminate(&self) {
         self.state.stopping.cancel();
@@ -209,7 +209,7 @@ pub async fn start(
     })
 }
 
-/// From [`Running::terminate`], `server.shutdown_delay_ms` of failing readiness, then the drain.
+/// From [`Running::terminate`], `server.shutdown_delay` of failing readiness, then the drain.
 fn drain_after_delay(state: &SharedState) {
     let delay = state.config.shutdown_delay();
     let stopping = state.stopping.clone();

@@ -70,7 +70,7 @@ pub struct AppState {
     pub seo: Arc<SeoSettings>,
     /// The server renderer of documents (render threads over the web build's server bundle).
     pub ssr: Arc<crate::ssr::Renderer>,
-    /// The last readiness verdict, reused for `readiness.cache_ms`.
+    /// The last readiness verdict, reused for `readiness.cache`.
     pub readiness: Readiness,
     /// The edge cache for pages, products, collections, search and prices.
     pub cache: EdgeCache,
@@ -107,7 +107,7 @@ pub struct AppState {
     /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
     pub shutdown: CancellationToken,
     /// Cancelled on SIGTERM: readiness fails from then on while the replica still serves, and
-    /// `shutdown` follows `server.shutdown_delay_ms` later (see [`crate::server::Running::terminate`]).
+    /// `shutdown` follows `server.shutdown_delay` later (see [`crate::server::Running::terminate`]).
     pub stopping: CancellationToken,
 }
 

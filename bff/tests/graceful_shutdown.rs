@@ -80,7 +80,7 @@ async fn a_request_outliving_the_grace_does_not_hold_shutdown_and_is_counted_as_
     in_flight.abort();
 }
 
-/// SIGTERM (`terminate`) first takes the replica out of rotation: for `shutdown_delay_ms` its
+/// SIGTERM (`terminate`) first takes the replica out of rotation: for `shutdown_delay` its
 /// readiness fails on both listeners while pages, the API and liveness are still served; only
 /// then does it drain and stop listening.
 #[tokio::test]

@@ -569,13 +569,13 @@ async fn a_policy_reload_rebuilds_a_document_from_l2_under_the_new_windows_witho
     let redis = RedisServer::start();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bff.toml");
-    let write = |ttl_ms: u64| {
-        let policy = format!("ttl_ms = {ttl_ms}\nstale_while_revalidate_ms = 0\njitter = 0.0\n");
+    let write = |ttl: &str| {
+        let policy = format!("ttl = \"{ttl}\"\nstale_while_revalidate = \"0s\"\njitter = 0.0\n");
         let routes =
             ["pages", "product", "prices"].map(|route| format!("[cache.{route}]\n{policy}"));
         std::fs::write(&path, routes.concat()).unwrap();
     };
-    write(60_000);
+    write("1m");
     let mut config = bff::config::Config::load(&path).unwrap();
     let defaults = test_config();
     config.server = defaults.server;
@@ -595,7 +595,7 @@ async fn a_policy_reload_rebuilds_a_document_from_l2_under_the_new_windows_witho
 
     // a reload changes every remembered answer's windows, never a document's bytes: the next
     // request builds it again from L2 with the new ones, and renders nothing
-    write(600_000);
+    write("10m");
     let reloaded = app
         .admin_post("/admin/config/reload", ADMIN_TOKEN, &json!({}))
         .await;

@@ -132,7 +132,7 @@ struct Inner {
     negative_entries: Entries,
     /// A std `Mutex`: held only to look up or insert a handle, never across an await.
     /// One fetch per key in flight, shared by every request for it, with the instant it
-    /// started: a stale copy's wait (`stale_wait_ms`) counts from there, not from each request.
+    /// started: a stale copy's wait (`stale_wait`) counts from there, not from each request.
     inflight: SingleFlight<String, FetchResult, Instant>,
     /// Bumped by every purge; a fetch that started before a purge does not store its answer,
     /// so a purge can never be undone by a response already on its way.

@@ -10,7 +10,7 @@
 //! attempt abandoned mid-way (its request cancelled) stays counted: the cautious side.
 //!
 //! The account is a hash of the lower-cased e-mail (no address is kept in memory or in Redis).
-//! A window starts with the account's first failure and lasts `sign_in_failure_window_ms`.
+//! A window starts with the account's first failure and lasts `sign_in_failure_window`.
 //! With Redis the count is shared by every replica (a script reads, compares and increments in
 //! one step); without it, or while it does not answer, each replica counts on its own (one
 //! atomic compare-and-increment).

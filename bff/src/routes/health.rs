@@ -13,8 +13,8 @@ pub async fn live() -> &'static str {
     "ok"
 }
 
-/// `/readyz`: both upstreams reachable (verdict reused for `readiness.cache_ms`), and not
-/// stopping (from SIGTERM on, through `server.shutdown_delay_ms` and the drain); Redis's state
+/// `/readyz`: both upstreams reachable (verdict reused for `readiness.cache`), and not
+/// stopping (from SIGTERM on, through `server.shutdown_delay` and the drain); Redis's state
 /// is reported beside them.
 pub async fn ready(State(state): State<SharedState>, request_id: RequestId) -> Response {
     if state.stopping.is_cancelled() || state.shutdown.is_cancelled() {

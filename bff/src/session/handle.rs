@@ -179,7 +179,7 @@ struct CookieSettings {
     name: String,
     attributes: &'static str,
     max_age_s: u64,
-    /// A signed-in session's absolute lifetime (`session.absolute_lifetime_ms`).
+    /// A signed-in session's absolute lifetime (`session.absolute_lifetime`).
     lifetime_ms: i64,
 }
 
