@@ -34,7 +34,7 @@ pub fn format(duration: Duration) -> String {
     }
     UNITS
         .iter()
-        .find(|(_, size)| nanos % size == 0)
+        .find(|(_, size)| nanos.is_multiple_of(*size))
         .map_or_else(
             || format!("{nanos}ns"),
             |(unit, size)| format!("{}{unit}", nanos / size),

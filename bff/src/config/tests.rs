@@ -427,9 +427,12 @@ fn every_old_key_still_loads_to_the_same_value() {
     );
 }
 
+/// A file, an environment, and where the old and the new spelling come from.
+type BothSet<'a> = (&'a str, &'a [(&'a str, &'a str)], [&'a str; 2]);
+
 #[test]
 fn an_old_and_a_new_key_both_set_are_refused_naming_both() {
-    let cases: [(&str, &[(&str, &str)], [&str; 2]); 4] = [
+    let cases: [BothSet<'_>; 4] = [
         (
             "[cache.pages]\nttl = \"5m\"\nttl_ms = 300000\n",
             &[],
