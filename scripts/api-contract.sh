@@ -177,7 +177,7 @@ TOML
 #   No shrinking: it costs many more requests per failure against a debug build on two cores,
 #   which could push a failing run past the time bound; the curl reproducer printed for each
 #   failure is enough to debug it.
-# - --request-timeout 15: the bff answers 504 itself after server.request_timeout_ms (30 s) but
+# - --request-timeout 15: the bff answers 504 itself after server.request_timeout (30 s) but
 #   no API request to the sandbox should take anywhere near that; a hang is a finding.
 # - --origin: requests go to this bff whatever host the document's `servers` names, keeping its
 #   base path.

@@ -8,12 +8,16 @@ each warmed URL once a second for DURATION seconds and prints p50, p99 and max l
 statuses and the Cache-Status details. Stops the BFF by its PID.
 
     python3 scripts/slow-upstream-p99.py target/release/bff [--duration 60] [--latency-ms 15000]
-        [--ttl-ms 1000] [--config FILE]
+        [--ttl 1s] [--config FILE]
+
+--ttl is every cached route's ttl and stale-while-revalidate window, as the BFF reads it: a number
+with ms or s ("500ms", "1s").
 """
 
 import argparse
 import json
 import os
+import re
 import socket
 import subprocess
 import tempfile
@@ -67,12 +71,26 @@ def percentile(sorted_values, share):
     return sorted_values[index]
 
 
+def seconds(duration):
+    """"500ms" or "1.5s" -> seconds; None for anything else."""
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", duration.strip())
+    if not match:
+        return None
+    return float(match[1]) / (1000 if match[2] == "ms" else 1)
+
+
+def ttl_seconds_checked(duration):
+    if seconds(duration) is None:
+        raise argparse.ArgumentTypeError(f"{duration!r}: a number with ms or s, e.g. 500ms or 1s")
+    return duration.strip()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bff")
     parser.add_argument("--duration", type=int, default=60)
     parser.add_argument("--latency-ms", type=int, default=15000)
-    parser.add_argument("--ttl-ms", type=int, default=1000)
+    parser.add_argument("--ttl", type=ttl_seconds_checked, default="1s")
     parser.add_argument("--config", help="default: config/bff.toml (an older build may need its own)")
     args = parser.parse_args()
 
@@ -87,8 +105,8 @@ def main():
         "BFF__LOG__FILTER": "error",
     })
     for policy in ["PAGES", "PRODUCT", "COLLECTION", "PRICES"]:
-        env[f"BFF__CACHE__{policy}__TTL_MS"] = str(args.ttl_ms)
-        env[f"BFF__CACHE__{policy}__STALE_WHILE_REVALIDATE_MS"] = str(args.ttl_ms)
+        env[f"BFF__CACHE__{policy}__TTL"] = args.ttl
+        env[f"BFF__CACHE__{policy}__STALE_WHILE_REVALIDATE"] = args.ttl
         env[f"BFF__CACHE__{policy}__JITTER"] = "0"
     with tempfile.TemporaryDirectory() as data:
         env["BFF__SANDBOX__DATA_DIR"] = data
@@ -106,7 +124,7 @@ def main():
                 time.sleep(0.1)
             for path in WARMED:
                 assert get(base + path)[1] == 200, path
-            time.sleep(2 * args.ttl_ms / 1000 + 0.5)
+            time.sleep(2 * seconds(args.ttl) + 0.5)
             for route in FAULTED_ROUTES:
                 request = urllib.request.Request(
                     sandbox + "/sandbox/faults",

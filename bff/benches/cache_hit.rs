@@ -4,6 +4,7 @@
 //! sends it). `make bench` runs it.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode};
@@ -116,7 +117,7 @@ fn product_hits(
     // benchmarks below, and the hit path then (rightly) had nothing to answer from.
     let mut config = CacheConfig::default();
     for policy in [&mut config.product, &mut config.prices] {
-        policy.ttl_ms = 3_600_000;
+        policy.ttl = Duration::from_millis(3_600_000);
         policy.jitter = 0.0;
     }
     let cache = EdgeCache::new(config, Arc::new(Metrics::new()));

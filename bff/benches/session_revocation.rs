@@ -82,7 +82,7 @@ fn session_revocation(c: &mut Criterion) {
         let config = RedisConfig {
             url,
             key_prefix: format!("bench-{}:", uuid::Uuid::new_v4()),
-            command_timeout_ms: 1_000,
+            command_timeout: Duration::from_millis(1_000),
             ..RedisConfig::default()
         };
         let metrics = Arc::new(Metrics::new());

@@ -93,7 +93,7 @@ pub fn app(state: SharedState) -> Router {
         .layer(GlobalConcurrencyLimitLayer::new(
             config.max_concurrent_requests,
         ))
-        .timeout(Duration::from_millis(config.request_timeout_ms));
+        .timeout(config.request_timeout);
     let layers = ServiceBuilder::new()
         .layer(middleware::from_fn(request_id::assign))
         .layer(middleware::from_fn_with_state(

@@ -36,13 +36,26 @@ enum Command {
     },
 }
 
-/// The configuration and secrets, refused when start-up's rules on secrets say so (see
-/// `bff::start_up`); the warnings those rules give.
-fn load(path: &std::path::Path) -> Result<(Config, Secrets, Vec<String>), String> {
-    let config = Config::load(path).map_err(|err| format!("invalid configuration:\n{err}"))?;
+/// What start-up warns about: deprecated configuration keys, and what start-up's rules on
+/// secrets allow with a warning (see `bff::start_up`).
+struct Warnings {
+    deprecations: Vec<String>,
+    secrets: Vec<String>,
+}
+
+/// The configuration and secrets, refused when start-up's rules on secrets say so; the
+/// warnings to give.
+fn load(path: &std::path::Path) -> Result<(Config, Secrets, Warnings), String> {
+    let loaded =
+        Config::load_reporting(path).map_err(|err| format!("invalid configuration:\n{err}"))?;
+    let config = loaded.config;
     let secrets = Secrets::from_env(&config).map_err(|err| format!("invalid secrets:\n{err}"))?;
-    let warnings = bff::start_up::check_secrets(&config, &secrets)
+    let secret_warnings = bff::start_up::check_secrets(&config, &secrets)
         .map_err(|err| format!("invalid secrets:\n{err}"))?;
+    let warnings = Warnings {
+        deprecations: loaded.deprecations,
+        secrets: secret_warnings,
+    };
     Ok((config, secrets, warnings))
 }
 
@@ -61,7 +74,7 @@ fn main() -> ExitCode {
     match args.command.unwrap_or(Command::Serve) {
         Command::CheckConfig => match config.to_toml() {
             Ok(text) => {
-                for warning in &warnings {
+                for warning in warnings.deprecations.iter().chain(&warnings.secrets) {
                     eprintln!("warning: {warning}");
                 }
                 println!(
@@ -102,7 +115,7 @@ fn healthcheck(path: &std::path::Path, timeout_ms: u64) -> ExitCode {
 fn serve(
     mut config: Config,
     secrets: Secrets,
-    warnings: &[String],
+    warnings: &Warnings,
     config_path: PathBuf,
 ) -> ExitCode {
     let runtime = match tokio::runtime::Runtime::new() {
@@ -126,7 +139,10 @@ fn serve(
                 return ExitCode::FAILURE;
             }
         };
-        for warning in warnings {
+        for warning in &warnings.deprecations {
+            tracing::warn!(%warning, "deprecated configuration key");
+        }
+        for warning in &warnings.secrets {
             tracing::warn!(%warning, "secrets");
         }
         let public_origin = config.server.public_origin.clone();

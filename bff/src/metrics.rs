@@ -120,7 +120,7 @@ pub enum SessionEvent {
     VerifyUnavailable,
     /// A request carried a session revoked by sign-out: it was signed out.
     Revoked,
-    /// A signed-in session past `session.absolute_lifetime_ms` was ended.
+    /// A signed-in session past `session.absolute_lifetime` was ended.
     LifetimeEnded,
     /// Sign-out could not share the revocation (Redis unavailable): revoked on this replica only.
     RevocationLocalOnly,

@@ -4,7 +4,7 @@
 //! A client that sends its body one byte every few seconds costs a connection and a small
 //! buffer, never a slot of `server.max_concurrent_requests`: [`read_first`] sits in front of the
 //! limit and hands the handler a body that is already here. The deadline (`server.
-//! body_read_timeout_ms`, extended for every `body_min_bytes_per_second` received, as Apache's
+//! body_read_timeout`, extended for every `body_min_bytes_per_second` received, as Apache's
 //! `mod_reqtimeout` does) ends a trickle with a 408, the client's slowness, rather than the 504
 //! a gateway timeout would say. A body larger than `server.max_body_bytes` (the multipart
 //! uploads, whose routes allow more) is not held back: its handler reads it under the same
@@ -49,7 +49,7 @@ pub fn caused_by<E: std::error::Error + 'static>(
     false
 }
 
-/// How request bodies are read: `server.body_read_timeout_ms`, `body_min_bytes_per_second`
+/// How request bodies are read: `server.body_read_timeout`, `body_min_bytes_per_second`
 /// and `max_body_bytes`.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyReading {
@@ -62,7 +62,7 @@ pub struct BodyReading {
 impl BodyReading {
     pub fn new(config: &ServerConfig) -> Self {
         Self {
-            timeout: Duration::from_millis(config.body_read_timeout_ms),
+            timeout: config.body_read_timeout,
             min_bytes_per_second: config.body_min_bytes_per_second.max(1),
             read_first_up_to: config.max_body_bytes,
         }

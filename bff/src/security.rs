@@ -64,7 +64,7 @@ impl SecurityHeaders {
         if config.is_secure()
             && let Ok(value) = HeaderValue::from_str(&format!(
                 "max-age={}; includeSubDomains",
-                config.security.hsts_max_age_seconds
+                config.security.hsts_max_age.as_secs()
             ))
         {
             headers.push((header::STRICT_TRANSPORT_SECURITY, value));

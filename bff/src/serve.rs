@@ -11,7 +11,7 @@
 //!
 //! The header timer runs from the moment a connection is accepted and again from the end of
 //! each answer, so it is also the keep-alive idle limit: a connection that sends nothing, half
-//! a head, or nothing more after an answer is closed once `server.header_read_timeout_ms` has
+//! a head, or nothing more after an answer is closed once `server.header_read_timeout` has
 //! passed. (The body has its own deadline: [`crate::request_body`].)
 
 use std::collections::HashMap;
@@ -57,7 +57,7 @@ pub struct ConnectionLimits {
 impl ConnectionLimits {
     pub fn new(config: &ServerConfig) -> Self {
         Self {
-            header_read_timeout: Duration::from_millis(config.header_read_timeout_ms),
+            header_read_timeout: config.header_read_timeout,
             max_connections_per_ip: config.max_connections_per_ip,
         }
     }

@@ -58,7 +58,7 @@ impl Running {
     }
 
     /// What SIGTERM does: readiness fails at once while everything is still served, so load
-    /// balancers take this replica out of rotation; `server.shutdown_delay_ms` later it drains
+    /// balancers take this replica out of rotation; `server.shutdown_delay` later it drains
     /// as [`Self::shutdown`] does.
     pub fn terminate(&self) {
         self.state.stopping.cancel();
@@ -143,7 +143,7 @@ pub async fn start(
     let (sandbox_task, sandbox_addr) = start_sandbox(&config, &sandbox_stop).await?;
     let sandbox_origin = sandbox_addr.map(sandbox_origin);
 
-    let grace = Duration::from_millis(config.server.shutdown_grace_ms);
+    let grace = config.server.shutdown_grace;
     let main_listener = bind("server", config.server.listen).await?;
     let admin_listener = bind("admin", config.admin.listen).await?;
     let state = AppState::new(config, secrets, sandbox_origin.as_deref(), config_path)?;
@@ -209,7 +209,7 @@ pub async fn start(
     })
 }
 
-/// From [`Running::terminate`], `server.shutdown_delay_ms` of failing readiness, then the drain.
+/// From [`Running::terminate`], `server.shutdown_delay` of failing readiness, then the drain.
 fn drain_after_delay(state: &SharedState) {
     let delay = state.config.shutdown_delay();
     let stopping = state.stopping.clone();

@@ -70,7 +70,7 @@ pub struct AppState {
     pub seo: Arc<SeoSettings>,
     /// The server renderer of documents (render threads over the web build's server bundle).
     pub ssr: Arc<crate::ssr::Renderer>,
-    /// The last readiness verdict, reused for `readiness.cache_ms`.
+    /// The last readiness verdict, reused for `readiness.cache`.
     pub readiness: Readiness,
     /// The edge cache for pages, products, collections, search and prices.
     pub cache: EdgeCache,
@@ -107,7 +107,7 @@ pub struct AppState {
     /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
     pub shutdown: CancellationToken,
     /// Cancelled on SIGTERM: readiness fails from then on while the replica still serves, and
-    /// `shutdown` follows `server.shutdown_delay_ms` later (see [`crate::server::Running::terminate`]).
+    /// `shutdown` follows `server.shutdown_delay` later (see [`crate::server::Running::terminate`]).
     pub stopping: CancellationToken,
 }
 
@@ -217,7 +217,7 @@ impl AppState {
                 SharedKeys::new(
                     redis,
                     checkout_lease(&config),
-                    Duration::from_millis(config.server.request_timeout_ms),
+                    config.server.request_timeout,
                 )
             },
         )));
@@ -235,10 +235,11 @@ impl AppState {
             upstream: commerce.clone(),
             refresher: refresher.clone(),
             metrics: metrics.clone(),
-            refresh_margin_s: i64::try_from(config.session.refresh_margin_ms / 1000).unwrap_or(60),
-            verify_after_ms: i64::try_from(config.session.verify_after_ms).unwrap_or(i64::MAX),
+            refresh_margin_s: i64::try_from(config.session.refresh_margin.as_secs()).unwrap_or(60),
+            verify_after_ms: i64::try_from(config.session.verify_after.as_millis())
+                .unwrap_or(i64::MAX),
             revocations: Revocations::new(
-                Duration::from_millis(config.session.absolute_lifetime_ms),
+                config.session.absolute_lifetime,
                 redis.clone(),
                 metrics.clone(),
             ),
@@ -317,11 +318,7 @@ impl AppState {
 /// commerce call may take (queued, then answered), so a live run never loses its key.
 fn checkout_lease(config: &Config) -> Duration {
     let commerce = &config.upstreams.commerce;
-    Duration::from_millis(
-        commerce
-            .timeout_ms
-            .saturating_add(commerce.queue_timeout_ms),
-    )
+    commerce.timeout.saturating_add(commerce.queue_timeout)
 }
 
 /// The tile cache: the `[cache]` policies with the tiles' own capacity.

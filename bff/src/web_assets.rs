@@ -86,7 +86,7 @@ impl WebAssets {
     /// configured window, its start shared through `redis` when set. Starts recording this
     /// build's first start in Redis when called within a Tokio runtime.
     pub fn with_previous_releases(mut self, config: &WebConfig, redis: Option<Redis>) -> Self {
-        let window = Duration::from_secs(config.previous_assets_window_seconds);
+        let window = config.previous_assets_window;
         self.previous_dist_dirs
             .clone_from(&config.previous_dist_dirs);
         self.rollout = Arc::new(RolloutWindow::new(window, self.build_id.clone(), redis));

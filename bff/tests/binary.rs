@@ -285,7 +285,7 @@ async fn a_drain_that_drops_requests_logs_how_many_and_exits_non_zero() {
         &[
             ("BFF__LOG__FORMAT", "json".to_owned()),
             ("BFF__SANDBOX__LISTEN", sandbox.clone()),
-            ("BFF__SERVER__SHUTDOWN_GRACE_MS", "300".to_owned()),
+            ("BFF__SERVER__SHUTDOWN_GRACE", "300ms".to_owned()),
         ],
         Stdio::from(log_file),
     );

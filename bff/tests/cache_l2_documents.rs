@@ -27,7 +27,7 @@ fn replica(redis: &RedisServer, prefix: &str) -> EdgeCache {
     let config = RedisConfig {
         url: redis.url(),
         key_prefix: prefix.to_owned(),
-        command_timeout_ms: common::BUSY_MACHINE_REDIS_TIMEOUT_MS,
+        command_timeout: common::BUSY_MACHINE_REDIS_TIMEOUT,
         ..RedisConfig::default()
     };
     let redis = Redis::from_config(&config, None, metrics.clone()).unwrap();

@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use axum::body::Body;
 use axum::http::Request;
 use bff::cache::CachePolicy;
@@ -23,7 +25,7 @@ const PRICES_ROUTE: &str = "/Products";
 /// Long, jitter-free windows, so what a test sees cached stays cached until it purges.
 fn config() -> Config {
     let steady = CachePolicy {
-        ttl_ms: 600_000,
+        ttl: Duration::from_millis(600_000),
         jitter: 0.0,
         ..CachePolicy::default()
     };

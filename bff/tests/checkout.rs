@@ -6,6 +6,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use axum::http::Method;
 use common::browser::{Answer, Browser};
 use common::in_process::{InProcess, json_request, start};
@@ -370,7 +372,7 @@ async fn a_stock_refusal_is_kept_for_the_same_body_only() {
 #[tokio::test]
 async fn an_upstream_timeout_is_not_replayed_and_the_retry_places_the_order() {
     let mut config = common::test_config();
-    config.upstreams.commerce.timeout_ms = 300;
+    config.upstreams.commerce.timeout = Duration::from_millis(300);
     let app = common::in_process::start_with_secrets(config, &[]);
     let mut browser = Browser::new(&app);
     browser.add(MOUNT, MOUNT_NAME, 1).await;

@@ -162,3 +162,42 @@ fn a_trusted_client_ip_header_without_trusted_proxies_is_refused_naming_both_key
         stderr(&bad)
     );
 }
+
+#[test]
+fn a_deprecated_duration_key_is_accepted_with_a_warning_naming_its_successor() {
+    let output = check_config(
+        "[cache.pages]\nttl_ms = 90000\n",
+        &[("BFF__SERVER__SHUTDOWN_GRACE_MS", "2500")],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let warnings = stderr(&output);
+    assert!(
+        warnings.contains("warning: cache.pages.ttl_ms (from ")
+            && warnings.contains("write cache.pages.ttl = \"90s\""),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("server.shutdown_grace_ms (from BFF__SERVER__SHUTDOWN_GRACE_MS)")
+            && warnings.contains("write server.shutdown_grace = \"2500ms\""),
+        "{warnings}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("ttl = \"90s\""), "{stdout}");
+    assert!(stdout.contains("shutdown_grace = \"2500ms\""), "{stdout}");
+}
+
+#[test]
+fn a_duration_set_in_both_spellings_exits_non_zero_naming_both() {
+    let output = check_config(
+        "[cache.pages]\nttl = \"5m\"\n",
+        &[("BFF__CACHE__PAGES__TTL_MS", "300000")],
+    );
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("cache.pages.ttl_ms (from BFF__CACHE__PAGES__TTL_MS)"),
+        "{message}"
+    );
+    assert!(message.contains("cache.pages.ttl (from "), "{message}");
+    assert!(message.contains("both set"), "{message}");
+}

@@ -23,12 +23,13 @@ const SECRETS: &[(&str, &str)] = &[
     ("BFF_WEBHOOK_SECRET", WEBHOOK_SECRET),
 ];
 
-fn policy(ttl_ms: u64, swr_ms: u64, sie_ms: u64, negative_ms: u64) -> CachePolicy {
+/// A policy of these many milliseconds: fresh, stale-while-revalidate, stale-if-error, 404.
+fn policy(ttl: u64, swr: u64, sie: u64, negative: u64) -> CachePolicy {
     CachePolicy {
-        ttl_ms,
-        stale_while_revalidate_ms: swr_ms,
-        stale_if_error_ms: sie_ms,
-        negative_ttl_ms: negative_ms,
+        ttl: Duration::from_millis(ttl),
+        stale_while_revalidate: Duration::from_millis(swr),
+        stale_if_error: Duration::from_millis(sie),
+        negative_ttl: Duration::from_millis(negative),
         jitter: 0.0,
         ..CachePolicy::default()
     }
@@ -102,7 +103,7 @@ async fn test_500_concurrent_cold_requests_make_one_upstream_request() {
 #[tokio::test]
 async fn test_slow_upstream_timeout_releases_every_waiter_promptly_then_retries() {
     let mut config = config_with(policy(60_000, 0, 0, 0), policy(60_000, 0, 0, 0));
-    config.upstreams.content.timeout_ms = 300;
+    config.upstreams.content.timeout = Duration::from_millis(300);
     let app = start_with_secrets(config, SECRETS);
     app.inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 3000}))
         .await;
@@ -179,7 +180,7 @@ async fn test_stale_while_revalidate_serves_stale_at_once_with_one_background_re
 async fn test_cache_status_says_why_a_request_went_forward() {
     let mut config = config_with(policy(1000, 0, 60_000, 0), policy(60_000, 0, 0, 300));
     // The refetch below is waited for, however busy the machine (else stale-if-error).
-    config.cache.stale_wait_ms = 10_000;
+    config.cache.stale_wait = Duration::from_millis(10_000);
     let app = start_with_secrets(config, SECRETS);
     let cold = app.get("/api/pages/home").await;
     let status = cold.header("cache-status");
@@ -455,16 +456,16 @@ async fn test_hostile_titles_stay_inside_one_path_segment() {
 async fn test_policy_reload_changes_the_ttl_and_a_broken_reload_keeps_the_old_policy() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bff.toml");
-    let write = |ttl_ms: u64| {
+    let write = |ttl: &str| {
         std::fs::write(
             &path,
             format!(
-                "[cache.pages]\nttl_ms = {ttl_ms}\nstale_while_revalidate_ms = 0\njitter = 0.0\n"
+                "[cache.pages]\nttl = \"{ttl}\"\nstale_while_revalidate = \"0s\"\njitter = 0.0\n"
             ),
         )
         .unwrap();
     };
-    write(1);
+    write("1ms");
     let mut config = Config::load(&path).unwrap();
     let defaults = test_config();
     config.server = defaults.server;
@@ -480,7 +481,7 @@ async fn test_policy_reload_changes_the_ttl_and_a_broken_reload_keeps_the_old_po
         "1 ms ttl"
     );
 
-    write(60_000);
+    write("1m");
     let (status, _) = admin_post(&app, "/admin/config/reload", ADMIN_TOKEN, json!({})).await;
     assert_eq!(status, 200);
     assert_eq!(
@@ -489,14 +490,14 @@ async fn test_policy_reload_changes_the_ttl_and_a_broken_reload_keeps_the_old_po
         "the stored entry is fresh under the new ttl"
     );
 
-    std::fs::write(&path, "[cache.pages]\nttl_ms = \"soon\"\n").unwrap();
+    std::fs::write(&path, "[cache.pages]\nttl = \"soon\"\n").unwrap();
     let (status, problem) = admin_post(&app, "/admin/config/reload", ADMIN_TOKEN, json!({})).await;
     assert_eq!(status, 422);
     assert!(
         problem["detail"]
             .as_str()
             .unwrap()
-            .contains("cache.pages.ttl_ms"),
+            .contains("cache.pages.ttl"),
         "{problem}"
     );
     assert_eq!(
@@ -554,7 +555,7 @@ async fn test_stale_if_error_serves_stale_when_the_upstream_is_down() {
     }));
     let mut config = config_with(policy(200, 0, 1500, 0), policy(60_000, 0, 0, 0));
     config.upstreams.content.base_url = format!("http://{addr}/strapi/");
-    config.upstreams.content.connect_timeout_ms = 200;
+    config.upstreams.content.connect_timeout = Duration::from_millis(200);
     let server = common::start_with(config, SECRETS).await;
 
     assert_eq!(
@@ -574,12 +575,12 @@ async fn test_stale_if_error_serves_stale_when_the_upstream_is_down() {
 }
 
 /// Past its stale-while-revalidate window but inside stale-if-error, a page whose upstream has
-/// turned slow is answered with the stale copy after `stale_wait_ms`, not after the upstream's
+/// turned slow is answered with the stale copy after `stale_wait`, not after the upstream's
 /// timeout; one fetch runs on in the background and stores the page when it comes.
 #[tokio::test]
 async fn test_a_slow_upstream_costs_a_warm_page_the_stale_wait_not_the_upstream_timeout() {
     let mut config = config_with(policy(1000, 0, 600_000, 0), policy(60_000, 0, 0, 300));
-    config.cache.stale_wait_ms = 100;
+    config.cache.stale_wait = Duration::from_millis(100);
     let app = start_with_secrets(config, SECRETS);
     assert_eq!(get_state(&app, "/api/pages/home").await.1, "miss");
     tokio::time::sleep(Duration::from_millis(1100)).await;

@@ -52,7 +52,7 @@ async fn shutdown_completes_an_in_flight_request_then_stops_listening() {
 #[tokio::test]
 async fn a_request_outliving_the_grace_does_not_hold_shutdown_and_is_counted_as_dropped() {
     let mut config = test_config();
-    config.server.shutdown_grace_ms = 200;
+    config.server.shutdown_grace = Duration::from_millis(200);
     let server = start_with(config, &[]).await;
     server
         .inject_fault(json!({"route": "/strapi/page/{name}", "latencyMs": 5000}))
@@ -80,13 +80,13 @@ async fn a_request_outliving_the_grace_does_not_hold_shutdown_and_is_counted_as_
     in_flight.abort();
 }
 
-/// SIGTERM (`terminate`) first takes the replica out of rotation: for `shutdown_delay_ms` its
+/// SIGTERM (`terminate`) first takes the replica out of rotation: for `shutdown_delay` its
 /// readiness fails on both listeners while pages, the API and liveness are still served; only
 /// then does it drain and stop listening.
 #[tokio::test]
 async fn terminate_fails_readiness_for_the_delay_while_still_serving_then_drains() {
     let mut config = test_config();
-    config.server.shutdown_delay_ms = Some(1_500);
+    config.server.shutdown_delay = Some(Duration::from_millis(1_500));
     let server = start_with(config, &[]).await;
     let ready = |base: String| {
         let client = server.client.clone();

@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use bff::config::{Config, SANDBOX_PLACEHOLDER};
 use common::{start, start_with, test_config};
 
@@ -122,7 +124,7 @@ fn closed_port_url() -> String {
 async fn not_ready_when_an_upstream_is_down_and_the_verdict_is_cached() {
     let mut config: Config = test_config();
     config.upstreams.commerce.base_url = closed_port_url();
-    config.readiness.cache_ms = 60_000;
+    config.readiness.cache = Duration::from_millis(60_000);
     assert!(
         config
             .upstreams

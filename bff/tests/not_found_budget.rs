@@ -219,7 +219,7 @@ async fn a_404_never_enters_l2() {
     let app = behind_the_ingress(|config| {
         config.redis.url = redis.url();
         config.redis.key_prefix = "nf-test:".to_owned();
-        config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+        config.redis.command_timeout = common::BUSY_MACHINE_REDIS_TIMEOUT;
     });
     assert_eq!(app.get("/api/products/summit%20lr").await.status, 200);
     for title in ["made-up-rifle-qq7", "another-made-up-zz1"] {

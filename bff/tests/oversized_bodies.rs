@@ -325,7 +325,7 @@ async fn twenty_concurrent_20_mb_uploads_cost_less_than_64_mib_of_memory() {
         .env("BFF__SERVER__MAX_CONNECTIONS_PER_IP", "0")
         .env("BFF__SANDBOX__ENABLED", "false")
         .env("BFF__WEB__DIST_DIR", &dist)
-        .env("BFF__READINESS__CACHE_MS", "0")
+        .env("BFF__READINESS__CACHE", "0s")
         .env(
             "BFF__RATE_LIMIT__TRUSTED_CLIENT_IP_HEADER",
             "x-forwarded-for",

@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::{header, start_with, test_config};
 use serde_json::{Value, json};
 
@@ -12,7 +14,7 @@ const SLOW_PAGE: &str = "/strapi/page/{name}";
 #[tokio::test]
 async fn a_request_over_the_time_limit_is_a_504_problem() {
     let mut config = test_config();
-    config.server.request_timeout_ms = 200;
+    config.server.request_timeout = Duration::from_millis(200);
     let server = start_with(config, &[]).await;
     server
         .inject_fault(json!({"route": SLOW_PAGE, "latencyMs": 2000}))
@@ -32,7 +34,7 @@ async fn a_request_over_the_time_limit_is_a_504_problem() {
 #[tokio::test]
 async fn a_slow_upstream_past_its_own_timeout_is_a_504_upstream_timeout() {
     let mut config = test_config();
-    config.upstreams.content.timeout_ms = 200;
+    config.upstreams.content.timeout = Duration::from_millis(200);
     let server = start_with(config, &[]).await;
     server
         .inject_fault(json!({"route": SLOW_PAGE, "latencyMs": 2000}))
@@ -82,7 +84,7 @@ async fn requests_over_the_concurrency_limit_are_shed_with_retry_after() {
 async fn calls_over_an_upstreams_concurrency_limit_wait_briefly_then_fail_fast() {
     let mut config = test_config();
     config.upstreams.content.max_concurrency = 1;
-    config.upstreams.content.queue_timeout_ms = 100;
+    config.upstreams.content.queue_timeout = Duration::from_millis(100);
     let server = start_with(config, &[]).await;
     server
         .inject_fault(json!({"route": SLOW_PAGE, "latencyMs": 1000}))
@@ -202,7 +204,7 @@ async fn closed_within(
 async fn a_client_that_trickles_its_header_or_idles_is_disconnected_after_the_header_timeout() {
     use tokio::io::AsyncWriteExt;
     let mut config = test_config();
-    config.server.header_read_timeout_ms = 300;
+    config.server.header_read_timeout = Duration::from_millis(300);
     let server = start_with(config, &[]).await;
     let address = server.base.trim_start_matches("http://").to_owned();
     let bound = std::time::Duration::from_secs(15);
@@ -312,8 +314,8 @@ async fn slow_work_at_the_concurrency_limit_never_blocks_probes_assets_or_cached
 async fn slow_bodies_hold_no_slot_and_get_408_after_the_body_timeout() {
     let mut config = test_config();
     config.server.max_concurrent_requests = 2;
-    config.server.body_read_timeout_ms = 3000;
-    config.server.request_timeout_ms = 1000;
+    config.server.body_read_timeout = Duration::from_millis(3000);
+    config.server.request_timeout = Duration::from_millis(1000);
     let server = start_with(config, &[]).await;
     let address = server.base.trim_start_matches("http://").to_owned();
     for _ in 0..2 {
@@ -355,7 +357,7 @@ async fn slow_bodies_hold_no_slot_and_get_408_after_the_body_timeout() {
 async fn a_slow_upload_gets_408_after_the_body_timeout() {
     use tokio::io::AsyncWriteExt;
     let mut config = test_config();
-    config.server.body_read_timeout_ms = 500;
+    config.server.body_read_timeout = Duration::from_millis(500);
     config.server.max_body_bytes = 1024;
     let server = start_with(config, &[]).await;
     let address = server.base.trim_start_matches("http://").to_owned();

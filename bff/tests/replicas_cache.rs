@@ -273,9 +273,9 @@ async fn a_replica_that_finds_a_stale_entry_in_l2_serves_it_and_one_revalidation
         },
         |config| {
             config.cache.pages = bff::cache::CachePolicy {
-                ttl_ms: 300,
-                stale_while_revalidate_ms: 60_000,
-                stale_if_error_ms: 60_000,
+                ttl: Duration::from_millis(300),
+                stale_while_revalidate: Duration::from_millis(60_000),
+                stale_if_error: Duration::from_millis(60_000),
                 jitter: 0.0,
                 ..bff::cache::CachePolicy::default()
             };

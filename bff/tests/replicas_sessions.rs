@@ -54,7 +54,7 @@ async fn fifty_requests_of_one_session_at_expiry_over_three_replicas_make_one_re
             redis_url: redis.url(),
             access_token_ttl_seconds: ACCESS_TOKEN_TTL_S,
         },
-        |config| config.session.refresh_margin_ms = REFRESH_MARGIN_MS,
+        |config| config.session.refresh_margin = Duration::from_millis(REFRESH_MARGIN_MS),
     )
     .await;
     let servers = &replicas.replicas;
@@ -152,7 +152,7 @@ async fn with_redis_stopped_a_replica_refreshes_on_its_own_and_recovers_when_it_
             access_token_ttl_seconds: 900,
         },
         // Longer than the tokens' life: every request refreshes.
-        |config| config.session.refresh_margin_ms = 901_000,
+        |config| config.session.refresh_margin = Duration::from_secs(901),
     )
     .await;
     let replica = &replicas.replicas[0];
@@ -202,7 +202,7 @@ async fn a_replica_that_waits_out_a_slow_holder_fails_the_request_and_leaves_the
             redis_url: redis.url(),
             access_token_ttl_seconds: 900,
         },
-        |config| config.session.refresh_margin_ms = 901_000,
+        |config| config.session.refresh_margin = Duration::from_secs(901),
     )
     .await;
     let (holder, waiter) = (&replicas.replicas[0], &replicas.replicas[1]);

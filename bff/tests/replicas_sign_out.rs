@@ -1,5 +1,5 @@
 //! Issue 30, finding 4: a copied session cookie outlived sign-out. `/api/session` still answered
-//! `signedIn: true`, with name and e-mail, for up to `session.verify_after_ms` (5 min) on every
+//! `signedIn: true`, with name and e-mail, for up to `session.verify_after` (5 min) on every
 //! replica, and a failed upstream logout still reported success.
 //!
 //! Now sign-out revokes the session's id in Redis before it answers, every replica reads the

@@ -31,8 +31,8 @@ const REPLICAS: usize = 3;
 /// The load: one request every 20 ms, whatever the answers' latency.
 const REQUEST_EVERY: Duration = Duration::from_millis(20);
 /// What a preStop hook gives: readiness fails this long before the drain. Production's default
-/// (`server.shutdown_delay_ms` unset): on a busy machine an nginx reload takes its time too.
-const SHUTDOWN_DELAY_MS: u64 = bff::config::DEFAULT_SHUTDOWN_DELAY_PRODUCTION_MS;
+/// (`server.shutdown_delay` unset): on a busy machine an nginx reload takes its time too.
+const SHUTDOWN_DELAY: Duration = bff::config::DEFAULT_SHUTDOWN_DELAY_PRODUCTION;
 /// How often the rotation loop polls readiness (a kubelet's periodSeconds, shortened).
 const PROBE_EVERY: Duration = Duration::from_millis(200);
 const SESSION_KEYS: &str = "rolling-restart-session-key-0123456789abcdef";
@@ -163,18 +163,18 @@ impl Cluster {
             )
             .env("BFF__SERVER__PUBLIC_ORIGIN", &self.public_origin)
             .env(
-                "BFF__SERVER__SHUTDOWN_DELAY_MS",
-                SHUTDOWN_DELAY_MS.to_string(),
+                "BFF__SERVER__SHUTDOWN_DELAY",
+                bff::config::duration::format(SHUTDOWN_DELAY),
             )
             .env("BFF__SERVER__MAX_CONNECTIONS_PER_IP", "0")
             .env("BFF__SANDBOX__ENABLED", "false")
             .env("BFF__REDIS__URL", &self.redis_url)
             .env("BFF__REDIS__KEY_PREFIX", &self.key_prefix)
             .env(
-                "BFF__REDIS__COMMAND_TIMEOUT_MS",
-                common::BUSY_MACHINE_REDIS_TIMEOUT_MS.to_string(),
+                "BFF__REDIS__COMMAND_TIMEOUT",
+                bff::config::duration::format(common::BUSY_MACHINE_REDIS_TIMEOUT),
             )
-            .env("BFF__READINESS__CACHE_MS", "0")
+            .env("BFF__READINESS__CACHE", "0s")
             .env("BFF__WEB__DIST_DIR", &self.dist)
             .env("BFF__LOG__FILTER", "warn,bff::server=info")
             .env("BFF_SESSION_KEYS", SESSION_KEYS)

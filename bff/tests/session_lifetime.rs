@@ -26,7 +26,7 @@ fn max_age(set_cookie: &str) -> u64 {
 async fn a_signed_in_session_ends_at_its_absolute_lifetime_whatever_its_tokens() {
     const LIFETIME_MS: u64 = 3_000;
     let mut config = test_config();
-    config.session.absolute_lifetime_ms = LIFETIME_MS;
+    config.session.absolute_lifetime = Duration::from_millis(LIFETIME_MS);
     let server = common::start_with(config, &[]).await;
     let mut browser = Browser::new(&server);
     let signed_in = browser.login().await;

@@ -6,6 +6,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::browser::{Answer, Browser, CAPTCHA, PASSWORD, SHOPPER};
 
 use axum::body::Body;
@@ -139,7 +141,7 @@ async fn a_failed_merge_loses_nothing_and_succeeds_on_the_next_cart_read() {
 fn always_refresh() -> Config {
     let mut config = test_config();
     // Longer than the sandbox's 900 s tokens: every token is inside the margin.
-    config.session.refresh_margin_ms = 901_000;
+    config.session.refresh_margin = Duration::from_millis(901_000);
     config
 }
 
@@ -584,11 +586,11 @@ async fn answers_that_read_the_session_are_private_and_never_stored() {
     }
 }
 
-/// A session the upstream has not accepted for `verify_after_ms` is confirmed by the next
+/// A session the upstream has not accepted for `verify_after` is confirmed by the next
 /// `GET /api/session`; 100 ms here, so a short sleep makes it due.
 fn verify_after_100_ms() -> Config {
     let mut config = test_config();
-    config.session.verify_after_ms = 100;
+    config.session.verify_after = Duration::from_millis(100);
     config
 }
 
@@ -676,7 +678,7 @@ async fn a_due_confirmation_reseals_a_live_session_and_an_outage_signs_nobody_ou
     assert_metric!(metrics, "bff_session_events_total", {"event" => "verify_unavailable"}, 2);
 }
 
-/// The common path stays cheap: within `verify_after_ms` (5 min by default) of the sign-in,
+/// The common path stays cheap: within `verify_after` (5 min by default) of the sign-in,
 /// `/api/session` answers from the cookie without asking the upstream.
 #[tokio::test]
 async fn within_the_confirmation_period_the_session_is_read_from_the_cookie_alone() {

@@ -34,13 +34,13 @@ const WARMED: [(&str, &str); 6] = [
     ("/api/collections/pistols", "products"),
 ];
 
-/// Fresh for `ttl_ms`, then stale-if-error for ten minutes; no stale-while-revalidate, so a
-/// stale entry is revalidated in the foreground (and `cache.stale_wait_ms` is what bounds it).
-fn short_lived(ttl_ms: u64) -> CachePolicy {
+/// Fresh for `ttl`, then stale-if-error for ten minutes; no stale-while-revalidate, so a
+/// stale entry is revalidated in the foreground (and `cache.stale_wait` is what bounds it).
+fn short_lived(ttl: Duration) -> CachePolicy {
     CachePolicy {
-        ttl_ms,
-        stale_while_revalidate_ms: 0,
-        stale_if_error_ms: 600_000,
+        ttl,
+        stale_while_revalidate: Duration::ZERO,
+        stale_if_error: Duration::from_millis(600_000),
         jitter: 0.0,
         ..CachePolicy::default()
     }
@@ -97,7 +97,7 @@ async fn warmed_urls_answer_with_content_at_once_while_every_upstream_is_15_s_sl
         &mut config.cache.collection,
         &mut config.cache.prices,
     ] {
-        *policy = short_lived(300);
+        *policy = short_lived(Duration::from_millis(300));
     }
     let server = start_with(config, SECRETS).await;
     for (path, field) in WARMED {
@@ -206,9 +206,9 @@ async fn a_cold_product_fetches_its_content_and_the_price_map_concurrently() {
 #[tokio::test]
 async fn the_breaker_opens_after_repeated_failures_answers_fast_then_half_opens_and_closes() {
     let mut config = test_config();
-    config.cache.pages = short_lived(200);
+    config.cache.pages = short_lived(Duration::from_millis(200));
     config.upstreams.content.breaker_failure_threshold = 3;
-    config.upstreams.content.breaker_cool_off_ms = 2_000;
+    config.upstreams.content.breaker_cool_off = Duration::from_millis(2_000);
     let cool_off = Duration::from_millis(2_000);
     let server = start_with(config, SECRETS).await;
     assert_eq!(server.get("/api/pages/footer").await.status(), 200);

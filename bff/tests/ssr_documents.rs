@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::browser::{Browser, CAPTCHA};
 use common::in_process::{InProcess, capture_logs, start_with_web_build};
 use common::redis::RedisServer;
@@ -381,7 +383,7 @@ fn sharing(redis: &RedisServer, prefix: &str) -> bff::config::Config {
     let mut config = test_config();
     config.redis.url = redis.url();
     config.redis.key_prefix = prefix.to_owned();
-    config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+    config.redis.command_timeout = common::BUSY_MACHINE_REDIS_TIMEOUT;
     config
 }
 
@@ -567,13 +569,13 @@ async fn a_policy_reload_rebuilds_a_document_from_l2_under_the_new_windows_witho
     let redis = RedisServer::start();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bff.toml");
-    let write = |ttl_ms: u64| {
-        let policy = format!("ttl_ms = {ttl_ms}\nstale_while_revalidate_ms = 0\njitter = 0.0\n");
+    let write = |ttl: &str| {
+        let policy = format!("ttl = \"{ttl}\"\nstale_while_revalidate = \"0s\"\njitter = 0.0\n");
         let routes =
             ["pages", "product", "prices"].map(|route| format!("[cache.{route}]\n{policy}"));
         std::fs::write(&path, routes.concat()).unwrap();
     };
-    write(60_000);
+    write("1m");
     let mut config = bff::config::Config::load(&path).unwrap();
     let defaults = test_config();
     config.server = defaults.server;
@@ -581,9 +583,9 @@ async fn a_policy_reload_rebuilds_a_document_from_l2_under_the_new_windows_witho
     config.sandbox = defaults.sandbox;
     config.redis.url = redis.url();
     config.redis.key_prefix = format!("ssr-l2-reload-{}:", uuid::Uuid::new_v4());
-    config.redis.command_timeout_ms = common::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+    config.redis.command_timeout = common::BUSY_MACHINE_REDIS_TIMEOUT;
     config.web.dist_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist");
-    config.ssr.timeout_ms = 20_000;
+    config.ssr.timeout = Duration::from_millis(20_000);
     let app = common::in_process::start_reloadable(config, SECRETS, path.clone());
     let document = "/product/summit%20lr";
     let before = app.get(document).await;
@@ -593,7 +595,7 @@ async fn a_policy_reload_rebuilds_a_document_from_l2_under_the_new_windows_witho
 
     // a reload changes every remembered answer's windows, never a document's bytes: the next
     // request builds it again from L2 with the new ones, and renders nothing
-    write(600_000);
+    write("10m");
     let reloaded = app
         .admin_post("/admin/config/reload", ADMIN_TOKEN, &json!({}))
         .await;

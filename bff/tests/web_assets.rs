@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::in_process::{start, start_with_secrets};
 use common::{ASSET, ASSET_BODY, test_config};
 use serde_json::{Value, json};
@@ -349,7 +351,7 @@ async fn a_zero_window_never_serves_a_previous_release() {
     let previous = previous_release();
     let mut config = test_config();
     config.web.previous_dist_dirs = vec![previous.path().to_owned()];
-    config.web.previous_assets_window_seconds = 0;
+    config.web.previous_assets_window = Duration::ZERO;
     let app = start_with_secrets(config, &[]);
     let response = app.get(OLD_ASSET).await;
     assert_eq!(response.status, 404);

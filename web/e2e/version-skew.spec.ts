@@ -128,7 +128,7 @@ test.describe('version skew', () => {
 
     const b = await serve('b0', buildB, ports, {
       BFF__WEB__PREVIOUS_DIST_DIRS: JSON.stringify([distDir]),
-      BFF__WEB__PREVIOUS_ASSETS_WINDOW_SECONDS: '0',
+      BFF__WEB__PREVIOUS_ASSETS_WINDOW: '0s',
     });
     expect((await page.request.get(`${b.baseURL}/assets/${aChunk}`)).status()).toBe(404);
 

@@ -138,12 +138,12 @@ impl CachedResponse {
 
     pub fn freshness(&self, policy: &CachePolicy) -> Freshness {
         let (ttl, swr, sie) = if self.is_negative() {
-            (policy.negative_ttl(), Duration::ZERO, Duration::ZERO)
+            (policy.negative_ttl, Duration::ZERO, Duration::ZERO)
         } else {
             (
-                policy.ttl().mul_f64(self.jitter_factor),
-                policy.stale_while_revalidate(),
-                policy.stale_if_error(),
+                policy.ttl.mul_f64(self.jitter_factor),
+                policy.stale_while_revalidate,
+                policy.stale_if_error,
             )
         };
         let fresh_until = self.stored_at + ttl;
@@ -315,7 +315,7 @@ mod tests {
     #[test]
     fn a_404_lives_for_the_negative_ttl_without_stale_windows() {
         let policy = CachePolicy {
-            negative_ttl_ms: 5_000,
+            negative_ttl: Duration::from_millis(5_000),
             ..CachePolicy::default()
         };
         let entry = CachedResponse::new(
@@ -345,7 +345,7 @@ mod tests {
             &policy,
         );
         let shorter = CachePolicy {
-            ttl_ms: 1_000,
+            ttl: Duration::from_millis(1_000),
             ..policy.clone()
         };
         assert_eq!(

@@ -540,9 +540,9 @@ mod tests {
     /// A part of a composed answer: `ttl_s` fresh, stale windows of twice and three times that.
     fn part(route: RouteKind, tag: CacheTag, ttl_s: u64, state: CacheState) -> Lookup {
         let policy = CachePolicy {
-            ttl_ms: ttl_s * 1000,
-            stale_while_revalidate_ms: ttl_s * 2000,
-            stale_if_error_ms: ttl_s * 3000,
+            ttl: Duration::from_millis(ttl_s * 1000),
+            stale_while_revalidate: Duration::from_millis(ttl_s * 2000),
+            stale_if_error: Duration::from_millis(ttl_s * 3000),
             jitter: 0.0,
             ..CachePolicy::default()
         };

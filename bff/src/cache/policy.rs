@@ -63,13 +63,17 @@ impl RouteKind {
 #[serde(default, deny_unknown_fields)]
 pub struct CachePolicy {
     /// Time an answer is fresh.
-    pub ttl_ms: u64,
+    #[serde(with = "crate::config::duration")]
+    pub ttl: Duration,
     /// After freshness, time a stale answer is served at once while one background refresh runs.
-    pub stale_while_revalidate_ms: u64,
+    #[serde(with = "crate::config::duration")]
+    pub stale_while_revalidate: Duration,
     /// After freshness, time a stale answer is served when the upstream fails.
-    pub stale_if_error_ms: u64,
+    #[serde(with = "crate::config::duration")]
+    pub stale_if_error: Duration,
     /// Time a 404 is remembered.
-    pub negative_ttl_ms: u64,
+    #[serde(with = "crate::config::duration")]
+    pub negative_ttl: Duration,
     /// Larger answers are served but not cached.
     pub max_entry_bytes: usize,
     /// Random spread of the ttl (0.1 = ±10%), so entries stored together do not expire together.
@@ -79,29 +83,13 @@ pub struct CachePolicy {
 impl CachePolicy {
     fn new(ttl_s: u64, swr_s: u64, sie_s: u64, negative_s: u64) -> Self {
         Self {
-            ttl_ms: ttl_s * 1000,
-            stale_while_revalidate_ms: swr_s * 1000,
-            stale_if_error_ms: sie_s * 1000,
-            negative_ttl_ms: negative_s * 1000,
+            ttl: Duration::from_secs(ttl_s),
+            stale_while_revalidate: Duration::from_secs(swr_s),
+            stale_if_error: Duration::from_secs(sie_s),
+            negative_ttl: Duration::from_secs(negative_s),
             max_entry_bytes: 2 * 1024 * 1024,
             jitter: 0.1,
         }
-    }
-
-    pub fn ttl(&self) -> Duration {
-        Duration::from_millis(self.ttl_ms)
-    }
-
-    pub fn stale_while_revalidate(&self) -> Duration {
-        Duration::from_millis(self.stale_while_revalidate_ms)
-    }
-
-    pub fn stale_if_error(&self) -> Duration {
-        Duration::from_millis(self.stale_if_error_ms)
-    }
-
-    pub fn negative_ttl(&self) -> Duration {
-        Duration::from_millis(self.negative_ttl_ms)
     }
 
     /// A random factor within ±`jitter` of 1, drawn once per stored entry.
@@ -151,7 +139,8 @@ pub struct CacheConfig {
     /// How long a request with a usable stale copy (inside stale-if-error) waits for the
     /// revalidation before it is answered with that copy; the fetch goes on in the background.
     /// A slow upstream then costs a warm cache this much, not the upstream's timeout.
-    pub stale_wait_ms: u64,
+    #[serde(with = "crate::config::duration")]
+    pub stale_wait: Duration,
     pub pages: CachePolicy,
     pub product: CachePolicy,
     pub collection: CachePolicy,
@@ -167,7 +156,7 @@ impl Default for CacheConfig {
             search_capacity_bytes: 8 * 1024 * 1024,
             tile_capacity_bytes: 16 * 1024 * 1024,
             negative_capacity_bytes: 1024 * 1024,
-            stale_wait_ms: 200,
+            stale_wait: Duration::from_millis(200),
             pages: CachePolicy::new(300, 600, 86_400, 60),
             product: CachePolicy::new(120, 300, 86_400, 30),
             collection: CachePolicy::new(120, 300, 86_400, 30),

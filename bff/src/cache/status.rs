@@ -43,7 +43,7 @@ impl CacheState {
 }
 
 /// `fwd-status` of a stale-if-error answer whose revalidation had not answered within
-/// `cache.stale_wait_ms`: for this request the forward timed out.
+/// `cache.stale_wait`: for this request the forward timed out.
 const FORWARD_TIMED_OUT: u16 = 504;
 
 /// The RFC 9211 `Cache-Status` value for this cache (named `bff`) of an answer that had no

@@ -132,7 +132,7 @@ struct Inner {
     negative_entries: Entries,
     /// A std `Mutex`: held only to look up or insert a handle, never across an await.
     /// One fetch per key in flight, shared by every request for it, with the instant it
-    /// started: a stale copy's wait (`stale_wait_ms`) counts from there, not from each request.
+    /// started: a stale copy's wait (`stale_wait`) counts from there, not from each request.
     inflight: SingleFlight<String, FetchResult, Instant>,
     /// Bumped by every purge; a fetch that started before a purge does not store its answer,
     /// so a purge can never be undone by a response already on its way.
@@ -683,13 +683,12 @@ impl EdgeCache {
             .filter(|entry| entry.freshness(policy).within_stale_if_error(now));
         let outcome = match stale_copy {
             Some(stale) => {
-                let wait = Duration::from_millis(config.stale_wait_ms)
-                    .saturating_sub(fetch_started.elapsed());
+                let wait = config.stale_wait.saturating_sub(fetch_started.elapsed());
                 match tokio::time::timeout(wait, shared).await {
                     Ok(outcome) => outcome,
                     Err(_) => {
                         tracing::warn!(
-                            wait_ms = config.stale_wait_ms,
+                            wait_ms = crate::config::duration::millis(config.stale_wait),
                             "upstream slow; serving stale while the revalidation goes on"
                         );
                         return Ok(hit(stale, CacheState::StaleIfError));
@@ -1365,11 +1364,11 @@ mod tests {
     async fn once_a_revalidation_outlasts_the_stale_wait_later_requests_do_not_wait() {
         let wait = Duration::from_millis(1_000);
         let config = CacheConfig {
-            stale_wait_ms: wait.as_millis() as u64,
+            stale_wait: wait,
             pages: CachePolicy {
-                ttl_ms: 1,
-                stale_while_revalidate_ms: 0,
-                stale_if_error_ms: 600_000,
+                ttl: Duration::from_millis(1),
+                stale_while_revalidate: Duration::ZERO,
+                stale_if_error: Duration::from_millis(600_000),
                 jitter: 0.0,
                 ..CachePolicy::default()
             },

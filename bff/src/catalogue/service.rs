@@ -140,7 +140,7 @@ impl Catalogue {
 
     /// A page of content found by title (`fetch`, through the cache) and priced (`compose`).
     /// The two parts are looked up concurrently: with both upstreams slow, the answer costs one
-    /// wait (at most `cache.stale_wait_ms` when both have a stale copy), not two in series. An
+    /// wait (at most `cache.stale_wait` when both have a stale copy), not two in series. An
     /// unknown title answers the content entry's cached 404, whatever the price map did.
     async fn priced<C, A, F, Fut>(
         &self,

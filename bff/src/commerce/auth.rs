@@ -218,7 +218,7 @@ struct NoFields {}
 
 /// The session as the browser may know it; a token inside its refresh margin is renewed first,
 /// so the expiry shown is the real one, and a session the upstream has not accepted for
-/// `session.verify_after_ms` is confirmed first (see [`confirm`]).
+/// `session.verify_after` is confirmed first (see [`confirm`]).
 pub async fn session(shopper: &Shopper) -> Result<SessionView, ApiError> {
     if let Some(user) = shopper.user().await?
         && shopper.confirmation_due(&user)
@@ -233,7 +233,7 @@ pub async fn session(shopper: &Shopper) -> Result<SessionView, ApiError> {
 /// Sign-out (here or on another device, a password reset) revokes the tokens upstream, but a
 /// copy of the cookie still holds them: data routes then answer 401, yet the session view,
 /// read from the cookie alone, would show the name and e-mail until the access token expires.
-/// So the view is confirmed every `verify_after_ms`, and the time is kept in the cookie
+/// So the view is confirmed every `verify_after`, and the time is kept in the cookie
 /// (resealed: one `Set-Cookie` per session per period, no server-side state, the same on every
 /// replica).
 ///

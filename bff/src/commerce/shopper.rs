@@ -136,7 +136,7 @@ impl Shopper {
     }
 
     /// Whether `user`'s session is due for a check with the upstream: not accepted by it for
-    /// `session.verify_after_ms`.
+    /// `session.verify_after`.
     pub fn confirmation_due(&self, user: &UserTokens) -> bool {
         now_ms().saturating_sub(user.confirmed_at_ms) >= self.gateway.verify_after_ms
     }

@@ -3,6 +3,7 @@
 //! session, with a log of the requests it got.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::Request;
@@ -106,13 +107,13 @@ pub fn upstream_of(router: Router) -> (Upstream, Requests) {
     let config = UpstreamConfig {
         base_url: "http://commerce.test/".to_owned(),
         health_path: "health".to_owned(),
-        connect_timeout_ms: 2_000,
-        timeout_ms: 5_000,
+        connect_timeout: Duration::from_millis(2_000),
+        timeout: Duration::from_millis(5_000),
         max_concurrency: 16,
-        queue_timeout_ms: 1_000,
+        queue_timeout: Duration::from_millis(1_000),
         // Unit tests answer 5xx on purpose, many times over: the breaker has tests of its own.
         breaker_failure_threshold: 0,
-        breaker_cool_off_ms: 10_000,
+        breaker_cool_off: Duration::from_millis(10_000),
     };
     let upstream = Upstream::with_transport(
         "commerce",

@@ -14,7 +14,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use toml::{Table, Value};
 
-use super::ConfigError;
+use super::{ConfigError, deprecated};
 
 /// The prefix of an override; `__` separates the path's parts (`BFF__UPSTREAMS__COMMERCE__BASE_URL`).
 pub const ENV_PREFIX: &str = "BFF__";
@@ -23,27 +23,48 @@ const ENV_SEPARATOR: &str = "__";
 /// Where each overridden key's value came from, by dotted key (`server.listen`).
 type Origins = HashMap<String, String>;
 
-/// Loads `T` from `defaults`, the TOML file at `path` and the `BFF__` variables among `env`.
+/// Loads `T` from `defaults`, the TOML file at `path` and the `BFF__` variables among `env`;
+/// with the deprecation notices of the old keys it met (see [`deprecated`]).
 pub fn load<T: DeserializeOwned>(
     defaults: Table,
     path: &Path,
     env: impl IntoIterator<Item = (String, String)>,
-) -> Result<T, ConfigError> {
+) -> Result<(T, Vec<String>), ConfigError> {
     let file_name = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|err| ConfigError(format!("config file {file_name}: {err}")))?;
     let file: Table = toml::from_str(&text)
         .map_err(|err| ConfigError(format!("config file {file_name}: {err}")))?;
 
+    let mut file = Value::Table(file);
+    let mut file_path = Vec::new();
+    let mut overrides = env_overrides(&defaults, env);
+    let mut layers = vec![deprecated::Layer {
+        path: &mut file_path,
+        value: &mut file,
+        source: &file_name,
+    }];
+    for ((path, source), value) in &mut overrides {
+        layers.push(deprecated::Layer {
+            path,
+            value,
+            source,
+        });
+    }
+    let notices =
+        deprecated::rewrite(layers).map_err(|problems| ConfigError(problems.join("\n")))?;
+    let Value::Table(file) = file else {
+        return Err(ConfigError(format!("config file {file_name}: not a table")));
+    };
+
     let mut origins = Origins::new();
     let mut merged = defaults.clone();
     merge(&mut merged, file, "", &file_name, &mut origins);
-    for (key, value) in env_overrides(&defaults, env) {
-        let (path, source) = key;
+    for ((path, source), value) in overrides {
         set(&mut merged, &path, value);
         origins.insert(path.join("."), source);
     }
-    deserialize(merged, &origins)
+    Ok((deserialize(merged, &origins)?, notices))
 }
 
 /// `BFF__A__B=x` -> (["a", "b"], "BFF__A__B") and its typed value, in a stable order.

@@ -4,6 +4,8 @@
 //! of being silently ignored. Secrets never live here: see [`secrets`].
 
 mod cidrs;
+mod deprecated;
+pub mod duration;
 mod layers;
 pub mod public;
 pub mod secrets;
@@ -11,6 +13,7 @@ pub mod secrets;
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use url::Url;
@@ -64,22 +67,31 @@ pub struct ServerConfig {
     /// The origin shoppers use; https here turns on HSTS and the `__Host-` cookie prefix.
     pub public_origin: Url,
     pub redirect_https: bool,
-    pub request_timeout_ms: u64,
+    #[serde(with = "duration")]
+    pub request_timeout: Duration,
     /// How long a connection may take to deliver a complete request head, counted from the
     /// connection or from the end of the previous answer (so also the keep-alive idle limit).
-    pub header_read_timeout_ms: u64,
+    #[serde(with = "duration")]
+    pub header_read_timeout: Duration,
     /// How long a request body may take to arrive, counted from the end of its head and
     /// extended by one second for every `body_min_bytes_per_second` received (so a large upload
     /// at a fair rate finishes, a trickle does not): past it the answer is a 408.
-    pub body_read_timeout_ms: u64,
-    /// The sending rate that keeps extending `body_read_timeout_ms`.
+    #[serde(with = "duration")]
+    pub body_read_timeout: Duration,
+    /// The sending rate that keeps extending `body_read_timeout`.
     pub body_min_bytes_per_second: u64,
-    pub shutdown_grace_ms: u64,
+    #[serde(with = "duration")]
+    pub shutdown_grace: Duration,
     /// After SIGTERM, how long `/readyz` answers 503 while the replica still serves, before
     /// it drains: the time load balancers and endpoints need to take it out of rotation (what
     /// a `preStop` hook gives in Kubernetes). Unset: [`DEFAULT_SHUTDOWN_DELAY_PRODUCTION_MS`]
     /// in production, [`DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT_MS`] otherwise (`make run`'s Ctrl-C).
-    pub shutdown_delay_ms: Option<u64>,
+    #[serde(
+        default,
+        with = "duration::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub shutdown_delay: Option<Duration>,
     pub max_body_bytes: usize,
     pub max_concurrent_requests: usize,
     /// Open connections one peer address may hold on the public listener (0: no cap). The TCP
@@ -104,7 +116,8 @@ pub struct WebConfig {
     pub previous_dist_dirs: Vec<PathBuf>,
     /// How long after the first start of this build (recorded in Redis, else this replica's
     /// start) the previous releases' assets are served; 0 never serves them.
-    pub previous_assets_window_seconds: u64,
+    #[serde(with = "duration")]
+    pub previous_assets_window: Duration,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,7 +155,8 @@ pub struct TelemetryConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct ReadinessConfig {
     /// How long one readiness verdict is reused, so probes never hammer the upstreams.
-    pub cache_ms: u64,
+    #[serde(with = "duration")]
+    pub cache: Duration,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -167,32 +181,36 @@ pub struct UpstreamConfig {
     pub base_url: String,
     /// Path (relative to the base URL) answered by the upstream when it is up.
     pub health_path: String,
-    pub connect_timeout_ms: u64,
-    pub timeout_ms: u64,
-    /// Requests in flight to this upstream at once; more wait up to `queue_timeout_ms`.
+    #[serde(with = "duration")]
+    pub connect_timeout: Duration,
+    #[serde(with = "duration")]
+    pub timeout: Duration,
+    /// Requests in flight to this upstream at once; more wait up to `queue_timeout`.
     pub max_concurrency: usize,
-    pub queue_timeout_ms: u64,
+    #[serde(with = "duration")]
+    pub queue_timeout: Duration,
     /// Consecutive failed calls (5xx, timeout, no connection) that open the upstream's circuit
     /// breaker; 0 never opens it.
     #[serde(default = "default_breaker_failure_threshold")]
     pub breaker_failure_threshold: u32,
     /// How long an open breaker fails calls at once before one probe is let through.
-    #[serde(default = "default_breaker_cool_off_ms")]
-    pub breaker_cool_off_ms: u64,
+    #[serde(default = "default_breaker_cool_off", with = "duration")]
+    pub breaker_cool_off: Duration,
 }
 
 fn default_breaker_failure_threshold() -> u32 {
     5
 }
 
-fn default_breaker_cool_off_ms() -> u64 {
-    10_000
+fn default_breaker_cool_off() -> Duration {
+    Duration::from_secs(10)
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SecurityConfig {
-    pub hsts_max_age_seconds: u64,
+    #[serde(with = "duration")]
+    pub hsts_max_age: Duration,
     /// Extra origins allowed by the CSP, besides `'self'` and the origins of the public
     /// third-party script URLs. `${sandbox}` is allowed.
     pub csp_script_src: Vec<String>,
@@ -209,27 +227,31 @@ pub struct SessionConfig {
     /// also `Secure`).
     pub cookie_name: String,
     /// Cookie lifetime (a signed-in session also ends when its refresh token does).
-    pub max_age_days: u64,
+    #[serde(with = "duration")]
+    pub max_age: Duration,
     /// Access tokens this close to expiry are refreshed before use.
-    pub refresh_margin_ms: u64,
+    #[serde(with = "duration")]
+    pub refresh_margin: Duration,
     /// `GET /api/session` confirms a signed-in session with the upstream (one profile read)
     /// when the upstream has not accepted it for this long, so a session signed out or revoked
     /// elsewhere stops showing as signed in within this time rather than when its access token
     /// expires. 0: on every `GET /api/session`.
-    pub verify_after_ms: u64,
+    #[serde(with = "duration")]
+    pub verify_after: Duration,
     /// A signed-in session ends this long after its sign-in, whatever its tokens (refreshes
     /// renew the tokens, never this); its cookie's `Max-Age` never outlasts it.
-    pub absolute_lifetime_ms: u64,
+    #[serde(with = "duration")]
+    pub absolute_lifetime: Duration,
 }
 
 impl Default for SessionConfig {
     fn default() -> Self {
         Self {
             cookie_name: "session".to_owned(),
-            max_age_days: 30,
-            refresh_margin_ms: 60_000,
-            verify_after_ms: 300_000,
-            absolute_lifetime_ms: 14 * 24 * 3600 * 1000,
+            max_age: Duration::from_secs(30 * 86_400),
+            refresh_margin: Duration::from_secs(60),
+            verify_after: Duration::from_secs(5 * 60),
+            absolute_lifetime: Duration::from_secs(14 * 86_400),
         }
     }
 }
@@ -243,11 +265,12 @@ pub struct RateLimitConfig {
     pub auth_per_minute: u32,
     /// Searches per minute per client IP.
     pub search_per_minute: u32,
-    /// Wrong passwords (or unknown e-mails) per account within `sign_in_failure_window_ms`,
+    /// Wrong passwords (or unknown e-mails) per account within `sign_in_failure_window`,
     /// from any number of addresses; past them, sign-in for that account answers 429.
     pub sign_in_failures_per_account: u32,
     /// The per-account window, counted from the account's first failure.
-    pub sign_in_failure_window_ms: u64,
+    #[serde(with = "duration")]
+    pub sign_in_failure_window: Duration,
     /// Guests created upstream per client and minute (a write with no cart yet, e.g. a
     /// cookie-less add-to-cart, creates one).
     pub guests_per_minute: u32,
@@ -281,7 +304,7 @@ impl Default for RateLimitConfig {
             auth_per_minute: 10,
             search_per_minute: 120,
             sign_in_failures_per_account: 10,
-            sign_in_failure_window_ms: 15 * 60 * 1000,
+            sign_in_failure_window: Duration::from_secs(15 * 60),
             guests_per_minute: 30,
             promo_codes_per_cart_per_minute: 10,
             promo_codes_per_client_per_minute: 30,
@@ -307,9 +330,11 @@ pub struct RedisConfig {
     /// Multiplexed connections commands are spread over (each carries many at once).
     pub pool_size: usize,
     /// How long one connection attempt may take.
-    pub connect_timeout_ms: u64,
+    #[serde(with = "duration")]
+    pub connect_timeout: Duration,
     /// How long one command may take before the feature falls back to its in-process mode.
-    pub command_timeout_ms: u64,
+    #[serde(with = "duration")]
+    pub command_timeout: Duration,
     /// Put before every key and channel, so several storefronts can share one Redis.
     pub key_prefix: String,
 }
@@ -319,8 +344,8 @@ impl Default for RedisConfig {
         Self {
             url: String::new(),
             pool_size: 4,
-            connect_timeout_ms: 250,
-            command_timeout_ms: 100,
+            connect_timeout: Duration::from_millis(250),
+            command_timeout: Duration::from_millis(100),
             key_prefix: "bff:".to_owned(),
         }
     }
@@ -348,8 +373,10 @@ impl RedisConfig {
         if self.pool_size == 0 {
             problems.push("redis.pool_size: must be at least 1".to_owned());
         }
-        if self.command_timeout_ms == 0 || self.connect_timeout_ms == 0 {
-            problems.push("redis: timeouts must be at least 1 ms".to_owned());
+        if self.command_timeout < Duration::from_millis(1)
+            || self.connect_timeout < Duration::from_millis(1)
+        {
+            problems.push("redis: timeouts must be at least 1ms".to_owned());
         }
         problems
     }
@@ -451,14 +478,18 @@ pub struct MapsConfig {
     pub key_header: String,
     /// The deepest zoom level served; deeper tiles are a 400.
     pub max_zoom: u8,
-    pub connect_timeout_ms: u64,
-    pub timeout_ms: u64,
-    /// Tile requests in flight to the provider at once; more wait up to `queue_timeout_ms`.
+    #[serde(with = "duration")]
+    pub connect_timeout: Duration,
+    #[serde(with = "duration")]
+    pub timeout: Duration,
+    /// Tile requests in flight to the provider at once; more wait up to `queue_timeout`.
     pub max_concurrency: usize,
-    pub queue_timeout_ms: u64,
+    #[serde(with = "duration")]
+    pub queue_timeout: Duration,
     /// The provider's circuit breaker, as in `[upstreams.*]`.
     pub breaker_failure_threshold: u32,
-    pub breaker_cool_off_ms: u64,
+    #[serde(with = "duration")]
+    pub breaker_cool_off: Duration,
 }
 
 impl Default for MapsConfig {
@@ -467,12 +498,12 @@ impl Default for MapsConfig {
             tile_url: format!("{SANDBOX_PLACEHOLDER}/3p/tiles/{{z}}/{{x}}/{{y}}.png"),
             key_header: String::new(),
             max_zoom: 19,
-            connect_timeout_ms: 2_000,
-            timeout_ms: 5_000,
+            connect_timeout: Duration::from_secs(2),
+            timeout: Duration::from_secs(5),
             max_concurrency: 32,
-            queue_timeout_ms: 1_000,
+            queue_timeout: Duration::from_secs(1),
             breaker_failure_threshold: default_breaker_failure_threshold(),
-            breaker_cool_off_ms: default_breaker_cool_off_ms(),
+            breaker_cool_off: default_breaker_cool_off(),
         }
     }
 }
@@ -524,12 +555,12 @@ impl MapsConfig {
         UpstreamConfig {
             base_url: self.tile_url.clone(),
             health_path: String::new(),
-            connect_timeout_ms: self.connect_timeout_ms,
-            timeout_ms: self.timeout_ms,
+            connect_timeout: self.connect_timeout,
+            timeout: self.timeout,
             max_concurrency: self.max_concurrency,
-            queue_timeout_ms: self.queue_timeout_ms,
+            queue_timeout: self.queue_timeout,
             breaker_failure_threshold: self.breaker_failure_threshold,
-            breaker_cool_off_ms: self.breaker_cool_off_ms,
+            breaker_cool_off: self.breaker_cool_off,
         }
     }
 }
@@ -579,23 +610,21 @@ impl Default for Config {
     }
 }
 
-/// `server.shutdown_delay_ms` when unset with `environment = "production"`: a few probe
+/// `server.shutdown_delay` when unset with `environment = "production"`: a few probe
 /// periods, so every load balancer has seen the failed readiness before the drain.
-pub const DEFAULT_SHUTDOWN_DELAY_PRODUCTION_MS: u64 = 5_000;
-/// `server.shutdown_delay_ms` when unset in development: Ctrl-C on `make run` stops at once.
-pub const DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT_MS: u64 = 100;
+pub const DEFAULT_SHUTDOWN_DELAY_PRODUCTION: Duration = Duration::from_secs(5);
+/// `server.shutdown_delay` when unset in development: Ctrl-C on `make run` stops at once.
+pub const DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT: Duration = Duration::from_millis(100);
 
 impl Config {
     /// How long a replica fails readiness after SIGTERM before it drains.
-    pub fn shutdown_delay(&self) -> std::time::Duration {
-        let ms = self
-            .server
-            .shutdown_delay_ms
+    pub fn shutdown_delay(&self) -> Duration {
+        self.server
+            .shutdown_delay
             .unwrap_or(match self.environment {
-                Environment::Production => DEFAULT_SHUTDOWN_DELAY_PRODUCTION_MS,
-                Environment::Development => DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT_MS,
-            });
-        std::time::Duration::from_millis(ms)
+                Environment::Production => DEFAULT_SHUTDOWN_DELAY_PRODUCTION,
+                Environment::Development => DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT,
+            })
     }
 }
 
@@ -605,12 +634,12 @@ impl Default for ServerConfig {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             public_origin: Url::parse("http://localhost:8080").unwrap_or_else(|_| unreachable!()),
             redirect_https: false,
-            request_timeout_ms: 30_000,
-            header_read_timeout_ms: 10_000,
-            body_read_timeout_ms: 10_000,
+            request_timeout: Duration::from_secs(30),
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(10),
             body_min_bytes_per_second: 1024,
-            shutdown_grace_ms: 10_000,
-            shutdown_delay_ms: None,
+            shutdown_grace: Duration::from_secs(10),
+            shutdown_delay: None,
             max_body_bytes: 1024 * 1024,
             max_concurrent_requests: 1024,
             max_connections_per_ip: 128,
@@ -631,7 +660,7 @@ impl Default for WebConfig {
         Self {
             dist_dir: PathBuf::from("web/dist"),
             previous_dist_dirs: Vec::new(),
-            previous_assets_window_seconds: 3_600,
+            previous_assets_window: Duration::from_secs(3_600),
         }
     }
 }
@@ -659,7 +688,9 @@ impl Default for TelemetryConfig {
 
 impl Default for ReadinessConfig {
     fn default() -> Self {
-        Self { cache_ms: 5_000 }
+        Self {
+            cache: Duration::from_secs(5),
+        }
     }
 }
 
@@ -687,12 +718,12 @@ impl UpstreamConfig {
         Self {
             base_url,
             health_path: "health".to_owned(),
-            connect_timeout_ms: 2_000,
-            timeout_ms: 10_000,
+            connect_timeout: Duration::from_secs(2),
+            timeout: Duration::from_secs(10),
             max_concurrency: 256,
-            queue_timeout_ms: 1_000,
+            queue_timeout: Duration::from_secs(1),
             breaker_failure_threshold: default_breaker_failure_threshold(),
-            breaker_cool_off_ms: default_breaker_cool_off_ms(),
+            breaker_cool_off: default_breaker_cool_off(),
         }
     }
 }
@@ -700,7 +731,7 @@ impl UpstreamConfig {
 impl Default for SecurityConfig {
     fn default() -> Self {
         Self {
-            hsts_max_age_seconds: 63_072_000,
+            hsts_max_age: Duration::from_secs(730 * 86_400),
             csp_script_src: Vec::new(),
             csp_frame_src: vec![SANDBOX_PLACEHOLDER.to_owned()],
             csp_img_src: vec![SANDBOX_PLACEHOLDER.to_owned()],
@@ -778,6 +809,14 @@ impl Default for BuilderPublic {
     }
 }
 
+/// A loaded, valid configuration, and one notice per deprecated key it was given (naming the
+/// key, where it was set and the key that replaces it), for start-up to log.
+#[derive(Debug)]
+pub struct Loaded {
+    pub config: Config,
+    pub deprecations: Vec<String>,
+}
+
 /// A configuration that could not be loaded or is not allowed; the message names the key.
 #[derive(Debug)]
 pub struct ConfigError(pub String);
@@ -792,13 +831,19 @@ impl std::error::Error for ConfigError {}
 
 impl Config {
     /// Loads `path` (which must exist) and the process's `BFF__` environment overrides, then
-    /// validates.
+    /// validates. Deprecated keys are accepted silently: start-up and `check-config` use
+    /// [`Config::load_reporting`], which returns their notices.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        Self::load_reporting(path).map(|loaded| loaded.config)
+    }
+
+    /// [`Config::load`], with the deprecation notices of the old keys it accepted.
+    pub fn load_reporting(path: &Path) -> Result<Loaded, ConfigError> {
         // Variables that are not UTF-8 cannot be overrides (names and values are text).
         let env = std::env::vars_os().filter_map(|(name, value)| {
             Some((name.into_string().ok()?, value.into_string().ok()?))
         });
-        Self::load_with_env(path, env)
+        Self::load_with_env_reporting(path, env)
     }
 
     /// [`Config::load`] with the environment given, e.g. by a test, instead of the process's.
@@ -806,6 +851,14 @@ impl Config {
         path: &Path,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Self, ConfigError> {
+        Self::load_with_env_reporting(path, env).map(|loaded| loaded.config)
+    }
+
+    /// [`Config::load_with_env`], with the deprecation notices of the old keys it accepted.
+    pub fn load_with_env_reporting(
+        path: &Path,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Loaded, ConfigError> {
         if !path.is_file() {
             return Err(ConfigError(format!(
                 "config file {} not found",
@@ -814,9 +867,12 @@ impl Config {
         }
         let defaults = toml::Table::try_from(Config::default())
             .map_err(|err| ConfigError(format!("the built-in defaults: {err}")))?;
-        let config: Config = layers::load(defaults, path, env)?;
+        let (config, deprecations): (Config, _) = layers::load(defaults, path, env)?;
         config.validate()?;
-        Ok(config)
+        Ok(Loaded {
+            config,
+            deprecations,
+        })
     }
 
     /// Rules serde cannot express.
@@ -859,14 +915,13 @@ impl Config {
                 "sign_in_failures_per_account",
                 u64::from(limits.sign_in_failures_per_account),
             ),
-            (
-                "sign_in_failure_window_ms",
-                limits.sign_in_failure_window_ms,
-            ),
         ] {
             if value == 0 {
                 problems.push(format!("rate_limit.{key}: must be at least 1"));
             }
+        }
+        if limits.sign_in_failure_window < Duration::from_millis(1) {
+            problems.push("rate_limit.sign_in_failure_window: must be at least 1ms".to_owned());
         }
         if !limits.trusted_client_ip_header.trim().is_empty() && limits.trusted_proxies.is_empty() {
             problems.push(
@@ -884,11 +939,11 @@ impl Config {
         {
             problems.push("session.cookie_name: letters, digits, '_' and '-' only".to_owned());
         }
-        if self.server.header_read_timeout_ms == 0 {
-            problems.push("server.header_read_timeout_ms: must be at least 1".to_owned());
+        if self.server.header_read_timeout < Duration::from_millis(1) {
+            problems.push("server.header_read_timeout: must be at least 1ms".to_owned());
         }
-        if self.server.body_read_timeout_ms == 0 {
-            problems.push("server.body_read_timeout_ms: must be at least 1".to_owned());
+        if self.server.body_read_timeout < Duration::from_millis(1) {
+            problems.push("server.body_read_timeout: must be at least 1ms".to_owned());
         }
         if self.server.body_min_bytes_per_second == 0 {
             problems.push("server.body_min_bytes_per_second: must be at least 1".to_owned());

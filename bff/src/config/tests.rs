@@ -1,4 +1,5 @@
 use std::collections::HashMap;
+use std::time::Duration;
 
 use super::*;
 
@@ -42,18 +43,18 @@ fn bad_value_is_rejected_naming_the_key() {
 
 #[test]
 fn bad_environment_override_names_the_key() {
-    let message = message_of("", &[("BFF__SERVER__SHUTDOWN_GRACE_MS", "soon")]);
-    assert!(message.contains("server.shutdown_grace_ms"), "{message}");
+    let message = message_of("", &[("BFF__SERVER__SHUTDOWN_GRACE", "soon")]);
+    assert!(message.contains("server.shutdown_grace"), "{message}");
 }
 
 #[test]
 fn environment_overrides_the_file() {
     let config = load_from(
-        "[server]\nlisten = \"127.0.0.1:1\"\nshutdown_grace_ms = 5\n",
+        "[server]\nlisten = \"127.0.0.1:1\"\nshutdown_grace = \"5ms\"\n",
         &[
             ("BFF__SERVER__LISTEN", "127.0.0.1:4242"),
             ("BFF__SANDBOX__ENABLED", "true"),
-            ("BFF__SERVER__SHUTDOWN_GRACE_MS", "7000"),
+            ("BFF__SERVER__SHUTDOWN_GRACE", "7s"),
             ("BFF__WEB__PREVIOUS_DIST_DIRS", "[\"/app/previous\"]"),
             ("BFF__RATE_LIMIT__TRUSTED_PROXIES", "10.0.0.0/8,192.0.2.7"),
             (
@@ -64,7 +65,7 @@ fn environment_overrides_the_file() {
     )
     .unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(config.server.listen.port(), 4242);
-    assert_eq!(config.server.shutdown_grace_ms, 7000);
+    assert_eq!(config.server.shutdown_grace, Duration::from_secs(7));
     assert!(config.sandbox.enabled);
     assert_eq!(
         config.web.previous_dist_dirs,
@@ -278,4 +279,226 @@ fn a_redis_url_with_a_password_or_another_scheme_is_refused_naming_the_key() {
 fn without_a_redis_url_redis_is_off() {
     let config = load_from("", &[]).unwrap_or_else(|err| panic!("{err}"));
     assert!(!config.redis.enabled());
+}
+
+// Durations: humantime strings, and the old whole-unit keys for one more release.
+
+fn load_reporting(toml: &str, env: &[(&str, &str)]) -> Result<Loaded, ConfigError> {
+    let dir = tempfile::tempdir().map_err(|err| ConfigError(err.to_string()))?;
+    let path = dir.path().join("bff.toml");
+    std::fs::write(&path, toml).map_err(|err| ConfigError(err.to_string()))?;
+    let env = env
+        .iter()
+        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()));
+    Config::load_with_env_reporting(&path, env)
+}
+
+#[test]
+fn durations_are_humantime_strings_in_the_file_and_the_environment() {
+    let loaded = load_reporting(
+        "[server]\nrequest_timeout = \"250ms\"\n[cache.pages]\nttl = \"5m\"\n\
+         stale_if_error = \"1d\"\n[session]\nmax_age = \"2h 30m\"\n",
+        &[
+            ("BFF__CACHE__PRODUCT__TTL", "90s"),
+            ("BFF__SERVER__SHUTDOWN_DELAY", "3s"),
+            ("BFF__SESSION__VERIFY_AFTER", "0"),
+        ],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    let config = loaded.config;
+    assert_eq!(config.server.request_timeout, Duration::from_millis(250));
+    assert_eq!(config.cache.pages.ttl, Duration::from_secs(300));
+    assert_eq!(
+        config.cache.pages.stale_if_error,
+        Duration::from_secs(86_400)
+    );
+    assert_eq!(config.session.max_age, Duration::from_secs(9_000));
+    assert_eq!(config.cache.product.ttl, Duration::from_secs(90));
+    assert_eq!(config.server.shutdown_delay, Some(Duration::from_secs(3)));
+    assert_eq!(config.session.verify_after, Duration::ZERO);
+    assert!(loaded.deprecations.is_empty(), "{:?}", loaded.deprecations);
+    // check-config shows them as they are written
+    let shown = config.to_toml().unwrap_or_default();
+    assert!(shown.contains("ttl = \"5m\""), "{shown}");
+    assert!(shown.contains("request_timeout = \"250ms\""), "{shown}");
+}
+
+#[test]
+fn an_old_key_is_accepted_with_a_deprecation_naming_it_and_its_successor() {
+    let loaded = load_reporting(
+        "[cache.pages]\nstale_if_error_ms = 86400000\n[web]\nprevious_assets_window_seconds = 0\n",
+        &[("BFF__SERVER__SHUTDOWN_GRACE_MS", "7000")],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(
+        loaded.config.cache.pages.stale_if_error,
+        Duration::from_secs(86_400)
+    );
+    assert_eq!(loaded.config.web.previous_assets_window, Duration::ZERO);
+    assert_eq!(loaded.config.server.shutdown_grace, Duration::from_secs(7));
+    let notices = loaded.deprecations;
+    assert_eq!(notices.len(), 3, "{notices:?}");
+    let notice = |old: &str| {
+        notices
+            .iter()
+            .find(|notice| notice.starts_with(old))
+            .unwrap_or_else(|| panic!("no notice for {old}: {notices:?}"))
+            .clone()
+    };
+    let file = notice("cache.pages.stale_if_error_ms");
+    assert!(file.contains("bff.toml"), "{file}");
+    assert!(file.contains("deprecated"), "{file}");
+    assert!(
+        file.contains("cache.pages.stale_if_error = \"1d\""),
+        "{file}"
+    );
+    let seconds = notice("web.previous_assets_window_seconds");
+    assert!(
+        seconds.contains("web.previous_assets_window = \"0s\""),
+        "{seconds}"
+    );
+    let env = notice("server.shutdown_grace_ms");
+    assert!(env.contains("BFF__SERVER__SHUTDOWN_GRACE_MS"), "{env}");
+    assert!(env.contains("server.shutdown_grace = \"7s\""), "{env}");
+}
+
+/// Every duration key of the defaults, written in its old spelling, in its unit.
+fn old_spelling(table: &toml::Table, path: &mut Vec<String>, out: &mut toml::Table) -> usize {
+    let mut written = 0;
+    for (key, value) in table {
+        path.push(key.clone());
+        match value {
+            toml::Value::Table(inner) => {
+                let mut section = toml::Table::new();
+                written += old_spelling(inner, path, &mut section);
+                out.insert(key.clone(), toml::Value::Table(section));
+            }
+            toml::Value::String(text) if duration::parse(text).is_ok() => {
+                let duration = duration::parse(text).unwrap_or_default();
+                let found = ["_ms", "_seconds", "_days"].into_iter().find_map(|suffix| {
+                    let mut old = path.clone();
+                    old.pop();
+                    old.push(format!("{key}{suffix}"));
+                    deprecated::old_key(&old).map(|_| suffix)
+                });
+                let suffix = found.unwrap_or_else(|| {
+                    panic!("{}: a duration with no old spelling", path.join("."))
+                });
+                let count = match suffix {
+                    "_ms" => duration.as_millis() as u64,
+                    "_seconds" => duration.as_secs(),
+                    _ => duration.as_secs() / 86_400,
+                };
+                out.insert(
+                    format!("{key}{suffix}"),
+                    toml::Value::Integer(i64::try_from(count).unwrap_or(i64::MAX)),
+                );
+                written += 1;
+            }
+            other => {
+                out.insert(key.clone(), other.clone());
+            }
+        }
+        path.pop();
+    }
+    written
+}
+
+#[test]
+fn every_old_key_still_loads_to_the_same_value() {
+    let defaults: toml::Table =
+        toml::from_str(&Config::default().to_toml().unwrap_or_default()).unwrap_or_default();
+    let mut old = toml::Table::new();
+    let written = old_spelling(&defaults, &mut Vec::new(), &mut old);
+    // 50 keys in milliseconds, two in seconds, one in days; and the optional shutdown delay
+    // (also in milliseconds), absent from the defaults
+    assert_eq!(written, 53, "{old}");
+    if let Some(toml::Value::Table(server)) = old.get_mut("server") {
+        server.insert("shutdown_delay_ms".to_owned(), toml::Value::Integer(5_000));
+    }
+    let text = toml::to_string(&old).unwrap_or_default();
+    let loaded = load_reporting(&text, &[]).unwrap_or_else(|err| panic!("{err}\n{text}"));
+    assert_eq!(loaded.deprecations.len(), 54, "{:?}", loaded.deprecations);
+    let mut expected = Config::default();
+    expected.server.shutdown_delay = Some(Duration::from_secs(5));
+    assert_eq!(
+        loaded.config.to_toml().unwrap_or_default(),
+        expected.to_toml().unwrap_or_default()
+    );
+}
+
+/// A file, an environment, and where the old and the new spelling come from.
+type BothSet<'a> = (&'a str, &'a [(&'a str, &'a str)], [&'a str; 2]);
+
+#[test]
+fn an_old_and_a_new_key_both_set_are_refused_naming_both() {
+    let cases: [BothSet<'_>; 4] = [
+        (
+            "[cache.pages]\nttl = \"5m\"\nttl_ms = 300000\n",
+            &[],
+            ["bff.toml", "bff.toml"],
+        ),
+        (
+            "[cache.pages]\nttl = \"5m\"\n",
+            &[("BFF__CACHE__PAGES__TTL_MS", "300000")],
+            ["BFF__CACHE__PAGES__TTL_MS", "bff.toml"],
+        ),
+        (
+            "[cache.pages]\nttl_ms = 300000\n",
+            &[("BFF__CACHE__PAGES__TTL", "5m")],
+            ["bff.toml", "BFF__CACHE__PAGES__TTL"],
+        ),
+        (
+            "",
+            &[
+                ("BFF__CACHE__PAGES__TTL", "5m"),
+                ("BFF__CACHE__PAGES__TTL_MS", "300000"),
+            ],
+            ["BFF__CACHE__PAGES__TTL_MS", "BFF__CACHE__PAGES__TTL"],
+        ),
+    ];
+    // "key (from source)" -> source
+    let source_of = |message: &str, key: &str| {
+        let start = format!("{key} (from ");
+        message
+            .split_once(&start)
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map(|(source, _)| source.to_owned())
+            .unwrap_or_else(|| panic!("{key} is not named: {message}"))
+    };
+    for (toml, env, [old_source, new_source]) in cases {
+        let message = message_of(toml, env);
+        assert!(message.contains("both set"), "{message}");
+        assert!(
+            source_of(&message, "cache.pages.ttl_ms").ends_with(old_source),
+            "{message}"
+        );
+        assert!(
+            source_of(&message, "cache.pages.ttl").ends_with(new_source),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_duration_is_refused_naming_the_key_and_where_it_came_from() {
+    let from_file = message_of("[cache.pages]\nttl = \"5 parsecs\"\n", &[]);
+    assert!(from_file.starts_with("cache.pages.ttl:"), "{from_file}");
+    assert!(from_file.contains("5 parsecs"), "{from_file}");
+    assert!(from_file.contains("bff.toml"), "{from_file}");
+    let from_env = message_of("", &[("BFF__SERVER__REQUEST_TIMEOUT", "soon")]);
+    assert!(
+        from_env.starts_with("server.request_timeout:"),
+        "{from_env}"
+    );
+    assert!(
+        from_env.contains("BFF__SERVER__REQUEST_TIMEOUT"),
+        "{from_env}"
+    );
+    let bare = message_of("[redis]\ncommand_timeout = 100\n", &[]);
+    assert!(bare.starts_with("redis.command_timeout:"), "{bare}");
+    assert!(bare.contains("no unit"), "{bare}");
+    let old = message_of("", &[("BFF__SERVER__SHUTDOWN_GRACE_MS", "soon")]);
+    assert!(old.starts_with("server.shutdown_grace_ms:"), "{old}");
+    assert!(old.contains("BFF__SERVER__SHUTDOWN_GRACE_MS"), "{old}");
 }

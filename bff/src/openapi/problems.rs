@@ -39,7 +39,7 @@ problem_responses! {
     NotFound;
     /// The request conflicts with the resource's state (`code` per operation).
     Conflict;
-    /// The request body did not arrive within `server.body_read_timeout_ms` (`code`:
+    /// The request body did not arrive within `server.body_read_timeout` (`code`:
     /// request_timeout); the connection is closed.
     RequestTimedOut;
     /// The request body, or an uploaded file, exceeds its limit (`code`: payload_too_large; for

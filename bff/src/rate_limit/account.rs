@@ -10,7 +10,7 @@
 //! attempt abandoned mid-way (its request cancelled) stays counted: the cautious side.
 //!
 //! The account is a hash of the lower-cased e-mail (no address is kept in memory or in Redis).
-//! A window starts with the account's first failure and lasts `sign_in_failure_window_ms`.
+//! A window starts with the account's first failure and lasts `sign_in_failure_window`.
 //! With Redis the count is shared by every replica (a script reads, compares and increments in
 //! one step); without it, or while it does not answer, each replica counts on its own (one
 //! atomic compare-and-increment).
@@ -113,7 +113,7 @@ impl Attempt {
 
 impl SignInFailures {
     pub fn new(config: &RateLimitConfig, metrics: Arc<Metrics>, redis: Option<Redis>) -> Self {
-        let window = Duration::from_millis(config.sign_in_failure_window_ms.max(1));
+        let window = config.sign_in_failure_window.max(Duration::from_millis(1));
         Self {
             allowed: u64::from(config.sign_in_failures_per_account),
             window,

@@ -74,9 +74,9 @@ impl Redis {
             info = info.set_redis_settings(settings);
         }
         let client = redis::Client::open(info).map_err(refuse)?;
-        let command_timeout = Duration::from_millis(config.command_timeout_ms);
+        let command_timeout = config.command_timeout;
         let manager_config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(Duration::from_millis(config.connect_timeout_ms)))
+            .set_connection_timeout(Some(config.connect_timeout))
             .set_response_timeout(Some(command_timeout))
             // Reconnection happens in the background; a command never waits on more than one
             // attempt, and our own timeout bounds it anyway.

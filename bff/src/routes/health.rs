@@ -1,7 +1,5 @@
 //! Liveness and readiness.
 
-use std::time::Duration;
-
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -15,14 +13,14 @@ pub async fn live() -> &'static str {
     "ok"
 }
 
-/// `/readyz`: both upstreams reachable (verdict reused for `readiness.cache_ms`), and not
-/// stopping (from SIGTERM on, through `server.shutdown_delay_ms` and the drain); Redis's state
+/// `/readyz`: both upstreams reachable (verdict reused for `readiness.cache`), and not
+/// stopping (from SIGTERM on, through `server.shutdown_delay` and the drain); Redis's state
 /// is reported beside them.
 pub async fn ready(State(state): State<SharedState>, request_id: RequestId) -> Response {
     if state.stopping.is_cancelled() || state.shutdown.is_cancelled() {
         return (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response();
     }
-    let ttl = Duration::from_millis(state.config.readiness.cache_ms);
+    let ttl = state.config.readiness.cache;
     let report = state
         .readiness
         .check(

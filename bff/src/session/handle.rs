@@ -179,7 +179,7 @@ struct CookieSettings {
     name: String,
     attributes: &'static str,
     max_age_s: u64,
-    /// A signed-in session's absolute lifetime (`session.absolute_lifetime_ms`).
+    /// A signed-in session's absolute lifetime (`session.absolute_lifetime`).
     lifetime_ms: i64,
 }
 
@@ -201,8 +201,9 @@ impl Sessions {
             cookie: Arc::new(CookieSettings {
                 name,
                 attributes,
-                max_age_s: config.session.max_age_days * 24 * 3600,
-                lifetime_ms: i64::try_from(config.session.absolute_lifetime_ms).unwrap_or(i64::MAX),
+                max_age_s: config.session.max_age.as_secs(),
+                lifetime_ms: i64::try_from(config.session.absolute_lifetime.as_millis())
+                    .unwrap_or(i64::MAX),
             }),
             metrics,
         }
@@ -362,7 +363,7 @@ mod tests {
 
     fn sessions(lifetime_ms: u64) -> Sessions {
         let mut config = Config::default();
-        config.session.absolute_lifetime_ms = lifetime_ms;
+        config.session.absolute_lifetime = std::time::Duration::from_millis(lifetime_ms);
         let keys = [SecretString::from("handle-test-key-0123456789abcdef")];
         Sessions::new(
             &config,

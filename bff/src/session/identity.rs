@@ -4,7 +4,7 @@
 //!   [`super::revocation::Revocations`]), and a copy of the cookie replayed afterwards opens to
 //!   a revoked id and is signed out.
 //! - The **beginning** bounds the session's life: a signed-in session older than
-//!   `session.absolute_lifetime_ms` is over, whatever its tokens say (refreshes renew tokens,
+//!   `session.absolute_lifetime` is over, whatever its tokens say (refreshes renew tokens,
 //!   never the beginning).
 //!
 //! A sign-in begins a new session (a new id: whatever id the visitor held before, perhaps

@@ -155,7 +155,7 @@ pub struct UserTokens {
     /// When the upstream last accepted this session (Unix milliseconds): its sign-in, refresh
     /// or the last check `GET /api/session` made. A sign-out elsewhere revokes the tokens
     /// upstream but not this cookie, so the session view is confirmed again once this is older
-    /// than `session.verify_after_ms`. 0 (cookies sealed before it existed): never confirmed.
+    /// than `session.verify_after`. 0 (cookies sealed before it existed): never confirmed.
     #[serde(rename = "c", default)]
     pub confirmed_at_ms: i64,
 }

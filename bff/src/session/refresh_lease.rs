@@ -122,7 +122,9 @@ pub struct LeaseTiming {
 impl LeaseTiming {
     /// For refreshes through `commerce`: the lease covers a call's queue wait and total timeout.
     pub fn for_upstream(commerce: &UpstreamConfig) -> Self {
-        let lease = Duration::from_millis(commerce.queue_timeout_ms + commerce.timeout_ms)
+        let lease = commerce
+            .queue_timeout
+            .saturating_add(commerce.timeout)
             .saturating_add(LEASE_SLACK);
         Self {
             lease,
@@ -690,12 +692,12 @@ mod tests {
         let commerce = UpstreamConfig {
             base_url: String::new(),
             health_path: String::new(),
-            connect_timeout_ms: 2000,
-            timeout_ms: 10_000,
+            connect_timeout: Duration::from_millis(2000),
+            timeout: Duration::from_millis(10_000),
             max_concurrency: 256,
-            queue_timeout_ms: 1000,
+            queue_timeout: Duration::from_millis(1000),
             breaker_failure_threshold: 5,
-            breaker_cool_off_ms: 10_000,
+            breaker_cool_off: Duration::from_millis(10_000),
         };
         let timing = LeaseTiming::for_upstream(&commerce);
         assert!(timing.lease > Duration::from_millis(11_000));

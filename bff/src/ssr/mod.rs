@@ -14,6 +14,7 @@ mod markup;
 mod pool;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +36,8 @@ pub struct SsrConfig {
     /// Renders that may wait for a thread; past it a fill serves the shell at once.
     pub queue: usize,
     /// The most one render may take before the engine stops it.
-    pub timeout_ms: u64,
+    #[serde(with = "crate::config::duration")]
+    pub timeout: Duration,
     /// The most memory one engine may hold.
     pub memory_mb: usize,
     /// Tests only: every render fails, as a timed-out one would. Never set in production.
@@ -47,7 +49,7 @@ impl Default for SsrConfig {
         Self {
             threads: 1,
             queue: 32,
-            timeout_ms: 1000,
+            timeout: Duration::from_secs(1),
             memory_mb: 128,
             fault_for_tests: false,
         }

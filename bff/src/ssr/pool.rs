@@ -93,7 +93,7 @@ const LOAD_TIME: Duration = Duration::from_secs(10);
 /// One render thread: takes jobs until the pool is dropped.
 fn serve(jobs: &Mutex<Receiver<Job>>, bundle: &str, config: &SsrConfig, fault: &AtomicBool) {
     let memory = config.memory_mb.saturating_mul(1024 * 1024);
-    let time = Duration::from_millis(config.timeout_ms);
+    let time = config.timeout;
     // loaded before the first job, so the first fill pays for its render only
     let load = || Engine::new(bundle, memory, LOAD_TIME);
     let mut engine: Option<Engine> = match load() {

@@ -1,5 +1,7 @@
 //! `[uploads]`: how the two upload routes' bodies are held while they are read.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 
 /// Bodies larger than `server.max_body_bytes` (only the upload routes take them) are spooled
@@ -19,7 +21,8 @@ pub struct UploadsConfig {
     pub max_concurrent_forms: usize,
     /// How long a spooled upload waits for one of `max_concurrent_forms` (holding no slot)
     /// before it is answered 503 with `Retry-After`.
-    pub form_wait_ms: u64,
+    #[serde(with = "crate::config::duration")]
+    pub form_wait: Duration,
 }
 
 impl Default for UploadsConfig {
@@ -28,7 +31,7 @@ impl Default for UploadsConfig {
             spool_capacity_bytes: 448 * 1024 * 1024,
             client_in_flight_bytes: 60_000_000,
             max_concurrent_forms: 1,
-            form_wait_ms: 60_000,
+            form_wait: Duration::from_secs(60),
         }
     }
 }

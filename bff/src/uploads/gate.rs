@@ -45,7 +45,7 @@ impl UploadGate {
             reading: BodyReading::new(&config.server),
             spool: Spool::new(&config.uploads),
             forms: Arc::new(Semaphore::new(config.uploads.max_concurrent_forms.max(1))),
-            form_wait: Duration::from_millis(config.uploads.form_wait_ms),
+            form_wait: config.uploads.form_wait,
             dealer_registrations: Arc::new(ClientRateLimit::dealer_registrations(
                 &config.rate_limit,
                 state.metrics.clone(),

@@ -10,7 +10,6 @@ pub mod stack;
 pub mod transport;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use bytes::Bytes;
@@ -174,15 +173,15 @@ impl Upstream {
             name,
             BreakerSettings {
                 failure_threshold: config.breaker_failure_threshold,
-                cool_off: Duration::from_millis(config.breaker_cool_off_ms),
+                cool_off: config.breaker_cool_off,
             },
             metrics.clone(),
         ));
         let settings = stack::Settings {
             name,
             max_concurrency: config.max_concurrency,
-            queue_timeout: Duration::from_millis(config.queue_timeout_ms),
-            timeout: Duration::from_millis(config.timeout_ms),
+            queue_timeout: config.queue_timeout,
+            timeout: config.timeout,
             credential,
             metrics,
             breaker: breaker.clone(),

@@ -20,8 +20,8 @@ pub type Transport = BoxCloneSyncService<Request<Bytes>, Response<Bytes>, Upstre
 pub fn http_client(config: &UpstreamConfig) -> reqwest::Result<reqwest::Client> {
     crate::tls::install_crypto_provider();
     reqwest::Client::builder()
-        .connect_timeout(Duration::from_millis(config.connect_timeout_ms))
-        .timeout(Duration::from_millis(config.timeout_ms))
+        .connect_timeout(config.connect_timeout)
+        .timeout(config.timeout)
         .pool_idle_timeout(Duration::from_secs(60))
         // Upstream redirects would let an upstream steer the BFF (and its credentials) elsewhere.
         .redirect(reqwest::redirect::Policy::none())

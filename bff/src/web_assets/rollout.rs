@@ -1,5 +1,5 @@
 //! The rollout window: how long after a build first started the previous releases' hashed
-//! assets are still served (see `web.previous_assets_window_seconds`).
+//! assets are still served (see `web.previous_assets_window`).
 //!
 //! With Redis every replica of a build shares one start, the first replica's, and one closing
 //! flag; the shared state is read again at most once a second, and only when a previous

@@ -12,6 +12,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -100,7 +101,7 @@ pub fn start_with_web_build(config: Config, secrets: &[(&str, &str)]) -> InProce
     config.web.dist_dir = web;
     // two busy cores run many tests at once: a render that takes 200 ms alone can take seconds
     // (the time limit has a test of its own; the fault switch stands in for failures)
-    config.ssr.timeout_ms = 20_000;
+    config.ssr.timeout = Duration::from_millis(20_000);
     build(config, secrets, None, over_the_sandbox)
 }
 

@@ -12,6 +12,7 @@ pub mod shopping;
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::time::Duration;
 
 use bff::config::{Config, Secrets};
 use bff::server::Running;
@@ -34,7 +35,7 @@ pub struct TestServer {
 /// busy cores a command can take that long, and the fallback it triggers (fetch alone) would
 /// make a test of coalescing count an extra upstream call. The fallbacks have tests of their
 /// own, with Redis stopped.
-pub const BUSY_MACHINE_REDIS_TIMEOUT_MS: u64 = 2_000;
+pub const BUSY_MACHINE_REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// A configuration that binds every listener on a free port. With `BFF_TEST_REDIS_URL` set
 /// (`make test` sets it for a second run of the suites where Redis applies), every server uses
@@ -44,11 +45,11 @@ pub fn test_config() -> Config {
     config.server.listen = "127.0.0.1:0".parse().unwrap();
     config.admin.listen = "127.0.0.1:0".parse().unwrap();
     config.sandbox.listen = "127.0.0.1:0".parse().unwrap();
-    config.readiness.cache_ms = 0;
+    config.readiness.cache = Duration::ZERO;
     if let Ok(url) = std::env::var("BFF_TEST_REDIS_URL") {
         config.redis.url = url;
         config.redis.key_prefix = format!("test-{}:", uuid::Uuid::new_v4());
-        config.redis.command_timeout_ms = BUSY_MACHINE_REDIS_TIMEOUT_MS;
+        config.redis.command_timeout = BUSY_MACHINE_REDIS_TIMEOUT;
     }
     config
 }

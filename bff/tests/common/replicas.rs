@@ -60,7 +60,7 @@ impl Replicas {
             let mut config = external_sandbox(test_config(), &sandbox_origin);
             config.redis.url = setup.redis_url.clone();
             config.redis.key_prefix = key_prefix.clone();
-            config.redis.command_timeout_ms = super::BUSY_MACHINE_REDIS_TIMEOUT_MS;
+            config.redis.command_timeout = super::BUSY_MACHINE_REDIS_TIMEOUT;
             configure(&mut config);
             replicas.push(start_replica(config, &sandbox_origin).await);
         }

@@ -2409,7 +2409,7 @@ export interface components {
             };
         };
         /**
-         * @description The request body did not arrive within `server.body_read_timeout_ms` (`code`:
+         * @description The request body did not arrive within `server.body_read_timeout` (`code`:
          *     request_timeout); the connection is closed.
          */
         RequestTimedOut: {
