@@ -10,7 +10,7 @@ import { server } from './server';
 configure({ asyncUtilTimeout: 3_000 });
 
 beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen({ onUnhandledFrame: 'error' });
 });
 
 beforeEach(() => {

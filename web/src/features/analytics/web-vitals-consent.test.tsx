@@ -20,7 +20,9 @@ describe('Web Vitals reporting', () => {
   it('does not start before the visitor decides, and starts once they accept', async () => {
     const user = userEvent.setup();
     renderRoute('/product/summit%20lr');
-    const dialog = await screen.findByRole('dialog', { name: 'Your privacy' });
+    // a product page's first render, its requests and then the modal after the first screen: on
+    // 2 shared cores this can pass 3 s, as MSW 3 answers each request through Undici and a socket
+    const dialog = await screen.findByRole('dialog', { name: 'Your privacy' }, { timeout: 6000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(started).not.toHaveBeenCalled();
 

@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router/dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { plainProduct, productCard } from '../../../test/fixtures/catalogue';
 import { renderWithClient } from '../../../test/render';
+import { recordFetches } from '../../../test/fetches';
 import { server } from '../../../test/server';
 import { IN_VIEW_PREFETCH_LIMIT } from '../logic/prefetch-policy';
 import { cardImageLoading, FIRST_SCREEN_CARDS, FIRST_SCREEN_LCP_CARDS, ProductGrid } from './product-card';
@@ -45,14 +46,15 @@ function stubDevice({ touch, saveData }: { touch: boolean; saveData: boolean }) 
 
 const products = Array.from({ length: 12 }, (_, index) => productCard(`Card ${String(index)}`));
 
+/** Renders the grid; `requested()` lists the products it has fetched so far, in the order it fetched them. */
 function renderGrid() {
-  const requested: string[] = [];
-  server.use(
-    http.get('/api/products/:title', ({ params }) => {
-      requested.push(String(params.title));
-      return HttpResponse.json(plainProduct);
-    }),
-  );
+  const fetched = recordFetches();
+  const requested = () =>
+    fetched
+      .map((url) => /^\/api\/products\/([^/]+)$/.exec(url.pathname)?.[1])
+      .filter((title) => title !== undefined)
+      .map((title) => decodeURIComponent(title));
+  server.use(http.get('/api/products/:title', () => HttpResponse.json(plainProduct)));
   const router = createMemoryRouter([{ path: '/', element: <ProductGrid products={products} label="Cards" firstScreen /> }]);
   renderWithClient(<RouterProvider router={router} />);
   return { requested };
@@ -74,7 +76,7 @@ describe('product cards prefetch on intent', () => {
     const { requested } = renderGrid();
     fireEvent.touchStart(links()[3] as Element);
     await vi.waitFor(() => {
-      expect(requested).toEqual(['card 3']); // the API's path is the lower-cased title
+      expect(requested()).toEqual(['card 3']); // the API's path is the lower-cased title
     });
   });
 
@@ -88,9 +90,9 @@ describe('product cards prefetch on intent', () => {
     observer?.enter(links().slice(4, 10));
     observer?.enter(links());
     await vi.waitFor(() => {
-      expect(requested).toHaveLength(IN_VIEW_PREFETCH_LIMIT);
+      expect(requested()).toHaveLength(IN_VIEW_PREFETCH_LIMIT);
     });
-    expect(requested).toEqual(['card 4', 'card 5', 'card 6', 'card 7', 'card 8', 'card 9', 'card 0', 'card 1']);
+    expect(requested()).toEqual(['card 4', 'card 5', 'card 6', 'card 7', 'card 8', 'card 9', 'card 0', 'card 1']);
     expect(observer?.disconnected).toBe(true);
   });
 

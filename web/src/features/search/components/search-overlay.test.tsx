@@ -6,6 +6,7 @@ import { productCard } from '../../../test/fixtures';
 import { renderRoute } from '../../../test/render';
 import { problem, server } from '../../../test/server';
 import { defined } from '../../../test/defined';
+import { recordFetches } from '../../../test/fetches';
 import { advance, installFakeTimers } from '../../../test/timers';
 import { SUGGESTION_DEBOUNCE_MS, TOGGLE_DEBOUNCE_MS, type SearchResponse, type SearchResult } from '../api';
 // loaded up front, so the lazily loaded overlay and pages are already in the module cache
@@ -19,14 +20,18 @@ const results: SearchResult[] = [
   productCard({ title: 'Summit Tactical', subtitle: '', imgUrl: { src: '', alt: '' } }),
 ];
 
-let queries: string[];
+let fetched: URL[];
+
+/** The queries the overlay has asked the search API for so far, as it asked them (at the fetch). */
+function queries() {
+  return fetched.filter((url) => url.pathname === '/api/search').map((url) => url.searchParams.get('q') ?? '');
+}
 
 beforeEach(() => {
-  queries = [];
+  fetched = recordFetches();
   server.use(
     http.get('/api/search', ({ request }) => {
       const q = new URL(request.url).searchParams.get('q') ?? '';
-      queries.push(q);
       return HttpResponse.json({ query: q.trim().toLowerCase(), results } satisfies SearchResponse);
     }),
   );
@@ -89,7 +94,7 @@ describe('search overlay', () => {
     await user.type(box, 'sc');
     await advance(SUGGESTION_DEBOUNCE_MS * 4);
 
-    expect(queries).toEqual([]);
+    expect(queries()).toEqual([]);
     expect(screen.queryByRole('option')).not.toBeInTheDocument();
     expect(box).toHaveAttribute('aria-expanded', 'false');
   });
@@ -100,14 +105,14 @@ describe('search overlay', () => {
 
     await user.type(box, 'Sum');
     await advance(SUGGESTION_DEBOUNCE_MS - 1);
-    expect(queries).toEqual([]);
+    expect(queries()).toEqual([]);
 
     await user.type(box, 'm');
     await advance(SUGGESTION_DEBOUNCE_MS - 1);
-    expect(queries).toEqual([]); // the pause restarted with the 4th character
+    expect(queries()).toEqual([]); // the pause restarted with the 4th character
 
     await advance(1);
-    expect(queries).toEqual(['summ']);
+    expect(queries()).toEqual(['summ']);
     const listbox = await screen.findByRole('listbox', { name: 'Search suggestions' });
     expect(within(listbox).getAllByRole('option').map((option) => option.textContent)).toEqual([
       'Summit LRBolt action',
@@ -148,7 +153,7 @@ describe('search overlay', () => {
     expect(screen.queryByRole('option')).not.toBeInTheDocument();
     await advance(SUGGESTION_DEBOUNCE_MS);
     expect(screen.queryByRole('option')).not.toBeInTheDocument();
-    expect(queries).toEqual(['summit']);
+    expect(queries()).toEqual(['summit']);
   });
 
   it('moves through the suggestions with the arrow keys (wrapping) and opens the chosen one with Enter', async () => {
