@@ -15,7 +15,8 @@ function lazyRoutes(routes: RouteObject[]): RouteObject[] {
 
 describe('route preloads', () => {
   it('names, for every lazily loaded route, the very module it imports (the manifest key)', () => {
-    const pages = [...routerSource.matchAll(/page\('([^']+)', \(\) => import\('\.\/([^']+)'\)\)/g)];
+    // however the call is laid out (a formatter breaks the long ones over lines)
+    const pages = [...routerSource.matchAll(/page\(\s*'([^']+)',\s*\(\) => import\('\.\/([^']+)'\),?\s*\)/g)];
     expect(pages.length).toBe(lazyRoutes(createRoutes(new QueryClient())).length);
     for (const [, module, imported] of pages) expect(module).toBe(`src/app/${String(imported)}.tsx`);
   });
