@@ -19,7 +19,10 @@ function scriptsAtLowPriority(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler: (html) =>
-        html.replace(/<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g, '<$1 fetchpriority="low"'),
+        html.replace(
+          /<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g,
+          '<$1 fetchpriority="low"',
+        ),
     },
   };
 }
@@ -77,7 +80,10 @@ export default defineConfig({
       // One copy of react-router under Node: without this its main entry resolves to the CommonJS
       // build and its /dom entry to the ES build, and the two do not share their React contexts.
       { find: /^react-router$/, replacement: fromRoot('node_modules/react-router/dist/development/index.mjs') },
-      { find: /^react-router\/dom$/, replacement: fromRoot('node_modules/react-router/dist/development/dom-export.mjs') },
+      {
+        find: /^react-router\/dom$/,
+        replacement: fromRoot('node_modules/react-router/dist/development/dom-export.mjs'),
+      },
     ],
   },
 });

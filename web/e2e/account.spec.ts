@@ -56,14 +56,20 @@ test('a signed-out visit returns after sign-in, and every account page shows its
   await expect(contact).toContainText('shopper@talonforge.example');
   await expect(contact).toContainText('(208) 555-0142');
   await expect(contact.getByRole('link', { name: 'Change Password' })).toBeVisible();
-  await expect(main(page).getByRole('region', { name: 'Newsletters' })).toContainText('You are subscribed to our newsletter.');
+  await expect(main(page).getByRole('region', { name: 'Newsletters' })).toContainText(
+    'You are subscribed to our newsletter.',
+  );
   await expect(main(page).getByRole('region', { name: 'Email Verification' })).toContainText('Verified');
   await expect(main(page).getByRole('link', { name: 'Manage Addresses' })).toBeVisible();
   await expect(main(page).getByRole('link', { name: 'Back' })).toHaveCount(0);
   await expectNoAxeViolations(page);
 
   const pages: { path: string; title: string; texts: (string | RegExp)[] }[] = [
-    { path: '/profile/account-information', title: 'Account Information', texts: ['Contact Information', 'Email Verification'] },
+    {
+      path: '/profile/account-information',
+      title: 'Account Information',
+      texts: ['Contact Information', 'Email Verification'],
+    },
     { path: '/profile/details', title: 'Edit Information', texts: ['Your e-mail address cannot be changed.'] },
     { path: '/profile/update-password', title: 'Update Password', texts: ['Current Password', 'Confirm Password'] },
     { path: '/profile/newsletter', title: 'Newsletter Subscription', texts: ['You are subscribed to our newsletter.'] },
@@ -224,7 +230,9 @@ test('register, verify the e-mail from the outbox, edit the information and the 
   await expect(main(page).getByRole('region', { name: 'Contact Information' })).toContainText(email);
 });
 
-test('an order placed through the API, the newsletter, Pro Deal documents and LE/MIL through VeriPass', async ({ page }) => {
+test('an order placed through the API, the newsletter, Pro Deal documents and LE/MIL through VeriPass', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const email = uniqueEmail('programs');
   await gotoHydrated(page, '/');
@@ -236,7 +244,9 @@ test('an order placed through the API, the newsletter, Pro Deal documents and LE
   await heading(page, 'My Orders');
   const table = main(page).getByRole('table');
   const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: String(orderId) }) });
-  const today = new Intl.DateTimeFormat('en-US', { month: '2-digit', day: '2-digit', year: 'numeric' }).format(new Date());
+  const today = new Intl.DateTimeFormat('en-US', { month: '2-digit', day: '2-digit', year: 'numeric' }).format(
+    new Date(),
+  );
   await expect(row).toContainText(today);
   await expect(row).toContainText('Processing');
   await expect(row).toContainText('$');
@@ -272,7 +282,11 @@ test('an order placed through the API, the newsletter, Pro Deal documents and LE
   const documents = proDeal.getByLabel('Supporting Documents');
   await documents.setInputFiles([
     { name: 'badge.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') },
-    { name: 'paystub.pdf', mimeType: 'application/pdf', buffer: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(600_000)]) },
+    {
+      name: 'paystub.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(600_000)]),
+    },
   ]);
   const refused = proDeal.getByRole('alert');
   await expect(refused).toContainText('badge.gif is not an accepted file type');
@@ -280,7 +294,9 @@ test('an order placed through the API, the newsletter, Pro Deal documents and LE
   await documents.setInputFiles([{ name: 'work-id.png', mimeType: 'image/png', buffer: PNG }]);
   await expect(refused).toHaveCount(0);
   await proDeal.getByRole('button', { name: 'Submit Application' }).click();
-  await expect(page.getByText('Your Pro Deal application has been submitted and is pending verification.')).toBeVisible();
+  await expect(
+    page.getByText('Your Pro Deal application has been submitted and is pending verification.'),
+  ).toBeVisible();
   await expect(main(page).getByText('Your application is pending verification.')).toBeVisible();
 
   // LE/MIL: to VeriPass and back
@@ -297,7 +313,9 @@ test('an order placed through the API, the newsletter, Pro Deal documents and LE
   const military = main(page).getByRole('region', { name: 'LE / MIL' });
   await expect(military).toContainText('Your LE / MIL status is verified.');
   await expect(military.getByRole('link')).toHaveCount(0);
-  await expect(main(page).getByRole('region', { name: 'Pro Deal' })).toContainText('Your application is pending verification.');
+  await expect(main(page).getByRole('region', { name: 'Pro Deal' })).toContainText(
+    'Your application is pending verification.',
+  );
 });
 
 /** A 1×1 PNG (the BFF and the sandbox check the content, not only the name). */

@@ -15,12 +15,24 @@ interface Line {
   productUrl: string;
 }
 
-const FIELD_KIT: Line = { productId: 'TF-FMK', productName: 'Field Maintenance Kit', productUrl: '/product/field%20maintenance%20kit' };
+const FIELD_KIT: Line = {
+  productId: 'TF-FMK',
+  productName: 'Field Maintenance Kit',
+  productUrl: '/product/field%20maintenance%20kit',
+};
 /** 25 % off: 39.00 → 29.25. */
-const DUST_COVER: Line = { productId: 'TF-CDC', productName: 'Cobalt Dust Cover', productUrl: '/product/cobalt%20dust%20cover' };
+const DUST_COVER: Line = {
+  productId: 'TF-CDC',
+  productName: 'Cobalt Dust Cover',
+  productUrl: '/product/cobalt%20dust%20cover',
+};
 /** Low stock (sandbox README): 1 in stock. */
 const RANGE_MAT: Line = { productId: 'TF-MAT', productName: 'Range Mat', productUrl: '/product/range%20mat' };
-const SLING_MOUNT: Line = { productId: 'TF-QDS', productName: 'QD Sling Mount', productUrl: '/product/qd%20sling%20mount' };
+const SLING_MOUNT: Line = {
+  productId: 'TF-QDS',
+  productName: 'QD Sling Mount',
+  productUrl: '/product/qd%20sling%20mount',
+};
 
 /** Adds a line to this visitor's cart through the BFF (unsafe requests need `X-CSRF: 1`). */
 async function addThroughApi(page: Page, line: Line): Promise<void> {
@@ -32,7 +44,9 @@ async function addThroughApi(page: Page, line: Line): Promise<void> {
 }
 
 function cartButton(page: Page, count: number) {
-  return page.getByRole('banner').getByRole('button', { name: `Cart, ${String(count)} ${count === 1 ? 'item' : 'items'}` });
+  return page
+    .getByRole('banner')
+    .getByRole('button', { name: `Cart, ${String(count)} ${count === 1 ? 'item' : 'items'}` });
 }
 
 async function openCart(page: Page, count: number) {
@@ -81,9 +95,14 @@ test('a guest changes quantities, removes a line, applies promo codes and leaves
   }
 
   drawer = await openCart(page, 2);
-  await expect(drawer.getByRole('link', { name: 'Field Maintenance Kit' })).toHaveAttribute('href', FIELD_KIT.productUrl);
+  await expect(drawer.getByRole('link', { name: 'Field Maintenance Kit' })).toHaveAttribute(
+    'href',
+    FIELD_KIT.productUrl,
+  );
   // the discounted state: the original struck through beside the unit price
-  const dustCover = drawer.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Cobalt Dust Cover' }) });
+  const dustCover = drawer
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'Cobalt Dust Cover' }) });
   await expect(dustCover.locator('s')).toHaveText(/\$39\.00/);
   await expect(dustCover).toContainText('$29.25');
   await expect(drawer).toContainText('Discount$0.00');
@@ -171,7 +190,9 @@ test('a guest cart survives sign-in: the merged lines show without a reload', as
 
 // The two adds through the catalogue's UI (issue 12, Done when): a collection card's quick '+'
 // and a variant product's Add to Cart.
-test('a guest adds from a collection quick + and a variant product from its page: toasts and badge', async ({ page }) => {
+test('a guest adds from a collection quick + and a variant product from its page: toasts and badge', async ({
+  page,
+}) => {
   await gotoHydrated(page, '/collection/cases');
   await page.getByRole('button', { name: /add field maintenance kit to (the )?cart/i }).click();
   let drawer = page.getByRole('dialog', { name: 'Cart' });

@@ -18,7 +18,9 @@ test.describe('collection pages', () => {
     await gotoHydrated(page, '/collection/rifles');
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1, name: 'Rifles' })).toBeVisible();
-    await expect(main.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Home' })).toBeVisible();
+    await expect(
+      main.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Home' }),
+    ).toBeVisible();
     await expect(page).toHaveTitle('Rifles | Talonforge Arms');
 
     const tabs = main.getByRole('tablist', { name: 'Action' });
@@ -35,9 +37,14 @@ test.describe('collection pages', () => {
     await expect(card(main, 'Copperhead Limited')).toContainText('Coming Soon');
     await expect(card(main, 'Copperhead Limited').getByRole('button')).toHaveCount(0);
     // a single in-stock sku: the quick '+'; a product with variants: none
-    await expect(card(main, 'Summit Ultralite').getByRole('button', { name: 'Add Summit Ultralite to cart' })).toBeVisible();
+    await expect(
+      card(main, 'Summit Ultralite').getByRole('button', { name: 'Add Summit Ultralite to cart' }),
+    ).toBeVisible();
     await expect(card(main, 'Summit LR').getByRole('button')).toHaveCount(0);
-    await expect(card(main, 'Summit LR').getByRole('link', { name: 'Summit LR' })).toHaveAttribute('href', '/product/summit%20lr');
+    await expect(card(main, 'Summit LR').getByRole('link', { name: 'Summit LR' })).toHaveAttribute(
+      'href',
+      '/product/summit%20lr',
+    );
     await expectNoAxeViolations(page);
 
     await tabs.getByRole('tab', { name: 'Semi-Auto' }).click();
@@ -64,7 +71,9 @@ test.describe('collection pages', () => {
     await expect(main.getByRole('article')).toHaveCount(1);
   });
 
-  test('cards (Pistols), simple grid (Hats, null display type) and a collection that does not exist', async ({ page }) => {
+  test('cards (Pistols), simple grid (Hats, null display type) and a collection that does not exist', async ({
+    page,
+  }) => {
     await gotoHydrated(page, '/collection/pistols');
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1, name: 'Pistols' })).toBeVisible();
@@ -87,7 +96,9 @@ test.describe('collection pages', () => {
     await expect(main.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   });
 
-  test('filterable grid (Upgrades): Model under a manufacturer, search, sort, count, Reset All, in the URL', async ({ page }) => {
+  test('filterable grid (Upgrades): Model under a manufacturer, search, sort, count, Reset All, in the URL', async ({
+    page,
+  }) => {
     await gotoHydrated(page, '/collection/upgrades');
     const main = page.getByRole('main');
     const filters = main.getByRole('region', { name: 'Filters' });
@@ -161,10 +172,9 @@ test.describe('product pages', () => {
     await expect(price).toContainText('$2,199.00');
     await expect(price).toContainText('(10% off)');
     await expect(page).toHaveURL(/\?sku=TF-SLR-65CM-24-FDE$/);
-    await expect(main.getByRole('group', { name: 'Color swatches' }).getByRole('button', { name: 'Flat Dark Earth' })).toHaveAttribute(
-      'aria-pressed',
-      'true',
-    );
+    await expect(
+      main.getByRole('group', { name: 'Color swatches' }).getByRole('button', { name: 'Flat Dark Earth' }),
+    ).toHaveAttribute('aria-pressed', 'true');
 
     // an earlier select narrows the later ones and resets them to their first valid value
     await caliber.selectOption('.308 Win');
@@ -179,7 +189,10 @@ test.describe('product pages', () => {
 
     // the swatch selects the colour: an out-of-stock sku hides Add to Cart and offers the alert
     await caliber.selectOption('6.5 Creedmoor');
-    await main.getByRole('group', { name: 'Color swatches' }).getByRole('button', { name: 'Sniper Grey (Out of stock)' }).click();
+    await main
+      .getByRole('group', { name: 'Color swatches' })
+      .getByRole('button', { name: 'Sniper Grey (Out of stock)' })
+      .click();
     await expect(color).toHaveValue('Sniper Grey');
     await expect(price).toHaveText('$2,249.00');
     await expect(addToCart).toHaveCount(0);
@@ -191,7 +204,9 @@ test.describe('product pages', () => {
     await alert.getByRole('checkbox', { name: "I'm not a robot" }).check();
     await expect(alert.getByText('You are verified')).toBeVisible();
     await alert.getByRole('button', { name: 'Notify Me' }).click();
-    await expect(main.getByRole('status').filter({ hasText: 'You will be notified when Summit LR is back in stock' })).toBeVisible();
+    await expect(
+      main.getByRole('status').filter({ hasText: 'You will be notified when Summit LR is back in stock' }),
+    ).toBeVisible();
 
     // the linked variant survives a reload
     await reloadHydrated(page);
@@ -245,7 +260,9 @@ test.describe('product pages', () => {
     await bag.click();
     await expect(bag).toHaveAttribute('aria-pressed', 'false');
 
-    await expect(main.getByRole('region', { name: 'Holsters' }).getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
+    await expect(
+      main.getByRole('region', { name: 'Holsters' }).getByRole('button', { name: 'Coming Soon' }),
+    ).toBeDisabled();
 
     const tabs = main.getByRole('tablist', { name: 'Product information' });
     await tabs.getByRole('tab', { name: 'DESCRIPTION' }).focus();
@@ -305,7 +322,10 @@ test.describe('search results', () => {
   });
 });
 
-test('client-side navigation from a collection to a product makes exactly one /api request', async ({ page, isMobile }) => {
+test('client-side navigation from a collection to a product makes exactly one /api request', async ({
+  page,
+  isMobile,
+}) => {
   await gotoHydrated(page, '/collection/hats');
   const main = page.getByRole('main');
   await expect(card(main, 'Talon Logo Cap')).toBeVisible();

@@ -43,7 +43,10 @@ async function checkoutCalls(request: APIRequestContext): Promise<number> {
   return stats.routes[CHECKOUT_ROUTE] ?? 0;
 }
 
-async function orderEmails(request: APIRequestContext, email: string): Promise<{ kind: string; subject: string; link: string | null }[]> {
+async function orderEmails(
+  request: APIRequestContext,
+  email: string,
+): Promise<{ kind: string; subject: string; link: string | null }[]> {
   const url = `${await sandboxOrigin(request)}/3p/outbox.json?to=${encodeURIComponent(email)}`;
   const mails = (await (await request.get(url)).json()) as { kind: string; subject: string; link: string | null }[];
   return mails.filter((mail) => mail.kind === 'order-confirmation');
@@ -62,7 +65,8 @@ async function addToCart(page: Page, productId: string, quantity = 1): Promise<v
 function watchCheckoutRequests(page: Page): { count: () => number; bodies: string[] } {
   const bodies: string[] = [];
   page.on('request', (request) => {
-    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/checkout') bodies.push(request.postData() ?? '');
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/checkout')
+      bodies.push(request.postData() ?? '');
   });
   return { count: () => bodies.length, bodies };
 }
@@ -133,7 +137,9 @@ function banner(page: Page, text: string): Locator {
   return page.getByText(text, { exact: true });
 }
 
-test('a guest buys an in-stock item end to end: errors, payment, confirmation and the order e-mail', async ({ page }) => {
+test('a guest buys an in-stock item end to end: errors, payment, confirmation and the order e-mail', async ({
+  page,
+}) => {
   const email = uniqueEmail('guest');
   await gotoHydrated(page, '/');
   await addToCart(page, SKU.caseSmall, 2);
@@ -168,7 +174,9 @@ test('a guest buys an in-stock item end to end: errors, payment, confirmation an
   await expect(page).toHaveURL(/stepId=payment/);
   await expect(steps.getByText('Review & Payment')).toHaveAttribute('aria-current', 'step');
   const summary = page.getByRole('complementary', { name: 'Order summary' });
-  await expect(summary.getByText('Shipping', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText('$19.99');
+  await expect(summary.getByText('Shipping', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText(
+    '$19.99',
+  );
   await expect(summary.getByRole('region', { name: 'Ship to' })).toContainText('100 Congress Ave');
   await expect(summary.getByRole('region', { name: 'Shipping method' })).toContainText('Expedited');
   await expect(page.getByRole('link', { name: 'Back' })).toBeVisible();
@@ -184,7 +192,10 @@ test('a guest buys an in-stock item end to end: errors, payment, confirmation an
   const callsBefore = await checkoutCalls(page.request);
   await fillCard(page, CARD.visa);
   await expect(page.getByLabel('Card Number')).toHaveValue('4111 1111 1111 1111');
-  await expect(page.getByRole('list', { name: 'Accepted cards' }).getByText('Visa')).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByRole('list', { name: 'Accepted cards' }).getByText('Visa')).toHaveAttribute(
+    'aria-current',
+    'true',
+  );
   await placeOrderButton(page).click();
 
   await expect(page.getByRole('heading', { name: 'Thank You! Your order has been received' })).toBeVisible();
@@ -244,7 +255,9 @@ test('an FFL item needs the dealer form with a US phone, and ships to the dealer
   await expect(page.getByRole('heading', { name: 'Shipping Address' })).toHaveCount(0);
 });
 
-test('a restricted zip opens the modal; Update Address closes it and Remove Items removes the item', async ({ page }) => {
+test('a restricted zip opens the modal; Update Address closes it and Remove Items removes the item', async ({
+  page,
+}) => {
   await gotoHydrated(page, '/');
   await addToCart(page, SKU.brake);
   await addToCart(page, SKU.kit);
@@ -277,9 +290,17 @@ test('removing every item in the modal goes home with a warning; an empty cart r
   await gotoHydrated(page, '/');
   await addToCart(page, SKU.brake);
   await gotoHydrated(page, '/checkout');
-  await fillBilling(page, { ...austin(uniqueEmail('all-restricted')), city: 'San Francisco', state: 'California', zip: '94105' });
+  await fillBilling(page, {
+    ...austin(uniqueEmail('all-restricted')),
+    city: 'San Francisco',
+    state: 'California',
+    zip: '94105',
+  });
   await next(page);
-  await page.getByRole('dialog', { name: 'You have restricted items in your cart' }).getByRole('button', { name: 'Remove Items' }).click();
+  await page
+    .getByRole('dialog', { name: 'You have restricted items in your cart' })
+    .getByRole('button', { name: 'Remove Items' })
+    .click();
   await expect(page).toHaveURL(/\/$/);
   await expect(banner(page, 'All Items have been removed from your cart')).toBeVisible();
 

@@ -38,7 +38,9 @@ for (const { path, heading } of PAGES) {
   });
 }
 
-test('about us: the careers section is reachable by its URL hash, and Contact Us goes to /contact-us', async ({ page }) => {
+test('about us: the careers section is reachable by its URL hash, and Contact Us goes to /contact-us', async ({
+  page,
+}) => {
   await gotoHydrated(page, '/about-us#careers');
   const careers = page.getByRole('region', { name: "We're Hiring" });
   await expect(careers).toBeInViewport();

@@ -120,7 +120,9 @@ test('dealer registration: conditional fields, a refused .png, the captcha messa
   // FFL/SOT: the number and document are required; a .png is refused before upload, by name
   await form.getByLabel('I have an FFL / SOT').check();
   await expect(form.getByRole('textbox', { name: 'FFL Number', exact: true })).toBeVisible();
-  await form.getByLabel('FFL Document').setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: Buffer.from('png') });
+  await form
+    .getByLabel('FFL Document')
+    .setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: Buffer.from('png') });
   await expect(
     form.getByText('licence.png is not an accepted file type: only pdf, tif and tiff files are accepted'),
   ).toBeVisible();
@@ -174,7 +176,9 @@ test('3D builder: the build hosted on a 16:9 canvas under the window height, the
         const box = await canvas.boundingBox();
         if (!box) return 'no box';
         const ratio = box.width / box.height;
-        return Math.abs(ratio - 16 / 9) < 0.01 && box.height <= viewportHeight - 140 + 1 ? 'ok' : `${String(box.width)}x${String(box.height)}`;
+        return Math.abs(ratio - 16 / 9) < 0.01 && box.height <= viewportHeight - 140 + 1
+          ? 'ok'
+          : `${String(box.width)}x${String(box.height)}`;
       })
       .toBe('ok');
   };
@@ -195,7 +199,9 @@ test('3D builder: the build hosted on a 16:9 canvas under the window height, the
     }, message);
 
   await expect.poll(received).toContainEqual({ type: 'registeredBridge' });
-  expect((await received()).filter((message) => JSON.stringify(message) === '{"type":"registeredBridge"}')).toHaveLength(1);
+  expect(
+    (await received()).filter((message) => JSON.stringify(message) === '{"type":"registeredBridge"}'),
+  ).toHaveLength(1);
   await expect.poll(received).toContainEqual({ type: 'guestSessionStored', value: 'gid_stand-in-build' });
 
   await fromGame({ type: 'storeGuestSession', value: 'gid_sandbox-builder' });

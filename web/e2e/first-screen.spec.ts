@@ -39,7 +39,9 @@ async function api<T>(page: Page, path: string): Promise<T> {
 /** The image has been fetched and decoded: it is painted, not only in the markup. */
 async function expectLoaded(image: Locator): Promise<void> {
   await expect(image).toBeVisible();
-  await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0)).toBe(true);
+  await expect
+    .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0))
+    .toBe(true);
 }
 
 /** What React's `onRecoverableError` reported (`src/ssr/recoverable-errors.ts`); undefined unless the page hydrated server markup. */
@@ -123,12 +125,19 @@ test.describe('with JavaScript', () => {
     });
   }
 
-  test("the product document names its route's chunks, and every script waits behind the stylesheet and the image", async ({ page }) => {
+  test("the product document names its route's chunks, and every script waits behind the stylesheet and the image", async ({
+    page,
+  }) => {
     const html = await (await page.request.get(PRODUCT)).text();
-    const preloads = [...html.matchAll(/<link rel="preload" href="(\/assets\/[^"]+\.js)" as="script" crossorigin="" fetchPriority="low"\/>/g)].map(
-      ([, href]) => String(href),
-    );
-    expect(preloads.some((href) => /\/assets\/product-[\w-]+\.js$/.test(href)), preloads.join(' ')).toBe(true);
+    const preloads = [
+      ...html.matchAll(
+        /<link rel="preload" href="(\/assets\/[^"]+\.js)" as="script" crossorigin="" fetchPriority="low"\/>/g,
+      ),
+    ].map(([, href]) => String(href));
+    expect(
+      preloads.some((href) => /\/assets\/product-[\w-]+\.js$/.test(href)),
+      preloads.join(' '),
+    ).toBe(true);
     for (const href of preloads) expect((await page.request.get(href)).status(), href).toBe(200);
     const scripts = [...html.matchAll(/<(?:script type="module"|link rel="modulepreload")[^>]*>/g)].map(([tag]) => tag);
     expect(scripts.length).toBeGreaterThan(0);
@@ -136,8 +145,14 @@ test.describe('with JavaScript', () => {
 
     // the browser loads them from the document: Vite's preload helper adds no link of its own for them
     await gotoHydrated(page, PRODUCT);
-    const linked = await page.evaluate(() => [...document.querySelectorAll('link[href]')].map((link) => (link as HTMLLinkElement).getAttribute('href')));
-    for (const href of preloads) expect(linked.filter((candidate) => candidate === href || candidate?.endsWith(href)), href).toHaveLength(1);
+    const linked = await page.evaluate(() =>
+      [...document.querySelectorAll('link[href]')].map((link) => (link as HTMLLinkElement).getAttribute('href')),
+    );
+    for (const href of preloads)
+      expect(
+        linked.filter((candidate) => candidate === href || candidate?.endsWith(href)),
+        href,
+      ).toHaveLength(1);
   });
 
   test('the product page works once hydrated: the cascade of selects, then Add to Cart', async ({ page }) => {

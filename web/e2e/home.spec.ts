@@ -1,4 +1,11 @@
-import { expect, expectNoAxeViolations, openEachMenu, openMobileMenu, test, useSearchWithKeyboard } from './support/frame';
+import {
+  expect,
+  expectNoAxeViolations,
+  openEachMenu,
+  openMobileMenu,
+  test,
+  useSearchWithKeyboard,
+} from './support/frame';
 import { gotoHydrated, reloadHydrated } from './support/hydration';
 
 test.describe('home page', () => {
@@ -16,7 +23,9 @@ test.describe('home page', () => {
     await expect(carousel.getByRole('heading', { name: 'Built for the Long Range', exact: true })).toBeVisible();
     await carousel.getByRole('button', { name: 'Next slide' }).click();
     await expect(carousel.getByRole('heading', { name: 'Carry with Confidence', exact: true })).toBeVisible();
-    await expect(main.getByRole('region', { name: 'Shop by category' }).getByRole('link', { name: 'Rifles' })).toBeVisible();
+    await expect(
+      main.getByRole('region', { name: 'Shop by category' }).getByRole('link', { name: 'Rifles' }),
+    ).toBeVisible();
 
     const footer = page.getByRole('contentinfo');
     await expect(footer.getByRole('button', { name: 'Back To Top' })).toBeVisible();
@@ -40,7 +49,9 @@ test.describe('home page', () => {
     await gotoHydrated(page, '/');
     const rifles = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Rifles', exact: true });
     await rifles.click();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Long Range/ })).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Long Range/ }),
+    ).toBeVisible();
     await expectNoAxeViolations(page);
     await page.keyboard.press('Escape');
 
@@ -59,7 +70,9 @@ test.describe('home page', () => {
     await page.keyboard.press('Enter');
 
     await expect(page).toHaveURL(/\/search\/summit%20lr$/);
-    await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Results for "summit lr"' })).toBeVisible();
+    await expect(
+      page.getByRole('main').getByRole('heading', { level: 1, name: 'Results for "summit lr"' }),
+    ).toBeVisible();
     await expect(page.getByRole('combobox', { name: 'Search products' })).toBeHidden();
   });
 

@@ -13,14 +13,22 @@ test.describe('the head crawlers and link previews see', () => {
     await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Summit LR' })).toBeVisible();
     await expect(page).toHaveTitle('Summit LR | Talonforge Arms');
     const head = page.locator('head');
-    for (const selector of ['title', 'meta[name="description"]', 'link[rel="canonical"]', 'meta[property="og:title"]', 'meta[property="og:type"]']) {
+    for (const selector of [
+      'title',
+      'meta[name="description"]',
+      'link[rel="canonical"]',
+      'meta[property="og:title"]',
+      'meta[property="og:type"]',
+    ]) {
       await expect(head.locator(selector), selector).toHaveCount(1);
     }
     await expect(head.locator('script[type="application/ld+json"]')).toHaveCount(1);
     await expect(head.locator('meta[name="robots"]')).toHaveCount(0);
   });
 
-  test('after navigating away, the landing page’s JSON-LD and price are gone; private pages are noindex', async ({ page }) => {
+  test('after navigating away, the landing page’s JSON-LD and price are gone; private pages are noindex', async ({
+    page,
+  }) => {
     await page.goto('/product/summit%20lr');
     await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Summit LR' })).toBeVisible();
     await page.evaluate(() => {
@@ -35,7 +43,10 @@ test.describe('the head crawlers and link previews see', () => {
     await expect(head.locator('meta[name="description"]')).toHaveCount(1);
   });
 
-  test('/home is a permanent redirect to the home page; robots.txt and the sitemap are what they say', async ({ page, request }) => {
+  test('/home is a permanent redirect to the home page; robots.txt and the sitemap are what they say', async ({
+    page,
+    request,
+  }) => {
     const home = await request.get('/home', { maxRedirects: 0 });
     expect(home.status()).toBe(301);
     expect(home.headers().location).toBe('/');

@@ -88,7 +88,11 @@ test('an add-on is charged: in the drawer, the order total, the placed order and
   // every item is FFL: the checkout body keeps its own (empty) shipping fields (item 6)
   const computeBody = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/cart/compute');
   await billing.getByRole('button', { name: 'Next' }).click();
-  const sent = (await computeBody).postDataJSON() as { shippingAddress?: string; shippingCity?: string; address: string };
+  const sent = (await computeBody).postDataJSON() as {
+    shippingAddress?: string;
+    shippingCity?: string;
+    address: string;
+  };
   expect(sent.address).toBe('100 Congress Ave');
   expect(sent.shippingAddress ?? '').toBe('');
   expect(sent.shippingCity ?? '').toBe('');
@@ -127,7 +131,11 @@ test('an add-on is charged: in the drawer, the order total, the placed order and
     return events.filter((event) => event.event === 'purchase');
   });
   expect(purchases).toEqual([
-    expect.objectContaining({ transactionId: orderId, value: Math.round((order.totalAmount - order.taxAmount) * 100) / 100, currency: 'USD' }),
+    expect.objectContaining({
+      transactionId: orderId,
+      value: Math.round((order.totalAmount - order.taxAmount) * 100) / 100,
+      currency: 'USD',
+    }),
   ]);
 });
 
@@ -142,21 +150,31 @@ test("a quantity change in the drawer says 'You updated … in your shopping car
   });
   expect(added.status(), await added.text()).toBe(200);
   await reloadHydrated(page);
-  await page.getByRole('banner').getByRole('button', { name: /^Cart, 1 item/ }).click();
-  await drawer(page).getByRole('button', { name: /^Increase quantity of Summit LR/ }).click();
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Cart, 1 item/ })
+    .click();
+  await drawer(page)
+    .getByRole('button', { name: /^Increase quantity of Summit LR/ })
+    .click();
   await expect(drawer(page).getByRole('status')).toHaveText(/^You updated Summit LR \(.+\) in your shopping cart$/);
   await page.keyboard.press('Escape');
 
   // 5 of 3: the next read of the cart (a fresh page) carries the warning, toasted once
   const line = ((await (await page.request.get('/api/cart')).json()) as { items: { id: number }[] }).items[0];
-  const updated = await page.request.put(`/api/cart/items/${String(line?.id)}`, { headers: { 'X-CSRF': '1' }, data: { quantity: 5 } });
+  const updated = await page.request.put(`/api/cart/items/${String(line?.id)}`, {
+    headers: { 'X-CSRF': '1' },
+    data: { quantity: 5 },
+  });
   expect(updated.status()).toBe(200);
   const warning = 'InsufficientStock: (Summit LR) - Only 3 in stock; 5 requested.';
   await reloadHydrated(page);
   await expect(page.getByText(warning)).toHaveCount(1);
 });
 
-test("the registration link's page says VERIFYING REGISTRATION... even with a bad token, and the server's message", async ({ page }) => {
+test("the registration link's page says VERIFYING REGISTRATION... even with a bad token, and the server's message", async ({
+  page,
+}) => {
   await page.route('**/api/auth/verify-registration', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     await route.continue();
@@ -172,13 +190,20 @@ test("the registration link's page says VERIFYING REGISTRATION... even with a ba
 
 test("the dealer locator's title, description and social tags are its content's metaData", async ({ page }) => {
   await gotoHydrated(page, '/');
-  await page.getByRole('banner').getByRole('link', { name: /dealer locator/i }).first().click();
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: /dealer locator/i })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dealer Locator' })).toBeVisible();
   await expect(page).toHaveTitle('Dealer Locator | Talonforge Arms');
   const description = 'Find a Talonforge Arms dealer near you.';
   await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', description);
   await expect(page.locator('meta[property="og:description"]')).toHaveAttribute('content', description);
-  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'Dealer Locator | Talonforge Arms');
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute(
+    'content',
+    'Dealer Locator | Talonforge Arms',
+  );
 });
 
 test('the dealer registration offers the 50 states and DC, and keeps the ZIP to digits', async ({ page }) => {
@@ -193,7 +218,9 @@ test('the dealer registration offers the 50 states and DC, and keeps the ZIP to 
   await expect(zip).toHaveValue('20001');
 });
 
-test('the 3D page hosts the build on a canvas from /Build/: wasm under the CSP, ready at progress 1, the bridge wired to it', async ({ page }) => {
+test('the 3D page hosts the build on a canvas from /Build/: wasm under the CSP, ready at progress 1, the bridge wired to it', async ({
+  page,
+}) => {
   const cspViolations: string[] = [];
   page.on('console', (message) => {
     if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
@@ -201,7 +228,11 @@ test('the 3D page hosts the build on a canvas from /Build/: wasm under the CSP, 
   const wasm = page.waitForResponse((response) => new URL(response.url()).pathname === '/Build/builder.wasm.br');
   const document = await gotoHydrated(page, '/3dbuilder');
   const csp = document?.headers()['content-security-policy'] ?? '';
-  const scriptSrc = csp.split(';').map((part) => part.trim()).find((part) => part.startsWith('script-src')) ?? '';
+  const scriptSrc =
+    csp
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith('script-src')) ?? '';
   expect(scriptSrc).toContain("'wasm-unsafe-eval'");
   expect(csp).not.toContain("'unsafe-eval'");
   expect(csp).not.toMatch(/frame-src[^;]*\/3p\/builder/);

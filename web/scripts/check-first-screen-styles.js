@@ -42,4 +42,6 @@ for (const route of FIRST_SCREEN_ROUTES) {
   }
 }
 if (failed) process.exit(1);
-console.log(`First-screen styles: all ${FIRST_SCREEN_ROUTES.length} server-rendered routes paint with the entry's stylesheet.`);
+console.log(
+  `First-screen styles: all ${FIRST_SCREEN_ROUTES.length} server-rendered routes paint with the entry's stylesheet.`,
+);

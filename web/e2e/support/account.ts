@@ -110,7 +110,12 @@ export async function placeOrderThroughApi(page: Page, email: string): Promise<n
   const request = page.request;
   const added = await request.post('/api/cart/items', {
     headers: CSRF,
-    data: { productId: 'TF-CAP-BLK-SM', quantity: 2, productName: 'Talon Logo Cap', productUrl: '/product/talon%20logo%20cap' },
+    data: {
+      productId: 'TF-CAP-BLK-SM',
+      quantity: 2,
+      productName: 'Talon Logo Cap',
+      productUrl: '/product/talon%20logo%20cap',
+    },
   });
   expect(added.ok(), await added.text()).toBe(true);
 
@@ -118,7 +123,12 @@ export async function placeOrderThroughApi(page: Page, email: string): Promise<n
   const tokenAnswer = await request.post(`${origin}/3p/accept/v1/tokens`, {
     data: {
       authData: { clientKey: 'sandbox-public-client-key', apiLoginID: 'sandbox-login-id' },
-      cardData: { cardNumber: '4111111111111111', month: '12', year: String(new Date().getFullYear() + 2), cardCode: '123' },
+      cardData: {
+        cardNumber: '4111111111111111',
+        month: '12',
+        year: String(new Date().getFullYear() + 2),
+        cardCode: '123',
+      },
     },
   });
   const token = ((await tokenAnswer.json()) as { opaqueData?: { dataValue: string } }).opaqueData?.dataValue;

@@ -27,7 +27,10 @@ export async function renamedBuild(from: string, to: string): Promise<Map<string
     renames.set(name, `${stem}${hash.split('').reverse().join('')}b${extension}`);
   }
   for (const [old, renamed] of renames) await rename(join(assets, old), join(assets, renamed));
-  const pattern = new RegExp([...renames.keys()].map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|'), 'g');
+  const pattern = new RegExp(
+    [...renames.keys()].map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|'),
+    'g',
+  );
   for (const file of await textFiles(to)) {
     const text = await readFile(file, 'utf8');
     const rewritten = text.replace(pattern, (name) => renames.get(name) ?? name);

@@ -7,7 +7,17 @@ import { extname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Text-like formats worth compressing (images other than SVG, fonts like woff2, are compressed already). */
-export const COMPRESSIBLE_EXTENSIONS = new Set(['.js', '.mjs', '.css', '.html', '.svg', '.json', '.wasm', '.txt', '.xml']);
+export const COMPRESSIBLE_EXTENSIONS = new Set([
+  '.js',
+  '.mjs',
+  '.css',
+  '.html',
+  '.svg',
+  '.json',
+  '.wasm',
+  '.txt',
+  '.xml',
+]);
 
 /** A variant is kept only when it is at most this share of the original: otherwise it does not help. */
 export const MAX_RATIO = 0.95;

@@ -19,7 +19,16 @@ describe('compressDirectory', () => {
 
   it('writes .br and .gz siblings that decompress to the original, for every compressible type, in subdirectories too', () => {
     mkdirSync(join(dir, 'assets'));
-    const names = ['index.html', 'assets/app.js', 'assets/app.css', 'logo.svg', 'data.json', 'robots.txt', 'feed.xml', 'module.wasm'];
+    const names = [
+      'index.html',
+      'assets/app.js',
+      'assets/app.css',
+      'logo.svg',
+      'data.json',
+      'robots.txt',
+      'feed.xml',
+      'module.wasm',
+    ];
     for (const name of names) writeFileSync(join(dir, name), text);
 
     const report = compressDirectory(dir);

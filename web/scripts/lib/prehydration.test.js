@@ -19,7 +19,10 @@ const manifest = {
     dynamicImports: ['src/features/catalogue/components/stock-alert-fields.tsx'],
   },
   '_catalogue-1.js': { file: 'assets/catalogue-1.js', imports: ['_framework-1.js'], css: ['assets/catalogue-1.css'] },
-  'src/features/catalogue/components/stock-alert-fields.tsx': { file: 'assets/stock-alert-fields-1.js', isDynamicEntry: true },
+  'src/features/catalogue/components/stock-alert-fields.tsx': {
+    file: 'assets/stock-alert-fields-1.js',
+    isDynamicEntry: true,
+  },
   'src/app/routes/home.tsx': { file: 'assets/home-1.js', isDynamicEntry: true },
 };
 
@@ -35,7 +38,9 @@ describe('prehydrationFiles', () => {
   });
 
   it('fails loudly on a route the manifest does not have', () => {
-    expect(() => prehydrationFiles(manifest, 'src/app/routes/nope.tsx')).toThrow(/no entry for src\/app\/routes\/nope.tsx/);
+    expect(() => prehydrationFiles(manifest, 'src/app/routes/nope.tsx')).toThrow(
+      /no entry for src\/app\/routes\/nope.tsx/,
+    );
   });
 
   it('needs exactly one entry', () => {

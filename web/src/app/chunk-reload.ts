@@ -19,7 +19,8 @@ export const RETRY_WINDOW_MS = 10_000;
  * load module script"), and Vite's preload helper ("Unable to preload CSS", the error it
  * reports through `vite:preloadError` and then rejects the route's import with).
  */
-const CHUNK_ERROR = /dynamically imported module|module script failed|Failed to load module script|Unable to preload CSS/;
+const CHUNK_ERROR =
+  /dynamically imported module|module script failed|Failed to load module script|Unable to preload CSS/;
 
 /** Whether `error` is a chunk or module that did not load (and not a bug of the page). */
 export function isChunkLoadError(error: unknown): boolean {

@@ -59,7 +59,13 @@ describe('layout', () => {
 
     const nav = within(footer).getByRole('navigation', { name: 'Footer' });
     const columns = within(nav).getAllByRole('list');
-    expect(columns.map((column) => within(column).getAllByRole('link').map((link) => link.textContent))).toEqual([
+    expect(
+      columns.map((column) =>
+        within(column)
+          .getAllByRole('link')
+          .map((link) => link.textContent),
+      ),
+    ).toEqual([
       ['About Us', 'Contact Us', 'Dealer Locator'],
       ['Warranty', 'FAQ'],
       ['Media Library', 'Patents'],

@@ -31,7 +31,11 @@ describe('api + unwrap', () => {
       });
       return HttpResponse.json(emptyCart);
     };
-    server.use(http.get('/api/cart', record), http.post('/api/cart/items', record), http.delete('/api/cart/items/7', record));
+    server.use(
+      http.get('/api/cart', record),
+      http.post('/api/cart/items', record),
+      http.delete('/api/cart/items/7', record),
+    );
 
     await unwrap(api.GET('/api/cart'));
     await unwrap(api.POST('/api/cart/items', { body: line }));
@@ -75,7 +79,9 @@ describe('api + unwrap', () => {
       }),
     );
 
-    await unwrap(api.GET('/api/products/{title}', { params: { path: { title: 'summit lr/2' } } })).catch(() => undefined);
+    await unwrap(api.GET('/api/products/{title}', { params: { path: { title: 'summit lr/2' } } })).catch(
+      () => undefined,
+    );
     await unwrap(api.GET('/api/search', { params: { query: { q: 'a&b c' } } }));
 
     expect(urls).toEqual(['/api/products/summit%20lr%2F2', '?q=a%26b%20c']);
@@ -83,7 +89,9 @@ describe('api + unwrap', () => {
 
   it('resolves to undefined on 204 No Content', async () => {
     server.use(http.delete('/api/account/addresses/1', () => new HttpResponse(null, { status: 204 })));
-    await expect(unwrap(api.DELETE('/api/account/addresses/{id}', { params: { path: { id: '1' } } }))).resolves.toBeUndefined();
+    await expect(
+      unwrap(api.DELETE('/api/account/addresses/{id}', { params: { path: { id: '1' } } })),
+    ).resolves.toBeUndefined();
   });
 
   it('turns a problem+json answer into a typed ApiProblem', async () => {
@@ -118,7 +126,12 @@ describe('api + unwrap', () => {
   });
 
   it('turns other failures into an ApiError with the status', async () => {
-    server.use(http.get('/api/cart', () => new HttpResponse('<h1>Bad gateway</h1>', { status: 502, headers: { 'Content-Type': 'text/html' } })));
+    server.use(
+      http.get(
+        '/api/cart',
+        () => new HttpResponse('<h1>Bad gateway</h1>', { status: 502, headers: { 'Content-Type': 'text/html' } }),
+      ),
+    );
 
     const error: unknown = await unwrap(api.GET('/api/cart')).catch((err: unknown) => err);
 

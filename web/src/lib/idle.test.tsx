@@ -63,16 +63,19 @@ describe('armIdleTrigger', () => {
     expect(onDone).toHaveBeenCalledTimes(1);
   });
 
-  it.each(INTERACTION_EVENTS)('runs at the first %s, before the browser is idle, and cancels the idle callback', (type) => {
-    const fake = fakeHost({ idleCallback: true });
-    const onDone = vi.fn();
-    armIdleTrigger(fake.host, onDone);
+  it.each(INTERACTION_EVENTS)(
+    'runs at the first %s, before the browser is idle, and cancels the idle callback',
+    (type) => {
+      const fake = fakeHost({ idleCallback: true });
+      const onDone = vi.fn();
+      armIdleTrigger(fake.host, onDone);
 
-    fake.dispatch(type);
-    expect(onDone).toHaveBeenCalledTimes(1);
-    expect(fake.idle.size).toBe(0);
-    expect(fake.listenerCount()).toBe(0);
-  });
+      fake.dispatch(type);
+      expect(onDone).toHaveBeenCalledTimes(1);
+      expect(fake.idle.size).toBe(0);
+      expect(fake.listenerCount()).toBe(0);
+    },
+  );
 
   it('falls back to a timer where requestIdleCallback is missing', () => {
     const fake = fakeHost({ idleCallback: false });

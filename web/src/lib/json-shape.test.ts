@@ -7,7 +7,8 @@ describe('jsonShape', () => {
   it('accepts the shape and drops unknown keys, at every level', () => {
     const result = parser.safeParse({ name: 'a', ratio: 0.5, extra: true, nested: { url: '/x', more: 1 } });
     expect(result).toEqual({ success: true, data: { name: 'a', ratio: 0.5, nested: { url: '/x' } } });
-    if (result.success) expectTypeOf(result.data).toEqualTypeOf<{ name: string; ratio: number; nested: { url: string } }>();
+    if (result.success)
+      expectTypeOf(result.data).toEqualTypeOf<{ name: string; ratio: number; nested: { url: string } }>();
   });
 
   it.each([

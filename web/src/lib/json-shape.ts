@@ -11,7 +11,13 @@ export interface Shape {
 
 /** The value a shape describes. */
 export type ShapeValue<S extends Shape> = {
-  -readonly [K in keyof S]: S[K] extends 'string' ? string : S[K] extends 'number' ? number : S[K] extends Shape ? ShapeValue<S[K]> : never;
+  -readonly [K in keyof S]: S[K] extends 'string'
+    ? string
+    : S[K] extends 'number'
+      ? number
+      : S[K] extends Shape
+        ? ShapeValue<S[K]>
+        : never;
 };
 
 export type ShapeResult<T> = { success: true; data: T } | { success: false; error: string };
@@ -26,7 +32,8 @@ function check(shape: Shape, value: unknown, path: string): { data: Record<strin
     const at = path ? `${path}.${key}` : key;
     const field = value[key];
     if (typeof expected === 'string') {
-      const ok = expected === 'number' ? typeof field === 'number' && Number.isFinite(field) : typeof field === expected;
+      const ok =
+        expected === 'number' ? typeof field === 'number' && Number.isFinite(field) : typeof field === expected;
       if (!ok) return { error: `${at}: expected a ${expected}` };
       data[key] = field;
     } else {
@@ -43,7 +50,9 @@ export function jsonShape<S extends Shape>(shape: S) {
   return {
     safeParse(value: unknown): ShapeResult<ShapeValue<S>> {
       const result = check(shape, value, '');
-      return 'error' in result ? { success: false, error: result.error } : { success: true, data: result.data as ShapeValue<S> };
+      return 'error' in result
+        ? { success: false, error: result.error }
+        : { success: true, data: result.data as ShapeValue<S> };
     },
   };
 }

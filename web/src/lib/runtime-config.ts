@@ -62,10 +62,7 @@ export async function fetchRuntimeConfig(signal?: AbortSignal): Promise<RuntimeC
   return parsed.data;
 }
 
-export async function loadRuntimeConfig(
-  doc: Document = document,
-  signal?: AbortSignal,
-): Promise<RuntimeConfig> {
+export async function loadRuntimeConfig(doc: Document = document, signal?: AbortSignal): Promise<RuntimeConfig> {
   const config = readEmbeddedRuntimeConfig(doc) ?? (await fetchRuntimeConfig(signal));
   setTraceSampleRatio(config.telemetry.traceSampleRatio);
   return config;

@@ -93,7 +93,12 @@ describe('in the server renderer (its own URL class, in QuickJS)', () => {
   });
 
   it('keeps what the browser keeps, serialised the same', () => {
-    for (const url of ['/collection/rifles', 'https://example.com/a?b=c', 'mailto:support@example.com', 'tel:+19285550100']) {
+    for (const url of [
+      '/collection/rifles',
+      'https://example.com/a?b=c',
+      'mailto:support@example.com',
+      'tel:+19285550100',
+    ]) {
       const rendered = safeHref(url);
       globalThis.URL = browserUrl;
       const hydrated = safeHref(url);

@@ -193,9 +193,7 @@ export class HostURL {
       } else out.push(segment);
     });
     const joined = out.join('/');
-    return (joined.startsWith('/') ? joined : `/${joined}`).replace(/[ "<>`{}]/g, (c) =>
-      encodeURIComponent(c),
-    );
+    return (joined.startsWith('/') ? joined : `/${joined}`).replace(/[ "<>`{}]/g, (c) => encodeURIComponent(c));
   }
 
   get search(): string {
@@ -383,7 +381,13 @@ let timers: Timer[] = [];
 
 function setHostTimeout(callback: (...args: unknown[]) => void, delay = 0, ...args: unknown[]): number {
   const id = nextTimerId++;
-  timers.push({ id, at: clock + Math.max(0, delay || 0), run: () => { callback(...args); } });
+  timers.push({
+    id,
+    at: clock + Math.max(0, delay || 0),
+    run: () => {
+      callback(...args);
+    },
+  });
   return id;
 }
 

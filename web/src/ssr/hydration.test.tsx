@@ -58,50 +58,59 @@ function matchEveryMediaQuery(): void {
 }
 
 const cases: [string, string, DocumentAnswers, string, boolean][] = [
-  ...pages.map(([name, path, own, selector]): [string, string, DocumentAnswers, string, boolean] => [name, path, own, selector, false]),
+  ...pages.map(([name, path, own, selector]): [string, string, DocumentAnswers, string, boolean] => [
+    name,
+    path,
+    own,
+    selector,
+    false,
+  ]),
   // the carousel's rotation button reads the motion preference: a browser that asks for reduced
   // motion must not make React throw the server's markup away
   ['home, reduced motion', '/', { '/api/pages/home': { status: 200, body: homePage } }, '.carousel__title', true],
 ];
 
 describe('server render, then hydration', () => {
-  it.each(cases)('%s hydrates the server markup without an error', async (_name, path, own, selector, everyMediaQuery) => {
-    const answers = { ...frame, ...own };
-    const rendered = await renderPage({ url: `${window.location.origin}${path}`, config: runtimeConfig, answers });
-    expect(rendered.kind).toBe('html');
-    if (rendered.kind !== 'html') return;
-    expect(rendered.html).not.toContain('<!--$!-->');
+  it.each(cases)(
+    '%s hydrates the server markup without an error',
+    async (_name, path, own, selector, everyMediaQuery) => {
+      const answers = { ...frame, ...own };
+      const rendered = await renderPage({ url: `${window.location.origin}${path}`, config: runtimeConfig, answers });
+      expect(rendered.kind).toBe('html');
+      if (rendered.kind !== 'html') return;
+      expect(rendered.html).not.toContain('<!--$!-->');
 
-    window.history.replaceState(null, '', path);
-    const container = document.createElement('div');
-    container.id = 'root';
-    container.innerHTML = rendered.html;
-    document.body.append(container);
-    const serverElement = container.querySelector(selector);
-    expect(serverElement).not.toBeNull();
+      window.history.replaceState(null, '', path);
+      const container = document.createElement('div');
+      container.id = 'root';
+      container.innerHTML = rendered.html;
+      document.body.append(container);
+      const serverElement = container.querySelector(selector);
+      expect(serverElement).not.toBeNull();
 
-    if (everyMediaQuery) matchEveryMediaQuery();
-    const errors = vi.spyOn(console, 'error');
-    const recoverable = vi.fn();
-    setDocumentAnswers(answers);
-    const queryClient = createQueryClient();
-    const router = await createHydratingRouter(queryClient);
-    await act(async () => {
-      hydrateRoot(
-        container,
-        <StrictMode>
-          <App queryClient={queryClient} router={router} />
-        </StrictMode>,
-        { onRecoverableError: recoverable },
-      );
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    });
+      if (everyMediaQuery) matchEveryMediaQuery();
+      const errors = vi.spyOn(console, 'error');
+      const recoverable = vi.fn();
+      setDocumentAnswers(answers);
+      const queryClient = createQueryClient();
+      const router = await createHydratingRouter(queryClient);
+      await act(async () => {
+        hydrateRoot(
+          container,
+          <StrictMode>
+            <App queryClient={queryClient} router={router} />
+          </StrictMode>,
+          { onRecoverableError: recoverable },
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
 
-    expect(errors).not.toHaveBeenCalled();
-    expect(recoverable).not.toHaveBeenCalled();
-    // hydrated in place: the server's element is the one on the page
-    expect(container.querySelector(selector)).toBe(serverElement);
-  });
+      expect(errors).not.toHaveBeenCalled();
+      expect(recoverable).not.toHaveBeenCalled();
+      // hydrated in place: the server's element is the one on the page
+      expect(container.querySelector(selector)).toBe(serverElement);
+    },
+  );
 });
 
 describe('add to cart before its code is there', () => {

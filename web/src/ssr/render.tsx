@@ -23,8 +23,7 @@ export interface RenderInput {
 }
 
 export type RenderOutput =
-  | { kind: 'html'; status: number; html: string }
-  | { kind: 'redirect'; status: number; location: string };
+  { kind: 'html'; status: number; html: string } | { kind: 'redirect'; status: number; location: string };
 
 /**
  * The first screen of `input.url` as React renders it on the server, from the answers given:

@@ -26,7 +26,11 @@ describe('route preloads', () => {
       'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_framework.js'] },
       '_framework.js': { file: 'assets/framework.js' },
       '_money.js': { file: 'assets/money.js', imports: ['_framework.js'] },
-      'src/app/routes/product.tsx': { file: 'assets/product.js', isDynamicEntry: true, imports: ['_money.js', '_framework.js'] },
+      'src/app/routes/product.tsx': {
+        file: 'assets/product.js',
+        isDynamicEntry: true,
+        imports: ['_money.js', '_framework.js'],
+      },
       'src/app/routes/collection.tsx': { file: 'assets/collection.js', isDynamicEntry: true, imports: ['_money.js'] },
     };
     expect(routeChunks(manifest)).toEqual({

@@ -28,25 +28,42 @@ const inComponent = 'src/components/ui/app-link.tsx';
 
 describe('import boundaries', () => {
   it("refuses a feature reaching into another feature's files", async () => {
-    const errors = await boundaryErrors(inFeature, "import { cartKeys } from '../../cart/queries';\nexport const keys = cartKeys;\n");
+    const errors = await boundaryErrors(
+      inFeature,
+      "import { cartKeys } from '../../cart/queries';\nexport const keys = cartKeys;\n",
+    );
     expect(errors).toEqual([expect.stringContaining('only through its index.ts')]);
   });
 
   it("allows another feature's public index, and a feature's own files", async () => {
-    expect(await boundaryErrors(inFeature, "import { cartKeys } from '../../cart';\nexport const keys = cartKeys;\n")).toEqual([]);
     expect(
-      await boundaryErrors('src/features/cart/index.ts', "import { cartKeys } from './queries';\nexport const keys = cartKeys;\n"),
+      await boundaryErrors(inFeature, "import { cartKeys } from '../../cart';\nexport const keys = cartKeys;\n"),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'src/features/cart/index.ts',
+        "import { cartKeys } from './queries';\nexport const keys = cartKeys;\n",
+      ),
     ).toEqual([]);
   });
 
   it('refuses a feature importing the app', async () => {
-    const errors = await boundaryErrors(inFeature, "import { createRoutes } from '../../../app/router';\nexport const r = createRoutes;\n");
+    const errors = await boundaryErrors(
+      inFeature,
+      "import { createRoutes } from '../../../app/router';\nexport const r = createRoutes;\n",
+    );
     expect(errors).toEqual([expect.stringContaining('must not import the app')]);
   });
 
   it('refuses shared code importing a feature, even through its index', async () => {
-    const fromLib = await boundaryErrors(inLib, "import { cartKeys } from '../features/cart';\nexport const keys = cartKeys;\n");
-    const fromComponent = await boundaryErrors(inComponent, "import { useSession } from '../../features/session';\nexport const s = useSession;\n");
+    const fromLib = await boundaryErrors(
+      inLib,
+      "import { cartKeys } from '../features/cart';\nexport const keys = cartKeys;\n",
+    );
+    const fromComponent = await boundaryErrors(
+      inComponent,
+      "import { useSession } from '../../features/session';\nexport const s = useSession;\n",
+    );
     expect([...fromLib, ...fromComponent]).toEqual([
       expect.stringContaining('must not import features'),
       expect.stringContaining('must not import features'),

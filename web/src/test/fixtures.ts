@@ -66,9 +66,7 @@ export const footerPage: FooterPage = {
     { label: 'Media Library', link: '/media-library' },
     { label: 'Patents', link: '/patents' },
   ],
-  socialLinks: [
-    { title: 'Instagram', url: 'https://instagram.example.test/testarms', icon: image('instagram') },
-  ],
+  socialLinks: [{ title: 'Instagram', url: 'https://instagram.example.test/testarms', icon: image('instagram') }],
   bottomTexts: [
     { label: 'Privacy Policy', link: '/copy/privacy' },
     { label: 'Terms of Service', link: '/terms-of-service' },
@@ -103,7 +101,10 @@ export const homePage: HomePage = {
 // ---------------------------------------------------------------------------------------------
 // content pages (as the BFF serves them: camelCase keys)
 
-const text = (value: string, marks: Partial<Record<'bold' | 'italic' | 'underline' | 'strikethrough' | 'code', boolean>> = {}) => ({
+const text = (
+  value: string,
+  marks: Partial<Record<'bold' | 'italic' | 'underline' | 'strikethrough' | 'code', boolean>> = {},
+) => ({
   type: 'text' as const,
   text: value,
   ...marks,
@@ -154,11 +155,21 @@ export const mediaLibraryPage: MediaLibraryPage = {
       items: [
         {
           title: 'Rifle Manual',
-          file: { name: 'rifle-manual.pdf', url: 'https://media.example.test/rifle-manual.pdf', ext: '.pdf', mime: 'application/pdf' },
+          file: {
+            name: 'rifle-manual.pdf',
+            url: 'https://media.example.test/rifle-manual.pdf',
+            ext: '.pdf',
+            mime: 'application/pdf',
+          },
         },
         {
           title: 'Pistol Manual',
-          file: { name: 'pistol-manual.pdf', url: 'https://media.example.test/pistol-manual.pdf', ext: '.pdf', mime: 'application/pdf' },
+          file: {
+            name: 'pistol-manual.pdf',
+            url: 'https://media.example.test/pistol-manual.pdf',
+            ext: '.pdf',
+            mime: 'application/pdf',
+          },
         },
       ],
     },
@@ -185,7 +196,12 @@ export const limitedEditionPage: LimitedEditionPage = {
     url: '/product/copperhead',
   },
   past: [
-    { id: 1, images: [image('glacier-1'), image('glacier-2')], title: 'Glacier (2024)', content: [paragraph(text('Sold out.'))] },
+    {
+      id: 1,
+      images: [image('glacier-1'), image('glacier-2')],
+      title: 'Glacier (2024)',
+      content: [paragraph(text('Sold out.'))],
+    },
   ],
 };
 

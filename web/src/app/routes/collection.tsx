@@ -1,5 +1,11 @@
 import { useParams } from 'react-router';
-import { CollectionPage, collectionLoader, emptyCollection, useCollection, revalidateOnPathChange } from '../../features/catalogue/collection';
+import {
+  CollectionPage,
+  collectionLoader,
+  emptyCollection,
+  useCollection,
+  revalidateOnPathChange,
+} from '../../features/catalogue/collection';
 import { Component as NotFound } from './not-found';
 
 export const loader = collectionLoader;

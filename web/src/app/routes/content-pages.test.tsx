@@ -8,7 +8,8 @@ import { renderRoute } from '../../test/render';
 import { problem, server } from '../../test/server';
 import { defined } from '../../test/defined';
 
-const page = (name: string, body: Record<string, unknown>) => http.get(`/api/pages/${name}`, () => HttpResponse.json(body));
+const page = (name: string, body: Record<string, unknown>) =>
+  http.get(`/api/pages/${name}`, () => HttpResponse.json(body));
 const h1 = (name: string) => screen.findByRole('heading', { level: 1, name });
 
 describe('about us', () => {
@@ -23,12 +24,16 @@ describe('about us', () => {
     );
     const careers = screen.getByRole('region', { name: "We're Hiring" });
     expect(careers).toHaveAttribute('id', 'careers');
-    expect(within(careers).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'CNC Machinist',
-      'Quality Assurance Technician',
-    ]);
+    expect(
+      within(careers)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['CNC Machinist', 'Quality Assurance Technician']);
     expect(scrollIntoView).toHaveBeenCalled();
-    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/contact-us');
+    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Contact Us' })).toHaveAttribute(
+      'href',
+      '/contact-us',
+    );
   });
 
   it('hides the careers section when there are no open positions', async () => {
@@ -73,7 +78,10 @@ describe('limited edition', () => {
     await h1('Limited Edition');
 
     const featured = screen.getByRole('region', { name: 'Copperhead' });
-    expect(within(featured).getByRole('link', { name: 'Buy Now: Copperhead' })).toHaveAttribute('href', '/product/copperhead');
+    expect(within(featured).getByRole('link', { name: 'Buy Now: Copperhead' })).toHaveAttribute(
+      'href',
+      '/product/copperhead',
+    );
     const stay = screen.getByRole('region', { name: 'Stay Informed' });
     expect(await within(stay).findByRole('form', { name: 'Stay Informed' })).toBeInTheDocument();
     const past = screen.getByRole('region', { name: 'Past Limited Editions' });
@@ -82,7 +90,9 @@ describe('limited edition', () => {
   });
 
   it("has no 'Buy Now' without a url", async () => {
-    server.use(page('limitededition', { ...limitedEditionPage, current: { ...limitedEditionPage.current, url: null } }));
+    server.use(
+      page('limitededition', { ...limitedEditionPage, current: { ...limitedEditionPage.current, url: null } }),
+    );
     renderRoute('/limited-edition');
     await h1('Limited Edition');
     expect(screen.getByRole('heading', { name: 'Copperhead' })).toBeInTheDocument();
@@ -111,7 +121,9 @@ describe('media library', () => {
       'href',
       'https://media.example.test/pistol-manual.pdf',
     );
-    expect(within(screen.getByRole('list', { name: 'Logos' })).getByRole('link', { name: 'Download Logo (SVG)' })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Logos' })).getByRole('link', { name: 'Download Logo (SVG)' }),
+    ).toBeInTheDocument();
   });
 
   it("validates the 'Product Image Request' form ('Required' placeholders) and sends it", async () => {
@@ -164,7 +176,9 @@ describe('media library', () => {
   });
 
   it('on failure resets the captcha and shows the error', async () => {
-    server.use(http.post('/api/image-requests', () => problem(400, { title: 'Bad', detail: 'Captcha verification failed' })));
+    server.use(
+      http.post('/api/image-requests', () => problem(400, { title: 'Bad', detail: 'Captcha verification failed' })),
+    );
     const captcha = installFakeCaptcha();
     const user = userEvent.setup();
     renderRoute('/media-library');
@@ -176,7 +190,9 @@ describe('media library', () => {
     await user.click(within(form).getByRole('checkbox', { name: "I'm not a robot" }));
     await user.click(within(form).getByRole('button', { name: 'Submit Request' }));
 
-    expect(await within(screen.getByRole('alert')).findByText('Error: Captcha verification failed')).toBeInTheDocument();
+    expect(
+      await within(screen.getByRole('alert')).findByText('Error: Captcha verification failed'),
+    ).toBeInTheDocument();
     expect(captcha.resets.some((count) => count > 0)).toBe(true);
     expect(within(form).getByRole('checkbox', { name: "I'm not a robot" })).not.toBeChecked();
   });
@@ -186,8 +202,7 @@ describe('customer reviews', () => {
   it("shows 'Customer Reviews' and refreshes the widget, removing the user fields it adds", async () => {
     const refresh = vi.fn(() => {
       for (const element of document.querySelectorAll('[data-reviews-widget]')) {
-        element.innerHTML =
-          '<p>Great rifle</p><div data-reviews-user-field><label>Name <input></label></div>';
+        element.innerHTML = '<p>Great rifle</p><div data-reviews-user-field><label>Name <input></label></div>';
       }
     });
     window.SandboxReviews = { refresh };
@@ -211,11 +226,53 @@ describe('customer reviews', () => {
 
 describe('simple content pages', () => {
   it.each([
-    ['/support', 'support', { heading: 'How can we help?', subheading: 'Find answers', cards: [{ id: 1, title: 'FAQ', subtitle: 'Answers', link: '/faq', image: { src: '/i.svg', alt: 'FAQ' } }] }, 'How can we help?'],
-    ['/resources', 'resources', { heading: 'LE / MIL Resources', subheading: 'Programs', content: [] }, 'LE / MIL Resources'],
-    ['/warranty', 'warranty', { breadcrumbs: [], title: 'Lifetime Warranty', sections: [{ id: 1, header: 'What is covered', content: [] }] }, 'Lifetime Warranty'],
-    ['/contact-us', 'contactus', { heading: 'Contact Us', address1: 'Test Arms', address2: '1 Foundry Way', address3: 'Prescott, AZ', phone: '(928) 555-0100', email: 'support@example.test', socialLinks: [] }, 'Contact Us'],
-    ['/patents', 'patent', { title: 'Patents', items: [{ id: 1, productName: 'Apex Brake', patentType: 'Patent pending', colorsAndModels: 'All', patentNumbers: [] }] }, 'Patents'],
+    [
+      '/support',
+      'support',
+      {
+        heading: 'How can we help?',
+        subheading: 'Find answers',
+        cards: [{ id: 1, title: 'FAQ', subtitle: 'Answers', link: '/faq', image: { src: '/i.svg', alt: 'FAQ' } }],
+      },
+      'How can we help?',
+    ],
+    [
+      '/resources',
+      'resources',
+      { heading: 'LE / MIL Resources', subheading: 'Programs', content: [] },
+      'LE / MIL Resources',
+    ],
+    [
+      '/warranty',
+      'warranty',
+      { breadcrumbs: [], title: 'Lifetime Warranty', sections: [{ id: 1, header: 'What is covered', content: [] }] },
+      'Lifetime Warranty',
+    ],
+    [
+      '/contact-us',
+      'contactus',
+      {
+        heading: 'Contact Us',
+        address1: 'Test Arms',
+        address2: '1 Foundry Way',
+        address3: 'Prescott, AZ',
+        phone: '(928) 555-0100',
+        email: 'support@example.test',
+        socialLinks: [],
+      },
+      'Contact Us',
+    ],
+    [
+      '/patents',
+      'patent',
+      {
+        title: 'Patents',
+        items: [
+          { id: 1, productName: 'Apex Brake', patentType: 'Patent pending', colorsAndModels: 'All', patentNumbers: [] },
+        ],
+      },
+      'Patents',
+    ],
   ])('%s renders its content', async (path, name, body, heading) => {
     server.use(page(name, body));
     renderRoute(path);
@@ -223,18 +280,42 @@ describe('simple content pages', () => {
   });
 
   it('support: cards link to their pages', async () => {
-    server.use(page('support', { heading: 'Support', subheading: '', cards: [{ id: 1, title: 'Warranty', subtitle: 'Claims', link: '/warranty', image: { src: '/w.svg', alt: 'Warranty' } }] }));
+    server.use(
+      page('support', {
+        heading: 'Support',
+        subheading: '',
+        cards: [
+          {
+            id: 1,
+            title: 'Warranty',
+            subtitle: 'Claims',
+            link: '/warranty',
+            image: { src: '/w.svg', alt: 'Warranty' },
+          },
+        ],
+      }),
+    );
     renderRoute('/support');
     await h1('Support');
     expect(screen.getByRole('link', { name: 'Warranty Claims' })).toHaveAttribute('href', '/warranty');
   });
 
   it('contact us: phone and e-mail are links', async () => {
-    server.use(page('contactus', { heading: 'Contact Us', phone: '(928) 555-0100', email: 'support@example.test', socialLinks: [{ title: 'Instagram', url: 'https://instagram.example/x', iconUrl: '/i.svg' }] }));
+    server.use(
+      page('contactus', {
+        heading: 'Contact Us',
+        phone: '(928) 555-0100',
+        email: 'support@example.test',
+        socialLinks: [{ title: 'Instagram', url: 'https://instagram.example/x', iconUrl: '/i.svg' }],
+      }),
+    );
     renderRoute('/contact-us');
     await h1('Contact Us');
     expect(screen.getByRole('link', { name: '(928) 555-0100' })).toHaveAttribute('href', 'tel:9285550100');
-    expect(screen.getByRole('link', { name: 'support@example.test' })).toHaveAttribute('href', 'mailto:support@example.test');
+    expect(screen.getByRole('link', { name: 'support@example.test' })).toHaveAttribute(
+      'href',
+      'mailto:support@example.test',
+    );
     expect(within(screen.getByRole('main')).getByRole('link', { name: 'Instagram' })).toHaveAttribute(
       'href',
       'https://instagram.example/x',
@@ -246,7 +327,13 @@ describe('simple content pages', () => {
       page('patent', {
         title: 'Patents',
         items: [
-          { id: 1, productName: 'Summit LR', patentType: 'Utility', colorsAndModels: 'All', patentNumbers: ['US 1', 'US 2'] },
+          {
+            id: 1,
+            productName: 'Summit LR',
+            patentType: 'Utility',
+            colorsAndModels: 'All',
+            patentNumbers: ['US 1', 'US 2'],
+          },
           { id: 2, productName: 'Apex Brake', patentType: 'Design', colorsAndModels: 'All', patentNumbers: [] },
         ],
       }),

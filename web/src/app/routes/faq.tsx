@@ -67,7 +67,13 @@ function FaqEntry({ item, expanded, onToggle }: { item: FaqItem; expanded: boole
   return (
     <div className="accordion__item">
       <h2 className="accordion__heading">
-        <button type="button" className="accordion__button" aria-expanded={expanded} aria-controls={panelId} onClick={onToggle}>
+        <button
+          type="button"
+          className="accordion__button"
+          aria-expanded={expanded}
+          aria-controls={panelId}
+          onClick={onToggle}
+        >
           {item.question}
         </button>
       </h2>

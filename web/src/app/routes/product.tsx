@@ -1,5 +1,11 @@
 import { useParams } from 'react-router';
-import { emptyProduct, ProductPage, productLoader, useProduct, revalidateOnPathChange } from '../../features/catalogue/product';
+import {
+  emptyProduct,
+  ProductPage,
+  productLoader,
+  useProduct,
+  revalidateOnPathChange,
+} from '../../features/catalogue/product';
 import { ReviewsWidget } from '../../features/reviews/reviews-widget';
 import { Component as NotFound } from './not-found';
 

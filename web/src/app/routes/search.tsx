@@ -1,5 +1,10 @@
 import { useParams } from 'react-router';
-import { searchLoader, SearchResultsPage, useSearchResults, revalidateOnPathChange } from '../../features/catalogue/search';
+import {
+  searchLoader,
+  SearchResultsPage,
+  useSearchResults,
+  revalidateOnPathChange,
+} from '../../features/catalogue/search';
 
 export const loader = searchLoader;
 export const shouldRevalidate = revalidateOnPathChange;

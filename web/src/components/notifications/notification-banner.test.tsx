@@ -118,7 +118,13 @@ describe('notification banner', () => {
     expect(notificationFromState(null)).toBeNull();
     expect(notificationFromState({ notification: 'text' })).toBeNull();
     expect(notificationFromState({ notification: { message: '' } })).toBeNull();
-    expect(notificationFromState({ notification: { message: 'Hi', type: 'error' } })).toEqual({ message: 'Hi', type: 'error' });
-    expect(notificationFromState({ notification: { message: 'Hi', type: 'odd' } })).toEqual({ message: 'Hi', type: 'success' });
+    expect(notificationFromState({ notification: { message: 'Hi', type: 'error' } })).toEqual({
+      message: 'Hi',
+      type: 'error',
+    });
+    expect(notificationFromState({ notification: { message: 'Hi', type: 'odd' } })).toEqual({
+      message: 'Hi',
+      type: 'success',
+    });
   });
 });

@@ -39,7 +39,16 @@ interface TextAreaFieldProps extends FieldFrameProps, Omit<TextareaHTMLAttribute
   ref?: Ref<HTMLTextAreaElement>;
 }
 
-export function TextAreaField({ label, error, hint, hideLabel, ref, className, required, ...textarea }: TextAreaFieldProps) {
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  hideLabel,
+  ref,
+  className,
+  required,
+  ...textarea
+}: TextAreaFieldProps) {
   const id = useId();
   return (
     <div className={['field', className].filter(Boolean).join(' ')}>

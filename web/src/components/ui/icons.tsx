@@ -61,7 +61,10 @@ export function UserIcon(props: IconProps) {
   );
 }
 
-export function ChevronIcon({ direction = 'down', ...props }: IconProps & { direction?: 'down' | 'left' | 'right' | 'up' }) {
+export function ChevronIcon({
+  direction = 'down',
+  ...props
+}: IconProps & { direction?: 'down' | 'left' | 'right' | 'up' }) {
   const d = {
     down: 'm6 9 6 6 6-6',
     up: 'm6 15 6-6 6 6',

@@ -35,7 +35,10 @@ describe('My Account', () => {
     expect(contact).toHaveTextContent('avery@example.test');
     expect(contact).toHaveTextContent('(208) 555-0142');
     expect(within(contact).getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/profile/details');
-    expect(within(contact).getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/profile/update-password');
+    expect(within(contact).getByRole('link', { name: 'Change Password' })).toHaveAttribute(
+      'href',
+      '/profile/update-password',
+    );
     const newsletter = screen.getByRole('region', { name: 'Newsletters' });
     expect(newsletter).toHaveTextContent('You are subscribed to our newsletter.');
     expect(within(newsletter).getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/profile/newsletter');
@@ -69,7 +72,9 @@ describe('My Account', () => {
     const user = userEvent.setup({ delay: null });
     renderRoute('/profile/account-information');
     await heading('Account Information');
-    expect(screen.getByRole('region', { name: 'Newsletters' })).toHaveTextContent("You arent subscribed to our newsletter.");
+    expect(screen.getByRole('region', { name: 'Newsletters' })).toHaveTextContent(
+      'You arent subscribed to our newsletter.',
+    );
     expect(screen.getByRole('region', { name: 'Contact Information' })).not.toHaveTextContent('(208)');
     const resend = screen.getByRole('button', { name: 'Resend Verification Link' });
 
@@ -108,10 +113,16 @@ describe('address book', () => {
     expect(within(billing).getByRole('link', { name: '(512) 555-0101' })).toHaveAttribute('href', 'tel:5125550101');
     expect(billing).toHaveTextContent('T: (512) 555-0100');
     expect(billing).toHaveTextContent('F: (512) 555-0101');
-    expect(within(billing).getByRole('link', { name: 'Change billing Address' })).toHaveAttribute('href', '/profile/address-book/12');
+    expect(within(billing).getByRole('link', { name: 'Change billing Address' })).toHaveAttribute(
+      'href',
+      '/profile/address-book/12',
+    );
 
     expect(screen.getByRole('heading', { name: 'Additional Address Entries' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Edit Address Cabin' })).toHaveAttribute('href', '/profile/address-book/13');
+    expect(screen.getByRole('link', { name: 'Edit Address Cabin' })).toHaveAttribute(
+      'href',
+      '/profile/address-book/13',
+    );
     expect(screen.getByRole('link', { name: 'Add New Address' })).toHaveAttribute('href', '/profile/address-book/new');
 
     // cancelling deletes nothing
@@ -122,7 +133,9 @@ describe('address book', () => {
     expect(deleted).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: 'Delete Address Cabin' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Delete Address' })).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Delete Address' })).getByRole('button', { name: 'Delete' }),
+    );
     await waitFor(() => {
       expect(screen.queryByRole('button', { name: 'Delete Address Cabin' })).not.toBeInTheDocument();
     });
@@ -152,7 +165,16 @@ describe('address form', () => {
           ...address,
           isDefaultShipping: address.isDefaultShipping && body.isDefaultShipping !== true,
         }));
-        account.addresses = [...others, { ...cabinAddress, id: 99, addressName: body.addressName, addressLine1: body.addressLine1, isDefaultShipping: true }];
+        account.addresses = [
+          ...others,
+          {
+            ...cabinAddress,
+            id: 99,
+            addressName: body.addressName,
+            addressLine1: body.addressLine1,
+            isDefaultShipping: true,
+          },
+        ];
         return HttpResponse.json({ ...cabinAddress, id: 99 }, { status: 201 });
       }),
     );
@@ -269,12 +291,11 @@ describe('orders', () => {
     renderRoute('/profile/orders');
     await heading('My Orders');
     const table = screen.getByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
-      'Order',
-      'Date',
-      'Payment Status',
-      'Total',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Order', 'Date', 'Payment Status', 'Total']);
     const row = within(table).getAllByRole('row')[1];
     expect(row).toHaveTextContent('01/09/2025');
     expect(row).toHaveTextContent('Processing');
@@ -283,7 +304,11 @@ describe('orders', () => {
     await user.click(within(table).getByRole('link', { name: '100001' }));
     await heading('Order 100001');
     const lines = await screen.findByRole('table');
-    expect(within(lines).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Product', 'Price', 'QTY', 'Total']);
+    expect(
+      within(lines)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Product', 'Price', 'QTY', 'Total']);
     expect(within(lines).getByRole('link', { name: 'Summit LR' })).toHaveAttribute('href', '/product/summit%20lr');
     expect(lines).toHaveTextContent('6.5 Creedmoor - 24" - Black');
     expect(lines).toHaveTextContent('$449.99');
@@ -342,7 +367,11 @@ describe('Edit Information and Update Password', () => {
         const body = (await request.json()) as { currentPassword: string };
         bodies.push(body);
         return body.currentPassword === 'wrong'
-          ? problem(400, { title: 'Bad Request', detail: 'Current password is incorrect', errors: { currentPassword: 'Current password is incorrect' } })
+          ? problem(400, {
+              title: 'Bad Request',
+              detail: 'Current password is incorrect',
+              errors: { currentPassword: 'Current password is incorrect' },
+            })
           : HttpResponse.json({ message: 'ok' });
       }),
     );

@@ -68,12 +68,11 @@ describe('the account guard', () => {
     );
     renderRoute('/profile/orders');
     const menu = await screen.findByRole('navigation', { name: 'Account' });
-    expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual([
-      'My Account',
-      'My Orders',
-      'Address Book',
-      'Discount Programs',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['My Account', 'My Orders', 'Address Book', 'Discount Programs']);
     expect(within(menu).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
     expect(within(menu).getByRole('link', { name: 'My Orders' })).toHaveAttribute('aria-current', 'page');
     expect(within(menu).getByRole('link', { name: 'My Account' })).not.toHaveAttribute('aria-current');
@@ -103,7 +102,10 @@ describe('the account guard', () => {
     await user.click(await screen.findByRole('button', { name: 'Logout' }));
 
     await waitFor(() => {
-      expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+      expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Sign in' })).toHaveAttribute(
+        'href',
+        '/login',
+      );
     });
     expect(router.state.location.pathname).toBe('/');
     expect(logouts).toEqual(['1']);

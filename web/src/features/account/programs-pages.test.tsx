@@ -49,7 +49,10 @@ describe('Discount Programs', () => {
     expect(within(military).queryByRole('link')).not.toBeInTheDocument();
     const proDeal = screen.getByRole('region', { name: 'Pro Deal' });
     expect(proDeal).toHaveTextContent('Your application is pending verification.');
-    expect(within(proDeal).getByRole('link', { name: 'Reapply for Pro Deal' })).toHaveAttribute('href', '/profile/pro-deal');
+    expect(within(proDeal).getByRole('link', { name: 'Reapply for Pro Deal' })).toHaveAttribute(
+      'href',
+      '/profile/pro-deal',
+    );
   });
 });
 
@@ -62,18 +65,27 @@ describe('Pro Deal', () => {
         // jsdom's File loses its name on the way to Node's fetch: the content tells the files apart
         uploads.push(
           await Promise.all(
-            form.getAll('supportingDocuments').map(async (part): Promise<string> => (typeof part === 'string' ? part : part.text())),
+            form
+              .getAll('supportingDocuments')
+              .map(async (part): Promise<string> => (typeof part === 'string' ? part : part.text())),
           ),
         );
         account.proDealStatus = 'Pending';
-        return HttpResponse.json({ message: 'Your Pro Deal application has been submitted and is pending verification.' });
+        return HttpResponse.json({
+          message: 'Your Pro Deal application has been submitted and is pending verification.',
+        });
       }),
     );
     const user = userEvent.setup({ applyAccept: false, delay: null });
     renderRoute('/profile/pro-deal');
     await screen.findByRole('heading', { level: 1, name: 'Pro Deal' }, slow);
-    expect(screen.getByText('Dealers, FFLs and retail employees are ineligible for the Pro Deal program.')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'prodeal@example.test' })).toHaveAttribute('href', 'mailto:prodeal@example.test');
+    expect(
+      screen.getByText('Dealers, FFLs and retail employees are ineligible for the Pro Deal program.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'prodeal@example.test' })).toHaveAttribute(
+      'href',
+      'mailto:prodeal@example.test',
+    );
     const form = screen.getByRole('form', { name: 'Pro Deal application' });
     const input = within(form).getByLabelText('Supporting Documents');
     expect(input).toHaveAttribute('accept', '.png,.jpg,.jpeg,.tiff,.tif,.pdf');
@@ -98,7 +110,9 @@ describe('Pro Deal', () => {
     });
     await user.click(within(form).getByRole('button', { name: 'Submit Application' }));
     expect(
-      await screen.findByText('Your Pro Deal application has been submitted and is pending verification.', { selector: 'p.notification__message' }),
+      await screen.findByText('Your Pro Deal application has been submitted and is pending verification.', {
+        selector: 'p.notification__message',
+      }),
     ).toBeInTheDocument();
     expect(uploads).toEqual([['%PDF-1.4']]);
     expect(await screen.findByText('Your application is pending verification.')).toBeInTheDocument();
@@ -107,20 +121,30 @@ describe('Pro Deal', () => {
   it("shows the BFF's refusal under the field, and asks for an e-mail when the account has none", async () => {
     server.use(
       http.post('/api/pro-deal', () =>
-        problem(415, { title: 'Unsupported Media Type', detail: 'x', errors: { supportingDocuments: 'id.png is not a valid PNG file' } }),
+        problem(415, {
+          title: 'Unsupported Media Type',
+          detail: 'x',
+          errors: { supportingDocuments: 'id.png is not a valid PNG file' },
+        }),
       ),
     );
     const user = userEvent.setup({ delay: null });
     const { unmount } = renderRoute('/profile/pro-deal');
     const form = await screen.findByRole('form', { name: 'Pro Deal application' }, slow);
-    await user.upload(within(form).getByLabelText('Supporting Documents'), new File(['nope'], 'id.png', { type: 'image/png' }));
+    await user.upload(
+      within(form).getByLabelText('Supporting Documents'),
+      new File(['nope'], 'id.png', { type: 'image/png' }),
+    );
     await user.click(within(form).getByRole('button', { name: 'Submit Application' }));
     expect(await within(form).findByText('id.png is not a valid PNG file')).toBeInTheDocument();
     unmount();
 
     account.email = '';
     renderRoute('/profile/pro-deal');
-    expect(await screen.findByRole('link', { name: 'Update Contact Information' }, slow)).toHaveAttribute('href', '/profile/details');
+    expect(await screen.findByRole('link', { name: 'Update Contact Information' }, slow)).toHaveAttribute(
+      'href',
+      '/profile/details',
+    );
     expect(screen.queryByRole('form', { name: 'Pro Deal application' })).not.toBeInTheDocument();
   });
 });
@@ -137,9 +161,15 @@ describe('LE/MIL', () => {
   });
 
   it('starts verification by going to the service', async () => {
-    server.use(http.post('/api/military/session', () => HttpResponse.json({ authorizationUrl: 'https://idv.example.test/authorize?state=s1' })));
+    server.use(
+      http.post('/api/military/session', () =>
+        HttpResponse.json({ authorizationUrl: 'https://idv.example.test/authorize?state=s1' }),
+      ),
+    );
     const assign = vi.fn();
-    vi.spyOn(window, 'location', 'get').mockReturnValue(Object.assign(new URL(window.location.href), { assign }) as unknown as Location);
+    vi.spyOn(window, 'location', 'get').mockReturnValue(
+      Object.assign(new URL(window.location.href), { assign }) as unknown as Location,
+    );
     const user = userEvent.setup({ delay: null });
     renderRoute('/profile/le-mil');
     await user.click(await screen.findByRole('button', { name: 'Verify with VeriPass' }, slow));
@@ -169,7 +199,9 @@ describe('LE/MIL', () => {
 
   it('only logs a failed exchange, and the page carries on', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    server.use(http.post('/api/military/callback', () => problem(400, { title: 'Bad Request', detail: 'Invalid code' })));
+    server.use(
+      http.post('/api/military/callback', () => problem(400, { title: 'Bad Request', detail: 'Invalid code' })),
+    );
     const { router } = renderStrict('/profile/le-mil?code=bad&state=s2');
     expect(await screen.findByRole('button', { name: 'Verify with VeriPass' }, slow)).toBeInTheDocument();
     expect(router.state.location.search).toBe('');
@@ -189,7 +221,9 @@ describe('verification pages', () => {
       }),
     );
     const { router } = renderStrict('/verify-email?token=t-email-1');
-    expect(await screen.findByRole('heading', { level: 1, name: 'VERIFYING REGISTRATION...' }, slow)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'VERIFYING REGISTRATION...' }, slow),
+    ).toBeInTheDocument();
     expect(await screen.findByText('Registration verified successfully', {}, slow)).toBeInTheDocument();
     expect(screen.queryByText('Email verified successfully')).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
@@ -208,7 +242,9 @@ describe('verification pages', () => {
       ),
     );
     const first = renderRoute('/verify-email?token=t-reg-1');
-    expect(await screen.findByRole('heading', { level: 1, name: 'VERIFYING REGISTRATION...' }, slow)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'VERIFYING REGISTRATION...' }, slow),
+    ).toBeInTheDocument();
     expect(await screen.findByText('Registration verified successfully', {}, slow)).toBeInTheDocument();
     first.unmount();
 

@@ -104,7 +104,12 @@ export function useNewsletterPreference() {
   return useMutation({
     mutationFn: (change: NewsletterChange) =>
       change.subscribe
-        ? subscribe({ email: change.email, firstName: change.firstName, lastName: change.lastName, captcha: change.captcha })
+        ? subscribe({
+            email: change.email,
+            firstName: change.firstName,
+            lastName: change.lastName,
+            captcha: change.captcha,
+          })
         : unsubscribe(),
     onSettled: () =>
       Promise.all([

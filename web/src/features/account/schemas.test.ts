@@ -68,13 +68,15 @@ describe('password rules', () => {
 
   it('accepts a new password of 8 characters or more that is confirmed', () => {
     expect(updatePasswordSchema.safeParse(valid).success).toBe(true);
-    expect(updatePasswordSchema.safeParse({ ...valid, newPassword: '12345678', confirmPassword: '12345678' }).success).toBe(
-      true,
-    );
+    expect(
+      updatePasswordSchema.safeParse({ ...valid, newPassword: '12345678', confirmPassword: '12345678' }).success,
+    ).toBe(true);
   });
 
   it('needs all three fields', () => {
-    expect(messages(updatePasswordSchema.safeParse({ currentPassword: '', newPassword: '', confirmPassword: '' }))).toEqual({
+    expect(
+      messages(updatePasswordSchema.safeParse({ currentPassword: '', newPassword: '', confirmPassword: '' })),
+    ).toEqual({
       currentPassword: 'Current Password is required',
       newPassword: 'New Password is required',
       confirmPassword: 'Confirm Password is required',
@@ -82,7 +84,9 @@ describe('password rules', () => {
   });
 
   it("refuses fewer than 8 characters and a confirmation that doesn't match", () => {
-    expect(messages(updatePasswordSchema.safeParse({ ...valid, newPassword: '1234567', confirmPassword: '1234567' }))).toEqual({
+    expect(
+      messages(updatePasswordSchema.safeParse({ ...valid, newPassword: '1234567', confirmPassword: '1234567' })),
+    ).toEqual({
       newPassword: 'Password must be at least 8 characters long',
     });
     expect(messages(updatePasswordSchema.safeParse({ ...valid, confirmPassword: 'NewPassword2' }))).toEqual({

@@ -1,10 +1,5 @@
 import { z } from 'zod/mini';
-import {
-  captchaToken,
-  newPassword,
-  PASSWORDS_DO_NOT_MATCH,
-  requiredText,
-} from '../../lib/forms/rules';
+import { captchaToken, newPassword, PASSWORDS_DO_NOT_MATCH, requiredText } from '../../lib/forms/rules';
 import { proDealFileProblems } from './pro-deal-files';
 
 /** One schema per account form; the messages are the spec's ('<Field name> is required', …). */

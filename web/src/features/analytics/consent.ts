@@ -19,7 +19,11 @@ export function readConsent(storage: Storage | null = safeLocalStorage()): Conse
   return { accepted: flag === 'true', timestamp: Number.isFinite(timestamp) ? timestamp : 0 };
 }
 
-export function writeConsent(accepted: boolean, now: number = Date.now(), storage: Storage | null = safeLocalStorage()): ConsentRecord {
+export function writeConsent(
+  accepted: boolean,
+  now: number = Date.now(),
+  storage: Storage | null = safeLocalStorage(),
+): ConsentRecord {
   try {
     storage?.setItem(CONSENT_KEY, String(accepted));
     storage?.setItem(CONSENT_TIMESTAMP_KEY, String(now));

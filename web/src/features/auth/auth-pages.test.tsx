@@ -38,7 +38,10 @@ describe('login page', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome Back' })).toBeInTheDocument();
     const form = screen.getByRole('form', { name: 'Sign in' });
-    expect(within(form).getByRole('link', { name: 'Forgot Your Password?' })).toHaveAttribute('href', '/forgot-password');
+    expect(within(form).getByRole('link', { name: 'Forgot Your Password?' })).toHaveAttribute(
+      'href',
+      '/forgot-password',
+    );
     expect(within(form).getByRole('link', { name: /New to Test Arms\?/ })).toHaveAttribute('href', '/register');
 
     await user.click(within(form).getByRole('button', { name: 'Sign In' }));
@@ -62,7 +65,9 @@ describe('login page', () => {
   });
 
   it('on failure resets the captcha and stays', async () => {
-    server.use(http.post('/api/auth/login', () => problem(401, { title: 'Unauthorized', detail: 'Invalid credentials' })));
+    server.use(
+      http.post('/api/auth/login', () => problem(401, { title: 'Unauthorized', detail: 'Invalid credentials' })),
+    );
     const captcha = installFakeCaptcha();
     const user = userEvent.setup();
     const { router } = renderRoute('/login');
@@ -122,7 +127,9 @@ describe('register page', () => {
 describe('forgot and reset password pages', () => {
   it("shows the server's message on the login page after a reset request", async () => {
     server.use(
-      http.post('/api/auth/forgot-password', () => HttpResponse.json({ message: 'Check your e-mail for a reset link' })),
+      http.post('/api/auth/forgot-password', () =>
+        HttpResponse.json({ message: 'Check your e-mail for a reset link' }),
+      ),
     );
     installFakeCaptcha();
     const user = userEvent.setup();

@@ -138,7 +138,8 @@ export function BuilderFrame() {
     const wrapper = createUnityWrapper(warn);
     const bridge = createBridge({
       origin,
-      post: (message) => wrapper.sendMessage(BRIDGE_RECEIVER.gameObject, BRIDGE_RECEIVER.method, JSON.stringify(message)),
+      post: (message) =>
+        wrapper.sendMessage(BRIDGE_RECEIVER.gameObject, BRIDGE_RECEIVER.method, JSON.stringify(message)),
       guestSession,
       navigate: (path) => {
         void navigateRef.current(path);

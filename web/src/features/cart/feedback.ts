@@ -23,7 +23,6 @@ export function announce(message: string, type: NotificationType): void {
   cartAnnouncementStore.set({ message, type });
 }
 
-
 /**
  * Inventory warnings in any cart answer (a read, a change, a checkout compute): one warning toast,
  * a line per warning (spec §8), for the warnings not shown yet. A warning is remembered until an

@@ -12,6 +12,14 @@ export {
 } from './queries';
 export { AddToCartButton } from './add-to-cart';
 export type { AddToCartResult } from './use-add-to-cart';
-export type { AppliedDiscount, Cart, CartItem, CartOption, InventoryWarning, PromotionalPage, PromotionImage } from './types';
+export type {
+  AppliedDiscount,
+  Cart,
+  CartItem,
+  CartOption,
+  InventoryWarning,
+  PromotionalPage,
+  PromotionImage,
+} from './types';
 export type { NewCartItem } from '../../api/types';
 export { CartButton, cartButtonLabel } from './components/cart-button';

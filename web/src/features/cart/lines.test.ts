@@ -10,7 +10,13 @@ describe('the existing-line rule', () => {
   it('matches the same sku, options (labels and values, in order) and name', () => {
     expect(existingLine(cart, { productId: 'TF-CAP', productName: 'Talon Logo Cap', options: black })).toBe(cap);
     expect(existingLine(cart, { productId: 'TF-CAP', options: black })).toBe(cap); // no name: the sku's
-    expect(existingLine(cart, { productId: 'TF-CAP', productName: 'Talon Logo Cap', options: [{ label: 'Color', value: 'Coyote' }] })).toBeUndefined();
+    expect(
+      existingLine(cart, {
+        productId: 'TF-CAP',
+        productName: 'Talon Logo Cap',
+        options: [{ label: 'Color', value: 'Coyote' }],
+      }),
+    ).toBeUndefined();
     expect(existingLine(cart, { productId: 'TF-CAP', productName: 'Talon Logo Cap', options: [] })).toBeUndefined();
     expect(existingLine(cart, { productId: 'TF-CAP', productName: 'Cap', options: black })).toBeUndefined();
     expect(existingLine(cart, { productId: 'TF-HAT', productName: 'Talon Logo Cap', options: black })).toBeUndefined();
@@ -19,12 +25,26 @@ describe('the existing-line rule', () => {
 
 describe('applyChange (what the drawer shows before the server answers)', () => {
   it('grows an existing line, or appends a pending line for a new one', () => {
-    expect(applyChange(cart, { kind: 'add', item: { productId: 'TF-CAP', productName: 'Talon Logo Cap', options: black }, pendingId: -1 }).items).toEqual([
-      { ...cap, quantity: 3 },
-    ]);
-    const added = applyChange(cart, { kind: 'add', item: { productId: 'TF-MAT', productName: 'Range Mat' }, pendingId: -2 });
+    expect(
+      applyChange(cart, {
+        kind: 'add',
+        item: { productId: 'TF-CAP', productName: 'Talon Logo Cap', options: black },
+        pendingId: -1,
+      }).items,
+    ).toEqual([{ ...cap, quantity: 3 }]);
+    const added = applyChange(cart, {
+      kind: 'add',
+      item: { productId: 'TF-MAT', productName: 'Range Mat' },
+      pendingId: -2,
+    });
     expect(added.items).toHaveLength(2);
-    expect(added.items[1]).toMatchObject({ id: -2, productId: 'TF-MAT', productName: 'Range Mat', quantity: 1, options: [] });
+    expect(added.items[1]).toMatchObject({
+      id: -2,
+      productId: 'TF-MAT',
+      productName: 'Range Mat',
+      quantity: 1,
+      options: [],
+    });
     expect(added.items[1] && isPendingLine(added.items[1])).toBe(true);
   });
 
@@ -37,7 +57,7 @@ describe('applyChange (what the drawer shows before the server answers)', () => 
 });
 
 describe('describeItem', () => {
-  it("names the product and its options for the add and update messages", () => {
+  it('names the product and its options for the add and update messages', () => {
     expect(describeItem('Range Mat', [])).toBe('Range Mat');
     expect(describeItem('Summit LR', [{ label: 'Caliber', value: '6.5 Creedmoor' }, ...black])).toBe(
       'Summit LR (Caliber: 6.5 Creedmoor, Color: Black)',

@@ -8,7 +8,10 @@ export function optionsOf(item: Pick<NewCartItem, 'options'>): CartOption[] {
 }
 
 function sameOptions(a: readonly CartOption[], b: readonly CartOption[]): boolean {
-  return a.length === b.length && a.every((option, index) => option.label === b[index]?.label && option.value === b[index].value);
+  return (
+    a.length === b.length &&
+    a.every((option, index) => option.label === b[index]?.label && option.value === b[index].value)
+  );
 }
 
 /**

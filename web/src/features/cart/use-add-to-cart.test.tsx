@@ -17,10 +17,9 @@ function setup() {
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
   );
-  const hook = renderHook(
-    () => ({ add: useAddToCart(), count: useCartItemCount(), cart: useQuery(cartQuery).data }),
-    { wrapper },
-  );
+  const hook = renderHook(() => ({ add: useAddToCart(), count: useCartItemCount(), cart: useQuery(cartQuery).data }), {
+    wrapper,
+  });
   return { queryClient, ...hook };
 }
 
@@ -46,9 +45,15 @@ describe('useAddToCart', () => {
       expect(result.current.add.isSuccess).toBe(true);
     });
     expect(fake.requests.map((request) => request.method)).toEqual(['POST']);
-    expect(fake.requests[0]?.body).toMatchObject({ productId: 'TF-SLR-65CM-24-BLK', quantity: 1, productName: 'Summit LR' });
+    expect(fake.requests[0]?.body).toMatchObject({
+      productId: 'TF-SLR-65CM-24-BLK',
+      quantity: 1,
+      productName: 'Summit LR',
+    });
     await waitFor(() => {
-      expect(result.current.cart?.items).toEqual([expect.objectContaining({ id: 101, productPrice: 2249.1, quantity: 1 })]);
+      expect(result.current.cart?.items).toEqual([
+        expect.objectContaining({ id: 101, productPrice: 2249.1, quantity: 1 }),
+      ]);
     });
     expect(result.current.cart?.subTotal).toBe(2249.1);
     expect(notificationStore.get()).toEqual({
@@ -84,7 +89,14 @@ describe('useAddToCart', () => {
 
   it('adds other options as a new line', async () => {
     const fake = createFakeCart({
-      items: [cartItem({ id: 5, productId: 'TF-CAP-BLK', productName: 'Talon Logo Cap', options: [{ label: 'Size', value: 'S' }] })],
+      items: [
+        cartItem({
+          id: 5,
+          productId: 'TF-CAP-BLK',
+          productName: 'Talon Logo Cap',
+          options: [{ label: 'Size', value: 'S' }],
+        }),
+      ],
     });
     server.use(...fake.handlers);
     const { result } = setup();
@@ -144,7 +156,7 @@ describe('useAddToCart', () => {
     expect(notificationStore.get()?.message).toBe('You updated Talon Logo Cap in your shopping cart');
   });
 
-  it("shows inventory warnings of the answer as one warning toast, a line per warning, and revalidates the cart", async () => {
+  it('shows inventory warnings of the answer as one warning toast, a line per warning, and revalidates the cart', async () => {
     const fake = createFakeCart({
       items: [cartItem({ id: 5, productId: 'TF-MAT', productName: 'Range Mat', quantity: 1 })],
     });
@@ -173,7 +185,11 @@ describe('useAddToCart', () => {
     await waitFor(() => {
       expect(result.current.cart).toBeDefined();
     });
-    server.use(http.post('/api/cart/items', () => problem(502, { title: 'Bad Gateway', detail: 'The commerce service failed', code: 'upstream_failed' })));
+    server.use(
+      http.post('/api/cart/items', () =>
+        problem(502, { title: 'Bad Gateway', detail: 'The commerce service failed', code: 'upstream_failed' }),
+      ),
+    );
 
     act(() => {
       result.current.add.mutate(newItem('TF-CAP-BLK'));

@@ -9,7 +9,11 @@ import { problem, server } from '../../test/server';
 
 // the lazily loaded route modules, compiled once before the tests (not inside the first one's time)
 beforeAll(async () => {
-  await Promise.all([import('../../app/routes/product'), import('../../app/routes/collection'), import('../../app/routes/search')]);
+  await Promise.all([
+    import('../../app/routes/product'),
+    import('../../app/routes/collection'),
+    import('../../app/routes/search'),
+  ]);
 }, 60_000);
 
 const h1 = (name: string) => screen.findByRole('heading', { level: 1, name });
@@ -31,9 +35,11 @@ describe('product page', { timeout: 20_000 }, () => {
     });
     expect(screen.getByRole('combobox', { name: 'Barrel Length' })).toHaveValue('24"');
     expect(router.state.location.search).toBe('?sku=TF-SLR-308-24-BLK');
-    expect(within(screen.getByRole('combobox', { name: 'Color' })).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'Black',
-    ]);
+    expect(
+      within(screen.getByRole('combobox', { name: 'Color' }))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Black']);
     expect(price).toHaveTextContent('$2,199.00');
 
     // under .308 Win / 24" there is no Sniper Grey sku: its swatch is disabled
@@ -59,7 +65,12 @@ describe('product page', { timeout: 20_000 }, () => {
       http.get('/api/products/:title', () => HttpResponse.json(productPage())),
       http.post('/api/stock-alerts', async ({ request }) => {
         bodies.push(await request.json());
-        if (fail) return problem(422, { title: 'Unprocessable', detail: 'Captcha verification failed', code: 'validation_failed' });
+        if (fail)
+          return problem(422, {
+            title: 'Unprocessable',
+            detail: 'Captcha verification failed',
+            code: 'validation_failed',
+          });
         return HttpResponse.json({ message: 'You will be notified when Summit LR is back in stock' });
       }),
     );
@@ -75,7 +86,9 @@ describe('product page', { timeout: 20_000 }, () => {
     fail = false;
     await user.click(within(form).getByRole('checkbox', { name: "I'm not a robot" }));
     await user.click(within(form).getByRole('button', { name: 'Notify Me' }));
-    expect(await within(screen.getByRole('main')).findByRole('status')).toHaveTextContent('You will be notified when Summit LR is back in stock');
+    expect(await within(screen.getByRole('main')).findByRole('status')).toHaveTextContent(
+      'You will be notified when Summit LR is back in stock',
+    );
     expect(bodies.at(-1)).toEqual({
       email: 'shopper@example.test',
       captcha: 'test-captcha-token',
@@ -90,7 +103,11 @@ describe('product page', { timeout: 20_000 }, () => {
   });
 
   it("reads 'Coming Soon' for a sku priced 0 and offers no Add to Cart", async () => {
-    const copperhead = productPage({ title: 'Copperhead Limited', skus: [sku('TF-CPH', 0, 0, 1, [])], displayType: 'product-short' });
+    const copperhead = productPage({
+      title: 'Copperhead Limited',
+      skus: [sku('TF-CPH', 0, 0, 1, [])],
+      displayType: 'product-short',
+    });
     server.use(http.get('/api/products/:title', () => HttpResponse.json(copperhead)));
     renderRoute('/product/copperhead%20limited');
     await h1('Copperhead Limited');
@@ -120,7 +137,9 @@ describe('collection page', { timeout: 20_000 }, () => {
     const { router } = renderRoute('/collection/rifles?activeFilter=semi-auto');
     await h1('Rifles');
     expect(screen.getByRole('tab', { name: 'Semi-Auto' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getAllByRole('article').map((card) => within(card).getByRole('heading').textContent)).toEqual(['Vanguard 15']);
+    expect(screen.getAllByRole('article').map((card) => within(card).getByRole('heading').textContent)).toEqual([
+      'Vanguard 15',
+    ]);
 
     await user.click(screen.getByRole('tab', { name: 'Lever Action' }));
     expect(await screen.findByText('No items found')).toBeInTheDocument();
@@ -138,7 +157,15 @@ describe('collection page', { timeout: 20_000 }, () => {
       title: 'Pistols',
       displayType: 'collection-cards',
       filterCategories: [],
-      promoCards: [{ title: 'Carry Season', subtitle: 'Compact pistols', url: '/collection/pistols', image: { src: 'https://media.example.test/p.svg', alt: '' }, buttonLabel: 'Shop Now' }],
+      promoCards: [
+        {
+          title: 'Carry Season',
+          subtitle: 'Compact pistols',
+          url: '/collection/pistols',
+          image: { src: 'https://media.example.test/p.svg', alt: '' },
+          buttonLabel: 'Shop Now',
+        },
+      ],
       products: [
         productCard('Kestrel 380', { fflItem: true, skus: [sku('TF-K380', 449, 0, 25, [])] }),
         productCard('Falcon 10mm', { fflItem: true, skus: [sku('TF-F10-BLK', 799, 0, 0, [])] }),
@@ -162,7 +189,7 @@ describe('collection page', { timeout: 20_000 }, () => {
 });
 
 describe('search results', () => {
-  it("titles the page 'Results for \"{query}\"' and shows the cards", async () => {
+  it('titles the page \'Results for "{query}"\' and shows the cards', async () => {
     server.use(
       http.get('/api/search', ({ request }) =>
         HttpResponse.json({ query: new URL(request.url).searchParams.get('q'), results: [productCard('Summit LR')] }),

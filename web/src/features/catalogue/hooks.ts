@@ -8,10 +8,7 @@ import type { Collection, ProductPage, SearchResults } from './types';
  * not-found page), `failed` (the page shows its empty default) or `loading`.
  */
 export type PageData<T> =
-  | { status: 'found'; data: T }
-  | { status: 'not-found' }
-  | { status: 'failed' }
-  | { status: 'loading' };
+  { status: 'found'; data: T } | { status: 'not-found' } | { status: 'failed' } | { status: 'loading' };
 
 function pageData<T>(query: { data: T | null | undefined; isError: boolean }): PageData<T> {
   if (query.data) return { status: 'found', data: query.data };
@@ -29,9 +26,7 @@ export function useCollection(title: string): PageData<Collection> {
 
 /** Search results, or why there are none to show: `failed` says what to tell the shopper. */
 export type SearchData =
-  | { status: 'found'; data: SearchResults }
-  | { status: 'failed'; failure: SearchFailure }
-  | { status: 'loading' };
+  { status: 'found'; data: SearchResults } | { status: 'failed'; failure: SearchFailure } | { status: 'loading' };
 
 export function useSearchResults(query: string): SearchData {
   const search = useQuery(searchQuery(query));

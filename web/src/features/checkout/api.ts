@@ -44,16 +44,16 @@ export function checkoutBody(billing: BillingForm, dealer: DealerForm | null, al
   const shipping =
     billing.shippingSameAsBilling && !allFfl
       ? {
-        shippingFirstName: billing.firstName,
-        shippingLastName: billing.lastName,
-        shippingCompany: billing.company,
-        addressContact: billing.mainContact,
-        shippingAddress: billing.address,
-        shippingCity: billing.city,
-        shippingState: billing.state,
-        shippingZip: billing.zip,
-      }
-    : {};
+          shippingFirstName: billing.firstName,
+          shippingLastName: billing.lastName,
+          shippingCompany: billing.company,
+          addressContact: billing.mainContact,
+          shippingAddress: billing.address,
+          shippingCity: billing.city,
+          shippingState: billing.state,
+          shippingZip: billing.zip,
+        }
+      : {};
   return {
     ...billing,
     ...shipping,

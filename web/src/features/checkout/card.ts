@@ -31,7 +31,7 @@ function isMastercard2Series(digits: string): boolean {
 /** The brand the number's prefix shows, or null while it shows none. */
 export function cardBrand(value: string): CardBrand | null {
   const digits = digitsOf(value);
-  if (digits.startsWith("4")) return 'Visa';
+  if (digits.startsWith('4')) return 'Visa';
   if (/^5[1-5]/.test(digits) || isMastercard2Series(digits)) return 'Mastercard';
   if (isAmex(digits)) return 'American Express';
   if (/^(6011|64[4-9]|65)/.test(digits)) return 'Discover';
@@ -48,7 +48,9 @@ export function formatCardNumber(value: string): string {
 }
 
 /** Expiry months, `01` to `12`. */
-export const EXPIRY_MONTHS: readonly string[] = Array.from({ length: 12 }, (_, index) => String(index + 1).padStart(2, '0'));
+export const EXPIRY_MONTHS: readonly string[] = Array.from({ length: 12 }, (_, index) =>
+  String(index + 1).padStart(2, '0'),
+);
 
 /** Expiry years: the current year and the nine after it (10 options). */
 export function expiryYears(now: Date = new Date()): string[] {

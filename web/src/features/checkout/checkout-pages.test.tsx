@@ -14,7 +14,9 @@ describe('checkout page', () => {
     server.use(...checkoutHandlers(emptyCart));
     const { router } = renderRoute('/checkout');
 
-    expect(await screen.findByText('Your cart is empty, so we have redirected you to the home page', {}, FIRST_RENDER)).toBeInTheDocument();
+    expect(
+      await screen.findByText('Your cart is empty, so we have redirected you to the home page', {}, FIRST_RENDER),
+    ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
   });
 
@@ -57,7 +59,9 @@ describe('saved forms', () => {
     const again = await screen.findByRole('form', { name: 'Billing & shipping' }, FIRST_RENDER);
     expect(within(again).getByRole('textbox', { name: 'Email' })).toHaveValue('jane@example.com');
     expect(within(again).getByRole('textbox', { name: 'Phone (optional)' })).toHaveValue('(512) 555-0100');
-    expect(Object.keys(JSON.parse(sessionStorage.getItem('billingForm') ?? '{}') as object)).not.toContain('cardNumber');
+    expect(Object.keys(JSON.parse(sessionStorage.getItem('billingForm') ?? '{}') as object)).not.toContain(
+      'cardNumber',
+    );
   });
 });
 
@@ -66,7 +70,9 @@ describe('confirmation page', () => {
     server.use(...orderHandlers());
     renderRoute(`/confirm/${String(placedOrder.id)}`);
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Thank You! Your order has been received' }, FIRST_RENDER)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Thank You! Your order has been received' }, FIRST_RENDER),
+    ).toBeInTheDocument();
     expect(screen.getByText('100001')).toBeInTheDocument();
     expect(screen.getByText(/a confirmation email was sent to jane@example\.com/)).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Shipping Address' })).toBeInTheDocument();
@@ -96,7 +102,9 @@ describe('confirmation page', () => {
     renderRoute(`/confirm/${String(placedOrder.id)}`);
 
     expect(await screen.findByRole('heading', { name: 'Dealer Address' }, FIRST_RENDER)).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Dealer Address' })).toHaveTextContent(/^Dealer AddressLone Star Arms200 Ranch RdDallas, TX 75201/);
+    expect(screen.getByRole('region', { name: 'Dealer Address' })).toHaveTextContent(
+      /^Dealer AddressLone Star Arms200 Ranch RdDallas, TX 75201/,
+    );
     expect(screen.queryByRole('heading', { name: 'Shipping Address' })).not.toBeInTheDocument();
     expect(screen.queryByText('Discount Applied')).not.toBeInTheDocument();
   });

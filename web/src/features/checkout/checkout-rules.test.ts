@@ -146,7 +146,9 @@ describe('card form', () => {
       year: 'Required',
       cardCode: 'Required',
     });
-    expect(cardSchema.safeParse({ cardNumber: '4111 1111 1111 1111', month: '12', year: '2030', cardCode: '123' }).success).toBe(true);
+    expect(
+      cardSchema.safeParse({ cardNumber: '4111 1111 1111 1111', month: '12', year: '2030', cardCode: '123' }).success,
+    ).toBe(true);
   });
 
   it('groups numbers in fours, at most 16 digits', () => {
@@ -179,7 +181,16 @@ describe('card form', () => {
   it('offers months 01 to 12 and years from this one plus nine', () => {
     expect(EXPIRY_MONTHS).toEqual(['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12']);
     expect(expiryYears(new Date(2026, 10, 25))).toEqual([
-      '2026', '2027', '2028', '2029', '2030', '2031', '2032', '2033', '2034', '2035',
+      '2026',
+      '2027',
+      '2028',
+      '2029',
+      '2030',
+      '2031',
+      '2032',
+      '2033',
+      '2034',
+      '2035',
     ]);
   });
 });
@@ -197,8 +208,12 @@ describe('restrictions', () => {
   const items = [magazine, brake, rifle];
 
   it('blocks non-FFL items by the billing state and zip when shipping is the same', () => {
-    expect(restrictedItems(items, { ...billing, state: 'NY', zip: '10001' }, dealer).map((item) => item.id)).toEqual([1, 2]);
-    expect(restrictedItems(items, { ...billing, state: 'IL', zip: '60601-1234' }, dealer).map((item) => item.id)).toEqual([1]);
+    expect(restrictedItems(items, { ...billing, state: 'NY', zip: '10001' }, dealer).map((item) => item.id)).toEqual([
+      1, 2,
+    ]);
+    expect(
+      restrictedItems(items, { ...billing, state: 'IL', zip: '60601-1234' }, dealer).map((item) => item.id),
+    ).toEqual([1]);
     expect(restrictedItems(items, billing, dealer)).toEqual([]);
   });
 
@@ -236,8 +251,17 @@ describe('placing an order exactly once', () => {
   });
 
   it('uses a new key for each attempt, and does not retry a definitive failure', async () => {
-    const declined = new ApiProblem({ type: 'about:blank', title: 'Unprocessable', status: 422, detail: 'This transaction has been declined.', code: 'payment_declined' });
-    const send = vi.fn<(body: string, key: string) => Promise<typeof placed>>().mockRejectedValueOnce(declined).mockResolvedValueOnce(placed);
+    const declined = new ApiProblem({
+      type: 'about:blank',
+      title: 'Unprocessable',
+      status: 422,
+      detail: 'This transaction has been declined.',
+      code: 'payment_declined',
+    });
+    const send = vi
+      .fn<(body: string, key: string) => Promise<typeof placed>>()
+      .mockRejectedValueOnce(declined)
+      .mockResolvedValueOnce(placed);
     let keys = 0;
     const placer = createOrderPlacer({ send, newKey: () => `key-${String((keys += 1))}` });
 

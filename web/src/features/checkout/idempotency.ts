@@ -27,7 +27,9 @@ export interface OrderPlacer<Body, Answer> {
 
 export function isLostAnswer(error: unknown): boolean {
   if (!isApiError(error)) return false;
-  return error.status === 0 || error.status === 409 || error.status === 502 || error.status === 503 || error.status === 504;
+  return (
+    error.status === 0 || error.status === 409 || error.status === 502 || error.status === 503 || error.status === 504
+  );
 }
 
 export function newIdempotencyKey(): string {

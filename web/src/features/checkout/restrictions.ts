@@ -11,11 +11,11 @@ export function destination(billing: BillingForm): { state: string; zip: string 
 
 function blocked(item: Pick<CartItem, 'restrictedStates' | 'restrictedZips'>, state: string, zip: string): boolean {
   const code = stateCode(state);
-  const byState =
-    code !== '' && item.restrictedStates.some((restricted) => stateCode(restricted) === code);
+  const byState = code !== '' && item.restrictedStates.some((restricted) => stateCode(restricted) === code);
   const trimmedZip = zip.trim();
   const byZip =
-    trimmedZip !== '' && item.restrictedZips.some((restricted) => restricted.trim() !== '' && trimmedZip.includes(restricted.trim()));
+    trimmedZip !== '' &&
+    item.restrictedZips.some((restricted) => restricted.trim() !== '' && trimmedZip.includes(restricted.trim()));
   return byState || byZip;
 }
 

@@ -29,7 +29,6 @@ export function isUsPhone(value: string): boolean {
   return digits.length === 10 || (digits.length === 11 && digits.startsWith('1'));
 }
 
-
 const shippingFields = ['shippingFirstName', 'shippingLastName', 'shippingAddress', 'shippingCity'] as const;
 
 /** The billing and shipping form (spec sections 3 and 5). */
@@ -62,10 +61,16 @@ export const billingSchema = z
     z.superRefine((form, ctx) => {
       if (form.shippingSameAsBilling) return;
       for (const field of shippingFields) {
-        if (form[field].trim() === '') ctx.issues.push({ code: 'custom', input: form[field], message: MESSAGES.required, path: [field] });
+        if (form[field].trim() === '')
+          ctx.issues.push({ code: 'custom', input: form[field], message: MESSAGES.required, path: [field] });
       }
       if (stateCode(form.shippingState) === '') {
-        ctx.issues.push({ code: 'custom', input: form.shippingState, message: MESSAGES.state, path: ['shippingState'] });
+        ctx.issues.push({
+          code: 'custom',
+          input: form.shippingState,
+          message: MESSAGES.state,
+          path: ['shippingState'],
+        });
       }
       const shippingZip = form.shippingZip.trim();
       if (shippingZip.length < MIN_ZIP_LENGTH) {
@@ -107,9 +112,11 @@ export const dealerSchema = z.object({
   dealerName: required(),
   dealerAddress: required(),
   dealerEmail: email(),
-  dealerPhone: z
-    .string()
-    .check(z.trim(), z.minLength(1, MESSAGES.required), z.refine((value) => isUsPhone(value), MESSAGES.phone)),
+  dealerPhone: z.string().check(
+    z.trim(),
+    z.minLength(1, MESSAGES.required),
+    z.refine((value) => isUsPhone(value), MESSAGES.phone),
+  ),
   dealerCity: required(),
   dealerState: state(),
   dealerZip: zip(),

@@ -1,4 +1,11 @@
-import { billingSchema, dealerSchema, emptyBillingForm, emptyDealerForm, type BillingForm, type DealerForm } from './schemas';
+import {
+  billingSchema,
+  dealerSchema,
+  emptyBillingForm,
+  emptyDealerForm,
+  type BillingForm,
+  type DealerForm,
+} from './schemas';
 
 /**
  * The billing and dealer forms, kept in the browser session between the steps and reloads

@@ -14,7 +14,10 @@ export interface RegistrationDocuments {
 }
 
 /** `POST /api/dealer-registrations`: the text parts and the documents as one multipart body. */
-export function registerDealer(parts: DealerRegistrationForm, documents: RegistrationDocuments): Promise<MessageAnswer> {
+export function registerDealer(
+  parts: DealerRegistrationForm,
+  documents: RegistrationDocuments,
+): Promise<MessageAnswer> {
   return unwrap(
     api.POST('/api/dealer-registrations', {
       body: parts,

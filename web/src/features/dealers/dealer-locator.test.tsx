@@ -62,7 +62,9 @@ function list() {
 describe('dealer locator', { timeout: 15_000 }, () => {
   it('lists every dealer with a place, with tel: links, and puts them on the map centred by default', async () => {
     renderRoute('/dealer-locator');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dealer Locator' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Dealer Locator' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
     await waitFor(() => {
       expect(within(list()).getAllByRole('listitem')).toHaveLength(3);
     });
@@ -73,10 +75,20 @@ describe('dealer locator', { timeout: 15_000 }, () => {
     await waitFor(() => {
       expect(document.title).toBe('Dealer Locator | Talonforge Arms');
     });
-    for (const selector of ['meta[name="description"]', 'meta[property="og:description"]', 'meta[name="twitter:description"]']) {
-      expect(document.head.querySelector(selector)).toHaveAttribute('content', 'Find a Talonforge Arms dealer near you.');
+    for (const selector of [
+      'meta[name="description"]',
+      'meta[property="og:description"]',
+      'meta[name="twitter:description"]',
+    ]) {
+      expect(document.head.querySelector(selector)).toHaveAttribute(
+        'content',
+        'Find a Talonforge Arms dealer near you.',
+      );
     }
-    expect(document.head.querySelector('meta[property="og:title"]')).toHaveAttribute('content', 'Dealer Locator | Talonforge Arms');
+    expect(document.head.querySelector('meta[property="og:title"]')).toHaveAttribute(
+      'content',
+      'Dealer Locator | Talonforge Arms',
+    );
 
     await waitFor(() => {
       expect(engine.shown.at(-1)).toEqual({
@@ -96,17 +108,20 @@ describe('dealer locator', { timeout: 15_000 }, () => {
     });
     await user.type(screen.getByLabelText('Zip code'), '85004');
     await user.selectOptions(screen.getByLabelText('Radius'), '150');
-    await user.click(within(screen.getByRole('search', { name: 'Find a dealer' })).getByRole('button', { name: 'Search' }));
+    await user.click(
+      within(screen.getByRole('search', { name: 'Find a dealer' })).getByRole('button', { name: 'Search' }),
+    );
 
     await waitFor(() => {
       expect(within(list()).getAllByRole('listitem')).toHaveLength(2);
     });
     expect(router.state.location.search).toBe('?zip=85004&radius=150');
     expect(searches.at(-1)).toBe('?zip=85004&radius=150');
-    expect(within(list()).getAllByRole('button').map((button) => button.textContent)).toEqual([
-      'Saguaro Sporting Arms',
-      'Old Pueblo Outfitters',
-    ]);
+    expect(
+      within(list())
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Saguaro Sporting Arms', 'Old Pueblo Outfitters']);
     expect(within(list()).getByText('106.1 miles')).toBeInTheDocument();
     await waitFor(() => {
       expect(engine.shown.at(-1)?.center).toEqual({ lat: 33.45, lng: -112.07, zip: '85004' });

@@ -62,7 +62,9 @@ export function DealerLocator() {
           <h2 id={listId}>Dealer</h2>
           {isPending ? <p role="status">Loading dealers…</p> : null}
           {!isPending && !failed && dealers.length === 0 ? (
-            <p role="status">No dealers found within {search.radius} miles of {search.zip}.</p>
+            <p role="status">
+              No dealers found within {search.radius} miles of {search.zip}.
+            </p>
           ) : null}
           <ul className="dealer-list" aria-labelledby={listId}>
             {dealers.map((dealer) => (
@@ -109,7 +111,13 @@ function DealerListItem({
   );
 }
 
-function DealerSignup({ text, link }: { text: string | null | undefined; link: { label: string; url: string } | null | undefined }) {
+function DealerSignup({
+  text,
+  link,
+}: {
+  text: string | null | undefined;
+  link: { label: string; url: string } | null | undefined;
+}) {
   const to = link?.url && link.url.startsWith('/') && !link.url.startsWith('//') ? link.url : '/dealer-registration';
   return (
     <section className="dealer-signup" aria-label="Become a dealer">

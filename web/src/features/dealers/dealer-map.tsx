@@ -109,7 +109,10 @@ export function DealerMap({ dealers, center, selectedId, onSelect }: DealerMapPr
       {status === 'AUTH_FAILURE' ? (
         <div className="dealer-map__auth-failure" role="alert">
           <h2>Error: AuthFailure</h2>
-          <p>A problem occurred while authenticating with the map service: the API key was rejected. The dealer list is still available.</p>
+          <p>
+            A problem occurred while authenticating with the map service: the API key was rejected. The dealer list is
+            still available.
+          </p>
         </div>
       ) : null}
     </div>

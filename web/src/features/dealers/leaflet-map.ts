@@ -35,7 +35,6 @@ export interface DealerMapEngine {
   destroy: () => void;
 }
 
-
 function popupContent(dealer: DealerCard): HTMLElement {
   const box = document.createElement('div');
   box.className = 'dealer-popup';
@@ -68,7 +67,9 @@ const markerIcon = L.divIcon({
 
 async function problemCode(response: Response): Promise<string | null> {
   const body: unknown = await response.json().catch(() => null);
-  return typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : null;
+  return typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string'
+    ? body.code
+    : null;
 }
 
 function isStatesTopology(value: unknown): value is Topology<{ states: GeometryCollection }> {
@@ -130,7 +131,13 @@ export function createDealerMap(element: HTMLElement, options: DealerMapOptions)
     if (!outlines || removed) return;
     L.geoJSON(outlines, {
       interactive: false,
-      style: { color: '#5b6670', weight: 1, opacity: 0.9, fillColor: '#e9e6dc', fillOpacity: options.tileUrl ? 0.15 : 0.6 },
+      style: {
+        color: '#5b6670',
+        weight: 1,
+        opacity: 0.9,
+        fillColor: '#e9e6dc',
+        fillOpacity: options.tileUrl ? 0.15 : 0.6,
+      },
     }).addTo(map);
   });
   map.attributionControl.addAttribution('State outlines: US Census Bureau');
@@ -200,7 +207,10 @@ export function createDealerMap(element: HTMLElement, options: DealerMapOptions)
       }
 
       if (center) {
-        const points: L.LatLngTuple[] = [[center.lat, center.lng], ...placed.map((d): L.LatLngTuple => [d.coordinates.lat, d.coordinates.lng])];
+        const points: L.LatLngTuple[] = [
+          [center.lat, center.lng],
+          ...placed.map((d): L.LatLngTuple => [d.coordinates.lat, d.coordinates.lng]),
+        ];
         if (placed.length > 0) map.fitBounds(L.latLngBounds(points), { padding: [FIT_PADDING, FIT_PADDING] });
         else map.setView([center.lat, center.lng], ZIP_ZOOM);
       } else {

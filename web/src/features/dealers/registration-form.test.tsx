@@ -106,7 +106,9 @@ describe('dealer registration', { timeout: 20_000 }, () => {
     expect(within(form).getByRole('textbox', { name: 'Locator City' })).toHaveValue('Boise');
 
     await user.click(within(form).getByRole('checkbox', { name: 'Appear in the dealer locator' }));
-    expect(within(form).queryByRole('checkbox', { name: 'Use this address in the dealer locator' })).not.toBeInTheDocument();
+    expect(
+      within(form).queryByRole('checkbox', { name: 'Use this address in the dealer locator' }),
+    ).not.toBeInTheDocument();
     expect(within(form).queryByRole('group', { name: 'Dealer locator address' })).not.toBeInTheDocument();
 
     expect(within(form).queryByRole('textbox', { name: 'FFL Number' })).not.toBeInTheDocument();
@@ -123,7 +125,9 @@ describe('dealer registration', { timeout: 20_000 }, () => {
     const upload = within(form).getByLabelText('FFL Document');
     await user.upload(upload, new File(['png'], 'licence.png', { type: 'image/png' }));
     expect(
-      await within(form).findByText('licence.png is not an accepted file type: only pdf, tif and tiff files are accepted'),
+      await within(form).findByText(
+        'licence.png is not an accepted file type: only pdf, tif and tiff files are accepted',
+      ),
     ).toBeInTheDocument();
     await user.upload(upload, new File(['%PDF-1.4'], 'licence.pdf', { type: 'application/pdf' }));
     await waitFor(() => {
@@ -137,7 +141,10 @@ describe('dealer registration', { timeout: 20_000 }, () => {
     expect(text('Phone')).toHaveValue('(208) 555-0100');
     await user.click(within(form).getByRole('checkbox', { name: 'I have an FFL / SOT' }));
     await user.type(text('FFL Number'), '1-23-456');
-    await user.upload(within(form).getByLabelText('FFL Document'), new File(['%PDF-1.4'], 'licence.pdf', { type: 'application/pdf' }));
+    await user.upload(
+      within(form).getByLabelText('FFL Document'),
+      new File(['%PDF-1.4'], 'licence.pdf', { type: 'application/pdf' }),
+    );
     await user.click(within(form).getByRole('checkbox', { name: "I'm not a robot" }));
     await user.click(within(form).getByRole('button', { name: 'Submit' }));
 

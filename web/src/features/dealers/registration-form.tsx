@@ -83,7 +83,8 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
       reset(emptyDealerRegistration);
       captcha.current?.reset();
       notify({
-        message: answer.message || 'Thank you for registering. Our dealer team will review your application and contact you.',
+        message:
+          answer.message || 'Thank you for registering. Our dealer team will review your application and contact you.',
         type: 'success',
       });
     } catch (error) {
@@ -93,7 +94,6 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
       notifyError(error);
     }
   };
-
 
   const useThisAddressField = register('useThisAddressInDealerLocator', {
     onChange: (event: ChangeEvent<HTMLInputElement>) => {
@@ -134,7 +134,13 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
       <fieldset className="form-section" aria-labelledby={companyId}>
         <legend id={companyId}>Business and Contact</legend>
         <div className="form-row">
-          <TextField label="Company" autoComplete="organization" required error={errors.company?.message} {...register('company')} />
+          <TextField
+            label="Company"
+            autoComplete="organization"
+            required
+            error={errors.company?.message}
+            {...register('company')}
+          />
           <TextField
             label="Website"
             type="url"
@@ -146,12 +152,31 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
           />
         </div>
         <div className="form-row">
-          <TextField label="First Name" autoComplete="given-name" required error={errors.firstName?.message} {...register('firstName')} />
-          <TextField label="Last Name" autoComplete="family-name" required error={errors.lastName?.message} {...register('lastName')} />
+          <TextField
+            label="First Name"
+            autoComplete="given-name"
+            required
+            error={errors.firstName?.message}
+            {...register('firstName')}
+          />
+          <TextField
+            label="Last Name"
+            autoComplete="family-name"
+            required
+            error={errors.lastName?.message}
+            {...register('lastName')}
+          />
         </div>
         <div className="form-row">
           <PhoneField label="Phone" autoComplete="tel" required error={errors.phone?.message} {...register('phone')} />
-          <TextField label="Email" type="email" autoComplete="email" required error={errors.email?.message} {...register('email')} />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            error={errors.email?.message}
+            {...register('email')}
+          />
         </div>
       </fieldset>
 
@@ -165,7 +190,13 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
           {...register('streetAddress')}
         />
         <div className="form-row">
-          <TextField label="City" autoComplete="address-level2" required error={errors.city?.message} {...register('city')} />
+          <TextField
+            label="City"
+            autoComplete="address-level2"
+            required
+            error={errors.city?.message}
+            {...register('city')}
+          />
           <SelectField
             label="State"
             autoComplete="address-level1"
@@ -192,7 +223,9 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
       <fieldset className="form-section" aria-labelledby={locatorId}>
         <legend id={locatorId}>Dealer Locator</legend>
         <CheckboxField label="Appear in the dealer locator" {...register('appearInDealerLocator')} />
-        {appearInLocator ? <CheckboxField label="Use this address in the dealer locator" {...useThisAddressField} /> : null}
+        {appearInLocator ? (
+          <CheckboxField label="Use this address in the dealer locator" {...useThisAddressField} />
+        ) : null}
         {appearInLocator && !useThisAddress ? (
           <div role="group" aria-label="Dealer locator address" className="form-subsection">
             <TextField
@@ -202,7 +235,12 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
               {...register('locatorStreetAddress')}
             />
             <div className="form-row">
-              <TextField label="Locator City" required error={errors.locatorCity?.message} {...register('locatorCity')} />
+              <TextField
+                label="Locator City"
+                required
+                error={errors.locatorCity?.message}
+                {...register('locatorCity')}
+              />
               <SelectField
                 label="Locator State"
                 required
@@ -220,7 +258,11 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
                 error={errors.locatorPostalCode?.message}
                 {...digitsOnly(register('locatorPostalCode'))}
               />
-              <CountrySelect label="Locator Country" error={errors.locatorCountry?.message} {...register('locatorCountry')} />
+              <CountrySelect
+                label="Locator Country"
+                error={errors.locatorCountry?.message}
+                {...register('locatorCountry')}
+              />
             </div>
           </div>
         ) : null}

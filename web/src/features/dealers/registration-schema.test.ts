@@ -101,7 +101,13 @@ describe('dealer registration rules', () => {
     expect(errorsOf({ ...valid, hasFflSot: true })).toEqual({ fflNumber: 'Required', fflDocument: 'Required' });
     expect(errorsOf({ ...valid, hasFflSot: true, fflNumber: '1-23-456', fflDocument: pdf() })).toEqual({});
     expect(
-      errorsOf({ ...valid, hasFflSot: true, fflNumber: '1-23-456', fflDocument: pdf('ffl.TIFF'), sotDocument: pdf('sot.tif') }),
+      errorsOf({
+        ...valid,
+        hasFflSot: true,
+        fflNumber: '1-23-456',
+        fflDocument: pdf('ffl.TIFF'),
+        sotDocument: pdf('sot.tif'),
+      }),
     ).toEqual({});
   });
 

@@ -29,7 +29,15 @@ export const LOCATOR_ADDRESS_FIELDS = [
   'locatorPostalCode',
   'locatorCountry',
 ] as const;
-const REQUIRED_TEXT_FIELDS = ['company', 'website', 'phone', 'email', 'firstName', 'lastName', ...COMPANY_ADDRESS_FIELDS] as const;
+const REQUIRED_TEXT_FIELDS = [
+  'company',
+  'website',
+  'phone',
+  'email',
+  'firstName',
+  'lastName',
+  ...COMPANY_ADDRESS_FIELDS,
+] as const;
 
 /** The message for a document that is not a pdf or tif/tiff, naming the file (as the server words it). */
 export function documentTypeMessage(fileName: string): string {
@@ -166,4 +174,3 @@ export function registrationParts(values: DealerRegistrationValues): DealerRegis
   }
   return parts;
 }
-

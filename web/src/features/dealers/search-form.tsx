@@ -32,12 +32,20 @@ export function ZipInput({ onChange, ref, ...input }: ZipInputProps) {
 
 export const dealerSearchSchema = z.object({
   zip: z.string().check(z.regex(/^(\d{5})?$/, 'Zip code must be 5 digits')),
-  radius: z.string().check(z.refine((value) => (RADIUS_OPTIONS as readonly number[]).includes(Number(value)), 'Choose a radius')),
+  radius: z
+    .string()
+    .check(z.refine((value) => (RADIUS_OPTIONS as readonly number[]).includes(Number(value)), 'Choose a radius')),
 });
 type SearchValues = z.infer<typeof dealerSearchSchema>;
 
 /** The locator's search: zip (digits only, five or none) and radius (50 to 250 miles, default 50). */
-export function DealerSearchForm({ initial, onSearch }: { initial: DealerSearch; onSearch: (search: DealerSearch) => void }) {
+export function DealerSearchForm({
+  initial,
+  onSearch,
+}: {
+  initial: DealerSearch;
+  onSearch: (search: DealerSearch) => void;
+}) {
   const zipId = useId();
   const radiusId = useId();
   const {

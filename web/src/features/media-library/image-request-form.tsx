@@ -52,7 +52,12 @@ export function ImageRequestForm({ labelledBy }: { labelledBy: string }) {
   };
 
   return (
-    <form className="image-request-form" aria-labelledby={labelledBy} noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+    <form
+      className="image-request-form"
+      aria-labelledby={labelledBy}
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+    >
       <div className="form-row">
         <TextField
           label="First Name"

@@ -112,7 +112,11 @@ describe('footer newsletter signup', () => {
   it('shows the field messages the server sends', async () => {
     server.use(
       http.post('/api/newsletter/subscribe', () =>
-        problem(400, { title: 'Invalid', code: 'validation_failed', errors: { email: 'Email must be a valid email address' } }),
+        problem(400, {
+          title: 'Invalid',
+          code: 'validation_failed',
+          errors: { email: 'Email must be a valid email address' },
+        }),
       ),
     );
     const { user, form } = await renderFooterForm();

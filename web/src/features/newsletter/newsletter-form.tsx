@@ -56,7 +56,12 @@ export function NewsletterForm({ labelledBy, submitLabel = 'Subscribe' }: Newsle
   };
 
   return (
-    <form className="newsletter-form" aria-labelledby={labelledBy} noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+    <form
+      className="newsletter-form"
+      aria-labelledby={labelledBy}
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+    >
       <TextField
         label="Email"
         type="email"

@@ -16,10 +16,18 @@ interface MenuEntry {
 }
 
 const MENU: MenuEntry[] = [
-  { to: '/profile', label: 'My Account', section: /^\/profile(?:\/(?:account-information|details|update-password|newsletter|my-reviews))?$/ },
+  {
+    to: '/profile',
+    label: 'My Account',
+    section: /^\/profile(?:\/(?:account-information|details|update-password|newsletter|my-reviews))?$/,
+  },
   { to: '/profile/orders', label: 'My Orders', section: /^\/profile\/orders(?:\/.*)?$/ },
   { to: '/profile/address-book', label: 'Address Book', section: /^\/profile\/address-book(?:\/.*)?$/ },
-  { to: '/profile/discount-programs', label: 'Discount Programs', section: /^\/profile\/(?:discount-programs|pro-deal|le-mil)$/ },
+  {
+    to: '/profile/discount-programs',
+    label: 'Discount Programs',
+    section: /^\/profile\/(?:discount-programs|pro-deal|le-mil)$/,
+  },
 ];
 
 /** Where a child page's Back link goes: one level up. */
@@ -87,7 +95,12 @@ export function AccountLayout() {
             </li>
           ))}
           <li>
-            <button type="button" className="account__nav-link account__logout" onClick={logout.run} disabled={logout.leaving}>
+            <button
+              type="button"
+              className="account__nav-link account__logout"
+              onClick={logout.run}
+              disabled={logout.leaving}
+            >
               Logout
             </button>
           </li>

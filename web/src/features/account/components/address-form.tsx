@@ -35,7 +35,10 @@ const FIELDS = [
 /** Where Save and Cancel go: the page the form was opened from (`state.from`), else `fallback`. */
 export function useOrigin(fallback = '/profile/address-book'): string {
   const state: unknown = useLocation().state;
-  const from = typeof state === 'object' && state !== null && 'from' in state && typeof state.from === 'string' ? state.from : null;
+  const from =
+    typeof state === 'object' && state !== null && 'from' in state && typeof state.from === 'string'
+      ? state.from
+      : null;
   return safeReturnPath(from) ?? fallback;
 }
 
@@ -151,7 +154,12 @@ function AddressForm({ profile, address }: { profile: Profile; address: StoredAd
   };
 
   return (
-    <form className="account-form" aria-label="Address" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+    <form
+      className="account-form"
+      aria-label="Address"
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+    >
       <fieldset className="account-form__group" aria-labelledby={contactId}>
         <h2 id={contactId}>Contact Information</h2>
         <TextField label="Address Name" required error={errors.addressName?.message} {...register('addressName')} />
@@ -171,7 +179,12 @@ function AddressForm({ profile, address }: { profile: Profile; address: StoredAd
             {...register('lastName')}
           />
         </div>
-        <TextField label="Company" autoComplete="organization" error={errors.company?.message} {...register('company')} />
+        <TextField
+          label="Company"
+          autoComplete="organization"
+          error={errors.company?.message}
+          {...register('company')}
+        />
         <div className="form-row">
           <PhoneInput control={control} name="mainContact" label="Phone" required error={errors.mainContact?.message} />
           <PhoneInput control={control} name="faxContact" label="Fax" error={errors.faxContact?.message} />
@@ -193,7 +206,13 @@ function AddressForm({ profile, address }: { profile: Profile; address: StoredAd
           {...register('addressLine2')}
         />
         <div className="form-row">
-          <TextField label="City" autoComplete="address-level2" required error={errors.city?.message} {...register('city')} />
+          <TextField
+            label="City"
+            autoComplete="address-level2"
+            required
+            error={errors.city?.message}
+            {...register('city')}
+          />
           {regions.length > 0 ? (
             <SelectField label="State" required error={errors.state?.message} {...register('state')}>
               <option value="">Select a state or province</option>
@@ -204,11 +223,23 @@ function AddressForm({ profile, address }: { profile: Profile; address: StoredAd
               ))}
             </SelectField>
           ) : (
-            <TextField label="State" autoComplete="address-level1" required error={errors.state?.message} {...register('state')} />
+            <TextField
+              label="State"
+              autoComplete="address-level1"
+              required
+              error={errors.state?.message}
+              {...register('state')}
+            />
           )}
         </div>
         <div className="form-row">
-          <TextField label="Zip" autoComplete="postal-code" required error={errors.postalCode?.message} {...register('postalCode')} />
+          <TextField
+            label="Zip"
+            autoComplete="postal-code"
+            required
+            error={errors.postalCode?.message}
+            {...register('postalCode')}
+          />
           <SelectField
             label="Country"
             required

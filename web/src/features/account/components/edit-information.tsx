@@ -39,7 +39,11 @@ function EditInformationForm({ profile }: { profile: Profile }) {
 
   const submit = async (values: ProfileValues) => {
     try {
-      await update.mutateAsync({ firstName: values.firstName, lastName: values.lastName, phoneNumber: values.phoneNumber });
+      await update.mutateAsync({
+        firstName: values.firstName,
+        lastName: values.lastName,
+        phoneNumber: values.phoneNumber,
+      });
       await navigate(origin, { state: { notification: { message: PROFILE_SAVED, type: 'success' } } });
     } catch (error) {
       if (!applyServerErrors(error, setError, ['firstName', 'lastName', 'phoneNumber'])) notifyError(error);
@@ -47,12 +51,33 @@ function EditInformationForm({ profile }: { profile: Profile }) {
   };
 
   return (
-    <form className="account-form" aria-label="Edit Information" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+    <form
+      className="account-form"
+      aria-label="Edit Information"
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+    >
       <div className="form-row">
-        <TextField label="First Name" autoComplete="given-name" error={errors.firstName?.message} {...register('firstName')} />
-        <TextField label="Last Name" autoComplete="family-name" error={errors.lastName?.message} {...register('lastName')} />
+        <TextField
+          label="First Name"
+          autoComplete="given-name"
+          error={errors.firstName?.message}
+          {...register('firstName')}
+        />
+        <TextField
+          label="Last Name"
+          autoComplete="family-name"
+          error={errors.lastName?.message}
+          {...register('lastName')}
+        />
       </div>
-      <TextField label="Email" type="email" value={profile.email} readOnly hint="Your e-mail address cannot be changed." />
+      <TextField
+        label="Email"
+        type="email"
+        value={profile.email}
+        readOnly
+        hint="Your e-mail address cannot be changed."
+      />
       <Controller
         control={control}
         name="phoneNumber"

@@ -113,7 +113,11 @@ function StartVerification() {
         start.mutate(undefined, {
           onSuccess: ({ authorizationUrl }) => {
             if (authorizationUrl && /^https?:\/\//i.test(authorizationUrl)) window.location.assign(authorizationUrl);
-            else notify({ message: 'The verification service is not available right now. Please try again later.', type: 'error' });
+            else
+              notify({
+                message: 'The verification service is not available right now. Please try again later.',
+                type: 'error',
+              });
           },
           onError: notifyError,
         });

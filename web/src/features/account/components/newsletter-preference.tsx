@@ -15,7 +15,9 @@ export const UNSUBSCRIBED = 'You have been unsubscribed from the newsletter';
 
 /** Newsletter preference: a subscribe checkbox plus the captcha. */
 export function NewsletterPage() {
-  return <AccountPage title="Newsletter Subscription">{(profile) => <NewsletterPreference profile={profile} />}</AccountPage>;
+  return (
+    <AccountPage title="Newsletter Subscription">{(profile) => <NewsletterPreference profile={profile} />}</AccountPage>
+  );
 }
 
 function NewsletterPreference({ profile }: { profile: Profile }) {
@@ -41,7 +43,10 @@ function NewsletterForm({ profile, subscribed }: { profile: Profile; subscribed:
   const submit = async (values: NewsletterPreferenceValues) => {
     if (values.subscribed === subscribed) {
       // nothing to change; the captcha token stays unspent
-      notify({ message: subscribed ? 'You are subscribed to our newsletter.' : 'You arent subscribed to our newsletter.', type: 'success' });
+      notify({
+        message: subscribed ? 'You are subscribed to our newsletter.' : 'You arent subscribed to our newsletter.',
+        type: 'success',
+      });
       return;
     }
     try {
@@ -61,10 +66,13 @@ function NewsletterForm({ profile, subscribed }: { profile: Profile; subscribed:
   };
 
   return (
-    <form className="account-form" aria-label="Newsletter Subscription" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
-      <p>
-        {subscribed ? 'You are subscribed to our newsletter.' : 'You arent subscribed to our newsletter.'}
-      </p>
+    <form
+      className="account-form"
+      aria-label="Newsletter Subscription"
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+    >
+      <p>{subscribed ? 'You are subscribed to our newsletter.' : 'You arent subscribed to our newsletter.'}</p>
       <CheckboxField label="General Subscription" {...register('subscribed')} />
       <Captcha
         ref={captcha}

@@ -51,7 +51,9 @@ function OrderDetails({ order }: { order: Order }) {
             <tr key={item.id}>
               <td>
                 <ProductLink item={item} />
-                {item.options.length > 0 ? <div className="order-lines__options">{item.options.join(' - ')}</div> : null}
+                {item.options.length > 0 ? (
+                  <div className="order-lines__options">{item.options.join(' - ')}</div>
+                ) : null}
               </td>
               <td className="hide-on-mobile">{formatMoney(item.unitPrice)}</td>
               <td>{item.quantity}</td>

@@ -25,8 +25,8 @@ function ProDeal({ profile }: { profile: Profile }) {
   return (
     <div className="pro-deal">
       <p>
-        The Pro Deal program offers special pricing to professionals of the firearms and outdoor industry for their
-        own use. Apply once with a document that shows where you work; our team reviews every application.
+        The Pro Deal program offers special pricing to professionals of the firearms and outdoor industry for their own
+        use. Apply once with a document that shows where you work; our team reviews every application.
       </p>
       <p className="program-status">
         <strong>Status:</strong> {program.text}
@@ -101,7 +101,12 @@ function ProDealForm() {
   };
 
   return (
-    <form className="account-form" aria-label="Pro Deal application" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+    <form
+      className="account-form"
+      aria-label="Pro Deal application"
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+    >
       <h2>Apply</h2>
       <Controller
         control={control}
@@ -156,7 +161,11 @@ function ProDealForm() {
 function messagesOf(error: { message?: string | undefined; types?: Record<string, unknown> } | undefined): string[] {
   if (!error) return [];
   const all = Object.values(error.types ?? {}).flatMap((value) =>
-    Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : typeof value === 'string' ? [value] : [],
+    Array.isArray(value)
+      ? value.filter((item): item is string => typeof item === 'string')
+      : typeof value === 'string'
+        ? [value]
+        : [],
   );
   if (all.length > 0) return [...new Set(all)];
   return error.message ? [error.message] : [];

@@ -38,7 +38,12 @@ export function UpdatePasswordPage() {
     <div className="page account-page">
       <PageMeta title="Update Password" />
       <h1>Update Password</h1>
-      <form className="account-form" aria-label="Update Password" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+      <form
+        className="account-form"
+        aria-label="Update Password"
+        noValidate
+        onSubmit={(event) => void handleSubmit(submit)(event)}
+      >
         <PasswordField
           label="Current Password"
           autoComplete="current-password"

@@ -17,7 +17,10 @@ const TEXTS: Record<VerificationKind, { heading: string; success: string }> = {
 export const VERIFICATION_FAILED = 'Email verification failed';
 
 /** The notification a verification ends with: the spec's success text, or the server's message, else the fallback. */
-export function verificationOutcome(kind: VerificationKind, result: { ok: true } | { ok: false; error: unknown }): Notification {
+export function verificationOutcome(
+  kind: VerificationKind,
+  result: { ok: true } | { ok: false; error: unknown },
+): Notification {
   if (result.ok) return { message: TEXTS[kind].success, type: 'success' };
   const message = isApiProblem(result.error) && result.error.detail ? result.error.detail : VERIFICATION_FAILED;
   return { message, type: 'error' };

@@ -41,8 +41,20 @@ export function ForgotPasswordForm() {
   };
 
   return (
-    <form className="auth-form" aria-label="Reset your password" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
-      <TextField label="Email" type="email" autoComplete="email" required error={errors.email?.message} {...register('email')} />
+    <form
+      className="auth-form"
+      aria-label="Reset your password"
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+    >
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        error={errors.email?.message}
+        {...register('email')}
+      />
       <Captcha
         ref={captcha}
         error={errors.captcha?.message}

@@ -43,7 +43,14 @@ export function LoginForm() {
 
   return (
     <form className="auth-form" aria-label="Sign in" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
-      <TextField label="Email" type="email" autoComplete="email" required error={errors.email?.message} {...register('email')} />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        error={errors.email?.message}
+        {...register('email')}
+      />
       <PasswordField
         label="Password"
         autoComplete="current-password"

@@ -47,7 +47,12 @@ export function RegisterForm() {
   };
 
   return (
-    <form className="auth-form" aria-label="Create an account" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+    <form
+      className="auth-form"
+      aria-label="Create an account"
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+    >
       <div className="form-row">
         <TextField
           label="First Name"
@@ -64,7 +69,14 @@ export function RegisterForm() {
           {...register('lastName')}
         />
       </div>
-      <TextField label="Email" type="email" autoComplete="email" required error={errors.email?.message} {...register('email')} />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        error={errors.email?.message}
+        {...register('email')}
+      />
       <PasswordField
         label="Password"
         autoComplete="new-password"

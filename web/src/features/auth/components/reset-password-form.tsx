@@ -46,7 +46,12 @@ export function ResetPasswordForm({ token }: { token: string }) {
   };
 
   return (
-    <form className="auth-form" aria-label="Set a new password" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+    <form
+      className="auth-form"
+      aria-label="Set a new password"
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+    >
       {errors.token?.message ? (
         <p className="field__error" role="alert">
           {errors.token.message}

@@ -39,7 +39,9 @@ async function openDrawer(options: Parameters<typeof createFakeCart>[0] = {}) {
   const rendered = renderRoute('/');
   const banner = await screen.findByRole('banner');
   const count = options.items?.reduce((sum, item) => sum + item.quantity, 0) ?? 0;
-  const button = await within(banner).findByRole('button', { name: `Cart, ${String(count)} ${count === 1 ? 'item' : 'items'}` });
+  const button = await within(banner).findByRole('button', {
+    name: `Cart, ${String(count)} ${count === 1 ? 'item' : 'items'}`,
+  });
   await user.click(button);
   const drawer = await screen.findByRole('dialog', { name: 'Cart' });
   return { ...rendered, fake, user, banner, button, drawer };
@@ -59,7 +61,9 @@ describe('cart drawer', () => {
     // discounted: the original struck through, the charged unit price beside it
     expect(line.getByText('$2,499.00').closest('s')).not.toBeNull();
     expect(line.getByText('$2,249.10')).toBeInTheDocument();
-    expect(line.getByRole('spinbutton', { name: 'Quantity of Summit LR (Caliber: 6.5 Creedmoor, Color: Black)' })).toHaveValue(1);
+    expect(
+      line.getByRole('spinbutton', { name: 'Quantity of Summit LR (Caliber: 6.5 Creedmoor, Color: Black)' }),
+    ).toHaveValue(1);
 
     const totals = within(drawer).getByText('Subtotal').closest('dl');
     expect(totals).not.toBeNull();
@@ -183,7 +187,11 @@ describe('cart drawer', () => {
     server.use(
       http.put('/api/cart/items/:id', async () => {
         await failure;
-        return problem(503, { title: 'Service Unavailable', detail: 'The commerce service is overloaded', code: 'overloaded' });
+        return problem(503, {
+          title: 'Service Unavailable',
+          detail: 'The commerce service is overloaded',
+          code: 'overloaded',
+        });
       }),
     );
 
@@ -281,7 +289,9 @@ describe('cart drawer', () => {
 
 describe('the 404 rule', () => {
   it('a 404 from the cart read is silent: a fresh empty cart, no error', async () => {
-    server.use(http.get('/api/cart', () => problem(404, { title: 'Not Found', detail: 'Guest not found', code: 'not_found' })));
+    server.use(
+      http.get('/api/cart', () => problem(404, { title: 'Not Found', detail: 'Guest not found', code: 'not_found' })),
+    );
     renderRoute('/');
     const banner = await screen.findByRole('banner');
     expect(await within(banner).findByRole('button', { name: 'Cart, 0 items' })).toBeInTheDocument();
@@ -294,7 +304,9 @@ describe('the 404 rule', () => {
     const { drawer, user } = await openDrawer({ items: [mat] });
     let reads = 0;
     server.use(
-      http.put('/api/cart/items/:id', () => problem(404, { title: 'Not Found', detail: 'Guest not found', code: 'not_found' })),
+      http.put('/api/cart/items/:id', () =>
+        problem(404, { title: 'Not Found', detail: 'Guest not found', code: 'not_found' }),
+      ),
       http.get('/api/cart', () => {
         reads += 1;
         return HttpResponse.json({ ...createFakeCart().cart() });
@@ -312,8 +324,20 @@ describe('inventoryWarningText', () => {
   it("writes one line per warning: '{warningType}: ({productName}) - {message}'", () => {
     expect(
       inventoryWarningText([
-        { warningType: 'InsufficientStock', cartItemId: 1, productId: 'TF-MAT', productName: 'Range Mat', message: 'Only 1 in stock; 2 requested.' },
-        { warningType: 'OutOfStock', cartItemId: 2, productId: 'TF-F10-BLK', productName: 'Falcon 10mm', message: 'This item is out of stock.' },
+        {
+          warningType: 'InsufficientStock',
+          cartItemId: 1,
+          productId: 'TF-MAT',
+          productName: 'Range Mat',
+          message: 'Only 1 in stock; 2 requested.',
+        },
+        {
+          warningType: 'OutOfStock',
+          cartItemId: 2,
+          productId: 'TF-F10-BLK',
+          productName: 'Falcon 10mm',
+          message: 'This item is out of stock.',
+        },
       ]),
     ).toBe(
       'InsufficientStock: (Range Mat) - Only 1 in stock; 2 requested.\nOutOfStock: (Falcon 10mm) - This item is out of stock.',

@@ -48,10 +48,18 @@ export function CartLine({ line, warning }: CartLineProps) {
 
   return (
     <li className={['cart-line', pending ? 'cart-line--pending' : ''].filter(Boolean).join(' ')} aria-busy={pending}>
-      {imageSrc ? <img className="cart-line__image" src={imageSrc} alt="" width={80} height={80} /> : <span className="cart-line__image" />}
+      {imageSrc ? (
+        <img className="cart-line__image" src={imageSrc} alt="" width={80} height={80} />
+      ) : (
+        <span className="cart-line__image" />
+      )}
       <div className="cart-line__body">
         <h3 className="cart-line__name">
-          {line.productUrl && !isExternalHref(line.productUrl) ? <Link to={line.productUrl}>{line.productName}</Link> : line.productName}
+          {line.productUrl && !isExternalHref(line.productUrl) ? (
+            <Link to={line.productUrl}>{line.productName}</Link>
+          ) : (
+            line.productName
+          )}
         </h3>
         {line.options.length > 0 ? (
           <dl className="cart-line__options">

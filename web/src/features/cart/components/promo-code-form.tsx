@@ -35,7 +35,12 @@ export function PromoCodeForm({ cart }: { cart: Cart }) {
 
   return (
     <div className="promo-code">
-      <form className="promo-code__form" aria-label="Promo code" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+      <form
+        className="promo-code__form"
+        aria-label="Promo code"
+        noValidate
+        onSubmit={(event) => void handleSubmit(submit)(event)}
+      >
         <TextField
           label="Promo code"
           autoComplete="off"

@@ -108,7 +108,9 @@ function PromoCardView({ card }: { card: PromoCard }) {
   const image = safeImageSrc(card.image.src);
   return (
     <article className="promo-card">
-      {image ? <img src={image} alt={card.image.alt} className="promo-card__image" loading="lazy" decoding="async" /> : null}
+      {image ? (
+        <img src={image} alt={card.image.alt} className="promo-card__image" loading="lazy" decoding="async" />
+      ) : null}
       <div className="promo-card__body">
         <h3 className="promo-card__title">{card.title}</h3>
         {card.subtitle ? <p>{card.subtitle}</p> : null}

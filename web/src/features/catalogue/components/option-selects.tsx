@@ -93,7 +93,9 @@ function Swatches({
         <button
           key={option.title}
           type="button"
-          className={['swatch', value.exists && !value.available ? 'swatch--unavailable' : ''].filter(Boolean).join(' ')}
+          className={['swatch', value.exists && !value.available ? 'swatch--unavailable' : '']
+            .filter(Boolean)
+            .join(' ')}
           aria-label={value.exists && !value.available ? `${option.title}${OUT_OF_STOCK_SUFFIX}` : option.title}
           aria-pressed={select.selected === option.title}
           disabled={!value.exists}
@@ -101,7 +103,13 @@ function Swatches({
             onChoose(option.title);
           }}
         >
-          <svg className="swatch__colour" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+          <svg
+            className="swatch__colour"
+            viewBox="0 0 1 1"
+            preserveAspectRatio="none"
+            aria-hidden="true"
+            focusable="false"
+          >
             <rect width="1" height="1" fill={option.value} />
           </svg>
         </button>

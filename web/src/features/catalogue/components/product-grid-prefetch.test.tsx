@@ -55,7 +55,9 @@ function renderGrid() {
       .filter((title) => title !== undefined)
       .map((title) => decodeURIComponent(title));
   server.use(http.get('/api/products/:title', () => HttpResponse.json(plainProduct)));
-  const router = createMemoryRouter([{ path: '/', element: <ProductGrid products={products} label="Cards" firstScreen /> }]);
+  const router = createMemoryRouter([
+    { path: '/', element: <ProductGrid products={products} label="Cards" firstScreen /> },
+  ]);
   renderWithClient(<RouterProvider router={router} />);
   return { requested };
 }
@@ -111,7 +113,14 @@ describe('product cards prefetch on intent', () => {
 
 describe('card images', () => {
   it('load the first cards of a listing at once (the first ones first) and the rest lazily', () => {
-    expect(Array.from({ length: 6 }, (_, index) => cardImageLoading(index, true))).toEqual(['lcp', 'lcp', 'eager', 'eager', 'lazy', 'lazy']);
+    expect(Array.from({ length: 6 }, (_, index) => cardImageLoading(index, true))).toEqual([
+      'lcp',
+      'lcp',
+      'eager',
+      'eager',
+      'lazy',
+      'lazy',
+    ]);
     expect(cardImageLoading(0, false)).toBe('lazy');
 
     stubDevice({ touch: false, saveData: false });
@@ -119,7 +128,9 @@ describe('card images', () => {
     const images = [...document.querySelectorAll('.product-card__image img')];
     expect(images).toHaveLength(products.length);
     images.forEach((image, index) => {
-      expect(image.getAttribute('fetchpriority'), `card ${String(index)}`).toBe(index < FIRST_SCREEN_LCP_CARDS ? 'high' : null);
+      expect(image.getAttribute('fetchpriority'), `card ${String(index)}`).toBe(
+        index < FIRST_SCREEN_LCP_CARDS ? 'high' : null,
+      );
       expect(image.getAttribute('loading'), `card ${String(index)}`).toBe(index < FIRST_SCREEN_CARDS ? null : 'lazy');
       expect(image.getAttribute('decoding'), `card ${String(index)}`).toBe(index < FIRST_SCREEN_CARDS ? null : 'async');
     });

@@ -66,7 +66,9 @@ export function ProductImages({ images, layout, title }: ProductImagesProps) {
       <section className="product-images product-images--ribbon" aria-label="Image ribbon">
         <ul className="product-images__ribbon">
           {shown.map((image, index) => (
-            <li key={`${image.src}-${String(index)}`}>{openButton(image, index, 'product-images__open', index === 0)}</li>
+            <li key={`${image.src}-${String(index)}`}>
+              {openButton(image, index, 'product-images__open', index === 0)}
+            </li>
           ))}
         </ul>
         {lightboxView}

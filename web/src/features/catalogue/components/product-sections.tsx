@@ -3,7 +3,15 @@ import { AppLink } from '../../../components/ui/app-link';
 import { formatUsd } from '../../../lib/money';
 import { safeHref, safeImageSrc } from '../../../lib/safe-url';
 import { RichText } from '../../content';
-import type { AddOn, CompatibilityGroup, MoreDetail, ProductAbout, ProductCard, ProductPage, PromoVideos } from '../types';
+import type {
+  AddOn,
+  CompatibilityGroup,
+  MoreDetail,
+  ProductAbout,
+  ProductCard,
+  ProductPage,
+  PromoVideos,
+} from '../types';
 import { ProductGrid } from './product-card';
 import { Tabs } from './tabs';
 
@@ -92,7 +100,13 @@ const TECH_SPECS = 'TECH SPECS';
 export function ProductTabs({ product }: { product: ProductPage }) {
   const [tab, setTab] = useState(DESCRIPTION);
   return (
-    <Tabs label="Product information" tabs={[DESCRIPTION, TECH_SPECS]} selected={tab} onSelect={setTab} className="product-tabs">
+    <Tabs
+      label="Product information"
+      tabs={[DESCRIPTION, TECH_SPECS]}
+      selected={tab}
+      onSelect={setTab}
+      className="product-tabs"
+    >
       {tab === DESCRIPTION ? (
         <RichText content={product.description} />
       ) : product.techSpecs.length > 0 ? (
@@ -184,7 +198,13 @@ function MoreDetailEntry({ item, expanded, onToggle }: { item: MoreDetail; expan
   return (
     <div className="accordion__item">
       <h3 className="accordion__heading">
-        <button type="button" className="accordion__button" aria-expanded={expanded} aria-controls={panelId} onClick={onToggle}>
+        <button
+          type="button"
+          className="accordion__button"
+          aria-expanded={expanded}
+          aria-controls={panelId}
+          onClick={onToggle}
+        >
           {item.question}
         </button>
       </h3>
@@ -204,7 +224,9 @@ export function AboutSection({ about }: { about: ProductAbout }) {
     <section className="about-product" aria-labelledby={headingId}>
       <h2 id={headingId}>{about.title}</h2>
       {about.subtitle ? <p className="about-product__subtitle">{about.subtitle}</p> : null}
-      {image ? <img src={image} alt={about.imgUrl.alt} className="about-product__image" loading="lazy" decoding="async" /> : null}
+      {image ? (
+        <img src={image} alt={about.imgUrl.alt} className="about-product__image" loading="lazy" decoding="async" />
+      ) : null}
       {about.summary ? <p>{about.summary}</p> : null}
       {about.techSpecs.length > 0 ? <SpecList specs={about.techSpecs} /> : null}
       {about.details.map((detail) => (

@@ -34,7 +34,9 @@ export function SearchResultsPage({ query, results, failure }: SearchResultsPage
           {results.length > 0 ? (
             <ProductGrid firstScreen products={results} label="Search results" />
           ) : (
-            <p className="search-results__empty">No products match your search. Try another word, or browse the menu.</p>
+            <p className="search-results__empty">
+              No products match your search. Try another word, or browse the menu.
+            </p>
           )}
         </>
       )}

@@ -19,7 +19,10 @@ const none: FilterState = resetFilters();
 
 describe('filterable grid: the Model filter rule', () => {
   it('hides Model until a host manufacturer is chosen', () => {
-    expect(visibleCategories(upgradesFilters, {}).map((category) => category.title)).toEqual(['Host Manufacturer', 'Category']);
+    expect(visibleCategories(upgradesFilters, {}).map((category) => category.title)).toEqual([
+      'Host Manufacturer',
+      'Category',
+    ]);
   });
 
   it('offers the models of the chosen manufacturers only', () => {
@@ -44,7 +47,10 @@ describe('filterable grid: the Model filter rule', () => {
   });
 
   it('ignores a model in the URL whose manufacturer is not chosen', () => {
-    const state = filterStateFromParams(new URLSearchParams('model=CD-47&host-manufacturer=Northway+Arms'), upgradesFilters);
+    const state = filterStateFromParams(
+      new URLSearchParams('model=CD-47&host-manufacturer=Northway+Arms'),
+      upgradesFilters,
+    );
     expect(state.selected).toEqual({ 'Host Manufacturer': ['Northway Arms'] });
   });
 });
@@ -54,14 +60,22 @@ describe('filterable grid: filters, search and sort', () => {
     let state = toggleFilter(none, upgradesFilters, 'Category', 'Optics Mounts');
     expect(titles(filterProducts(upgradesProducts, state))).toEqual(['Ironclad Scope Rings', 'R9 Optic Plate']);
     state = toggleFilter(state, upgradesFilters, 'Category', 'Controls');
-    expect(titles(filterProducts(upgradesProducts, state))).toEqual(['Ironclad Scope Rings', 'R9 Optic Plate', 'Cobalt Dust Cover']);
+    expect(titles(filterProducts(upgradesProducts, state))).toEqual([
+      'Ironclad Scope Rings',
+      'R9 Optic Plate',
+      'Cobalt Dust Cover',
+    ]);
     state = toggleFilter(state, upgradesFilters, 'Host Manufacturer', 'Ridgeback Firearms');
     expect(titles(filterProducts(upgradesProducts, state))).toEqual(['R9 Optic Plate']);
   });
 
   it('narrows by model under a manufacturer', () => {
     let state = toggleFilter(none, upgradesFilters, 'Host Manufacturer', 'Talonforge Arms');
-    expect(titles(filterProducts(upgradesProducts, state))).toEqual(['Apex Muzzle Brake', 'Flatline Trigger', 'Ironclad Scope Rings']);
+    expect(titles(filterProducts(upgradesProducts, state))).toEqual([
+      'Apex Muzzle Brake',
+      'Flatline Trigger',
+      'Ironclad Scope Rings',
+    ]);
     state = toggleFilter(state, upgradesFilters, 'Model', 'Summit LR');
     expect(titles(filterProducts(upgradesProducts, state))).toEqual(['Apex Muzzle Brake', 'Ironclad Scope Rings']);
   });
@@ -127,7 +141,11 @@ describe('tabbed grid: tab <-> activeFilter', () => {
   });
 
   it('shows the products of the tab; an empty tab has none', () => {
-    expect(titles(productsForTab(riflesCollection.products, categories, 'All'))).toEqual(['Summit LR', 'Vanguard 15', 'Ridgeline 22']);
+    expect(titles(productsForTab(riflesCollection.products, categories, 'All'))).toEqual([
+      'Summit LR',
+      'Vanguard 15',
+      'Ridgeline 22',
+    ]);
     expect(titles(productsForTab(riflesCollection.products, categories, 'Semi-Auto'))).toEqual(['Vanguard 15']);
     expect(productsForTab(riflesCollection.products, categories, 'Lever Action')).toEqual([]);
   });

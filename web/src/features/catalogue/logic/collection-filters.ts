@@ -88,7 +88,9 @@ export function visibleCategories(
     if (!category.dependsOn) return [category];
     const parents = selected[category.dependsOn] ?? [];
     if (parents.length === 0) return [];
-    const options = category.options.filter((option) => option.parentValue !== null && parents.includes(option.parentValue));
+    const options = category.options.filter(
+      (option) => option.parentValue !== null && parents.includes(option.parentValue),
+    );
     return options.length > 0 ? [{ ...category, options }] : [];
   });
 }
@@ -101,7 +103,9 @@ function pruneDependents(
   const next: Record<string, readonly string[]> = { ...selected };
   for (const category of categories) {
     if (!category.dependsOn) continue;
-    const offered = new Set(visibleCategories([category], next).flatMap((visible) => visible.options.map((o) => o.value)));
+    const offered = new Set(
+      visibleCategories([category], next).flatMap((visible) => visible.options.map((o) => o.value)),
+    );
     next[category.title] = (next[category.title] ?? []).filter((value) => offered.has(value));
   }
   return withoutEmpty(next);
@@ -149,7 +153,9 @@ export function filterProducts(products: readonly ProductCard[], state: FilterSt
   const needle = state.query.trim().toLowerCase();
   const shown = products.filter(
     (product) =>
-      Object.entries(state.selected).every(([category, values]) => values.length === 0 || hasTag(product, category, values)) &&
+      Object.entries(state.selected).every(
+        ([category, values]) => values.length === 0 || hasTag(product, category, values),
+      ) &&
       (needle === '' ||
         product.title.toLowerCase().includes(needle) ||
         product.subtitle.toLowerCase().includes(needle)),

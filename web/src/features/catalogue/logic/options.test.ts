@@ -3,9 +3,16 @@ import { defined } from '../../../test/defined';
 import { foundersTeeSkus, productPage, summitLrSkus } from '../../../test/fixtures/catalogue';
 import { choose, initialSku, optionSelects, selectionOf, selectKeys, skuFor, type OptionSelect } from './options';
 
-const existing = (select: OptionSelect | undefined) => select?.values.filter((value) => value.exists).map((value) => value.label);
+const existing = (select: OptionSelect | undefined) =>
+  select?.values.filter((value) => value.exists).map((value) => value.label);
 const start = (code: string) => {
-  return selectionOf(summitLrSkus, defined(summitLrSkus.find((candidate) => candidate.sku === code), code));
+  return selectionOf(
+    summitLrSkus,
+    defined(
+      summitLrSkus.find((candidate) => candidate.sku === code),
+      code,
+    ),
+  );
 };
 
 describe('Summit LR: three cascading selects', () => {
@@ -29,7 +36,10 @@ describe('Summit LR: three cascading selects', () => {
 
   it('keeps an out-of-stock value selectable but not available (exists/available split)', () => {
     const color = optionSelects(summitLrSkus, start('TF-SLR-65CM-24-BLK'))[2];
-    expect(color?.values.find((value) => value.label === 'Sniper Grey')).toMatchObject({ exists: true, available: false });
+    expect(color?.values.find((value) => value.label === 'Sniper Grey')).toMatchObject({
+      exists: true,
+      available: false,
+    });
     expect(color?.values.find((value) => value.label === 'Black')).toMatchObject({ exists: true, available: true });
     const selection = choose(summitLrSkus, start('TF-SLR-65CM-24-BLK'), 2, 'Sniper Grey');
     expect(skuFor(summitLrSkus, selection)?.sku).toBe('TF-SLR-65CM-24-GRY');
@@ -59,7 +69,10 @@ describe('Summit LR: three cascading selects', () => {
   it('a value whose every sku is out of stock is not available at an earlier select', () => {
     const selects = optionSelects(summitLrSkus, start('TF-SLR-300PRC-26-BLK'));
     expect(selects[0]?.values.every((value) => value.available)).toBe(true);
-    expect(selects[2]?.values.find((value) => value.label === 'Flat Dark Earth')).toMatchObject({ exists: true, available: false });
+    expect(selects[2]?.values.find((value) => value.label === 'Flat Dark Earth')).toMatchObject({
+      exists: true,
+      available: false,
+    });
   });
 });
 

@@ -48,7 +48,9 @@ function valueOf(sku: ProductSku, key: string): string | undefined {
 
 /** The skus that agree with the selection's first `count` choices. */
 function matching(skus: readonly ProductSku[], keys: readonly SelectKey[], selection: Selection, count: number) {
-  return skus.filter((sku) => keys.slice(0, count).every((select, index) => valueOf(sku, select.key) === selection[index]));
+  return skus.filter((sku) =>
+    keys.slice(0, count).every((select, index) => valueOf(sku, select.key) === selection[index]),
+  );
 }
 
 /** The selection that picks `sku`. */

@@ -1,5 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createInViewBudget, IN_VIEW_PREFETCH_LIMIT, prefetchesInView, readPrefetchEnvironment } from './prefetch-policy';
+import {
+  createInViewBudget,
+  IN_VIEW_PREFETCH_LIMIT,
+  prefetchesInView,
+  readPrefetchEnvironment,
+} from './prefetch-policy';
 
 describe('prefetchesInView', () => {
   it.each([
@@ -23,7 +28,9 @@ describe('readPrefetchEnvironment', () => {
   }
 
   it('reads the media queries and Save-Data', () => {
-    expect(readPrefetchEnvironment(fakeWindow({ '(hover: none)': true, '(pointer: coarse)': true }, { saveData: true }))).toEqual({
+    expect(
+      readPrefetchEnvironment(fakeWindow({ '(hover: none)': true, '(pointer: coarse)': true }, { saveData: true })),
+    ).toEqual({
       hoverNone: true,
       coarsePointer: true,
       saveData: true,

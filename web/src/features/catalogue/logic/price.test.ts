@@ -9,7 +9,10 @@ describe('priceDisplay', () => {
   });
 
   it('shows the final price alone when there is no discount', () => {
-    expect(priceDisplay({ price: 2199, finalPrice: 2199, discountPercentage: 0 })).toEqual({ kind: 'regular', price: '$2,199.00' });
+    expect(priceDisplay({ price: 2199, finalPrice: 2199, discountPercentage: 0 })).toEqual({
+      kind: 'regular',
+      price: '$2,199.00',
+    });
   });
 
   it("strikes the original through with '(N% off)' when the final price is lower", () => {

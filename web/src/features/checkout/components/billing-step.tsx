@@ -62,7 +62,10 @@ function fromAddress(address: StoredAddress) {
 }
 
 /** The saved forms, else the signed-in shopper's default addresses, else empty ones. */
-function initialForms(account: Profile | null, lockedEmail: string | null): { billing: BillingForm; dealer: DealerForm } {
+function initialForms(
+  account: Profile | null,
+  lockedEmail: string | null,
+): { billing: BillingForm; dealer: DealerForm } {
   const dealer = loadDealerForm() ?? emptyDealerForm;
   const saved = loadBillingForm();
   if (saved) return { billing: lockedEmail === null ? saved : { ...saved, email: lockedEmail }, dealer };
@@ -243,16 +246,40 @@ function BillingFields({ form, lockedEmail }: { form: UseFormReturn<BillingForm>
         {...register('email')}
       />
       <div className="form-row">
-        <TextField label="First Name" autoComplete="billing given-name" required error={errors.firstName?.message} {...register('firstName')} />
-        <TextField label="Last Name" autoComplete="billing family-name" required error={errors.lastName?.message} {...register('lastName')} />
+        <TextField
+          label="First Name"
+          autoComplete="billing given-name"
+          required
+          error={errors.firstName?.message}
+          {...register('firstName')}
+        />
+        <TextField
+          label="Last Name"
+          autoComplete="billing family-name"
+          required
+          error={errors.lastName?.message}
+          {...register('lastName')}
+        />
       </div>
       <div className="form-row">
         <TextField label="Company (optional)" autoComplete="billing organization" {...register('company')} />
         <PhoneField label="Phone (optional)" autoComplete="billing tel" {...register('mainContact')} />
       </div>
-      <TextField label="Address" autoComplete="billing street-address" required error={errors.address?.message} {...register('address')} />
+      <TextField
+        label="Address"
+        autoComplete="billing street-address"
+        required
+        error={errors.address?.message}
+        {...register('address')}
+      />
       <div className="form-row">
-        <TextField label="City" autoComplete="billing address-level2" required error={errors.city?.message} {...register('city')} />
+        <TextField
+          label="City"
+          autoComplete="billing address-level2"
+          required
+          error={errors.city?.message}
+          {...register('city')}
+        />
         <SelectField
           label="State"
           autoComplete="billing address-level1"
@@ -264,8 +291,20 @@ function BillingFields({ form, lockedEmail }: { form: UseFormReturn<BillingForm>
         />
       </div>
       <div className="form-row">
-        <TextField label="Zip Code" autoComplete="billing postal-code" inputMode="numeric" required error={errors.zip?.message} {...register('zip')} />
-        <SelectField label="Country" autoComplete="billing country-name" options={COUNTRY_OPTIONS} {...register('country')} />
+        <TextField
+          label="Zip Code"
+          autoComplete="billing postal-code"
+          inputMode="numeric"
+          required
+          error={errors.zip?.message}
+          {...register('zip')}
+        />
+        <SelectField
+          label="Country"
+          autoComplete="billing country-name"
+          options={COUNTRY_OPTIONS}
+          {...register('country')}
+        />
       </div>
       <CheckboxField label="Sign up for our newsletter" {...register('optInNewsletter')} />
     </fieldset>
@@ -302,7 +341,11 @@ function ShippingFields({ form }: { form: UseFormReturn<BillingForm> }) {
             />
           </div>
           <div className="form-row">
-            <TextField label="Shipping Company (optional)" autoComplete="shipping organization" {...register('shippingCompany')} />
+            <TextField
+              label="Shipping Company (optional)"
+              autoComplete="shipping organization"
+              {...register('shippingCompany')}
+            />
             <PhoneField label="Shipping Phone (optional)" autoComplete="shipping tel" {...register('addressContact')} />
           </div>
           <TextField
@@ -339,7 +382,12 @@ function ShippingFields({ form }: { form: UseFormReturn<BillingForm> }) {
               error={errors.shippingZip?.message}
               {...register('shippingZip')}
             />
-            <SelectField label="Shipping Country" autoComplete="shipping country-name" options={COUNTRY_OPTIONS} {...register('shippingCountry')} />
+            <SelectField
+              label="Shipping Country"
+              autoComplete="shipping country-name"
+              options={COUNTRY_OPTIONS}
+              {...register('shippingCountry')}
+            />
           </div>
         </>
       )}
@@ -362,7 +410,12 @@ function ShippingMethods({ form }: { form: UseFormReturn<BillingForm> }) {
       {methods.isError ? <p role="alert">The shipping methods could not be loaded.</p> : null}
       {methods.data?.map((method) => (
         <div key={method.id} className="field field--checkbox">
-          <input id={`${errorId}-${String(method.id)}`} type="radio" value={String(method.id)} {...register('shippingMethodId')} />
+          <input
+            id={`${errorId}-${String(method.id)}`}
+            type="radio"
+            value={String(method.id)}
+            {...register('shippingMethodId')}
+          />
           <label htmlFor={`${errorId}-${String(method.id)}`}>
             {method.name}: {formatShipping(method.price)}
           </label>
@@ -388,22 +441,53 @@ function DealerFields({ form }: { form: UseFormReturn<DealerForm> }) {
       <legend>Dealer Address</legend>
       <div className="checkout-ffl-notice">
         <p>
-          Your cart holds FFL items: they must be shipped to a licensed dealer (FFL), and you will complete an ATF
-          form 4473 and a background check when you pick them up.
+          Your cart holds FFL items: they must be shipped to a licensed dealer (FFL), and you will complete an ATF form
+          4473 and a background check when you pick them up.
         </p>
         <p>
           Please ask your dealer to email their license to{' '}
           {fflEmail ? <a href={`mailto:${fflEmail}`}>{fflEmail}</a> : 'our FFL team'} with your name and order number.
         </p>
       </div>
-      <TextField label="Dealer Name" autoComplete="off" required error={errors.dealerName?.message} {...register('dealerName')} />
-      <TextField label="Dealer Address" autoComplete="off" required error={errors.dealerAddress?.message} {...register('dealerAddress')} />
+      <TextField
+        label="Dealer Name"
+        autoComplete="off"
+        required
+        error={errors.dealerName?.message}
+        {...register('dealerName')}
+      />
+      <TextField
+        label="Dealer Address"
+        autoComplete="off"
+        required
+        error={errors.dealerAddress?.message}
+        {...register('dealerAddress')}
+      />
       <div className="form-row">
-        <TextField label="Dealer Email" type="email" autoComplete="off" required error={errors.dealerEmail?.message} {...register('dealerEmail')} />
-        <PhoneField label="Dealer Phone" autoComplete="off" required error={errors.dealerPhone?.message} {...register('dealerPhone')} />
+        <TextField
+          label="Dealer Email"
+          type="email"
+          autoComplete="off"
+          required
+          error={errors.dealerEmail?.message}
+          {...register('dealerEmail')}
+        />
+        <PhoneField
+          label="Dealer Phone"
+          autoComplete="off"
+          required
+          error={errors.dealerPhone?.message}
+          {...register('dealerPhone')}
+        />
       </div>
       <div className="form-row">
-        <TextField label="Dealer City" autoComplete="off" required error={errors.dealerCity?.message} {...register('dealerCity')} />
+        <TextField
+          label="Dealer City"
+          autoComplete="off"
+          required
+          error={errors.dealerCity?.message}
+          {...register('dealerCity')}
+        />
         <SelectField
           label="Dealer State"
           required
@@ -414,7 +498,14 @@ function DealerFields({ form }: { form: UseFormReturn<DealerForm> }) {
         />
       </div>
       <div className="form-row">
-        <TextField label="Dealer Zip Code" inputMode="numeric" autoComplete="off" required error={errors.dealerZip?.message} {...register('dealerZip')} />
+        <TextField
+          label="Dealer Zip Code"
+          inputMode="numeric"
+          autoComplete="off"
+          required
+          error={errors.dealerZip?.message}
+          {...register('dealerZip')}
+        />
         <SelectField label="Dealer Country" options={COUNTRY_OPTIONS} {...register('dealerCountry')} />
       </div>
     </fieldset>

@@ -89,7 +89,9 @@ function CheckoutProgress({ step }: { step: CheckoutStep }) {
   return (
     <nav className="checkout-progress" aria-label="Checkout steps">
       <ol>
-        <li className={step === 'billing' ? 'checkout-progress__step is-active' : 'checkout-progress__step is-complete'}>
+        <li
+          className={step === 'billing' ? 'checkout-progress__step is-active' : 'checkout-progress__step is-complete'}
+        >
           {step === 'billing' ? (
             <span aria-current="step">
               1. {STEP_BILLING}

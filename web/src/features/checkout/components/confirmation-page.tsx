@@ -51,9 +51,7 @@ function OrderConfirmation({ order }: { order: Order }) {
       <p className="confirmation__number">
         Order Number: <strong>{order.id}</strong>
       </p>
-      <p>
-        Thank you for shopping with us: a confirmation email was sent to {order.userEmail}
-      </p>
+      <p>Thank you for shopping with us: a confirmation email was sent to {order.userEmail}</p>
       <div className="confirmation__addresses">
         {allFfl ? null : (
           <section aria-labelledby="confirmation-shipping">
@@ -99,7 +97,9 @@ function OrderConfirmation({ order }: { order: Order }) {
             <tr key={item.id}>
               <th scope="row">
                 {item.productUrl ? <Link to={item.productUrl}>{item.productName}</Link> : item.productName}
-                {item.options.length > 0 ? <span className="confirmation__options">{item.options.join(' / ')}</span> : null}
+                {item.options.length > 0 ? (
+                  <span className="confirmation__options">{item.options.join(' / ')}</span>
+                ) : null}
               </th>
               <td>{item.quantity}</td>
               <td>{formatMoney(item.unitPrice)}</td>

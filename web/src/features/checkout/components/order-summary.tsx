@@ -120,5 +120,9 @@ function Review({ cart, billing, dealer }: { cart: Cart; billing: BillingForm; d
 /** A line's picture, when its URL (from the commerce API) is a safe image source. */
 function ItemImage({ url }: { url: string | null | undefined }) {
   const src = safeImageSrc(url);
-  return src ? <img src={src} alt="" width={64} height={64} /> : <span className="order-summary__image" aria-hidden="true" />;
+  return src ? (
+    <img src={src} alt="" width={64} height={64} />
+  ) : (
+    <span className="order-summary__image" aria-hidden="true" />
+  );
 }

@@ -95,7 +95,11 @@ export function PaymentStep({ cart, billing, dealer, onLeave }: PaymentStepProps
         <legend>Credit Card</legend>
         <ul className="card-brands" aria-label="Accepted cards">
           {CARD_BRANDS.map((name) => (
-            <li key={name} className={name === brand ? 'card-brands__brand card-brands__brand--active' : 'card-brands__brand'} aria-current={name === brand ? 'true' : undefined}>
+            <li
+              key={name}
+              className={name === brand ? 'card-brands__brand card-brands__brand--active' : 'card-brands__brand'}
+              aria-current={name === brand ? 'true' : undefined}
+            >
               {name}
             </li>
           ))}

@@ -36,7 +36,10 @@ export function RestrictedItemsModal({ items, onClose, onRemoved, onLeave }: Res
       }
       if (remaining === 0) {
         onLeave();
-        await navigate('/', { replace: true, state: { notification: { message: ALL_ITEMS_REMOVED, type: 'warning' } } });
+        await navigate('/', {
+          replace: true,
+          state: { notification: { message: ALL_ITEMS_REMOVED, type: 'warning' } },
+        });
         return;
       }
       onRemoved();
@@ -68,7 +71,13 @@ export function RestrictedItemsModal({ items, onClose, onRemoved, onLeave }: Res
         <button type="button" className="button button--outline" onClick={onClose} disabled={removing}>
           Update Address
         </button>
-        <button type="button" className="button" onClick={() => void removeAll()} disabled={removing} aria-busy={removing || undefined}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void removeAll()}
+          disabled={removing}
+          aria-busy={removing || undefined}
+        >
           {removing ? 'Removing…' : 'Remove Items'}
         </button>
       </div>

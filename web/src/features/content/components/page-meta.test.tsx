@@ -29,8 +29,12 @@ describe('PageMeta', () => {
 
   it('takes over the server-rendered head of the landing page without duplicating a tag', async () => {
     document.head.innerHTML = SERVER_HEAD;
-    renderWithClient(<PageMeta title="Summit LR" metaData={{ title: 'Summit LR | Talonforge Arms', description: 'Client' }} />);
-    await waitFor(() => expect(document.head.querySelector('meta[name="description"]')).toHaveAttribute('content', 'Client'));
+    renderWithClient(
+      <PageMeta title="Summit LR" metaData={{ title: 'Summit LR | Talonforge Arms', description: 'Client' }} />,
+    );
+    await waitFor(() =>
+      expect(document.head.querySelector('meta[name="description"]')).toHaveAttribute('content', 'Client'),
+    );
     for (const selector of [
       'title',
       'meta[name="description"]',
@@ -61,14 +65,19 @@ describe('PageMeta', () => {
     expect(count('meta[property="og:image"]')).toBe(0);
     expect(document.head.querySelector('meta[property="og:type"]')).toHaveAttribute('content', 'website');
     expect(count('link[rel="canonical"]')).toBe(1);
-    expect(document.head.querySelector('link[rel="canonical"]')).toHaveAttribute('href', `${window.location.origin}/about-us`);
+    expect(document.head.querySelector('link[rel="canonical"]')).toHaveAttribute(
+      'href',
+      `${window.location.origin}/about-us`,
+    );
     expect(count('meta[name="description"]')).toBe(1);
   });
 
   it('marks private pages noindex and removes the mark elsewhere', async () => {
     window.history.pushState(null, '', '/profile/orders');
     const { unmount } = renderWithClient(<PageMeta title="Orders" />);
-    await waitFor(() => expect(document.head.querySelector('meta[name="robots"]')).toHaveAttribute('content', 'noindex'));
+    await waitFor(() =>
+      expect(document.head.querySelector('meta[name="robots"]')).toHaveAttribute('content', 'noindex'),
+    );
     unmount();
     window.history.pushState(null, '', '/support');
     renderWithClient(<PageMeta title="Support" />);
@@ -76,10 +85,28 @@ describe('PageMeta', () => {
   });
 
   it('knows the private paths', () => {
-    for (const path of ['/checkout', '/confirm/42', '/profile', '/profile/orders/7', '/login', '/register', '/forgot-password', '/auth/reset-password', '/verify-email', '/Newsletter/verify/abc']) {
+    for (const path of [
+      '/checkout',
+      '/confirm/42',
+      '/profile',
+      '/profile/orders/7',
+      '/login',
+      '/register',
+      '/forgot-password',
+      '/auth/reset-password',
+      '/verify-email',
+      '/Newsletter/verify/abc',
+    ]) {
       expect(isNoindexPath(path), path).toBe(true);
     }
-    for (const path of ['/', '/product/summit%20lr', '/collection/rifles', '/search/summit', '/profiles', '/checkouts']) {
+    for (const path of [
+      '/',
+      '/product/summit%20lr',
+      '/collection/rifles',
+      '/search/summit',
+      '/profiles',
+      '/checkouts',
+    ]) {
       expect(isNoindexPath(path), path).toBe(false);
     }
   });

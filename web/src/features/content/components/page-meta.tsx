@@ -53,8 +53,10 @@ const landingPath = typeof window === 'undefined' ? '' : window.location.pathnam
  */
 export function PageMeta({ title, metaData, noindex }: PageMetaProps) {
   const brandName = useRuntimeConfig()?.brandName ?? '';
-  const fullTitle = metaData?.title || (title ? [title, brandName].filter(Boolean).join(' | ') : defaultTitle(brandName));
-  const description = metaData?.description || (brandName ? `${brandName}: ${GENERIC_DESCRIPTION}.` : `${GENERIC_DESCRIPTION}.`);
+  const fullTitle =
+    metaData?.title || (title ? [title, brandName].filter(Boolean).join(' | ') : defaultTitle(brandName));
+  const description =
+    metaData?.description || (brandName ? `${brandName}: ${GENERIC_DESCRIPTION}.` : `${GENERIC_DESCRIPTION}.`);
   const pathname = typeof window === 'undefined' ? '' : window.location.pathname;
   const hidden = noindex ?? isNoindexPath(pathname);
 
@@ -63,7 +65,8 @@ export function PageMeta({ title, metaData, noindex }: PageMetaProps) {
     // and image stay. Elsewhere, what it said about the landing page goes.
     const landing = pathname === landingPath;
     if (!landing) {
-      const stale = '[data-seo]:is(script, meta[property^="product:"], meta[property="og:image"], meta[name="twitter:image"])';
+      const stale =
+        '[data-seo]:is(script, meta[property^="product:"], meta[property="og:image"], meta[name="twitter:image"])';
       for (const element of document.head.querySelectorAll(stale)) element.remove();
     }
     document.title = fullTitle;
@@ -77,7 +80,8 @@ export function PageMeta({ title, metaData, noindex }: PageMetaProps) {
       setLink('canonical', url);
       setMeta('property', 'og:url', url);
     }
-    if (!landing || !document.head.querySelector('meta[name="twitter:card"]')) setMeta('name', 'twitter:card', 'summary');
+    if (!landing || !document.head.querySelector('meta[name="twitter:card"]'))
+      setMeta('name', 'twitter:card', 'summary');
     setMeta('name', 'twitter:title', fullTitle);
     setMeta('name', 'twitter:description', description);
     if (hidden) {

@@ -56,10 +56,11 @@ describe('RichText', () => {
 
     const [ordered, unordered] = screen.getAllByRole('list').filter((list) => list.parentElement?.tagName !== 'LI');
     expect(ordered?.tagName).toBe('OL');
-    expect(within(defined(ordered)).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'First step',
-      'Second step',
-    ]);
+    expect(
+      within(defined(ordered))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['First step', 'Second step']);
     expect(unordered?.tagName).toBe('UL');
     const nested = within(defined(unordered)).getByText('A sub-point').closest('ul');
     expect(nested).not.toBe(unordered);
@@ -108,7 +109,8 @@ describe('RichText', () => {
     expect(screen.getByText('code').tagName).toBe('CODE');
     const all = screen.getByText('all');
     const chain: string[] = [];
-    for (let node: HTMLElement | null = all; node && node.tagName !== 'P'; node = node.parentElement) chain.push(node.tagName);
+    for (let node: HTMLElement | null = all; node && node.tagName !== 'P'; node = node.parentElement)
+      chain.push(node.tagName);
     expect(chain).toEqual(['CODE', 'S', 'U', 'EM', 'STRONG']);
     expect(screen.getByText(/plain/).tagName).toBe('P');
   });

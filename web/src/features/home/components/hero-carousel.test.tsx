@@ -57,7 +57,10 @@ describe('HeroCarousel', () => {
     expect(visibleSlideTitle()).toBe('Built for the Long Range');
     await user.click(screen.getByRole('button', { name: 'Slide 2: Carry With Confidence' }));
     expect(visibleSlideTitle()).toBe('Carry With Confidence');
-    expect(screen.getByRole('button', { name: 'Slide 2: Carry With Confidence' })).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('button', { name: 'Slide 2: Carry With Confidence' })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
 
     await user.click(screen.getByRole('button', { name: 'Stop slide rotation' }));
     await user.unhover(screen.getByRole('region', { name: 'Featured' }));
@@ -102,7 +105,12 @@ describe('HeroCarousel', () => {
   it('does not rotate for users who prefer reduced motion', () => {
     vi.stubGlobal(
       'matchMedia',
-      vi.fn((query: string) => ({ matches: query.includes('reduce'), media: query, addEventListener: vi.fn(), removeEventListener: vi.fn() })),
+      vi.fn((query: string) => ({
+        matches: query.includes('reduce'),
+        media: query,
+        addEventListener: vi.fn(),
+        removeEventListener: vi.fn(),
+      })),
     );
     renderCarousel();
     act(() => {
@@ -118,7 +126,10 @@ describe('HeroCarousel', () => {
         path: '/',
         element: (
           <HeroCarousel
-            slides={[...homePage.carousel, { ...defined(homePage.carousel[0]), title: 'Third Slide', url: '/limited-edition' }]}
+            slides={[
+              ...homePage.carousel,
+              { ...defined(homePage.carousel[0]), title: 'Third Slide', url: '/limited-edition' },
+            ]}
           />
         ),
       },

@@ -88,12 +88,7 @@ export function HeroCarousel({ slides, intervalMs = CAROUSEL_INTERVAL_MS }: Hero
   };
 
   return (
-    <section
-      className="carousel"
-      aria-roledescription="carousel"
-      aria-label="Featured"
-      ref={rootRef}
-    >
+    <section className="carousel" aria-roledescription="carousel" aria-label="Featured" ref={rootRef}>
       <div id={slidesId} className="carousel__slides" aria-live={rotating ? 'off' : 'polite'}>
         {slides.map((slide, slideIndex) => (
           <div

@@ -118,7 +118,13 @@ function MenuItem({ menu, open, onHover, onToggle, onClose }: MenuItemProps) {
         if (isMouse(event)) onHover(false);
       }}
     >
-      <button type="button" className="main-nav__button" aria-expanded={open} aria-controls={panelId} onClick={onToggle}>
+      <button
+        type="button"
+        className="main-nav__button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={onToggle}
+      >
         {menu.title}
         <ChevronIcon size={16} direction={open ? 'up' : 'down'} />
       </button>

@@ -8,9 +8,7 @@ import type { FooterPage } from '../../content';
 import { splitIntoColumns } from '../footer-columns';
 
 // the form (react-hook-form, zod, captcha) loads after the first screen: the footer is below the fold
-const NewsletterForm = lazy(() =>
-  import('../../newsletter').then((module) => ({ default: module.NewsletterForm })),
-);
+const NewsletterForm = lazy(() => import('../../newsletter').then((module) => ({ default: module.NewsletterForm })));
 
 interface SiteFooterProps {
   page: FooterPage;
@@ -51,7 +49,13 @@ function SiteFooterFrame({ page, brandName }: SiteFooterProps) {
         <div className="site-footer__brand">
           {logoSrc ? <img src={logoSrc} alt={page.logo.alt || brandName} loading="lazy" decoding="async" /> : null}
           {downloadHref ? (
-            <a className="button button--outline" href={downloadHref} download target="_blank" rel="noopener noreferrer">
+            <a
+              className="button button--outline"
+              href={downloadHref}
+              download
+              target="_blank"
+              rel="noopener noreferrer"
+            >
               <DownloadIcon size={18} />
               {page.downloadAsset.label || 'Download Product Guide'}
             </a>
@@ -83,7 +87,11 @@ function SiteFooterFrame({ page, brandName }: SiteFooterProps) {
               return (
                 <li key={social.url}>
                   <a href={href} target="_blank" rel="noopener noreferrer" aria-label={social.title}>
-                    {icon ? <img src={icon} alt="" width={24} height={24} loading="lazy" decoding="async" /> : social.title}
+                    {icon ? (
+                      <img src={icon} alt="" width={24} height={24} loading="lazy" decoding="async" />
+                    ) : (
+                      social.title
+                    )}
                   </a>
                 </li>
               );

@@ -41,7 +41,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-
 async function setup(path = '/') {
   const rendered = renderRoute(path);
   await screen.findByRole('heading', { name: 'Built for the Long Range' });
@@ -114,11 +113,11 @@ describe('search overlay', () => {
     await advance(1);
     expect(queries()).toEqual(['summ']);
     const listbox = await screen.findByRole('listbox', { name: 'Search suggestions' });
-    expect(within(listbox).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'Summit LRBolt action',
-      'Summit HunterBolt action',
-      'Summit Tactical',
-    ]);
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Summit LRBolt action', 'Summit HunterBolt action', 'Summit Tactical']);
     expect(box).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByText('3 suggestions')).toBeInTheDocument();
   });

@@ -158,7 +158,13 @@ export default function SearchOverlay({ id, onClose }: SearchOverlayProps) {
             <SearchIcon />
           </button>
         </form>
-        <div id={listId} role="listbox" aria-label="Search suggestions" className="search-overlay__results" hidden={!expanded}>
+        <div
+          id={listId}
+          role="listbox"
+          aria-label="Search suggestions"
+          className="search-overlay__results"
+          hidden={!expanded}
+        >
           {results.map((result, index) => {
             const image = resultImage(result);
             const src = safeImageSrc(image?.src);

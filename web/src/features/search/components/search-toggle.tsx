@@ -29,9 +29,12 @@ export function SearchToggle() {
     setOpen(false);
   }
 
-  useEffect(() => () => {
-    toggle.cancel();
-  }, [toggle]);
+  useEffect(
+    () => () => {
+      toggle.cancel();
+    },
+    [toggle],
+  );
 
   const close = useCallback((returnFocus: boolean) => {
     setOpen(false);
