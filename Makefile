@@ -87,6 +87,8 @@ test-rust: web/dist/index.html
 test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html
 	bash scripts/check-node-pins.sh
 	cd web && $(NPM) run lint
+	@# Prettier, about 3 s
+	cd web && $(NPM) run format:check
 	cd web && $(NPM) run check:api
 	cd web && $(NPM) run typecheck
 	cd web && $(NPM) test
