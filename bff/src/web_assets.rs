@@ -28,9 +28,9 @@ use crate::config::WebConfig;
 use crate::replicas::Redis;
 use rollout::RolloutWindow;
 
-/// Where Vite's `index.html` expects the runtime config; the `{}` is replaced.
-const CONFIG_PLACEHOLDER: &str =
-    r#"<script id="runtime-config" type="application/json">{}</script>"#;
+/// Where Vite's `index.html` expects the runtime config: this element, whose content (`{}`, laid
+/// out however a formatter likes) is replaced.
+const CONFIG_ELEMENT_START: &str = r#"<script id="runtime-config" type="application/json">"#;
 
 const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
 const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
@@ -179,12 +179,14 @@ fn render_index(template: &str, public_config_json: &str) -> String {
         .replace('&', "\\u0026")
         .replace('\u{2028}', "\\u2028")
         .replace('\u{2029}', "\\u2029");
-    let element = format!(r#"<script id="runtime-config" type="application/json">{safe}</script>"#);
-    if template.contains(CONFIG_PLACEHOLDER) {
-        template.replace(CONFIG_PLACEHOLDER, &element)
-    } else {
-        template.replacen("</head>", &format!("{element}</head>"), 1)
+    let element = format!("{CONFIG_ELEMENT_START}{safe}</script>");
+    if let Some(start) = template.find(CONFIG_ELEMENT_START)
+        && let Some(length) = template[start..].find("</script>")
+    {
+        let end = start + length + "</script>".len();
+        return format!("{}{element}{}", &template[..start], &template[end..]);
     }
+    template.replacen("</head>", &format!("{element}</head>"), 1)
 }
 
 /// Routes for the web app; `document` (the page for any other path) is this router's fallback.
@@ -443,6 +445,20 @@ mod tests {
         );
         assert_eq!(html.matches("</script>").count(), 1, "{html}");
         assert!(html.contains(r"\u003c/script\u003e"));
+    }
+
+    #[test]
+    fn the_placeholder_is_replaced_however_it_is_laid_out() {
+        // as Prettier writes it: the app reads the first such element, so there must be one
+        let template = "<head>\n    <script id=\"runtime-config\" type=\"application/json\">\n      {}\n    </script>\n  </head>";
+        let html = render_index(template, r#"{"brandName":"Talonforge"}"#);
+        assert_eq!(html.matches(r#"id="runtime-config""#).count(), 1, "{html}");
+        assert!(
+            html.contains(
+                r#"<script id="runtime-config" type="application/json">{"brandName":"Talonforge"}</script>"#
+            ),
+            "{html}"
+        );
     }
 
     #[test]
