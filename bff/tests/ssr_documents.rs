@@ -108,7 +108,34 @@ async fn a_product_document_carries_its_first_screen() {
     let data = document_data(&html);
     assert_eq!(data["/api/products/summit lr"]["body"], product);
     assert_eq!(data["/api/pages/app"]["status"], 200);
+    // the route's scripts are listed for the boot script, which fetches them after the first
+    // paint: nothing in the document has the browser fetch a script beside the image
+    let chunks = route_chunks(&html);
+    assert!(
+        chunks
+            .iter()
+            .any(|chunk| chunk.starts_with("/assets/product-")),
+        "{chunks:?}"
+    );
+    assert!(!html.contains("modulepreload"), "{html}");
+    assert!(!html.contains(r#"as="script""#), "{html}");
+    assert_eq!(
+        html.matches(r#"<script type="module""#).count(),
+        1,
+        "{html}"
+    );
     assert_eq!(renders(&app, "ok").await, 1.0);
+}
+
+/// The document's `#route-chunks` list.
+fn route_chunks(html: &str) -> Vec<String> {
+    let start = r#"<script type="application/json" id="route-chunks">"#;
+    let Some(at) = html.find(start) else {
+        return Vec::new();
+    };
+    let rest = &html[at + start.len()..];
+    let end = rest.find("</script>").unwrap();
+    serde_json::from_str(&rest[..end]).unwrap()
 }
 
 #[tokio::test]
@@ -308,6 +335,8 @@ async fn a_failed_render_serves_the_shell_with_the_data_inlined() {
         );
         // the head is still the page's
         assert!(html.contains("<title data-seo>Summit LR"), "{html}");
+        // no first screen, no route list: the app's router loads the route itself
+        assert!(route_chunks(&html).is_empty(), "{html}");
     }
     assert_eq!(renders(&app, "fault").await, 2.0);
     assert_eq!(renders(&app, "ok").await, 0.0);

@@ -117,7 +117,13 @@ test.describe('with JavaScript', () => {
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(message.text());
       });
+      const configReads: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/config') configReads.push(request.url());
+      });
       await gotoHydrated(page, path);
+      // the document carries the runtime config: the app reads it from there, not the API
+      expect(configReads).toEqual([]);
       // an array only on the hydrating path (main.tsx): the document was server-rendered
       const recovered = await recoverableErrors(page);
       expect(recovered, 'onRecoverableError was called').toEqual([]);
@@ -125,32 +131,46 @@ test.describe('with JavaScript', () => {
     });
   }
 
-  test("the product document names its route's chunks, and every script waits behind the stylesheet and the image", async ({
+  test("the product document lists its route's chunks, and the app's scripts load only after its main image", async ({
     page,
   }) => {
     const html = await (await page.request.get(PRODUCT)).text();
-    const preloads = [
-      ...html.matchAll(
-        /<link rel="preload" href="(\/assets\/[^"]+\.js)" as="script" crossorigin="" fetchPriority="low"\/>/g,
-      ),
-    ].map(([, href]) => String(href));
+    // the document's one script is the boot script, at low priority; nothing else is fetched early
+    const scripts = [...html.matchAll(/<script type="module"[^>]*>/g)].map(([tag]) => tag);
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]).toContain('fetchpriority="low"');
+    expect(html).not.toMatch(/<link[^>]+rel="(?:modulepreload|preload)"[^>]+as="script"|rel="modulepreload"/);
+    const listed = /<script type="application\/json" id="route-chunks">([^<]*)<\/script>/.exec(html);
+    const chunks = JSON.parse(listed?.[1] ?? '[]') as string[];
     expect(
-      preloads.some((href) => /\/assets\/product-[\w-]+\.js$/.test(href)),
-      preloads.join(' '),
+      chunks.some((href) => /^\/assets\/product-[\w-]+\.js$/.test(href)),
+      chunks.join(' '),
     ).toBe(true);
-    for (const href of preloads) expect((await page.request.get(href)).status(), href).toBe(200);
-    const scripts = [...html.matchAll(/<(?:script type="module"|link rel="modulepreload")[^>]*>/g)].map(([tag]) => tag);
-    expect(scripts.length).toBeGreaterThan(0);
-    for (const tag of scripts) expect(tag).toContain('fetchpriority="low"');
+    for (const href of chunks) expect((await page.request.get(href)).status(), href).toBe(200);
 
-    // the browser loads them from the document: Vite's preload helper adds no link of its own for them
     await gotoHydrated(page, PRODUCT);
+    const { image, scripts: loaded } = await page.evaluate(() => {
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const main = document.querySelector<HTMLImageElement>('#root img[fetchpriority="high"]');
+      const hero = entries.find((entry) => entry.name === main?.src);
+      return {
+        image: hero ? hero.responseEnd : null,
+        scripts: entries
+          .filter((entry) => /\/assets\/.+\.js$/.test(entry.name) && !entry.name.includes('/assets/boot-'))
+          .map((entry) => ({ name: entry.name, start: entry.startTime })),
+      };
+    });
+    expect(image, 'the main image was loaded').not.toBeNull();
+    expect(loaded.length).toBeGreaterThan(chunks.length);
+    // every app and route script was asked for once the main image was in
+    for (const script of loaded) expect(script.start, script.name).toBeGreaterThanOrEqual(image ?? Infinity);
+    // the boot script preloaded the listed chunks, each once: the router found them loaded
     const linked = await page.evaluate(() =>
-      [...document.querySelectorAll('link[href]')].map((link) => (link as HTMLLinkElement).getAttribute('href')),
+      [...document.querySelectorAll('link[rel="modulepreload"]')].map((link) => link.getAttribute('href')),
     );
-    for (const href of preloads)
+    for (const href of chunks)
       expect(
-        linked.filter((candidate) => candidate === href || candidate?.endsWith(href)),
+        linked.filter((candidate) => candidate === href),
         href,
       ).toHaveLength(1);
   });

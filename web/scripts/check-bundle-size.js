@@ -1,9 +1,9 @@
 // Two JavaScript budgets, gzip -9, checked after `vite build` (npm run build, so `make test`):
 //
-// 1. The entry: the entry script of dist/index.html plus the chunks it preloads (its static
-//    imports), what every first page view loads before any route chunk.
-// 2. Before hydration, on a product document: the entry, its modulepreloads, the product route's
-//    chunk and its static imports, read from Vite's manifest (scripts/lib/prehydration.js). This
+// 1. The entry: the boot script of dist/index.html and the app's entry it starts with the chunks
+//    that imports statically, what every first page view loads before any route chunk.
+// 2. Before hydration, on a product document: the entry, the product route's chunk and its
+//    static imports, read from Vite's manifest (scripts/lib/prehydration.js). This
 //    is what a shopper's phone downloads, parses and runs before the server-rendered page becomes
 //    interactive, so it bounds Total Blocking Time.
 //
@@ -12,7 +12,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { prehydrationFiles } from './lib/prehydration.js';
+import { appKeys, prehydrationFiles, staticClosure } from './lib/prehydration.js';
 
 const BUDGET_BYTES = 130 * 1000; // 130 kB gzipped (spec of the storefront's frame)
 // Measured 137.8 kB once the first screen stopped loading forms (react-hook-form), captcha and
@@ -22,15 +22,28 @@ const BUDGET_BYTES = 130 * 1000; // 130 kB gzipped (spec of the storefront's fra
 // bypass strings), hydration became a transition and the document got its hydrated mark: 139.04 kB.
 // Lowered to 138.1 kB when each catalogue page got a chunk of its own (a product document no
 // longer loads the collection filters and the search results): 137.92 kB.
-const PREHYDRATION_BUDGET_BYTES = 138.1 * 1000;
+// Raised to 138.8 kB for the boot script (0.68 kB): the document's one script, which starts the
+// app once the first screen has painted, so its 138 kB no longer share a phone's link with the
+// largest image (Lighthouse's mobile LCP 2.0-2.4 s -> 1.1 s on home, product and collection).
+const PREHYDRATION_BUDGET_BYTES = 138.8 * 1000;
 const PREHYDRATION_ROUTE = 'src/app/routes/product.tsx';
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
-const initial = [
-  ...html.matchAll(/<script[^>]+type="module"[^>]+src="\/([^"]+\.js)"/g),
-  ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g),
-].map((match) => match[1]);
+// the boot script, and the app's entry and preloads it names (vite.config.ts, startAfterFirstPaint)
+const boot = /<script type="module"[^>]* src="\/([^"]+\.js)" data-entry="\/([^"]+\.js)" data-preload="([^"]*)"/.exec(
+  html,
+);
+const initial = boot
+  ? [
+      boot[1],
+      boot[2],
+      ...boot[3]
+        .split(' ')
+        .filter((file) => file !== '')
+        .map((file) => file.replace(/^\//, '')),
+    ]
+  : [];
 
 const gzipped = (file) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
 const kB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
@@ -49,12 +62,16 @@ function report(title, files, budget) {
 }
 
 if (initial.length === 0) {
-  console.error('No entry script found in dist/index.html');
+  console.error('No boot script naming the app entry found in dist/index.html');
   process.exit(1);
 }
-const entryTotal = report('Entry JavaScript', initial, BUDGET_BYTES);
-
 const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
+const entryTotal = report(
+  'Entry JavaScript (the boot script and the app entry)',
+  staticClosure(manifest, appKeys(manifest)).filter((file) => file.endsWith('.js')),
+  BUDGET_BYTES,
+);
+
 const prehydration = prehydrationFiles(manifest, PREHYDRATION_ROUTE);
 // the manifest and index.html must agree on what the entry preloads
 const missing = initial.filter((file) => !prehydration.includes(file));

@@ -6,6 +6,7 @@ import { HydrationMark } from './app/hydration-mark';
 import { createAppRouter, createHydratingRouter } from './app/router';
 import { readDocumentAnswers, setDocumentAnswers } from './ssr/document-data';
 import { reportRecoverableError } from './ssr/recoverable-errors';
+import { yieldToMain } from './lib/yield-to-main';
 import './app/styles.css';
 // The styles of every server-rendered first screen go in the entry's stylesheet, which the
 // document links in its head: a page whose styles came with its route chunk would paint
@@ -27,10 +28,15 @@ if (answers) setDocumentAnswers(answers);
 if (container.firstElementChild) {
   // the server rendered the first screen: take it over as it is
   window.__recoverableErrors = [];
-  void createHydratingRouter(queryClient).then((router) => {
+  // Evaluating the app, starting its router (which runs the page's loaders on the document's
+  // data) and hydrating are three tasks, not one: the page is already painted, and a phone's
+  // taps and scrolls stay answered between them.
+  void (async () => {
+    await yieldToMain();
+    const router = await createHydratingRouter(queryClient);
+    await yieldToMain();
     // As a transition, hydration yields to the browser every few milliseconds instead of
-    // holding the main thread for the whole page: the page is already painted, and a phone's
-    // taps and scrolls stay answered while it becomes interactive (Total Blocking Time).
+    // holding the main thread for the whole page (Total Blocking Time).
     startTransition(() => {
       hydrateRoot(
         container,
@@ -42,7 +48,7 @@ if (container.firstElementChild) {
         { onRecoverableError: reportRecoverableError },
       );
     });
-  });
+  })();
 } else {
   createRoot(container).render(
     <StrictMode>

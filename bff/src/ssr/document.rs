@@ -70,8 +70,19 @@ pub(super) enum Filled {
 #[derive(Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 enum Output {
-    Html { html: String },
+    Html {
+        html: String,
+        /// The route's scripts, for the boot script to preload after the first paint.
+        #[serde(default)]
+        chunks: Vec<String>,
+    },
     Redirect {},
+}
+
+/// What a render makes of a page.
+struct FirstScreen {
+    markup: String,
+    chunks: Vec<String>,
 }
 
 impl Renderer {
@@ -115,6 +126,7 @@ impl Renderer {
                 &shell_text(&page.shell),
                 "",
                 &answers_json(&page.answers),
+                &[],
             )),
         };
         let parts: Vec<&Lookup> = page.parts.iter().collect();
@@ -140,14 +152,14 @@ impl Renderer {
         }
         let answers = answers_json(&page.answers);
         let shell = shell_text(&page.shell);
-        let markup = match self.render(&page.url, &answers).await {
-            Ok(markup) => markup,
+        let screen = match self.render(&page.url, &answers).await {
+            Ok(screen) => screen,
             Err(error) => {
                 tracing::warn!(document = %key, %error, "server render failed: the shell with the page's data is served instead");
-                return Filled::Made(Bytes::from(fill_root(&shell, "", &answers)));
+                return Filled::Made(Bytes::from(fill_root(&shell, "", &answers, &[])));
             }
         };
-        let body = Bytes::from(fill_root(&shell, &markup, &answers));
+        let body = Bytes::from(fill_root(&shell, &screen.markup, &answers, &screen.chunks));
         // parts this request stored bumped the counters read before the lookups
         let epochs = match cache.epochs_if_unchanged(&parts).await {
             Some(epochs) => epochs,
@@ -164,8 +176,8 @@ impl Renderer {
         }
     }
 
-    /// The first screen's markup for `url`, counted by outcome.
-    async fn render(&self, url: &str, answers: &str) -> Result<String, RenderError> {
+    /// The first screen's markup for `url` and its route's scripts, counted by outcome.
+    async fn render(&self, url: &str, answers: &str) -> Result<FirstScreen, RenderError> {
         let Some(pool) = &self.pool else {
             return Err(RenderError::Stopped);
         };
@@ -176,7 +188,10 @@ impl Renderer {
         );
         let (result, elapsed) = pool.render(input).await;
         let result = result.and_then(|json| match serde_json::from_str::<Output>(&json) {
-            Ok(Output::Html { html }) => Ok(html),
+            Ok(Output::Html { html, chunks }) => Ok(FirstScreen {
+                markup: html,
+                chunks,
+            }),
             Ok(Output::Redirect {}) => Err(RenderError::Script("the page redirects".to_owned())),
             Err(error) => Err(RenderError::Script(error.to_string())),
         });

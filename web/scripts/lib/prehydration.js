@@ -1,7 +1,11 @@
 // The JavaScript a document loads before it hydrates, read from Vite's build manifest
-// (dist/.vite/manifest.json): the HTML entry, the chunks it imports statically (Vite writes them
-// as <link rel="modulepreload">), and the route's lazily loaded chunk with its own static imports.
-// Dynamic imports are left out: they load later, when the code that asks for them runs.
+// (dist/.vite/manifest.json): the boot script (src/boot.ts, the document's one script), the app's
+// entry it starts once the first screen has painted (index.html's, with the chunks it imports
+// statically), and the route's lazily loaded chunk with its own static imports. Dynamic imports
+// are left out: they load later, when the code that asks for them runs.
+
+/** The boot script's manifest key: an entry of its own, beside index.html's. */
+const BOOT = 'src/boot.ts';
 
 /**
  * The files (paths under dist) of `keys` and everything they import statically, each once,
@@ -26,14 +30,24 @@ export function staticClosure(manifest, keys) {
 }
 
 /**
- * The manifest key of the build's one entry (`index.html`).
+ * The manifest key of the app's entry (`index.html`), the one besides the boot script.
  * @param {Record<string, { isEntry?: boolean }>} manifest
  * @returns {string}
  */
 function entryKey(manifest) {
-  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
+  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry && key !== BOOT);
   if (entries.length !== 1) throw new Error(`Expected one entry in the build manifest, found ${entries.length}`);
   return String(entries[0]);
+}
+
+/**
+ * The manifest keys of what every document runs before its route: the boot script (when the
+ * build has one) and the app's entry.
+ * @param {Record<string, { isEntry?: boolean }>} manifest
+ * @returns {string[]}
+ */
+export function appKeys(manifest) {
+  return [...(manifest[BOOT] ? [BOOT] : []), entryKey(manifest)];
 }
 
 /**
@@ -42,8 +56,7 @@ function entryKey(manifest) {
  * @param {string} routeModule the route's source path, e.g. `src/app/routes/product.tsx`
  */
 export function prehydrationFiles(manifest, routeModule) {
-  const entry = entryKey(manifest);
-  return staticClosure(manifest, [entry, routeModule]).filter((file) => file.endsWith('.js'));
+  return staticClosure(manifest, [...appKeys(manifest), routeModule]).filter((file) => file.endsWith('.js'));
 }
 
 /**
@@ -64,17 +77,16 @@ export function stylesheetsOutsideEntry(manifest, routeModule) {
 }
 
 /**
- * The JavaScript each lazily loaded route adds to what the document's entry already loads: for
- * every dynamically imported module (a route, `src/app/routes/product.tsx`), its chunk and the
- * chunks it imports statically, minus the entry's own. The server render preloads a page's
- * share of it (src/ssr/route-preloads.tsx), so the browser fetches the route's chunks beside the
- * entry instead of after it, and Vite's preload helper has nothing left to insert.
+ * The JavaScript each lazily loaded route adds to what every document loads (the entry and the
+ * app, `appKeys`): for every dynamically imported module (a route, `src/app/routes/product.tsx`),
+ * its chunk and the chunks it imports statically, minus the app's own. The server render lists a
+ * page's share of it (src/ssr/route-chunks.ts) and the boot script preloads it beside the app,
+ * so the browser fetches the route's chunks with the app's instead of after them.
  * @param {Record<string, { file: string, imports?: string[], isEntry?: boolean, isDynamicEntry?: boolean }>} manifest
  * @returns {Record<string, string[]>}
  */
 export function routeChunks(manifest) {
-  const entry = entryKey(manifest);
-  const loaded = new Set(staticClosure(manifest, [entry]));
+  const loaded = new Set(staticClosure(manifest, appKeys(manifest)));
   /** @type {Record<string, string[]>} */
   const chunks = {};
   for (const key of Object.keys(manifest).filter((key) => manifest[key].isDynamicEntry)) {

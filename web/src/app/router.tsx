@@ -13,7 +13,7 @@ import type { RouteHandle, RouteModule } from './route-module';
  */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
   // `module` is the page's source path, as Vite's manifest names it: the server render
-  // preloads that route's chunks (`src/ssr/route-preloads.tsx`); router.test.tsx checks that it
+  // lists that route's chunks for the boot script (`src/ssr/route-chunks.ts`); a test checks that it
   // names the module `load` imports.
   const page = (module: string, load: () => Promise<RouteModule>): Pick<RouteObject, 'lazy' | 'handle'> => ({
     handle: { module } satisfies RouteHandle,

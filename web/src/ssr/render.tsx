@@ -6,7 +6,7 @@ import { createQueryClient } from '../app/query-client';
 import { createRoutes } from '../app/router';
 import { runtimeConfigQuery, type RuntimeConfig } from '../lib/runtime-config';
 import { setDocumentAnswers, type DocumentAnswers } from './document-data';
-import { chunksOf, RoutePreloads } from './route-preloads';
+import { chunksOf } from './route-chunks';
 
 /** React's marker of a Suspense boundary left for the browser to render. */
 const CLIENT_RENDERED = '<!--$!-->';
@@ -23,7 +23,14 @@ export interface RenderInput {
 }
 
 export type RenderOutput =
-  { kind: 'html'; status: number; html: string } | { kind: 'redirect'; status: number; location: string };
+  | {
+      kind: 'html';
+      status: number;
+      html: string;
+      /** The matched routes' scripts (`/assets/…js`), which the document lists for the boot script. */
+      chunks: string[];
+    }
+  | { kind: 'redirect'; status: number; location: string };
 
 /**
  * The first screen of `input.url` as React renders it on the server, from the answers given:
@@ -48,11 +55,9 @@ export async function renderPage(input: RenderInput): Promise<RenderOutput> {
   const router = createStaticRouter(handler.dataRoutes, context);
   const tree = (
     <StrictMode>
-      <RoutePreloads files={chunksOf(context.matches)}>
-        <QueryClientProvider client={queryClient}>
-          <StaticRouterProvider router={router} context={context} hydrate={false} />
-        </QueryClientProvider>
-      </RoutePreloads>
+      <QueryClientProvider client={queryClient}>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </QueryClientProvider>
     </StrictMode>
   );
   // `renderToString` cannot wait: a `lazy` component whose module has not resolved yet renders
@@ -66,5 +71,6 @@ export async function renderPage(input: RenderInput): Promise<RenderOutput> {
   }
   queryClient.clear();
   setDocumentAnswers({});
-  return { kind: 'html', status: context.statusCode, html };
+  const chunks = chunksOf(context.matches).map((file) => `/${file}`);
+  return { kind: 'html', status: context.statusCode, html, chunks };
 }

@@ -4,7 +4,7 @@ import { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
 import { createRoutes } from '../app/router';
 import { routeChunks } from '../../scripts/lib/prehydration.js';
-import { chunksOf } from './route-preloads';
+import { chunksOf } from './route-chunks';
 
 // vitest runs from web/
 const routerSource = readFileSync('src/app/router.tsx', 'utf8');
