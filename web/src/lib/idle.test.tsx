@@ -130,3 +130,37 @@ describe('useAfterFirstScreen', () => {
     expect(screen.getByText('later')).toBeInTheDocument();
   });
 });
+
+describe('afterFirstScreen', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.resetModules();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs what waited one task per idle period, in order, and later tasks at once', async () => {
+    const idle = await import('./idle');
+    const ran: string[] = [];
+    idle.afterFirstScreen(() => ran.push('consent modal'));
+    const cancel = idle.afterFirstScreen(() => ran.push('cancelled'));
+    idle.afterFirstScreen(() => ran.push('reviews widget'));
+    cancel();
+    idle.afterFirstScreen(() => ran.push('newsletter form'));
+    expect(ran).toEqual([]);
+
+    vi.advanceTimersByTime(idle.NO_IDLE_CALLBACK_DELAY_MS);
+    expect(ran).toEqual(['consent modal']);
+    // asked for while the others wait its turn: it goes last
+    idle.afterFirstScreen(() => ran.push('captcha'));
+    vi.advanceTimersByTime(idle.NO_IDLE_CALLBACK_DELAY_MS);
+    expect(ran).toEqual(['consent modal', 'reviews widget']);
+    vi.advanceTimersByTime(2 * idle.NO_IDLE_CALLBACK_DELAY_MS);
+    expect(ran).toEqual(['consent modal', 'reviews widget', 'newsletter form', 'captcha']);
+
+    vi.advanceTimersByTime(idle.NO_IDLE_CALLBACK_DELAY_MS);
+    idle.afterFirstScreen(() => ran.push('dealer map'));
+    expect(ran.at(-1)).toBe('dealer map');
+  });
+});

@@ -61,13 +61,36 @@ export function armIdleTrigger(host: IdleHost, onDone: () => void): () => void {
 // navigations render at once what they need).
 let done = false;
 let disarm: (() => void) | null = null;
+/** What waits for the first screen, then for its turn. */
 const listeners = new Set<() => void>();
+let draining = false;
+
+/** How long a waiting task's turn may wait for an idle period while the shopper keeps the page busy. */
+export const TURN_TIMEOUT_MS = 1_000;
 
 function finish() {
   done = true;
   disarm = null;
-  for (const listener of [...listeners]) listener();
-  listeners.clear();
+  drain();
+}
+
+/**
+ * One waiting task per idle period, in the order they asked: each renders, commits and runs its
+ * effects (a modal's `showModal`, a widget's script) in tasks of its own. Run together, they made
+ * the longest task a phone saw after hydration.
+ */
+function drain() {
+  const [next] = listeners;
+  draining = next !== undefined;
+  if (next === undefined) return;
+  listeners.delete(next);
+  next();
+  const host: IdleHost = window;
+  if (typeof host.requestIdleCallback === 'function') {
+    host.requestIdleCallback(drain, { timeout: TURN_TIMEOUT_MS });
+  } else {
+    host.setTimeout(drain, NO_IDLE_CALLBACK_DELAY_MS);
+  }
 }
 
 function arm() {
@@ -81,11 +104,11 @@ export function isFirstScreenDone(): boolean {
 }
 
 /**
- * Runs `task` once the first screen is done (at once if it already is). Returns a cancel
- * function, for effects' clean-up.
+ * Runs `task` once the first screen is done and its turn has come (at once if everything that
+ * waited has run). Returns a cancel function, for effects' clean-up.
  */
 export function afterFirstScreen(task: () => void): () => void {
-  if (done) {
+  if (done && !draining) {
     task();
     return () => undefined;
   }
