@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createBrowserRouter, Navigate, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, Navigate, redirect, type RouteObject } from 'react-router';
 import { pageQuery } from '../features/content/queries';
 import { runtimeConfigQuery } from '../lib/runtime-config';
+import { yieldToMain } from '../lib/yield-to-main';
 import { HydrateFallback } from './hydrate-fallback';
 import { RootLayout } from './root-layout';
 import { RouteErrorPage } from './route-error-page';
@@ -200,7 +201,15 @@ export function createAppRouter(queryClient: QueryClient) {
  * then the very tree the server rendered, ready for `hydrateRoot`.
  */
 export async function createHydratingRouter(queryClient: QueryClient) {
-  const router = createBrowserRouter(createRoutes(queryClient));
+  const routes = createRoutes(queryClient);
+  // The matched routes' modules are evaluated first, in tasks of their own: the router's start
+  // (matching, loaders) is then a shorter task, and its own `lazy` calls find the modules loaded.
+  const matches = matchRoutes(routes, window.location) ?? [];
+  const modules: Promise<unknown>[] = [];
+  for (const { route } of matches) if (typeof route.lazy === 'function') modules.push(route.lazy());
+  await Promise.all(modules);
+  await yieldToMain();
+  const router = createBrowserRouter(routes);
   if (!router.state.initialized) {
     await new Promise<void>((resolve) => {
       const unsubscribe = router.subscribe((state) => {
