@@ -25,9 +25,10 @@ const BUDGET_BYTES = 130 * 1000; // 130 kB gzipped (spec of the storefront's fra
 // Raised to 138.8 kB for the boot script (0.68 kB): the document's one script, which starts the
 // app once the first screen has painted, so its 138 kB no longer share a phone's link with the
 // largest image (Lighthouse's mobile LCP 2.0-2.4 s -> 1.1 s on home, product and collection).
-// Raised to 138.9 kB when what waits for the first screen got one idle period each (lib/idle.ts),
-// instead of one long task for all of them: 138.82 kB.
-const PREHYDRATION_BUDGET_BYTES = 138.9 * 1000;
+// Raised to 139.0 kB for start-up in short tasks: what waits for the first screen gets one idle
+// period each (lib/idle.ts), the router's route modules a task of their own, and the hydrated
+// flag is a transition (lib/use-hydrated.ts): 138.92 kB.
+const PREHYDRATION_BUDGET_BYTES = 139.0 * 1000;
 const PREHYDRATION_ROUTE = 'src/app/routes/product.tsx';
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 

@@ -1,7 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-
-/** The attribute set on `<html>` once the app has taken the page over. */
-export const HYDRATED_ATTRIBUTE = 'data-hydrated';
+import { HYDRATED_ATTRIBUTE } from '../lib/use-hydrated';
 
 /**
  * Marks `<html>` once React has committed the app: a server-rendered button is visible before
