@@ -112,18 +112,24 @@ async fn ready_when_the_upstreams_answer() {
     server.stop().await;
 }
 
-/// An address nothing listens on.
-fn closed_port_url() -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    drop(listener);
-    format!("http://{addr}/")
+/// An address nothing listens on, for as long as the returned socket lives: it is bound but not
+/// listening, so a connection is refused, and no other test (nor the sandbox) can be given the
+/// port meanwhile. (A listener bound and dropped freed the port for the next test that asked
+/// for one, and the "down" upstream then sometimes answered.)
+fn closed_port() -> (socket2::Socket, String) {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    let any_port = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    socket.bind(&any_port.into()).unwrap();
+    let addr = socket.local_addr().unwrap().as_socket().unwrap();
+    (socket, format!("http://{addr}/"))
 }
 
 #[tokio::test]
 async fn not_ready_when_an_upstream_is_down_and_the_verdict_is_cached() {
     let mut config: Config = test_config();
-    config.upstreams.commerce.base_url = closed_port_url();
+    let (_closed, url) = closed_port();
+    config.upstreams.commerce.base_url = url;
     config.readiness.cache = Duration::from_millis(60_000);
     assert!(
         config
