@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { gotoHydrated } from './support/hydration';
 
 test.describe('the head crawlers and link previews see', () => {
   test('a product: the server-rendered head, taken over by the app without a duplicate tag', async ({ page }) => {
@@ -29,7 +30,8 @@ test.describe('the head crawlers and link previews see', () => {
   test('after navigating away, the landing page’s JSON-LD and price are gone; private pages are noindex', async ({
     page,
   }) => {
-    await page.goto('/product/summit%20lr');
+    // a client-side navigation needs the app: the heading is in the server's markup before it runs
+    await gotoHydrated(page, '/product/summit%20lr');
     await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Summit LR' })).toBeVisible();
     await page.evaluate(() => {
       window.history.pushState(null, '', '/login');
