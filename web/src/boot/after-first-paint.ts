@@ -17,20 +17,19 @@ export function afterFirstPaint(capMs = FIRST_PAINT_CAP_MS): Promise<void> {
     const cap = setTimeout(start, capMs);
     for (const type of INTERACTIONS) addEventListener(type, start, { capture: true, passive: true });
 
-    const images = [...document.querySelectorAll<HTMLImageElement>('#root img[fetchpriority="high"]')];
-    void Promise.all(
-      images
-        .filter((image) => !image.complete)
-        .map(
-          (image) =>
-            new Promise((settled) => {
-              image.addEventListener('load', settled, { once: true });
-              image.addEventListener('error', settled, { once: true });
-            }),
-        ),
-      // a frame drawn after the images: requestAnimationFrame runs before the frame's paint, the
-      // task it queues after it
-    ).then(() => requestAnimationFrame(() => setTimeout(start, 0)));
+    const pending = [...document.querySelectorAll<HTMLImageElement>('#root img[fetchpriority="high"]')].filter(
+      (image) => !image.complete,
+    );
+    const loaded = pending.map(
+      (image) =>
+        new Promise((settled) => {
+          image.addEventListener('load', settled, { once: true });
+          image.addEventListener('error', settled, { once: true });
+        }),
+    );
+    // then a frame drawn after them: requestAnimationFrame runs before the frame's paint, the task
+    // it queues after it
+    void Promise.all(loaded).then(() => requestAnimationFrame(() => setTimeout(start, 0)));
   });
 }
 
