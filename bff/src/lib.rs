@@ -162,10 +162,14 @@ fn trace_layer() -> TraceLayer<
     MakeSpan,
     tower_http::trace::DefaultOnRequest,
     RecordStatus,
+    tower_http::trace::DefaultOnBodyChunk,
+    tower_http::trace::DefaultOnEos,
+    LogStreamFailures,
 > {
     TraceLayer::new_for_http()
         .make_span_with(request_span as MakeSpan)
         .on_response(RecordStatus(DefaultOnResponse::new().level(Level::INFO)))
+        .on_failure(LogStreamFailures)
 }
 
 /// The server span: route template (never the raw path with its ids), request id; a child of
@@ -212,6 +216,31 @@ impl<B> tower_http::trace::OnResponse<B> for RecordStatus {
             span.record("otel.status_code", "error");
         }
         self.0.on_response(response, latency, span);
+    }
+}
+
+/// A 5xx answer is logged once, by `error::log_errors` (with its cause) and in the access line
+/// (with its status); tower-http's default would log it a third time. What neither sees is a
+/// failure while the body streams, which is logged here.
+#[derive(Clone, Copy)]
+struct LogStreamFailures;
+
+impl tower_http::trace::OnFailure<tower_http::classify::ServerErrorsFailureClass>
+    for LogStreamFailures
+{
+    fn on_failure(
+        &mut self,
+        failure: tower_http::classify::ServerErrorsFailureClass,
+        latency: Duration,
+        _span: &tracing::Span,
+    ) {
+        if let tower_http::classify::ServerErrorsFailureClass::Error(error) = failure {
+            tracing::error!(
+                error,
+                latency_ms = u64::try_from(latency.as_millis()).unwrap_or(u64::MAX),
+                "response failed"
+            );
+        }
     }
 }
 

@@ -289,3 +289,35 @@ async fn a_full_journey_logs_ids_on_every_request_line_and_never_a_secret() {
         .count();
     assert!(access >= 10, "{access} access lines");
 }
+
+/// A 5xx is one ERROR line, with its cause (`error::log_errors`); the access line records its
+/// status at INFO. tower-http's default failure hook would log the same answer a second time.
+#[tokio::test]
+async fn a_failed_request_is_one_error_line() {
+    let app = start();
+    app.inject_fault(json!({"route": "/strapi/page/{name}", "errorStatus": 500}))
+        .await;
+    let (logs, guard) = capture();
+    let response = app.get("/api/pages/home").await;
+    drop(guard);
+    assert_eq!(response.status, 502, "{}", response.text());
+
+    let lines: Vec<Value> = logs
+        .lines()
+        .into_iter()
+        .filter(|line| !is_the_sandboxs(line))
+        .collect();
+    let errors: Vec<&Value> = lines
+        .iter()
+        .filter(|line| line["level"] == "ERROR")
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0]["message"], "request failed", "{}", errors[0]);
+    assert_eq!(errors[0]["status"], 502, "{}", errors[0]);
+    let access: Vec<&Value> = lines
+        .iter()
+        .filter(|line| line["message"] == "finished processing request")
+        .collect();
+    assert_eq!(access.len(), 1, "{access:#?}");
+    assert_eq!(access[0]["status"], 502, "{}", access[0]);
+}
