@@ -81,17 +81,6 @@ pub struct CachePolicy {
 }
 
 impl CachePolicy {
-    fn new(ttl_s: u64, swr_s: u64, sie_s: u64, negative_s: u64) -> Self {
-        Self {
-            ttl: Duration::from_secs(ttl_s),
-            stale_while_revalidate: Duration::from_secs(swr_s),
-            stale_if_error: Duration::from_secs(sie_s),
-            negative_ttl: Duration::from_secs(negative_s),
-            max_entry_bytes: 2 * 1024 * 1024,
-            jitter: 0.1,
-        }
-    }
-
     /// A random factor within ±`jitter` of 1, drawn once per stored entry.
     pub fn jitter_factor(&self) -> f64 {
         if self.jitter <= 0.0 {
@@ -112,9 +101,21 @@ impl CachePolicy {
 }
 
 impl Default for CachePolicy {
+    /// The content pages' policy; the other routes name what they change.
     fn default() -> Self {
-        Self::new(300, 600, 86_400, 60)
+        Self {
+            ttl: secs(300),
+            stale_while_revalidate: secs(600),
+            stale_if_error: secs(86_400),
+            negative_ttl: secs(60),
+            max_entry_bytes: 2 * 1024 * 1024,
+            jitter: 0.1,
+        }
     }
+}
+
+const fn secs(seconds: u64) -> Duration {
+    Duration::from_secs(seconds)
 }
 
 /// `[cache]`: total size and the policy of each route.
@@ -157,14 +158,42 @@ impl Default for CacheConfig {
             tile_capacity_bytes: 16 * 1024 * 1024,
             negative_capacity_bytes: 1024 * 1024,
             stale_wait: Duration::from_millis(200),
-            pages: CachePolicy::new(300, 600, 86_400, 60),
-            product: CachePolicy::new(120, 300, 86_400, 30),
-            collection: CachePolicy::new(120, 300, 86_400, 30),
-            search: CachePolicy::new(60, 120, 3_600, 30),
-            prices: CachePolicy::new(30, 30, 600, 10),
+            pages: CachePolicy::default(),
+            product: CachePolicy {
+                ttl: secs(120),
+                stale_while_revalidate: secs(300),
+                stale_if_error: secs(86_400),
+                negative_ttl: secs(30),
+                ..CachePolicy::default()
+            },
+            collection: CachePolicy {
+                ttl: secs(120),
+                stale_while_revalidate: secs(300),
+                stale_if_error: secs(86_400),
+                negative_ttl: secs(30),
+                ..CachePolicy::default()
+            },
+            search: CachePolicy {
+                ttl: secs(60),
+                stale_while_revalidate: secs(120),
+                stale_if_error: secs(3_600),
+                negative_ttl: secs(30),
+                ..CachePolicy::default()
+            },
+            prices: CachePolicy {
+                ttl: secs(30),
+                stale_while_revalidate: secs(30),
+                stale_if_error: secs(600),
+                negative_ttl: secs(10),
+                ..CachePolicy::default()
+            },
             tiles: CachePolicy {
+                ttl: secs(86_400),
+                stale_while_revalidate: secs(86_400),
+                stale_if_error: secs(7 * 86_400),
+                negative_ttl: secs(60),
                 max_entry_bytes: 512 * 1024,
-                ..CachePolicy::new(86_400, 86_400, 7 * 86_400, 60)
+                ..CachePolicy::default()
             },
         }
     }
