@@ -97,9 +97,6 @@ pub struct AppState {
     /// Checkout answers by `Idempotency-Key` (shared with the other replicas through Redis when
     /// it is configured).
     pub idempotency: Arc<IdempotencyStore>,
-    /// Single-flight token refreshes, across replicas with Redis (also inside `gateway`; kept
-    /// here for the admin view).
-    pub refresher: Arc<Refresher>,
     /// The file the configuration came from, re-read on reload (SIGHUP or the admin API).
     pub config_path: Option<PathBuf>,
     /// Redis, when `[redis]` is set: what the replicas share (see [`crate::replicas`]).
@@ -233,7 +230,7 @@ impl AppState {
         )?);
         let gateway = Gateway {
             upstream: commerce.clone(),
-            refresher: refresher.clone(),
+            refresher,
             metrics: metrics.clone(),
             refresh_margin_s: i64::try_from(config.session.refresh_margin.as_secs()).unwrap_or(60),
             verify_after_ms: i64::try_from(config.session.verify_after.as_millis())
@@ -258,7 +255,6 @@ impl AppState {
             webhook_purges: crate::content::webhook_coalesce::Coalescer::default(),
             sign_in_failures,
             idempotency,
-            refresher,
             gateway,
             config_path,
             security: Arc::new(SecurityHeaders::new(&config, sandbox_origin)),
