@@ -6,8 +6,8 @@ use axum::response::{IntoResponse, Response};
 
 use crate::cache::entry::strong_etag;
 use crate::cache::http::matches_etag;
+use crate::config::public::BrowserConfig;
 use crate::config::public::PublicConfigJson;
-use crate::openapi::schemas::public_config::PublicConfig;
 
 /// The public runtime configuration.
 ///
@@ -19,7 +19,7 @@ use crate::openapi::schemas::public_config::PublicConfig;
     operation_id = "getConfig",
     tag = "config",
     responses(
-        (status = 200, description = "The configuration.", body = PublicConfig,
+        (status = 200, description = "The configuration.", body = BrowserConfig,
             headers(
                 ("Cache-Control" = String, description = "`no-cache`: revalidate every time."),
                 ("ETag" = String, description = "Of this configuration; send it back as If-None-Match."),

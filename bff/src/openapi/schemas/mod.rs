@@ -2,4 +2,3 @@
 pub mod catalogue;
 pub mod content;
 pub mod dealers;
-pub mod public_config;
