@@ -17,9 +17,9 @@ use validator::{Validate, ValidationError};
 
 use super::Content;
 use crate::cache::Lookup;
+use crate::content::page_shapes::MetaData;
 use crate::error::ApiError;
 use crate::geo::{Geocoder, LatLng, ZipCode, within_radius};
-use crate::openapi::schemas::content::MetaData;
 use crate::request_id::RequestId;
 use crate::upstream::{self, UpstreamError};
 use crate::validation::field_errors;

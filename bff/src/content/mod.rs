@@ -3,6 +3,7 @@
 //! CMS's snake_case to the API's camelCase.
 
 pub mod dealers;
+pub mod page_shapes;
 pub mod pages;
 pub mod webhook;
 pub mod webhook_coalesce;

@@ -90,7 +90,7 @@ async fn fetch_page(
         Err(err) => return Err(err),
     };
     // A deliberate pass-through: the page is relayed as the CMS wrote it (camelCased); its
-    // shapes are documented by `openapi::schemas::content`, the envelope is the contract.
+    // shapes are documented by `content::page_shapes`, the envelope is the contract.
     let Data { data: page } = read::<Data<Map<String, Value>>>(decode("content", &response.body)?)?;
     encoded_entry("content", &page)
 }

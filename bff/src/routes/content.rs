@@ -7,9 +7,9 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 
 use crate::content::Content;
+use crate::content::page_shapes::{ContentPage, PageName};
 use crate::error::ApiError;
 use crate::extract::Path;
-use crate::openapi::schemas::content::{ContentPage, PageName};
 use crate::request_id::RequestId;
 
 /// A content page.

@@ -9,7 +9,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::content::{Breadcrumb, Image, MetaData, RichText};
+use crate::content::page_shapes::{Breadcrumb, Image, MetaData, RichText};
 
 /// The content service's fields of a sku (`ProductSku`), relayed.
 #[derive(Debug, Clone, Serialize, ToSchema)]
