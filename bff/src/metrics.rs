@@ -172,6 +172,11 @@ struct DirectiveLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct PageLabels {
+    page: String,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct LimitLabels {
     limit: &'static str,
 }
@@ -311,6 +316,7 @@ pub struct Metrics {
     web_vitals_cls: HistogramFamily<RumLabels>,
     rate_limited: Family<LimitLabels, Counter>,
     csp_violations: Family<DirectiveLabels, Counter>,
+    contract_violations: Family<PageLabels, Counter>,
     ssr_renders: Family<RenderLabels, Counter>,
     ssr_render_duration: Histogram,
 }
@@ -463,6 +469,12 @@ impl Metrics {
             "Content-Security-Policy violations browsers reported to /api/csp-reports, by directive (CSP level 3 names, else other)",
             csp_violations.clone(),
         );
+        let contract_violations = Family::<PageLabels, Counter>::default();
+        registry.register(
+            "bff_upstream_contract_violations",
+            "Content pages the content service sent in a shape the API does not document (served as sent), by page",
+            contract_violations.clone(),
+        );
         let ssr_renders = Family::<RenderLabels, Counter>::default();
         registry.register(
             "bff_ssr_renders",
@@ -491,6 +503,7 @@ impl Metrics {
             redis_events,
             rate_limited,
             csp_violations,
+            contract_violations,
             registry,
             server_duration,
             client_duration,
@@ -587,6 +600,15 @@ impl Metrics {
         self.csp_violations
             .get_or_create(&DirectiveLabels { directive })
             .inc_by(count);
+    }
+
+    /// A content page `page` that did not read as its documented shape.
+    pub fn count_contract_violation(&self, page: &str) {
+        self.contract_violations
+            .get_or_create(&PageLabels {
+                page: page.to_owned(),
+            })
+            .inc();
     }
 
     pub fn count_rate_limited(&self, limit: &'static str) {

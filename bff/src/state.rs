@@ -376,6 +376,7 @@ impl FromRef<SharedState> for Content {
         Content {
             upstream: state.content.clone(),
             cache: state.cache.clone(),
+            metrics: state.metrics.clone(),
         }
     }
 }

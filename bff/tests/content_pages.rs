@@ -65,3 +65,57 @@ async fn an_upstream_failure_is_a_502_problem_without_internals() {
     assert_eq!(problem["code"], "upstream_unavailable");
     assert!(!problem["detail"].as_str().unwrap().contains("sandbox.test"));
 }
+
+const VIOLATIONS: &str = "bff_upstream_contract_violations_total";
+
+/// Every page the content service serves reads as the shape the API documents for its name
+/// (`content::page_shapes`): the runtime types and the schema are one.
+#[tokio::test]
+async fn every_page_reads_as_its_documented_shape() {
+    let app = in_process::start();
+    for name in bff::content::PAGE_NAMES {
+        let response = app.get(&format!("/api/pages/{name}")).await;
+        assert_eq!(response.status, 200, "{name}");
+    }
+    let scrape = app.metrics().await;
+    for name in bff::content::PAGE_NAMES {
+        assert_eq!(
+            scrape.value(VIOLATIONS, &[("page", name)]),
+            None,
+            "{name} breaks its shape"
+        );
+    }
+}
+
+/// A CMS edit that renames a required field is counted once per fill, by page, and the page is
+/// still served as the CMS sent it: a broken contract is an alert, never an outage.
+#[tokio::test]
+async fn a_page_that_breaks_its_shape_is_counted_and_served_as_sent() {
+    let app = in_process::start();
+    let chosen = app
+        .sandbox(in_process::json_request(
+            axum::http::Method::PUT,
+            "/sandbox/pages/faq/variant",
+            &json!({"variant": "items-renamed"}),
+            &[],
+        ))
+        .await;
+    assert!(chosen.status.is_success(), "{}", chosen.status);
+
+    let first = app.get("/api/pages/faq").await;
+    assert_eq!(first.status, 200);
+    let page = first.json();
+    assert!(page["questions"].is_array(), "served as sent: {page}");
+    assert!(page.get("items").is_none());
+    let again = app.get("/api/pages/faq").await;
+    assert_eq!(again.status, 200);
+    assert!(
+        again.header("cache-status").contains("hit"),
+        "{}",
+        again.header("cache-status")
+    );
+
+    let scrape = app.metrics().await;
+    assert_eq!(scrape.value(VIOLATIONS, &[("page", "faq")]), Some(1.0));
+    assert_eq!(scrape.value(VIOLATIONS, &[("page", "home")]), None);
+}

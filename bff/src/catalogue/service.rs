@@ -408,6 +408,7 @@ mod tests {
             content: Content {
                 upstream: upstream("content", &config.content, "/strapi/"),
                 cache: EdgeCache::new(CacheConfig::default(), metrics.clone()),
+                metrics: metrics.clone(),
             },
             commerce: upstream("commerce", &config.commerce, "/"),
         }

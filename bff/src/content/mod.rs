@@ -9,18 +9,23 @@ pub mod webhook;
 pub mod webhook_coalesce;
 pub mod webhook_signature;
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::cache::EdgeCache;
+use crate::metrics::Metrics;
 use crate::upstream::{Upstream, UpstreamError, decode_value};
 
-/// What the content services need: the content upstream and the edge cache.
+/// What the content services need: the content upstream, the edge cache and the metrics (pages
+/// that break their documented shape are counted).
 #[derive(Debug, Clone)]
 pub struct Content {
     pub upstream: Upstream,
     pub cache: EdgeCache,
+    pub metrics: Arc<Metrics>,
 }
 
 /// Every content page name in the specs (section 7 of the account spec, plus `app` and

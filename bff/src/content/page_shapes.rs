@@ -1,14 +1,16 @@
 //! Content pages as `GET /api/pages/{name}` answers them: the content service's page `data`,
-//! every key camelCased by the BFF, values untouched. Documentation only: a page is a deliberate
-//! pass-through (`content::pages` reads only Strapi's `data` envelope and relays the page as it
-//! is), so these types are never built; they describe what the web app reads (ported from its
-//! hand-written `web/src/features/content/types.ts`, which they replace). The catalogue's relayed
-//! fields use the common shapes below (`Image`, `MetaData`, `Breadcrumb`, `RichText`).
+//! every key camelCased by the BFF, values untouched. These shapes are the API's schema and the
+//! runtime's check: each page is read as the shape its name answers at every cache fill
+//! (`content::pages`), and one that does not read is logged, counted
+//! (`bff_upstream_contract_violations_total`) and still relayed as sent, so a CMS edit the web
+//! app cannot read is an alert, not an outage. The catalogue's relayed fields use the common
+//! shapes below (`Image`, `MetaData`, `Breadcrumb`, `RichText`).
 //!
 //! Optional keys (`metaData`) may be absent; `Option` fields marked `required` are always sent
 //! but may be null. Objects stay open to more keys: the content service may add fields.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
@@ -21,7 +23,7 @@ macro_rules! node_type {
     ($($name:ident = $value:tt;)*) => {
         $(
             #[doc = concat!("Always `", $value, "`.")]
-            #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+            #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
             pub enum $name {
                 #[serde(rename = $value)]
                 Tag,
@@ -46,7 +48,7 @@ node_type! {
 // Common shapes
 
 /// An image: its absolute URL and its text alternative.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Image {
     pub src: String,
     /// May be empty for a decorative image.
@@ -54,14 +56,14 @@ pub struct Image {
 }
 
 /// The page's `<title>` and meta description.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct MetaData {
     pub title: String,
     pub description: String,
 }
 
 /// A link with its label.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct NavLink {
     pub label: String,
     /// An in-app path or an absolute URL; empty for plain text (the footer's bottom texts).
@@ -69,7 +71,7 @@ pub struct NavLink {
 }
 
 /// One step of a breadcrumb trail.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Breadcrumb {
     pub label: String,
     /// An in-app path.
@@ -80,7 +82,7 @@ pub struct Breadcrumb {
 // Rich text: Strapi v5 "blocks"
 
 /// A run of text with its marks; a mark that is not set may be absent.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct TextNode {
     #[schema(inline)]
     pub r#type: TextType,
@@ -103,7 +105,7 @@ pub struct TextNode {
 }
 
 /// A link around runs of text.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct LinkNode {
     #[schema(inline)]
     pub r#type: LinkType,
@@ -113,7 +115,7 @@ pub struct LinkNode {
 }
 
 /// What a text block holds: text runs and links, told apart by `type`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 #[schema(discriminator(property_name = "type", mapping(
     ("text" = "#/components/schemas/TextNode"),
@@ -125,7 +127,7 @@ pub enum InlineNode {
 }
 
 /// A paragraph.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ParagraphBlock {
     #[schema(inline)]
     pub r#type: ParagraphType,
@@ -133,7 +135,7 @@ pub struct ParagraphBlock {
 }
 
 /// A heading's level, as in `<h1>`…`<h6>`.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct HeadingLevel(pub u8);
 
 impl PartialSchema for HeadingLevel {
@@ -149,7 +151,7 @@ impl PartialSchema for HeadingLevel {
 impl ToSchema for HeadingLevel {}
 
 /// A heading.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct HeadingBlock {
     #[schema(inline)]
     pub r#type: HeadingType,
@@ -158,7 +160,7 @@ pub struct HeadingBlock {
 }
 
 /// A block quote.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct QuoteBlock {
     #[schema(inline)]
     pub r#type: QuoteType,
@@ -166,7 +168,7 @@ pub struct QuoteBlock {
 }
 
 /// Preformatted code or text.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CodeBlock {
     #[schema(inline)]
     pub r#type: CodeType,
@@ -177,7 +179,7 @@ pub struct CodeBlock {
 }
 
 /// One item of a list.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ListItemBlock {
     #[schema(inline)]
     pub r#type: ListItemType,
@@ -185,7 +187,7 @@ pub struct ListItemBlock {
 }
 
 /// Numbered or bulleted.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ListFormat {
     Ordered,
@@ -193,7 +195,7 @@ pub enum ListFormat {
 }
 
 /// A list.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ListBlock {
     #[schema(inline)]
     pub r#type: ListType,
@@ -203,7 +205,7 @@ pub struct ListBlock {
 }
 
 /// What a list holds: items, or a nested list, told apart by `type`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 #[schema(discriminator(property_name = "type", mapping(
     ("list-item" = "#/components/schemas/ListItemBlock"),
@@ -217,7 +219,7 @@ pub enum ListBlockChild {
 }
 
 /// An uploaded image inside rich text (the CMS's media record).
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RichTextImage {
     /// Absolute URL.
@@ -245,7 +247,7 @@ pub struct RichTextImage {
 }
 
 /// An image block.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ImageBlock {
     #[schema(inline)]
     pub r#type: ImageType,
@@ -257,7 +259,7 @@ pub struct ImageBlock {
 }
 
 /// One block of rich text, told apart by `type`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 #[schema(discriminator(property_name = "type", mapping(
     ("paragraph" = "#/components/schemas/ParagraphBlock"),
@@ -277,21 +279,21 @@ pub enum RichTextBlock {
 }
 
 /// A rich-text field (Strapi v5 blocks): an array of blocks.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct RichText(pub Vec<RichTextBlock>);
 
 // ---------------------------------------------------------------------------------------------
 // Frame: header and footer
 
 /// A column of links in a header menu.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MenuGroup {
     pub title: String,
     pub links: Vec<NavLink>,
 }
 
 /// A picture card in a header menu.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MenuCard {
     pub label: String,
@@ -302,7 +304,7 @@ pub struct MenuCard {
 }
 
 /// A top-level header menu: Rifles, Pistols, Apparel & Gear, Support.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Menu {
     pub title: String,
     pub link: String,
@@ -311,7 +313,7 @@ pub struct Menu {
 }
 
 /// `app`: the site header.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AppPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -322,7 +324,7 @@ pub struct AppPage {
 }
 
 /// A social network link with its icon.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct SocialLink {
     pub title: String,
     pub url: String,
@@ -330,7 +332,7 @@ pub struct SocialLink {
 }
 
 /// A downloadable file with its label.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct DownloadAsset {
     pub label: String,
     /// Absolute URL.
@@ -338,7 +340,7 @@ pub struct DownloadAsset {
 }
 
 /// `footer`: the site footer.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FooterPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -355,7 +357,7 @@ pub struct FooterPage {
 // Pages
 
 /// One slide of the home page carousel.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CarouselSlide {
     pub title: String,
@@ -366,7 +368,7 @@ pub struct CarouselSlide {
 }
 
 /// One tile of the home page ribbon.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct RibbonItem {
     pub title: String,
     pub image: Image,
@@ -374,7 +376,7 @@ pub struct RibbonItem {
 }
 
 /// `home`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HomePage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -385,7 +387,7 @@ pub struct HomePage {
 }
 
 /// `aboutus`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AboutUsPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -408,7 +410,7 @@ pub struct AboutUsPage {
 }
 
 /// A social link on the contact page, its icon as a URL.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContactSocialLink {
     pub title: String,
@@ -417,7 +419,7 @@ pub struct ContactSocialLink {
 }
 
 /// `contactus`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContactUsPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -439,7 +441,7 @@ pub use crate::content::dealers::DealerSignupLink;
 
 /// `dealerlocator`: the locator's texts. The page also carries the raw `dealers` records; read
 /// them through `GET /api/dealers`, which places, filters and sorts them.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DealerLocatorContentPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -451,7 +453,7 @@ pub struct DealerLocatorContentPage {
 }
 
 /// `dealerregistration`: the texts around the dealer application form.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DealerRegistrationContentPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -463,7 +465,7 @@ pub struct DealerRegistrationContentPage {
 }
 
 /// One question and its answer.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct FaqItem {
     pub id: i64,
     pub question: String,
@@ -471,7 +473,7 @@ pub struct FaqItem {
 }
 
 /// `faq`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FaqPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -485,7 +487,7 @@ pub struct FaqPage {
 }
 
 /// The limited edition on sale now.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct LimitedEdition {
     pub image: Image,
     pub title: String,
@@ -496,7 +498,7 @@ pub struct LimitedEdition {
 }
 
 /// A past limited edition.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PastLimitedEdition {
     pub id: i64,
     pub images: Vec<Image>,
@@ -505,7 +507,7 @@ pub struct PastLimitedEdition {
 }
 
 /// `limitededition`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LimitedEditionPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -519,7 +521,7 @@ pub struct LimitedEditionPage {
 }
 
 /// A file in the media library.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MediaFile {
     pub name: String,
     /// Absolute URL.
@@ -530,28 +532,28 @@ pub struct MediaFile {
 }
 
 /// A download and its title.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MediaDownload {
     pub title: String,
     pub file: MediaFile,
 }
 
 /// The downloads of one category.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MediaDownloadCategory {
     pub category: String,
     pub items: Vec<MediaDownload>,
 }
 
 /// The texts above the media library's image request form.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MediaImageRequest {
     pub heading: String,
     pub text: String,
 }
 
 /// `medialibrary`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MediaLibraryPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -566,7 +568,7 @@ pub struct MediaLibraryPage {
 }
 
 /// One section of the warranty text.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct WarrantySection {
     pub id: i64,
     /// Null: a section without a heading.
@@ -576,7 +578,7 @@ pub struct WarrantySection {
 }
 
 /// `warranty`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WarrantyPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -588,7 +590,7 @@ pub struct WarrantyPage {
 }
 
 /// `resources`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourcesPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -600,7 +602,7 @@ pub struct ResourcesPage {
 }
 
 /// A card on the support page.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct SupportCard {
     pub id: i64,
     pub image: Image,
@@ -610,7 +612,7 @@ pub struct SupportCard {
 }
 
 /// `support`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SupportPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -622,7 +624,7 @@ pub struct SupportPage {
 }
 
 /// One row of the patents table.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PatentItem {
     pub id: i64,
@@ -634,7 +636,7 @@ pub struct PatentItem {
 }
 
 /// `patent`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PatentPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -645,7 +647,7 @@ pub struct PatentPage {
 }
 
 /// `login`, `register`, `forgotpassword`, `resetpassword`: the frame around an account form.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuthContentPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -656,7 +658,7 @@ pub struct AuthContentPage {
 }
 
 /// `terms`, `privacy`: a legal text.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CopyPage {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -675,7 +677,7 @@ pub struct CopyPage {
 macro_rules! content_pages {
     ($($variant:ident($page:ident),)*) => {
         /// A content page; which one depends on the page name (see [`CONTENT_PAGE_DESCRIPTION`]).
-        #[derive(Debug, Clone, Serialize)]
+        #[derive(Debug, Clone, Serialize, Deserialize)]
         #[serde(untagged)]
         pub enum ContentPage {
             $($variant($page),)*
@@ -729,6 +731,34 @@ content_pages! {
     Patent(PatentPage),
     Auth(AuthContentPage),
     Copy(CopyPage),
+}
+
+impl ContentPage {
+    /// Reads a page (camelCased) as the shape its name answers: an error names what the CMS
+    /// changed that the web app would not read (a required field renamed, a type changed). Keys
+    /// the shapes do not name are allowed. `None` for a name that is not a page.
+    pub fn decode(name: &str, page: Value) -> Option<Result<Self, serde_json::Error>> {
+        use serde_json::from_value as read;
+        Some(match name {
+            "app" => read(page).map(Self::App),
+            "footer" => read(page).map(Self::Footer),
+            "home" => read(page).map(Self::Home),
+            "aboutus" => read(page).map(Self::AboutUs),
+            "contactus" => read(page).map(Self::ContactUs),
+            "dealerlocator" => read(page).map(Self::DealerLocator),
+            "dealerregistration" => read(page).map(Self::DealerRegistration),
+            "faq" => read(page).map(Self::Faq),
+            "limitededition" => read(page).map(Self::LimitedEdition),
+            "medialibrary" => read(page).map(Self::MediaLibrary),
+            "warranty" => read(page).map(Self::Warranty),
+            "resources" => read(page).map(Self::Resources),
+            "support" => read(page).map(Self::Support),
+            "patent" => read(page).map(Self::Patent),
+            "login" | "register" | "forgotpassword" | "resetpassword" => read(page).map(Self::Auth),
+            "terms" | "privacy" => read(page).map(Self::Copy),
+            _ => return None,
+        })
+    }
 }
 
 /// The `name` path parameter: one of [`PAGE_NAMES`] (matched ignoring case).

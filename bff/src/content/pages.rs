@@ -5,9 +5,13 @@ use bytes::Bytes;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use std::sync::Arc;
+
+use super::page_shapes::ContentPage;
 use super::{Content, Data, PAGE_NAMES, read};
 use crate::cache::{self, Fetched, Lookup, RouteKind};
 use crate::error::ApiError;
+use crate::metrics::Metrics;
 use crate::request_id::RequestId;
 use crate::upstream::{Upstream, UpstreamError, UpstreamPath};
 
@@ -21,11 +25,12 @@ impl Content {
             )));
         }
         let content = self.upstream.clone();
+        let metrics = self.metrics.clone();
         let key = name.clone();
         Ok(self
             .cache
             .lookup(RouteKind::Pages, &key, move || {
-                fetch_page(content, name, request_id)
+                fetch_page(content, metrics, name, request_id)
             })
             .await?)
     }
@@ -78,6 +83,7 @@ pub fn decode(upstream: &'static str, body: &[u8]) -> Result<Value, UpstreamErro
 
 async fn fetch_page(
     content: Upstream,
+    metrics: Arc<Metrics>,
     name: String,
     request_id: RequestId,
 ) -> Result<Fetched, UpstreamError> {
@@ -89,8 +95,19 @@ async fn fetch_page(
         }
         Err(err) => return Err(err),
     };
-    // A deliberate pass-through: the page is relayed as the CMS wrote it (camelCased); its
-    // shapes are documented by `content::page_shapes`, the envelope is the contract.
     let Data { data: page } = read::<Data<Map<String, Value>>>(decode("content", &response.body)?)?;
+    let page = Value::Object(page);
+    check_shape(&name, &page, &metrics);
+    // Relayed as the CMS wrote it (camelCased), keys the shapes do not name included: a page
+    // that breaks its shape is counted, not refused, so a CMS edit is never an outage.
     encoded_entry("content", &page)
+}
+
+/// Reads the page as the shape its name answers (`content::page_shapes`, the API's documented
+/// schema). A page that does not read is logged and counted; this runs once per cache fill.
+fn check_shape(name: &str, page: &Value, metrics: &Metrics) {
+    if let Some(Err(error)) = ContentPage::decode(name, page.clone()) {
+        tracing::warn!(page = name, %error, "content page breaks its documented shape");
+        metrics.count_contract_violation(name);
+    }
 }

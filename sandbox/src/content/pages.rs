@@ -87,15 +87,32 @@ struct Variant {
     apply: fn(&mut Value),
 }
 
-const VARIANTS: &[Variant] = &[Variant {
-    page: "aboutus",
-    name: "no-positions",
-    apply: without_open_positions,
-}];
+const VARIANTS: &[Variant] = &[
+    Variant {
+        page: "aboutus",
+        name: "no-positions",
+        apply: without_open_positions,
+    },
+    Variant {
+        page: "faq",
+        name: "items-renamed",
+        apply: with_items_renamed,
+    },
+];
 
 /// About Us with no open positions: the storefront then hides its careers section.
 fn without_open_positions(page: &mut Value) {
     page["data"]["lookingForListContent"] = json!([]);
+}
+
+/// The FAQ after a CMS edit that renamed its required `items` to `questions`: the page no longer
+/// has the shape the API documents (the BFF counts it and serves it as sent).
+fn with_items_renamed(page: &mut Value) {
+    if let Some(data) = page["data"].as_object_mut()
+        && let Some(items) = data.remove("items")
+    {
+        data.insert("questions".to_owned(), items);
+    }
 }
 
 /// Parsed once; a broken fixture is reported by every page call and by the unit tests.
