@@ -1,18 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useRef } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import type { z } from 'zod/mini';
 import { TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
 import { safeReturnPath } from '../../../lib/paths';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
-import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
-import { applyServerErrors } from '../../../lib/forms/rules';
+import { Captcha } from '../../../components/captcha/captcha';
+import { useCaptchaForm } from '../../../components/captcha/use-captcha-form';
 import { useSignIn } from '../hooks';
 import { loginSchema } from '../schemas';
-
-type Values = z.infer<typeof loginSchema>;
 
 /** Sign in: e-mail, password, captcha. Success goes home (or back to the page that asked for sign-in); failure clears and resets the captcha (spec: no message). */
 export function LoginForm() {
@@ -20,29 +14,24 @@ export function LoginForm() {
   const navigate = useNavigate();
   // the page a signed-out visitor asked for (the account guard sends it), else home
   const returnTo = safeReturnPath(useSearchParams()[0].get('redirectTo')) ?? '/';
-  const {
-    register,
-    handleSubmit,
-    setValue,
-    setError,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<Values>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '', captcha: '' } });
-  const captcha = useRef<CaptchaHandle>(null);
   const signIn = useSignIn();
-
-  const submit = async (values: Values) => {
-    try {
-      await signIn.mutateAsync(values);
-      await navigate(returnTo, { replace: returnTo !== '/' });
-    } catch (error) {
-      setValue('captcha', '');
-      captcha.current?.reset();
-      applyServerErrors(error, setError, ['email', 'password']);
-    }
-  };
+  const {
+    form: {
+      register,
+      formState: { errors, isSubmitting },
+    },
+    onSubmit,
+    captchaProps,
+  } = useCaptchaForm({
+    schema: loginSchema,
+    defaultValues: { email: '', password: '', captcha: '' },
+    send: signIn.mutateAsync,
+    onSuccess: () => navigate(returnTo, { replace: returnTo !== '/' }),
+    serverFields: ['email', 'password'],
+  });
 
   return (
-    <form className="auth-form" aria-label="Sign in" noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+    <form className="auth-form" aria-label="Sign in" noValidate onSubmit={onSubmit}>
       <TextField
         label="Email"
         type="email"
@@ -58,13 +47,7 @@ export function LoginForm() {
         error={errors.password?.message}
         {...register('password')}
       />
-      <Captcha
-        ref={captcha}
-        error={errors.captcha?.message}
-        onChange={(token) => {
-          setValue('captcha', token, { shouldValidate: isSubmitted });
-        }}
-      />
+      <Captcha {...captchaProps} />
       <button type="submit" className="button" disabled={isSubmitting}>
         Sign In
       </button>

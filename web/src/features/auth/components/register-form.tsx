@@ -1,12 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useRef } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod/mini';
 import { CheckboxField, TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
-import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
-import { applyServerErrors } from '../../../lib/forms/rules';
+import { Captcha } from '../../../components/captcha/captcha';
+import { useCaptchaForm } from '../../../components/captcha/use-captcha-form';
 import { useRegister } from '../hooks';
 import { registerSchema } from '../schemas';
 
@@ -25,34 +22,24 @@ const empty: Values = {
 /** Registration. Success signs in and goes home; failure clears and resets the captcha (spec). */
 export function RegisterForm() {
   const navigate = useNavigate();
-  const {
-    register,
-    handleSubmit,
-    setValue,
-    setError,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<Values>({ resolver: zodResolver(registerSchema), defaultValues: empty });
-  const captcha = useRef<CaptchaHandle>(null);
   const signUp = useRegister();
-
-  const submit = async (values: Values) => {
-    try {
-      await signUp.mutateAsync(values);
-      await navigate('/');
-    } catch (error) {
-      setValue('captcha', '');
-      captcha.current?.reset();
-      applyServerErrors(error, setError, ['firstName', 'lastName', 'email', 'password', 'confirmPassword']);
-    }
-  };
+  const {
+    form: {
+      register,
+      formState: { errors, isSubmitting },
+    },
+    onSubmit,
+    captchaProps,
+  } = useCaptchaForm({
+    schema: registerSchema,
+    defaultValues: empty,
+    send: signUp.mutateAsync,
+    onSuccess: () => navigate('/'),
+    serverFields: ['firstName', 'lastName', 'email', 'password', 'confirmPassword'],
+  });
 
   return (
-    <form
-      className="auth-form"
-      aria-label="Create an account"
-      noValidate
-      onSubmit={(event) => void handleSubmit(submit)(event)}
-    >
+    <form className="auth-form" aria-label="Create an account" noValidate onSubmit={onSubmit}>
       <div className="form-row">
         <TextField
           label="First Name"
@@ -92,13 +79,7 @@ export function RegisterForm() {
         {...register('confirmPassword')}
       />
       <CheckboxField label="Sign Up for Newsletter" {...register('newsletter')} />
-      <Captcha
-        ref={captcha}
-        error={errors.captcha?.message}
-        onChange={(token) => {
-          setValue('captcha', token, { shouldValidate: isSubmitted });
-        }}
-      />
+      <Captcha {...captchaProps} />
       <button type="submit" className="button" disabled={isSubmitting}>
         Create Account
       </button>
