@@ -1,15 +1,14 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useId, useRef, type ChangeEvent, type Ref, type SelectHTMLAttributes } from 'react';
-import { useForm, useWatch, type UseFormRegisterReturn } from 'react-hook-form';
-import { Captcha, type CaptchaHandle } from '../../components/captcha/captcha';
+import { useId, type ChangeEvent, type Ref, type SelectHTMLAttributes } from 'react';
+import { useWatch, type UseFormRegisterReturn } from 'react-hook-form';
+import { Captcha } from '../../components/captcha/captcha';
+import { useCaptchaForm } from '../../components/captcha/use-captcha-form';
 import { notify, notifyError } from '../../components/notifications/store';
 import { CheckboxField, TextField } from '../../components/ui/field';
 import { PhoneField } from '../../components/ui/phone-field';
 import { SelectField } from '../../components/ui/select-field';
 import { US_STATES } from '../../lib/us-states';
 import { sanitizeZip } from './locator-search';
-import { applyServerErrors } from '../../lib/forms/rules';
 import { registerDealer } from './api';
 import {
   COMPANY_ADDRESS_FIELDS,
@@ -47,26 +46,37 @@ const SERVER_FIELDS = [
  * the error.
  */
 export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) {
-  const captcha = useRef<CaptchaHandle>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setValue,
-    getValues,
-    setError,
-    control,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<DealerRegistrationValues>({
-    resolver: zodResolver(dealerRegistrationSchema),
-    defaultValues: emptyDealerRegistration,
-  });
   const send = useMutation({
     mutationFn: (values: DealerRegistrationValues) =>
       registerDealer(
         registrationParts(values),
         values.hasFflSot ? { fflDocument: values.fflDocument, sotDocument: values.sotDocument } : {},
       ),
+  });
+  const {
+    form: {
+      register,
+      setValue,
+      getValues,
+      control,
+      formState: { errors, isSubmitting },
+    },
+    onSubmit,
+    captchaProps,
+  } = useCaptchaForm({
+    schema: dealerRegistrationSchema,
+    defaultValues: emptyDealerRegistration,
+    send: send.mutateAsync,
+    clearOnSuccess: true,
+    onSuccess: (answer) => {
+      notify({
+        message:
+          answer.message || 'Thank you for registering. Our dealer team will review your application and contact you.',
+        type: 'success',
+      });
+    },
+    serverFields: SERVER_FIELDS,
+    onFailure: notifyError,
   });
   const [appearInLocator, useThisAddress, hasFflSot] = useWatch({
     control,
@@ -76,24 +86,6 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
   const addressId = useId();
   const locatorId = useId();
   const fflId = useId();
-
-  const submit = async (values: DealerRegistrationValues) => {
-    try {
-      const answer = await send.mutateAsync(values);
-      reset(emptyDealerRegistration);
-      captcha.current?.reset();
-      notify({
-        message:
-          answer.message || 'Thank you for registering. Our dealer team will review your application and contact you.',
-        type: 'success',
-      });
-    } catch (error) {
-      setValue('captcha', '');
-      captcha.current?.reset();
-      applyServerErrors(error, setError, SERVER_FIELDS);
-      notifyError(error);
-    }
-  };
 
   const useThisAddressField = register('useThisAddressInDealerLocator', {
     onChange: (event: ChangeEvent<HTMLInputElement>) => {
@@ -129,7 +121,7 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
       aria-labelledby={labelledBy}
       aria-label={labelledBy ? undefined : 'Dealer registration'}
       noValidate
-      onSubmit={(event) => void handleSubmit(submit)(event)}
+      onSubmit={onSubmit}
     >
       <fieldset className="form-section" aria-labelledby={companyId}>
         <legend id={companyId}>Business and Contact</legend>
@@ -294,13 +286,7 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
         ) : null}
       </fieldset>
 
-      <Captcha
-        ref={captcha}
-        error={errors.captcha?.message}
-        onChange={(token) => {
-          setValue('captcha', token, { shouldValidate: isSubmitted });
-        }}
-      />
+      <Captcha {...captchaProps} />
       <button type="submit" className="button" disabled={isSubmitting}>
         {isSubmitting ? 'Submitting…' : 'Submit'}
       </button>

@@ -1,11 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useRef } from 'react';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { TextAreaField, TextField } from '../../components/ui/field';
-import { Captcha, type CaptchaHandle } from '../../components/captcha/captcha';
-import { applyServerErrors, captchaToken, emailAddress, requiredText } from '../../lib/forms/rules';
+import { Captcha } from '../../components/captcha/captcha';
+import { useCaptchaForm } from '../../components/captcha/use-captcha-form';
+import { captchaToken, emailAddress, requiredText } from '../../lib/forms/rules';
 import { notify, notifyError } from '../../components/notifications/store';
 import { requestImages } from './api';
 
@@ -26,38 +24,28 @@ const empty: Values = { firstName: '', lastName: '', email: '', lookingFor: '', 
  * clears the form; failure clears and resets the captcha and goes to the shared error handler.
  */
 export function ImageRequestForm({ labelledBy }: { labelledBy: string }) {
-  const captcha = useRef<CaptchaHandle>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setValue,
-    setError,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<Values>({ resolver: zodResolver(imageRequestSchema), defaultValues: empty });
   const send = useMutation({ mutationFn: requestImages });
-
-  const submit = async (values: Values) => {
-    try {
-      const answer = await send.mutateAsync(values);
-      reset();
-      captcha.current?.reset();
+  const {
+    form: {
+      register,
+      formState: { errors, isSubmitting },
+    },
+    onSubmit,
+    captchaProps,
+  } = useCaptchaForm({
+    schema: imageRequestSchema,
+    defaultValues: empty,
+    send: send.mutateAsync,
+    clearOnSuccess: true,
+    onSuccess: (answer) => {
       notify({ message: answer.message || 'Your image request has been received', type: 'success' });
-    } catch (error) {
-      setValue('captcha', '');
-      captcha.current?.reset();
-      applyServerErrors(error, setError, ['firstName', 'lastName', 'email', 'lookingFor']);
-      notifyError(error);
-    }
-  };
+    },
+    serverFields: ['firstName', 'lastName', 'email', 'lookingFor'],
+    onFailure: notifyError,
+  });
 
   return (
-    <form
-      className="image-request-form"
-      aria-labelledby={labelledBy}
-      noValidate
-      onSubmit={(event) => void handleSubmit(submit)(event)}
-    >
+    <form className="image-request-form" aria-labelledby={labelledBy} noValidate onSubmit={onSubmit}>
       <div className="form-row">
         <TextField
           label="First Name"
@@ -93,13 +81,7 @@ export function ImageRequestForm({ labelledBy }: { labelledBy: string }) {
         error={errors.lookingFor?.message}
         {...register('lookingFor')}
       />
-      <Captcha
-        ref={captcha}
-        error={errors.captcha?.message}
-        onChange={(token) => {
-          setValue('captcha', token, { shouldValidate: isSubmitted });
-        }}
-      />
+      <Captcha {...captchaProps} />
       <button type="submit" className="button" disabled={isSubmitting}>
         Submit Request
       </button>

@@ -1,17 +1,14 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useRef } from 'react';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { TextField } from '../../components/ui/field';
-import { Captcha, type CaptchaHandle } from '../../components/captcha/captcha';
-import { applyServerErrors, captchaToken, emailAddress } from '../../lib/forms/rules';
+import { Captcha } from '../../components/captcha/captcha';
+import { useCaptchaForm } from '../../components/captcha/use-captcha-form';
+import { captchaToken, emailAddress } from '../../lib/forms/rules';
 import { notify } from '../../components/notifications/store';
 import { useSession } from '../session';
 import { SUBSCRIBED_MESSAGE, subscribeToNewsletter } from './api';
 
 const schema = z.object({ email: emailAddress('Email'), captcha: captchaToken() });
-type Values = z.infer<typeof schema>;
 
 interface NewsletterFormProps {
   /** Names the form (the heading of the block it sits in). */
@@ -26,42 +23,33 @@ interface NewsletterFormProps {
  */
 export function NewsletterForm({ labelledBy, submitLabel = 'Subscribe' }: NewsletterFormProps) {
   const { user } = useSession();
-  const captcha = useRef<CaptchaHandle>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setValue,
-    setError,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { email: '', captcha: '' } });
   const subscribe = useMutation({ mutationFn: subscribeToNewsletter });
-
-  const submit = async (values: Values) => {
-    try {
-      await subscribe.mutateAsync({
+  const {
+    form: {
+      register,
+      formState: { errors, isSubmitting },
+    },
+    onSubmit,
+    captchaProps,
+  } = useCaptchaForm({
+    schema,
+    defaultValues: { email: '', captcha: '' },
+    send: (values) =>
+      subscribe.mutateAsync({
         email: values.email,
         firstName: user?.firstName ?? '',
         lastName: user?.lastName ?? '',
         captcha: values.captcha,
-      });
-      reset();
-      captcha.current?.reset();
+      }),
+    clearOnSuccess: true,
+    onSuccess: () => {
       notify({ message: SUBSCRIBED_MESSAGE, type: 'success' });
-    } catch (error) {
-      setValue('captcha', '');
-      captcha.current?.reset();
-      applyServerErrors(error, setError, ['email']);
-    }
-  };
+    },
+    serverFields: ['email'],
+  });
 
   return (
-    <form
-      className="newsletter-form"
-      aria-labelledby={labelledBy}
-      noValidate
-      onSubmit={(event) => void handleSubmit(submit)(event)}
-    >
+    <form className="newsletter-form" aria-labelledby={labelledBy} noValidate onSubmit={onSubmit}>
       <TextField
         label="Email"
         type="email"
@@ -70,13 +58,7 @@ export function NewsletterForm({ labelledBy, submitLabel = 'Subscribe' }: Newsle
         error={errors.email?.message}
         {...register('email')}
       />
-      <Captcha
-        ref={captcha}
-        error={errors.captcha?.message}
-        onChange={(token) => {
-          setValue('captcha', token, { shouldValidate: isSubmitted });
-        }}
-      />
+      <Captcha {...captchaProps} />
       <button type="submit" className="button" disabled={isSubmitting}>
         {submitLabel}
       </button>

@@ -1,10 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useRef } from 'react';
-import { useForm } from 'react-hook-form';
 import type { Profile } from '../../../api/types';
 import { CheckboxField } from '../../../components/ui/field';
-import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
+import { Captcha } from '../../../components/captcha/captcha';
+import { useCaptchaForm } from '../../../components/captcha/use-captcha-form';
 import { notify } from '../../../components/notifications/store';
 import { newsletterStatusQuery, useNewsletterPreference } from '../queries';
 import { newsletterPreferenceSchema, type NewsletterPreferenceValues } from '../schemas';
@@ -29,27 +27,25 @@ function NewsletterPreference({ profile }: { profile: Profile }) {
 
 function NewsletterForm({ profile, subscribed }: { profile: Profile; subscribed: boolean }) {
   const preference = useNewsletterPreference();
-  const captcha = useRef<CaptchaHandle>(null);
   const {
-    register,
-    handleSubmit,
-    setValue,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<NewsletterPreferenceValues>({
-    resolver: zodResolver(newsletterPreferenceSchema),
+    form: {
+      register,
+      formState: { isSubmitting },
+    },
+    onSubmit,
+    captchaProps,
+  } = useCaptchaForm({
+    schema: newsletterPreferenceSchema,
     defaultValues: { subscribed, captcha: '' },
-  });
-
-  const submit = async (values: NewsletterPreferenceValues) => {
-    if (values.subscribed === subscribed) {
-      // nothing to change; the captcha token stays unspent
-      notify({
-        message: subscribed ? 'You are subscribed to our newsletter.' : 'You arent subscribed to our newsletter.',
-        type: 'success',
-      });
-      return;
-    }
-    try {
+    send: async (values: NewsletterPreferenceValues) => {
+      if (values.subscribed === subscribed) {
+        // nothing to change; the captcha token stays unspent
+        notify({
+          message: subscribed ? 'You are subscribed to our newsletter.' : 'You arent subscribed to our newsletter.',
+          type: 'success',
+        });
+        return;
+      }
       await preference.mutateAsync({
         subscribe: values.subscribed,
         email: profile.email,
@@ -58,29 +54,15 @@ function NewsletterForm({ profile, subscribed }: { profile: Profile; subscribed:
         captcha: values.captcha,
       });
       notify({ message: values.subscribed ? SUBSCRIBED : UNSUBSCRIBED, type: 'success' });
-    } catch {
-      // spec: on failure the captcha is cleared and reset, no message
-      setValue('captcha', '');
-      captcha.current?.reset();
-    }
-  };
+    },
+    // spec: on failure the captcha is cleared and reset, no message
+  });
 
   return (
-    <form
-      className="account-form"
-      aria-label="Newsletter Subscription"
-      noValidate
-      onSubmit={(event) => void handleSubmit(submit)(event)}
-    >
+    <form className="account-form" aria-label="Newsletter Subscription" noValidate onSubmit={onSubmit}>
       <p>{subscribed ? 'You are subscribed to our newsletter.' : 'You arent subscribed to our newsletter.'}</p>
       <CheckboxField label="General Subscription" {...register('subscribed')} />
-      <Captcha
-        ref={captcha}
-        error={errors.captcha?.message}
-        onChange={(token) => {
-          setValue('captcha', token, { shouldValidate: isSubmitted });
-        }}
-      />
+      <Captcha {...captchaProps} />
       <div className="account-form__actions">
         <button type="submit" className="button" disabled={isSubmitting}>
           Save

@@ -1,18 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useId, useState } from 'react';
 import { z } from 'zod/mini';
 import { TextField } from '../../../components/ui/field';
 import { errorMessage } from '../../../lib/api';
-import { Captcha, type CaptchaHandle } from '../../../components/captcha/captcha';
-import { applyServerErrors, captchaToken, emailAddress } from '../../../lib/forms/rules';
+import { Captcha } from '../../../components/captcha/captcha';
+import { useCaptchaForm } from '../../../components/captcha/use-captcha-form';
+import { captchaToken, emailAddress } from '../../../lib/forms/rules';
 import { sendStockAlert } from '../api';
 import type { CartOption } from '../types';
 import { STOCK_ALERT_TITLE } from './stock-alert-form';
 
 const schema = z.object({ email: emailAddress('Email'), captcha: captchaToken() });
-type Values = z.infer<typeof schema>;
 
 export interface StockAlertFormProps {
   productName: string;
@@ -29,29 +27,30 @@ export interface StockAlertFormProps {
  */
 export default function StockAlertFields({ productName, sku, options }: StockAlertFormProps) {
   const headingId = useId();
-  const captcha = useRef<CaptchaHandle>(null);
   const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
   const send = useMutation({ mutationFn: sendStockAlert });
   const {
-    register,
-    handleSubmit,
-    setValue,
-    setError,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { email: '', captcha: '' } });
-
-  const submit = async (values: Values) => {
-    setOutcome(null);
-    try {
-      const answer = await send.mutateAsync({ ...values, productId: sku, productName, options });
+    form: {
+      register,
+      formState: { errors, isSubmitting },
+    },
+    onSubmit,
+    captchaProps,
+  } = useCaptchaForm({
+    schema,
+    defaultValues: { email: '', captcha: '' },
+    send: (values) => {
+      setOutcome(null);
+      return send.mutateAsync({ ...values, productId: sku, productName, options });
+    },
+    onSuccess: (answer) => {
       setOutcome({ ok: true, message: answer.message || `You will be notified when ${productName} is back in stock` });
-    } catch (error) {
-      setValue('captcha', '');
-      captcha.current?.reset();
-      applyServerErrors(error, setError, ['email']);
+    },
+    serverFields: ['email'],
+    onFailure: (error) => {
       setOutcome({ ok: false, message: errorMessage(error) });
-    }
-  };
+    },
+  });
 
   return (
     <section className="stock-alert" aria-labelledby={headingId}>
@@ -63,7 +62,7 @@ export default function StockAlertFields({ productName, sku, options }: StockAle
           {outcome.message}
         </p>
       ) : (
-        <form aria-labelledby={headingId} noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+        <form aria-labelledby={headingId} noValidate onSubmit={onSubmit}>
           <TextField
             label="Email"
             type="email"
@@ -72,13 +71,7 @@ export default function StockAlertFields({ productName, sku, options }: StockAle
             error={errors.email?.message}
             {...register('email')}
           />
-          <Captcha
-            ref={captcha}
-            error={errors.captcha?.message}
-            onChange={(token) => {
-              setValue('captcha', token, { shouldValidate: isSubmitted });
-            }}
-          />
+          <Captcha {...captchaProps} />
           {outcome && !outcome.ok ? (
             <p className="field__error" role="alert">
               {outcome.message}
