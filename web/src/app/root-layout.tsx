@@ -3,9 +3,7 @@ import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-rou
 import { useAnalytics, useConsent } from '../features/analytics/use-analytics';
 import { cartDrawerStore, useCartDrawerOpen } from '../features/cart/queries';
 import { useContentPage } from '../features/content/hooks';
-import { GlobalLoadingIndicator } from '../features/layout/components/global-loading-indicator';
-import { SiteFooter } from '../features/layout/components/site-footer';
-import { SiteHeader } from '../features/layout/components/site-header';
+import { GlobalLoadingIndicator, SiteFooter, SiteHeader } from '../features/layout';
 import { NotificationBanner } from '../components/notifications/notification-banner';
 import { promotionStore } from '../features/promotions/store';
 import { useCartPromotion } from '../features/promotions/use-cart-promotion';

@@ -1,8 +1,7 @@
 import { PageMeta } from '../../features/content/components/page-meta';
 import { useContentPage } from '../../features/content/hooks';
 import { pageLoader } from '../../features/content/queries';
-import { HeroCarousel } from '../../features/home/components/hero-carousel';
-import { ImageRibbon } from '../../features/home/components/image-ribbon';
+import { HeroCarousel, ImageRibbon } from '../../features/home';
 
 export const loader = pageLoader('home');
 

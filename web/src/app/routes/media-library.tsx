@@ -3,8 +3,7 @@ import { DownloadIcon } from '../../components/ui/icons';
 import { PageMeta } from '../../features/content/components/page-meta';
 import { useContentPage } from '../../features/content/hooks';
 import { pageLoader } from '../../features/content/queries';
-import { ImageRequestForm } from '../../features/media-library/image-request-form';
-import { useObjectUrls } from '../../features/media-library/use-object-urls';
+import { ImageRequestForm, useObjectUrls } from '../../features/media-library';
 import { safeHref } from '../../lib/safe-url';
 
 export const loader = pageLoader('medialibrary');
