@@ -47,6 +47,27 @@ function ProbeForm(options: Options) {
   );
 }
 
+const choiceSchema = z.object({ subscribed: z.boolean(), captcha: captchaToken() });
+
+/** A form that reads no errors of its own (like the newsletter preference): only the widget's. */
+function ChoiceForm({ send }: { send: () => Promise<void> }) {
+  const {
+    form: { register },
+    onSubmit,
+    captchaProps,
+  } = useCaptchaForm({ schema: choiceSchema, defaultValues: { subscribed: false, captcha: '' }, send });
+  return (
+    <form aria-label="Choice" noValidate onSubmit={onSubmit}>
+      <label>
+        <input type="checkbox" {...register('subscribed')} />
+        Subscribe
+      </label>
+      <Captcha {...captchaProps} />
+      <button type="submit">Save</button>
+    </form>
+  );
+}
+
 async function renderProbe(options: Options = {}) {
   const captcha = installFakeCaptcha('token-1');
   const user = userEvent.setup();
@@ -187,6 +208,27 @@ describe('useCaptchaForm', () => {
       expect(onFailure).toHaveBeenCalledWith(broken, false);
     });
     expect(captcha.resets[0]).toBe(1);
+  });
+
+  it("shows the token's message in a form that reads no errors itself", async () => {
+    installFakeCaptcha();
+    const send = vi.fn(() => Promise.resolve());
+    const user = userEvent.setup();
+    renderWithClient(<ChoiceForm send={send} />);
+    const robot = await screen.findByRole('checkbox', { name: "I'm not a robot" });
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Captcha is required')).toBeInTheDocument();
+    expect(send).not.toHaveBeenCalled();
+
+    await user.click(robot);
+    await waitFor(() => {
+      expect(screen.queryByText('Captcha is required')).not.toBeInTheDocument();
+    });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(send).toHaveBeenCalledTimes(1);
+    });
   });
 
   it('disables the button while the call is in flight', async () => {
