@@ -1,4 +1,10 @@
-//! The 50 US states and DC: two-letter code and full name.
+//! The 50 US states and DC: two-letter code and full name. The API documents them as the
+//! `UsState` schema, from which the web app's list is generated (`web/scripts/api-types.js`).
+
+use utoipa::openapi::RefOr;
+use utoipa::openapi::extensions::ExtensionsBuilder;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::{PartialSchema, ToSchema};
 
 const STATES: [(&str, &str); 51] = [
     ("AL", "Alabama"),
@@ -72,6 +78,31 @@ pub fn code(input: &str) -> Option<&'static str> {
 pub fn name(input: &str) -> Option<&'static str> {
     find(input).map(|(_, name)| name)
 }
+
+/// A US state or DC by its two-letter code; `x-enum-descriptions` gives each code's name, in the
+/// same order (the address forms show the names).
+pub struct UsState;
+
+impl PartialSchema for UsState {
+    fn schema() -> RefOr<Schema> {
+        let names: Vec<&str> = STATES.iter().map(|(_, name)| *name).collect();
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(STATES.iter().map(|(code, _)| *code)))
+            .description(Some(
+                "A US state or the District of Columbia by its two-letter code; \
+                 `x-enum-descriptions` names each, in the same order.",
+            ))
+            .extensions(Some(
+                ExtensionsBuilder::new()
+                    .add("x-enum-descriptions", names)
+                    .build(),
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for UsState {}
 
 #[cfg(test)]
 mod tests {

@@ -22,6 +22,7 @@ use utoipa::openapi::path::{Operation, PathItem};
 use utoipa::openapi::{InfoBuilder, OpenApi, Paths, Ref, RefOr, ServerBuilder};
 use utoipa::{PartialSchema, ToSchema};
 
+use crate::checkout::states::UsState;
 use crate::error::Problem;
 
 /// Where the API is mounted; the document's paths include it.
@@ -69,6 +70,11 @@ pub fn document(operations: OpenApi) -> OpenApi {
     components
         .schemas
         .insert(Problem::name().into_owned(), Problem::schema());
+    // Not named by an operation (the forms send a state by code or by name), but the web app's
+    // state list is generated from it.
+    components
+        .schemas
+        .insert(UsState::name().into_owned(), UsState::schema());
     components.responses.extend(problems::all());
     doc.components = Some(components);
     doc

@@ -2290,6 +2290,11 @@ export interface components {
             strikethrough?: boolean;
             code?: boolean;
         };
+        /**
+         * @description A US state or the District of Columbia by its two-letter code; `x-enum-descriptions` names each, in the same order.
+         * @enum {string}
+         */
+        UsState: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "DC" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY";
         UserView: {
             firstName: string;
             lastName: string;

@@ -1,3 +1,5 @@
+import { US_STATES } from '../../lib/us-states';
+
 /** Countries the address form offers, with the regions listed for each (spec: state list depends on country). */
 export const DEFAULT_COUNTRY = 'United States';
 
@@ -6,58 +8,10 @@ export interface Region {
   name: string;
 }
 
-const US_STATES: Region[] = [
-  ['AL', 'Alabama'],
-  ['AK', 'Alaska'],
-  ['AZ', 'Arizona'],
-  ['AR', 'Arkansas'],
-  ['CA', 'California'],
-  ['CO', 'Colorado'],
-  ['CT', 'Connecticut'],
-  ['DE', 'Delaware'],
-  ['DC', 'District of Columbia'],
-  ['FL', 'Florida'],
-  ['GA', 'Georgia'],
-  ['HI', 'Hawaii'],
-  ['ID', 'Idaho'],
-  ['IL', 'Illinois'],
-  ['IN', 'Indiana'],
-  ['IA', 'Iowa'],
-  ['KS', 'Kansas'],
-  ['KY', 'Kentucky'],
-  ['LA', 'Louisiana'],
-  ['ME', 'Maine'],
-  ['MD', 'Maryland'],
-  ['MA', 'Massachusetts'],
-  ['MI', 'Michigan'],
-  ['MN', 'Minnesota'],
-  ['MS', 'Mississippi'],
-  ['MO', 'Missouri'],
-  ['MT', 'Montana'],
-  ['NE', 'Nebraska'],
-  ['NV', 'Nevada'],
-  ['NH', 'New Hampshire'],
-  ['NJ', 'New Jersey'],
-  ['NM', 'New Mexico'],
-  ['NY', 'New York'],
-  ['NC', 'North Carolina'],
-  ['ND', 'North Dakota'],
-  ['OH', 'Ohio'],
-  ['OK', 'Oklahoma'],
-  ['OR', 'Oregon'],
-  ['PA', 'Pennsylvania'],
-  ['RI', 'Rhode Island'],
-  ['SC', 'South Carolina'],
-  ['SD', 'South Dakota'],
-  ['TN', 'Tennessee'],
-  ['TX', 'Texas'],
-  ['UT', 'Utah'],
-  ['VT', 'Vermont'],
-  ['VA', 'Virginia'],
-  ['WA', 'Washington'],
-  ['WV', 'West Virginia'],
-  ['WI', 'Wisconsin'],
-  ['WY', 'Wyoming'],
+// The states and DC (the one list, generated from the API), then the territories and the armed
+// forces' regions, which an account's address may name too.
+const US_REGIONS: Region[] = [
+  ...US_STATES,
   ['AS', 'American Samoa'],
   ['GU', 'Guam'],
   ['MP', 'Northern Mariana Islands'],
@@ -66,7 +20,7 @@ const US_STATES: Region[] = [
   ['AA', 'Armed Forces Americas'],
   ['AE', 'Armed Forces Europe'],
   ['AP', 'Armed Forces Pacific'],
-].map(([code, name]) => ({ code: code ?? '', name: name ?? '' }));
+].map(([code, name]) => ({ code, name }));
 
 const CANADIAN_PROVINCES: Region[] = [
   ['AB', 'Alberta'],
@@ -85,7 +39,7 @@ const CANADIAN_PROVINCES: Region[] = [
 ].map(([code, name]) => ({ code: code ?? '', name: name ?? '' }));
 
 const REGIONS: Record<string, Region[]> = {
-  [DEFAULT_COUNTRY]: US_STATES,
+  [DEFAULT_COUNTRY]: US_REGIONS,
   Canada: CANADIAN_PROVINCES,
 };
 
