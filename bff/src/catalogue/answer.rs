@@ -22,10 +22,6 @@ use crate::openapi::schemas::catalogue::{
     CollectionFields, ProductCardFields, ProductPageFields, SkuFields,
 };
 
-/// Transitional: `routes::dealers` builds its answer with this name. The one builder of cached
-/// answers is [`crate::cache::http::respond_composed`]; call it directly and delete this.
-pub use crate::cache::http::respond_composed as respond;
-
 /// A sellable variant of a product, with its live figures.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
