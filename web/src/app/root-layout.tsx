@@ -6,7 +6,7 @@ import { useContentPage } from '../features/content/hooks';
 import { GlobalLoadingIndicator, SiteFooter, SiteHeader } from '../features/layout';
 import { NotificationBanner } from '../components/notifications/notification-banner';
 import { promotionStore } from '../features/promotions/store';
-import { useCartPromotion } from '../features/promotions/use-cart-promotion';
+import { useCartPromotion } from '../features/cart/use-cart-promotion';
 import { useAfterFirstScreen } from '../lib/idle';
 import { useRuntimeConfig } from '../lib/runtime-config';
 import { useStore } from '../lib/store';

@@ -1,3 +1,3 @@
-/** The promotions feature's public entry. */
+/** The promotions feature's public entry. It reads no other feature: the cart reads it. */
 export { closePromotion, promotionStore, showPromotion, type Promotion } from './store';
-export { promotionOf, useCartPromotion } from './use-cart-promotion';
+export { promotionOf } from './promotion-of';

@@ -1,31 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { safeImageSrc } from '../../lib/safe-url';
-import { cartQuery } from '../cart';
-import type { Cart } from '../cart';
-import { showPromotion, type Promotion } from './store';
+import { promotionOf, showPromotion } from '../promotions';
+import { cartQuery } from './queries';
 
 const SEEN_KEY = 'promotionsShown';
 
-/** The first promotion page attached to a discount applied to the cart, if any. */
-export function promotionOf(cart: Pick<Cart, 'appliedDiscounts'> | undefined): Promotion | null {
-  for (const discount of cart?.appliedDiscounts ?? []) {
-    const page = discount.promotionalPageInfo?.data[0];
-    if (!page?.title) continue;
-    const image = page.promoImage;
-    const src = safeImageSrc(image?.url);
-    return {
-      title: page.title,
-      subtitle: page.subtitle ?? '',
-      image: src ? { src, alt: image?.alternativeText ?? '' } : null,
-    };
-  }
-  return null;
-}
-
 /**
  * Opens the promotion modal when a discount with a promotion page is applied to the cart: once per
- * promotion and browser session.
+ * promotion and browser session. It lives in the cart, which reads the promotions feature, so that
+ * promotions never imports the cart (no import cycle).
  */
 export function useCartPromotion(): void {
   const { data: promotion } = useQuery({ ...cartQuery, select: promotionOf });
