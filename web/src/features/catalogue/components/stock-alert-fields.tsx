@@ -8,7 +8,7 @@ import { useCaptchaForm } from '../../../components/captcha/use-captcha-form';
 import { captchaToken, emailAddress } from '../../../lib/forms/rules';
 import { sendStockAlert } from '../api';
 import type { CartOption } from '../types';
-import { STOCK_ALERT_TITLE } from './stock-alert-form';
+import { STOCK_ALERT_TITLE } from './stock-alert-title';
 
 const schema = z.object({ email: emailAddress('Email'), captcha: captchaToken() });
 

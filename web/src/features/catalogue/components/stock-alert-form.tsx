@@ -1,9 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useAfterFirstScreen } from '../../../lib/idle';
 import type { CartOption } from '../types';
-
-/** The back-in-stock form's heading, also shown while its code loads. */
-export const STOCK_ALERT_TITLE = 'Out of stock: notify me when it is back';
+import { STOCK_ALERT_TITLE } from './stock-alert-title';
 
 // react-hook-form, zod and the captcha are a form's weight: they load after the first screen, in
 // a chunk of their own, so a product page hydrates without them
