@@ -78,9 +78,20 @@ export default defineConfig([
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()] },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+      // no-cycle parses the files it follows: without these it skips every .ts/.tsx file and sees no cycle
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
+      // No import cycles between the app's files (issue 33). maxDepth: Infinity, the deepest there
+      // is, because measured it is cheap: `npm run lint` took 72 s wall / 106 s CPU without the rule
+      // and 83 s / 120 s with it at Infinity (1.15x; depths 3 and 5 saved nothing measurable), and
+      // any shallower depth lets a long cycle through. Dynamic imports count: a lazy chunk that
+      // imports back its loader is still a cycle.
+      'import-x/no-cycle': ['error', { maxDepth: Infinity }],
     },
   },
   {
