@@ -602,6 +602,18 @@ impl Metrics {
             .inc_by(count);
     }
 
+    /// Starts the contract-violation count of each page at 0. A series that first appears at 1
+    /// has no earlier sample, so `increase()` (and the alert on it) would miss the first break.
+    pub fn declare_contract_pages(&self, pages: &[&str]) {
+        for page in pages {
+            self.contract_violations
+                .get_or_create(&PageLabels {
+                    page: (*page).to_owned(),
+                })
+                .inc_by(0);
+        }
+    }
+
     /// A content page `page` that did not read as its documented shape.
     pub fn count_contract_violation(&self, page: &str) {
         self.contract_violations

@@ -142,6 +142,7 @@ impl AppState {
         transports: Transports,
     ) -> Result<SharedState, ConfigError> {
         let metrics = Arc::new(Metrics::new());
+        metrics.declare_contract_pages(crate::content::PAGE_NAMES);
         let redis = Redis::from_config(
             &config.redis,
             secrets.redis_password.as_ref(),
