@@ -102,6 +102,8 @@ fn bounded(name: &str, value: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
         "limit" => ["auth", "search", "sign_in_account"].contains(&value),
+        // A content page's name: only the specs' pages are ever fetched (others are a 404 first).
+        "page" => bff::content::PAGE_NAMES.contains(&value),
         "to" => ["open", "half_open", "closed"].contains(&value),
         "version" => value == env!("CARGO_PKG_VERSION"),
         "commit" => value == bff::metrics::BUILD_COMMIT,
