@@ -12,6 +12,7 @@ pub mod extract;
 pub mod geo;
 pub mod healthcheck;
 pub mod hit_path;
+pub mod lease;
 pub mod metrics;
 pub mod openapi;
 pub mod process_metrics;
