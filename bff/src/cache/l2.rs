@@ -22,14 +22,14 @@ use redis::Script;
 
 use super::entry::{CachedResponse, SharedMeta};
 use super::policy::{CachePolicy, RouteKind};
+use crate::lease::{self, Claim, Held, Keys, Lease, OnDrop, Operations, WhenDown, millis};
 use crate::metrics::RedisEvent;
 use crate::replicas::purge_bus::{Purge, PurgeBus};
 use crate::replicas::{Redis, Unavailable};
 
-/// How long a fill lock lives without renewal: a holder that dies frees the key this soon.
+/// How long a fill lock lives without renewal: a holder that dies frees the key this soon. A
+/// live holder renews it every third of this (every second).
 const LOCK_TTL: Duration = Duration::from_secs(3);
-/// How often a live holder renews its lock.
-const LOCK_RENEW_EVERY: Duration = Duration::from_secs(1);
 /// How often a replica waiting on another's fill looks again.
 const WAIT_POLL: Duration = Duration::from_millis(20);
 /// The longest a replica waits on others' fills before fetching on its own, whatever the locks
@@ -77,12 +77,14 @@ end
 return {f[1], f[2], f[3], f[4]}
 ";
 
-/// Renews or releases a lock only while it is still ours. ARGV: token, ttl ms (0: release).
-const LOCK_OWNED: &str = r"
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == '0' then return redis.call('DEL', KEYS[1]) end
-return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-";
+/// The fill lock's Redis commands, as `bff_redis_errors_total` names them.
+const FILL_LOCK: Operations = Operations {
+    claim: "cache_fill_lock",
+    renew: "cache_fill_lock_renew",
+    release: "cache_fill_lock_release",
+    publish: "cache_fill_lock_publish",
+    peek: "cache_fill_wait",
+};
 
 /// An entry as `READ` returns it: meta, body, gzip and brotli (empty: no such variant).
 type StoredParts = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
@@ -108,7 +110,9 @@ pub(super) struct SharedTier {
     pub(super) bus: PurgeBus,
     fill: Script,
     read: Script,
-    lock_owned: Script,
+    /// One fetch per key across replicas. A fill is an upstream read, safe to redo: a holder
+    /// dropped mid-fetch releases its lock at once.
+    fill_lock: Lease,
 }
 
 /// The outcome of trying a key's fill lock.
@@ -120,26 +124,16 @@ pub(super) enum LockAttempt {
 }
 
 /// A held fill lock: renewed in the background until released or dropped.
-pub(super) struct FillLock {
-    key: String,
-    token: String,
-    renewal: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for FillLock {
-    fn drop(&mut self) {
-        self.renewal.abort();
-    }
-}
+pub(super) type FillLock = Held;
 
 impl SharedTier {
     pub(super) fn new(redis: Redis) -> Self {
         Self {
             bus: PurgeBus::new(redis.clone()),
+            fill_lock: Lease::new(redis.clone(), LOCK_TTL, true, OnDrop::Release, FILL_LOCK),
             redis,
             fill: Script::new(FILL),
             read: Script::new(READ),
-            lock_owned: Script::new(LOCK_OWNED),
         }
     }
 
@@ -168,8 +162,8 @@ impl SharedTier {
         self.redis.key(&["cache", "keyv", key])
     }
 
-    fn lock_key(&self, key: &str) -> String {
-        self.redis.key(&["cache", "lock", key])
+    fn lock_keys(&self, key: &str) -> Keys {
+        Keys::lease_only(self.redis.key(&["cache", "lock", key]))
     }
 
     /// The entry for `key` in L2, if there is a current one; counted as an L2 hit, stale or miss.
@@ -303,60 +297,20 @@ impl SharedTier {
 
     /// Tries to become the one replica that fills `key`.
     pub(super) async fn try_lock(&self, key: &str) -> LockAttempt {
-        let lock_key = self.lock_key(key);
-        let token = uuid::Uuid::new_v4().to_string();
-        let set = redis::cmd("SET")
-            .arg(&lock_key)
-            .arg(&token)
-            .arg("NX")
-            .arg("PX")
-            .arg(millis(LOCK_TTL))
-            .clone();
         match self
-            .redis
-            .query::<Option<String>>("cache_fill_lock", &set)
+            .fill_lock
+            .claim(&self.lock_keys(key), &Lease::new_token())
             .await
         {
-            Ok(Some(_)) => {
-                let renewal = self.renew_until_dropped(lock_key.clone(), token.clone());
-                LockAttempt::Acquired(FillLock {
-                    key: lock_key,
-                    token,
-                    renewal,
-                })
-            }
-            Ok(None) => LockAttempt::Held,
-            Err(_) => LockAttempt::Unavailable,
+            Claim::Claimed(lock) => LockAttempt::Acquired(lock),
+            // A lock alone publishes nothing: its value is the entry the holder writes.
+            Claim::Busy | Claim::Published(_) => LockAttempt::Held,
+            Claim::Unavailable => LockAttempt::Unavailable,
         }
     }
 
-    fn renew_until_dropped(&self, lock_key: String, token: String) -> tokio::task::JoinHandle<()> {
-        let (redis, script) = (self.redis.clone(), self.lock_owned.clone());
-        tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(LOCK_RENEW_EVERY).await;
-                let mut invocation = script.prepare_invoke();
-                invocation.key(&lock_key).arg(&token).arg(millis(LOCK_TTL));
-                if !matches!(
-                    redis
-                        .invoke::<i64>("cache_fill_lock_renew", &invocation)
-                        .await,
-                    Ok(1)
-                ) {
-                    return;
-                }
-            }
-        })
-    }
-
     pub(super) async fn release(&self, lock: FillLock) {
-        lock.renewal.abort();
-        let mut invocation = self.lock_owned.prepare_invoke();
-        invocation.key(&lock.key).arg(&lock.token).arg(0);
-        let _ = self
-            .redis
-            .invoke::<i64>("cache_fill_lock_release", &invocation)
-            .await;
+        let _ = lock.release().await;
     }
 
     /// Waits while another replica holds `key`'s fill lock, then reads what it stored.
@@ -369,17 +323,16 @@ impl SharedTier {
         policy: &CachePolicy,
         deadline: Instant,
     ) -> Option<Arc<CachedResponse>> {
-        let lock_key = self.lock_key(key);
-        let exists = redis::cmd("EXISTS").arg(&lock_key).clone();
-        while Instant::now() < deadline {
-            tokio::time::sleep(WAIT_POLL).await;
-            match self.redis.query::<bool>("cache_fill_wait", &exists).await {
-                Ok(true) => continue,
-                Ok(false) => return self.read(route, key, policy).await,
-                Err(_) => return None,
-            }
+        let keys = self.lock_keys(key);
+        let deadline = tokio::time::Instant::from_std(deadline);
+        let freed = lease::wait_until(deadline, WAIT_POLL, WhenDown::Stop, || async {
+            Ok((!self.fill_lock.is_held(&keys).await?).then_some(()))
+        })
+        .await;
+        match freed {
+            lease::Waited::Ready(()) => self.read(route, key, policy).await,
+            lease::Waited::TimedOut | lease::Waited::Unavailable => None,
         }
-        None
     }
 
     /// The deadline for waiting on other replicas' fills, from now.
@@ -441,8 +394,4 @@ impl SharedTier {
             .await
             .is_ok()
     }
-}
-
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
