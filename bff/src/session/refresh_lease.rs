@@ -32,7 +32,6 @@
 //!   live holder never loses it mid-call.
 
 use std::future::Future;
-use std::sync::LazyLock;
 use std::time::Duration;
 
 use secrecy::SecretString;
@@ -43,6 +42,7 @@ use super::model::UserTokens;
 use super::seal::{Purpose, Sealer};
 use super::tokens::RefreshFailure;
 use crate::config::{ConfigError, UpstreamConfig};
+use crate::lease::{self, Keys, Lease, OnDrop, Operations, Waited, WhenDown};
 use crate::metrics::RedisEvent;
 use crate::replicas::{Redis, Unavailable};
 use crate::upstream::UpstreamError;
@@ -160,7 +160,8 @@ where
 
 /// Polls the claim until a successor comes or the lease is free to take, for at most
 /// `timing.wait`; the last claim is made once the wait is over, so a successor published at
-/// the last moment is still used.
+/// the last moment is still used. A claim Redis does not answer is "not yet": a successor may
+/// still come, and the token is never spent on a guess.
 async fn wait_for_holder<S, F>(
     store: &S,
     token_hash: &str,
@@ -172,22 +173,24 @@ where
     F: Future<Output = Result<UserTokens, RefreshFailure>>,
 {
     let deadline = Instant::now() + timing.wait;
-    loop {
-        tokio::time::sleep_until((Instant::now() + timing.poll).min(deadline)).await;
-        match store.claim(token_hash).await {
-            Ok(Claim::Successor(successor)) => return adopt(store, successor),
-            Ok(Claim::Lease) => return hold(store, token_hash, spend).await,
-            // A successor may still come: never spend the token on a guess.
-            Ok(Claim::Held) | Err(Unavailable { .. }) => {}
+    let settled = lease::wait_until(deadline, timing.poll, WhenDown::KeepWaiting, || async {
+        match store.claim(token_hash).await? {
+            Claim::Held => Ok(None),
+            settled => Ok(Some(settled)),
         }
-        if Instant::now() >= deadline {
+    })
+    .await;
+    match settled {
+        Waited::Ready(Claim::Successor(successor)) => adopt(store, successor),
+        Waited::Ready(Claim::Lease) => hold(store, token_hash, spend).await,
+        Waited::Ready(Claim::Held) | Waited::TimedOut | Waited::Unavailable => {
             tracing::warn!(
                 wait_ms = timing.wait.as_millis(),
                 "another replica's refresh gave no result in time; this request fails and leaves the refresh token unspent"
             );
-            return Err(RefreshFailure::Unavailable(UpstreamError::Timeout {
+            Err(RefreshFailure::Unavailable(UpstreamError::Timeout {
                 upstream: "commerce",
-            }));
+            }))
         }
     }
 }
@@ -249,44 +252,22 @@ fn open_successor(sealer: &Sealer, token_hash: &str, sealed: &str) -> Option<Suc
     (bound.token_hash == token_hash).then_some(bound.successor)
 }
 
-/// Takes the successor, else a free lease. KEYS: successor, lease. ARGV: owner, lease ms.
-static CLAIM: LazyLock<redis::Script> = LazyLock::new(|| {
-    redis::Script::new(
-        r"
-local successor = redis.call('GET', KEYS[1])
-if successor then return {'successor', successor} end
-if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return {'lease'} end
-return {'held'}
-",
-    )
-});
-
-/// Keeps the first successor and drops the lease if it is still ours. KEYS: successor, lease.
-/// ARGV: owner, sealed successor, ttl ms.
-static PUBLISH: LazyLock<redis::Script> = LazyLock::new(|| {
-    redis::Script::new(
-        r"
-redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[3])
-if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
-return 1
-",
-    )
-});
-
-/// Drops the lease if it is still ours (an expired one may be another replica's by now).
-/// KEYS: lease. ARGV: owner.
-static RELEASE: LazyLock<redis::Script> = LazyLock::new(|| {
-    redis::Script::new(
-        r"
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-",
-    )
-});
+/// The refresh lease's Redis commands, as `bff_redis_errors_total` names them.
+const REFRESH: Operations = Operations {
+    claim: "refresh_claim",
+    renew: "refresh_renew",
+    release: "refresh_release",
+    publish: "refresh_publish",
+    peek: "refresh_peek",
+};
 
 /// Leases and successors in Redis.
 pub struct RedisLeases {
     redis: Redis,
+    /// Not renewed (it outlives the call it covers), and left to lapse when its holder is
+    /// dropped mid-call: the token may be spent upstream already, and a waiter taking over at
+    /// once would spend it again and sign the shopper out.
+    lease: Lease,
     /// Seals successors at rest: they hold tokens.
     sealer: Sealer,
     /// This process's name on the leases it holds, so it releases only its own.
@@ -314,6 +295,7 @@ impl RedisLeases {
             ConfigError("BFF_SESSION_KEYS: at least one key is required".to_owned())
         })?;
         Ok(Self {
+            lease: Lease::new(redis.clone(), timing.lease, false, OnDrop::Lapse, REFRESH),
             redis,
             sealer,
             owner: uuid::Uuid::new_v4().to_string(),
@@ -333,31 +315,26 @@ impl RedisLeases {
         refresh_once(self, token_hash, self.timing, spend).await
     }
 
-    fn keys(&self, token_hash: &str) -> (String, String) {
-        (
-            self.redis.key(&["session", "successor", token_hash]),
+    fn keys(&self, token_hash: &str) -> Keys {
+        Keys::beside(
             self.redis.key(&["session", "lease", token_hash]),
+            self.redis.key(&["session", "successor", token_hash]),
         )
     }
 }
 
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
-}
-
 impl LeaseStore for RedisLeases {
     async fn claim(&self, token_hash: &str) -> Result<Claim, Unavailable> {
-        let (successor_key, lease_key) = self.keys(token_hash);
-        let mut invocation = CLAIM.prepare_invoke();
-        invocation
-            .key(successor_key)
-            .key(lease_key)
-            .arg(&self.owner)
-            .arg(millis(self.timing.lease));
-        let reply: Vec<String> = self.redis.invoke("refresh_claim", &invocation).await?;
-        Ok(match reply.as_slice() {
-            [kind, sealed] if kind == "successor" => {
-                match open_successor(&self.sealer, token_hash, sealed) {
+        let claim = self
+            .lease
+            .claim(&self.keys(token_hash), self.owner.as_bytes())
+            .await;
+        Ok(match claim {
+            lease::Claim::Published(sealed) => {
+                let opened = std::str::from_utf8(&sealed)
+                    .ok()
+                    .and_then(|sealed| open_successor(&self.sealer, token_hash, sealed));
+                match opened {
                     Some(successor) => Claim::Successor(successor),
                     None => {
                         // Spent, so never to be spent again; but unreadable here (sealed with
@@ -367,8 +344,17 @@ impl LeaseStore for RedisLeases {
                     }
                 }
             }
-            [kind] if kind == "lease" => Claim::Lease,
-            _ => Claim::Held,
+            // Held by this process's name, not by a guard: published or released by it.
+            lease::Claim::Claimed(held) => {
+                held.detach();
+                Claim::Lease
+            }
+            lease::Claim::Busy => Claim::Held,
+            lease::Claim::Unavailable => {
+                return Err(Unavailable {
+                    operation: REFRESH.claim,
+                });
+            }
         })
     }
 
@@ -376,26 +362,20 @@ impl LeaseStore for RedisLeases {
         let Some(sealed) = seal_successor(&self.sealer, token_hash, successor) else {
             return self.release(token_hash).await;
         };
-        let (successor_key, lease_key) = self.keys(token_hash);
-        let mut invocation = PUBLISH.prepare_invoke();
-        invocation
-            .key(successor_key)
-            .key(lease_key)
-            .arg(&self.owner)
-            .arg(sealed)
-            .arg(millis(SUCCESSOR_MEMORY));
-        self.redis
-            .invoke::<i64>("refresh_publish", &invocation)
+        self.lease
+            .publish_as(
+                &self.keys(token_hash),
+                self.owner.as_bytes(),
+                sealed.as_bytes(),
+                SUCCESSOR_MEMORY,
+            )
             .await
             .map(drop)
     }
 
     async fn release(&self, token_hash: &str) -> Result<(), Unavailable> {
-        let (_, lease_key) = self.keys(token_hash);
-        let mut invocation = RELEASE.prepare_invoke();
-        invocation.key(lease_key).arg(&self.owner);
-        self.redis
-            .invoke::<i64>("refresh_release", &invocation)
+        self.lease
+            .release_as(&self.keys(token_hash), self.owner.as_bytes())
             .await
             .map(drop)
     }
