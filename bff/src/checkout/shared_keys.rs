@@ -21,7 +21,6 @@
 //! lease; a retry elsewhere after that runs again. That is the exposure of the in-process mode,
 //! never more.
 
-use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,6 +33,7 @@ use tokio::time::Instant;
 
 use super::idempotency::{Answer, Outcome, RETENTION, Settled};
 use crate::error::ApiError;
+use crate::lease::{self, Claim, Held, Keys, Lease, OnDrop, Operations, Waited, WhenDown};
 use crate::metrics::RedisEvent;
 use crate::replicas::{Redis, Unavailable};
 
@@ -46,41 +46,15 @@ const MAX_STORE_DELAY: Duration = Duration::from_secs(2);
 /// The content types answers have (an `Answer` holds a `&'static str`).
 const CONTENT_TYPES: [&str; 2] = ["application/json", "application/problem+json"];
 
-/// Claims a key for a run unless a run or an answer holds it; returns what holds it (nil when
-/// the claim was made). One script, so two replicas can never both claim.
-const CLAIM: &str = r"
-local held = redis.call('GET', KEYS[1])
-if held then return held end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return false
-";
-
-/// Extends the lease, only while the marker is still this run's.
-const RENEW: &str = r"
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0
-";
-
-/// Replaces this run's marker (or nothing, after a Redis restart) by the answer; never
-/// overwrites another run's marker or answer.
-const STORE: &str = r"
-local held = redis.call('GET', KEYS[1])
-if held == false or held == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-  return 1
-end
-return 0
-";
-
-/// Drops this run's marker, so a corrected request may use the key at once.
-const RELEASE: &str = r"
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-";
+/// The keys' Redis commands, as `bff_redis_errors_total` names them. The lease is in place:
+/// one key holds the run's marker (its token), then the answer that replaces it.
+const IDEMPOTENCY: Operations = Operations {
+    claim: "idempotency_claim",
+    renew: "idempotency_renew",
+    release: "idempotency_release",
+    publish: "idempotency_store",
+    peek: "idempotency_peek",
+};
 
 /// What one key holds in Redis.
 #[derive(Debug, Clone)]
@@ -95,7 +69,7 @@ enum Entry {
 }
 
 /// How waiting on another replica's run ended.
-enum Waited {
+enum Wait {
     Settled(Settled),
     /// The key is free again (the run kept nothing, or its lease ran out): claim it.
     Released,
@@ -103,32 +77,25 @@ enum Waited {
     GaveUp,
 }
 
-struct Scripts {
-    claim: redis::Script,
-    renew: redis::Script,
-    store: redis::Script,
-    release: redis::Script,
-}
-
 /// The replicas' idempotency keys, cheap to clone (the background store takes a copy).
 #[derive(Clone)]
 pub struct SharedKeys {
     redis: Redis,
     /// How long a marker holds without renewal: a dead replica's run frees its key after this.
-    /// Renewed every third of it while the run goes on.
-    lease: Duration,
+    /// Renewed every third of it while the run goes on, and left to lapse (never released at
+    /// once) if the run dies: its order may be on its way.
+    lease: Lease,
     /// How long a duplicate waits for another replica's run before answering 409.
     max_wait: Duration,
     /// This replica, in its markers' tokens: a run only renews, replaces or drops its own.
     replica: Arc<str>,
     runs: Arc<AtomicU64>,
-    scripts: Arc<Scripts>,
 }
 
 impl std::fmt::Debug for SharedKeys {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SharedKeys")
-            .field("lease", &self.lease)
+            .field("lease", &self.lease.ttl())
             .field("max_wait", &self.max_wait)
             .finish_non_exhaustive()
     }
@@ -139,18 +106,13 @@ impl SharedKeys {
     /// lapses between renewals. `max_wait`: what a duplicate waits at most (the request's own
     /// timeout is the natural bound).
     pub fn new(redis: Redis, lease: Duration, max_wait: Duration) -> Self {
+        let ttl = lease.max(Duration::from_secs(1));
         Self {
+            lease: Lease::new(redis.clone(), ttl, true, OnDrop::Lapse, IDEMPOTENCY),
             redis,
-            lease: lease.max(Duration::from_secs(1)),
             max_wait,
             replica: uuid::Uuid::new_v4().simple().to_string().into(),
             runs: Arc::new(AtomicU64::new(0)),
-            scripts: Arc::new(Scripts {
-                claim: redis::Script::new(CLAIM),
-                renew: redis::Script::new(RENEW),
-                store: redis::Script::new(STORE),
-                release: redis::Script::new(RELEASE),
-            }),
         }
     }
 
@@ -160,22 +122,30 @@ impl SharedKeys {
     where
         F: Future<Output = Outcome> + Send,
     {
-        let key = self.redis.key(&["idempotency", key]);
+        let keys = Keys::in_place(self.redis.key(&["idempotency", key]));
         let marker = self.marker(fingerprint);
         let give_up_at = Instant::now() + self.max_wait;
         loop {
-            let held = match self.claim(&key, &marker).await {
-                Err(Unavailable { .. }) => return Settled::Ran(work.await),
-                Ok(None) => {
-                    return Settled::Ran(self.run_claimed(&key, &marker, fingerprint, work).await);
+            let held = match self.lease.claim(&keys, &marker).await {
+                Claim::Unavailable => return Settled::Ran(work.await),
+                Claim::Claimed(lease) => {
+                    return Settled::Ran(self.run_claimed(lease, fingerprint, work).await);
                 }
-                Ok(Some(held)) => held,
+                Claim::Published(held) => match self.decode(&held) {
+                    Ok(entry) => entry,
+                    Err(Unavailable { .. }) => return Settled::Ran(work.await),
+                },
+                // In place, a held key reads back as what holds it, never as busy; were it
+                // busy, it would be a run to wait for.
+                Claim::Busy => Entry::Running {
+                    fingerprint: fingerprint.to_owned(),
+                },
             };
             self.redis.count(RedisEvent::IdempotencyShared);
-            match self.wait(&key, held, fingerprint, give_up_at).await {
-                Waited::Settled(settled) => return settled,
-                Waited::Released => {}
-                Waited::GaveUp => return Settled::Ran(still_running_elsewhere()),
+            match self.wait(&keys, held, fingerprint, give_up_at).await {
+                Wait::Settled(settled) => return settled,
+                Wait::Released => {}
+                Wait::GaveUp => return Settled::Ran(still_running_elsewhere()),
             }
         }
     }
@@ -184,21 +154,6 @@ impl SharedKeys {
     fn marker(&self, fingerprint: &str) -> Vec<u8> {
         let run = self.runs.fetch_add(1, Ordering::Relaxed);
         format!("running\n{fingerprint}\n{}-{run}", self.replica).into_bytes()
-    }
-
-    async fn claim(&self, key: &str, marker: &[u8]) -> Result<Option<Entry>, Unavailable> {
-        let mut invocation = self.scripts.claim.prepare_invoke();
-        invocation.key(key).arg(marker).arg(millis(self.lease));
-        let held: Option<Vec<u8>> = self.redis.invoke("idempotency_claim", &invocation).await?;
-        held.map(|held| self.decode(&held)).transpose()
-    }
-
-    async fn peek(&self, key: &str) -> Result<Option<Entry>, Unavailable> {
-        let held: Option<Vec<u8>> = self
-            .redis
-            .query("idempotency_peek", redis::cmd("GET").arg(key))
-            .await?;
-        held.map(|held| self.decode(&held)).transpose()
     }
 
     /// An entry this code did not write (another version, or tampering) is treated as Redis
@@ -217,137 +172,99 @@ impl SharedKeys {
 
     /// Polls the key until the run holding it ends. A different body under the key is a
     /// mismatch at once, as in process.
-    async fn wait(
-        &self,
-        key: &str,
-        mut held: Entry,
-        fingerprint: &str,
-        give_up_at: Instant,
-    ) -> Waited {
-        loop {
-            match held {
-                Entry::Answered {
-                    fingerprint: kept,
-                    answer,
-                } => {
-                    return Waited::Settled(if kept == fingerprint {
-                        Settled::Found(answer)
-                    } else {
-                        Settled::Mismatch
-                    });
-                }
-                Entry::Running {
-                    fingerprint: running,
-                } if running != fingerprint => {
-                    return Waited::Settled(Settled::Mismatch);
-                }
-                Entry::Running { .. } => {}
-            }
-            if Instant::now() + POLL > give_up_at {
-                return Waited::GaveUp;
-            }
-            tokio::time::sleep(POLL).await;
-            held = match self.peek(key).await {
-                Ok(Some(entry)) => entry,
-                Ok(None) => return Waited::Released,
-                // Another replica may be placing this order: do not race it blind.
-                Err(_) => return Waited::GaveUp,
-            };
+    async fn wait(&self, keys: &Keys, held: Entry, fingerprint: &str, give_up_at: Instant) -> Wait {
+        if let Some(ended) = ended(held, fingerprint) {
+            return ended;
+        }
+        let looked = lease::wait_until(give_up_at, POLL, WhenDown::Stop, || async {
+            Ok(match self.lease.peek(keys).await? {
+                Some(held) => ended(self.decode(&held)?, fingerprint),
+                None => Some(Wait::Released),
+            })
+        })
+        .await;
+        match looked {
+            Waited::Ready(ended) => ended,
+            // Still running, or Redis stopped answering: another replica may be placing this
+            // order, so do not race it blind.
+            Waited::TimedOut | Waited::Unavailable => Wait::GaveUp,
         }
     }
 
-    /// Runs `work` under the claimed key, renewing its lease, then keeps its answer in Redis or
-    /// frees the key.
-    async fn run_claimed<F>(&self, key: &str, marker: &[u8], fingerprint: &str, work: F) -> Outcome
+    /// Runs `work` under the claimed key (its lease renewed meanwhile), then keeps its answer
+    /// in Redis or frees the key.
+    async fn run_claimed<F>(&self, mut lease: Held, fingerprint: &str, work: F) -> Outcome
     where
         F: Future<Output = Outcome> + Send,
     {
-        let outcome = tokio::select! {
-            outcome = work => outcome,
-            never = self.renew_forever(key, marker) => match never {},
-        };
+        let outcome = work.await;
+        lease.stop_renewing();
         if outcome.keep {
-            self.keep(key, marker, encode_answer(fingerprint, &outcome.answer))
+            self.keep(lease, encode_answer(fingerprint, &outcome.answer))
                 .await;
         } else {
-            let mut invocation = self.scripts.release.prepare_invoke();
-            invocation.key(key).arg(marker);
             // Not freed: the marker lapses within one lease, then the key runs again.
-            let _ = self
-                .redis
-                .invoke::<i64>("idempotency_release", &invocation)
-                .await;
+            let _ = lease.release().await;
         }
         outcome
     }
 
-    /// Renews the lease every third of it; polled beside the run, so a slow renewal never
-    /// delays the order.
-    async fn renew_forever(&self, key: &str, marker: &[u8]) -> Infallible {
-        let period = self.lease / 3;
-        let mut renewals = tokio::time::interval_at(Instant::now() + period, period);
-        loop {
-            renewals.tick().await;
-            let mut invocation = self.scripts.renew.prepare_invoke();
-            invocation.key(key).arg(marker).arg(millis(self.lease));
-            if let Ok(0) = self
-                .redis
-                .invoke::<i64>("idempotency_renew", &invocation)
-                .await
-            {
-                tracing::warn!(
-                    "a checkout run lost its idempotency lease; another replica may run the key"
-                );
-            }
-        }
-    }
-
     /// Stores the answer for the rest of its retention; when Redis does not take it, keeps
     /// trying in the background (the shopper's answer does not wait on Redis).
-    async fn keep(&self, key: &str, marker: &[u8], answer: Vec<u8>) {
+    async fn keep(&self, mut lease: Held, answer: Vec<u8>) {
         let made = Instant::now();
-        if self.store(key, marker, &answer, RETENTION).await.is_ok() {
+        if store(&mut lease, &answer, RETENTION).await.is_ok() {
             return;
         }
-        let (this, key, marker) = (self.clone(), key.to_owned(), marker.to_vec());
-        tokio::spawn(async move { this.store_later(&key, &marker, &answer, made).await });
+        tokio::spawn(async move { store_later(lease, &answer, made).await });
     }
+}
 
-    async fn store_later(&self, key: &str, marker: &[u8], answer: &[u8], made: Instant) {
-        let mut delay = Duration::from_millis(100);
-        loop {
-            tokio::time::sleep(delay).await;
-            let Some(left) = RETENTION.checked_sub(made.elapsed()) else {
-                tracing::warn!(
-                    "a checkout answer was never stored in redis; kept on this replica only"
-                );
-                return;
-            };
-            if self.store(key, marker, answer, left).await.is_ok() {
-                tracing::info!("a checkout answer was stored in redis after a failure");
-                return;
-            }
-            delay = (delay * 2).min(MAX_STORE_DELAY);
-        }
+/// Replaces the run's marker (or nothing, after a Redis restart) by the answer, never another
+/// run's marker or answer. `Err` only when Redis did not answer: a key held by another run is
+/// not retried.
+async fn store(lease: &mut Held, answer: &[u8], ttl: Duration) -> Result<(), Unavailable> {
+    if !lease.publish(answer, ttl).await? {
+        tracing::warn!(
+            "a checkout key was taken by another run after this run's lease lapsed; its answer is kept on this replica only"
+        );
     }
+    Ok(())
+}
 
-    /// `Err` only when Redis did not answer: a key held by another run is not retried.
-    async fn store(
-        &self,
-        key: &str,
-        marker: &[u8],
-        answer: &[u8],
-        ttl: Duration,
-    ) -> Result<(), Unavailable> {
-        let mut invocation = self.scripts.store.prepare_invoke();
-        invocation.key(key).arg(marker).arg(answer).arg(millis(ttl));
-        let stored: i64 = self.redis.invoke("idempotency_store", &invocation).await?;
-        if stored == 0 {
+async fn store_later(mut lease: Held, answer: &[u8], made: Instant) {
+    let mut delay = Duration::from_millis(100);
+    loop {
+        tokio::time::sleep(delay).await;
+        let Some(left) = RETENTION.checked_sub(made.elapsed()) else {
             tracing::warn!(
-                "a checkout key was taken by another run after this run's lease lapsed; its answer is kept on this replica only"
+                "a checkout answer was never stored in redis; kept on this replica only"
             );
+            return;
+        };
+        if store(&mut lease, answer, left).await.is_ok() {
+            tracing::info!("a checkout answer was stored in redis after a failure");
+            return;
         }
-        Ok(())
+        delay = (delay * 2).min(MAX_STORE_DELAY);
+    }
+}
+
+/// How a key's entry ends a wait for a run of `fingerprint`: `None` while that run goes on.
+fn ended(held: Entry, fingerprint: &str) -> Option<Wait> {
+    match held {
+        Entry::Answered {
+            fingerprint: kept,
+            answer,
+        } => Some(Wait::Settled(if kept == fingerprint {
+            Settled::Found(answer)
+        } else {
+            Settled::Mismatch
+        })),
+        Entry::Running {
+            fingerprint: running,
+        } if running != fingerprint => Some(Wait::Settled(Settled::Mismatch)),
+        Entry::Running { .. } => None,
     }
 }
 
@@ -366,10 +283,6 @@ fn still_running_elsewhere() -> Outcome {
         })),
         keep: false,
     }
-}
-
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// `answered`, fingerprint, status, content type, then the body as is: lines, so the body
