@@ -1,5 +1,5 @@
 //! The BFF's copy of the app's route table (`bff::seo::routes::ROUTES`) must list exactly the
-//! routes of `web/src/app/router.tsx`: a route added to one and not the other would answer 404
+//! routes of `web/src/app/page-table.tsx`: a route added to one and not the other would answer 404
 //! to a page the app renders, or 200 to one it does not.
 #![allow(clippy::unwrap_used)]
 
@@ -9,7 +9,7 @@ use bff::seo::routes::ROUTES;
 
 /// Every `path: '…'` literal of the router, in order (nested paths relative to their parent).
 fn router_paths() -> Vec<String> {
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/src/app/router.tsx");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/src/app/page-table.tsx");
     let source = std::fs::read_to_string(file).unwrap();
     let mut paths = Vec::new();
     let mut rest = source.as_str();

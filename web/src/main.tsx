@@ -1,9 +1,11 @@
-import { StrictMode, startTransition } from 'react';
+import { StrictMode, startTransition, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { unstable_HistoryRouter as HistoryRouter } from 'react-router';
 import { App } from './app/app';
+import { createAppHistory } from './app/browser-history';
+import { loadFirstScreen } from './app/first-screen';
 import { createQueryClient } from './app/query-client';
 import { HydrationMark } from './app/hydration-mark';
-import { createAppRouter, createHydratingRouter } from './app/router';
 import { readDocumentAnswers, setDocumentAnswers } from './ssr/document-data';
 import { reportRecoverableError } from './ssr/recoverable-errors';
 import { yieldToMain } from './lib/yield-to-main';
@@ -16,6 +18,17 @@ import './features/catalogue/catalogue.css';
 import './features/dealers/dealers.css';
 
 const queryClient = createQueryClient();
+const history = createAppHistory();
+
+function app(children: ReactNode) {
+  return (
+    <StrictMode>
+      <HydrationMark>
+        <HistoryRouter history={history}>{children}</HistoryRouter>
+      </HydrationMark>
+    </StrictMode>
+  );
+}
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -28,33 +41,23 @@ if (answers) setDocumentAnswers(answers);
 if (container.firstElementChild) {
   // the server rendered the first screen: take it over as it is
   window.__recoverableErrors = [];
-  // Evaluating the app, starting its router (which runs the page's loaders on the document's
-  // data) and hydrating are three tasks, not one: the page is already painted, and a phone's
-  // taps and scrolls stay answered between them.
+  // Evaluating the app, loading the first page (its module, and its data from the document) and
+  // hydrating are three tasks, not one: the page is already painted, and a phone's taps and
+  // scrolls stay answered between them.
   void (async () => {
     await yieldToMain();
-    const router = await createHydratingRouter(queryClient);
+    const load = await loadFirstScreen(queryClient, new URL(window.location.href));
     await yieldToMain();
+    // (a redirect was the server's to answer; the page routes follow it, as after any load)
+    const first = load.kind === 'page' ? load : null;
     // As a transition, hydration yields to the browser every few milliseconds instead of
     // holding the main thread for the whole page (Total Blocking Time).
     startTransition(() => {
-      hydrateRoot(
-        container,
-        <StrictMode>
-          <HydrationMark>
-            <App queryClient={queryClient} router={router} />
-          </HydrationMark>
-        </StrictMode>,
-        { onRecoverableError: reportRecoverableError },
-      );
+      hydrateRoot(container, app(<App queryClient={queryClient} first={first} />), {
+        onRecoverableError: reportRecoverableError,
+      });
     });
   })();
 } else {
-  createRoot(container).render(
-    <StrictMode>
-      <HydrationMark>
-        <App queryClient={queryClient} router={createAppRouter(queryClient)} />
-      </HydrationMark>
-    </StrictMode>,
-  );
+  createRoot(container).render(app(<App queryClient={queryClient} first={null} />));
 }

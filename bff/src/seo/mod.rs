@@ -9,7 +9,7 @@
 //! answer carries the parts' `ETag` and `Surrogate-Key`, and is `no-cache` towards browsers: a
 //! purge refreshes it.
 //!
-//! - `routes`: the app's route table (kept equal to `web/src/app/router.tsx` by a test).
+//! - `routes`: the app's route table (kept equal to `web/src/app/page-table.tsx` by a test).
 //! - `head`: the tags, escaped; `json_ld`: a product's schema.org `Product`.
 //! - `page`: the document handler; `robots`, `sitemap`: the two crawler files.
 

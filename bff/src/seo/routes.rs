@@ -1,6 +1,6 @@
 //! The web app's route table, as the BFF needs it: which paths the app renders (anything else
 //! is a 404), which content page gives a path its head, and which pages crawlers must not
-//! index. It mirrors `web/src/app/router.tsx`; `tests/seo_routes.rs` fails when the two differ.
+//! index. It mirrors `web/src/app/page-table.tsx`; `tests/seo_routes.rs` fails when the two differ.
 
 use percent_encoding::percent_decode_str;
 
@@ -51,7 +51,7 @@ const fn route(
 
 use HeadSource::{Collection, Fixed, Page, Product, RedirectHome, Search};
 
-/// Every route of `web/src/app/router.tsx`, nested routes with their full path.
+/// Every route of `web/src/app/page-table.tsx`, nested routes with their full path.
 pub const ROUTES: &[AppRoute] = &[
     route("", Page("home"), "", false),
     route("home", RedirectHome, "", false),

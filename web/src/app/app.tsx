@@ -1,16 +1,19 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import type { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import type { LoadedPage } from './page-loads';
+import { PageRoutes } from './page-routes';
+import { pageTable } from './page-table';
 
 interface AppProps {
   queryClient: QueryClient;
-  router: ReturnType<typeof createBrowserRouter>;
+  /** The first page, loaded before the first render (server render, hydration); else null. */
+  first: LoadedPage | null;
 }
 
-export function App({ queryClient, router }: AppProps) {
+/** The storefront inside a router of the caller's (browser, server, tests). */
+export function App({ queryClient, first }: AppProps) {
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <PageRoutes routes={pageTable} queryClient={queryClient} first={first} />
     </QueryClientProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { useAnalytics, useConsent } from '../features/analytics/use-analytics';
 import { cartDrawerStore, useCartDrawerOpen } from '../features/cart/queries';
 import { useContentPage } from '../features/content/hooks';
@@ -8,6 +8,7 @@ import { NotificationBanner } from '../components/notifications/notification-ban
 import { promotionStore } from '../features/promotions/store';
 import { useCartPromotion } from '../features/cart/use-cart-promotion';
 import { useAfterFirstScreen } from '../lib/idle';
+import { pageLoadingStore } from '../lib/page-loading';
 import { useRuntimeConfig } from '../lib/runtime-config';
 import { useStore } from '../lib/store';
 
@@ -17,14 +18,14 @@ const PromotionModal = lazy(() => import('../features/promotions/promotion-modal
 
 /**
  * The page frame: skip link, loading indicator, header, notification banner, main, footer and the
- * global modals. Page changes scroll to the top (ScrollRestoration), close the cart and move focus
- * to the main region.
+ * global modals. Page changes close the cart and move focus to the main region (the page routes
+ * scroll: `scroll-restoration.tsx`).
  */
 export function RootLayout() {
   const app = useContentPage('app');
   const footer = useContentPage('footer');
   const brandName = useRuntimeConfig()?.brandName ?? '';
-  const navigation = useNavigation();
+  const pageLoading = useStore(pageLoadingStore);
   const mainRef = useMainFocusOnPageChange();
   useCloseCartOnPageChange();
   useAnalytics();
@@ -41,7 +42,7 @@ export function RootLayout() {
       <GlobalLoadingIndicator />
       <SiteHeader page={app} brandName={brandName} />
       <NotificationBanner />
-      <main id="main" ref={mainRef} tabIndex={-1} aria-busy={navigation.state === 'loading'}>
+      <main id="main" ref={mainRef} tabIndex={-1} aria-busy={pageLoading}>
         <Outlet />
       </main>
       <SiteFooter page={footer} brandName={brandName} />
@@ -49,8 +50,6 @@ export function RootLayout() {
         {later && consent === 'undecided' ? <ConsentModal brandName={brandName} /> : null}
         {later && promotion && consent !== 'undecided' ? <PromotionModal promotion={promotion} /> : null}
       </Suspense>
-      {/* scrolls to the top on new pages and restores the position on back/forward */}
-      <ScrollRestoration />
     </>
   );
 }

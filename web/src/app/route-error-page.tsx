@@ -1,15 +1,16 @@
 import { useEffect, useState } from 'react';
-import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { errorMessage } from '../lib/api';
 import { isChunkLoadError, shouldReload } from './chunk-reload';
+import { PageStatusError } from './page-status-error';
 
 /**
- * The generic error page of the router (spec: 'Unexpected Application Error!'). A page whose
- * code did not load (a deploy replaced it) is loaded again instead, once, by a full navigation
- * to where the shopper was going (see `chunk-reload.ts`).
+ * The generic error page (spec: 'Unexpected Application Error!'), for a page whose load or render
+ * failed (`page-routes.tsx`, `route-error-boundary.tsx`). A page whose code did not load (a
+ * deploy replaced it) is loaded again instead, once, by a full navigation to where the shopper
+ * was going (see `chunk-reload.ts`).
  */
-export function RouteErrorPage() {
-  const error = useRouteError();
+export function RouteErrorPage({ error }: { error: unknown }) {
   const location = useLocation();
   const [reloading] = useState(
     () => isChunkLoadError(error) && shouldReload(window.sessionStorage, Date.now(), String(performance.timeOrigin)),
@@ -36,9 +37,8 @@ export function RouteErrorPage() {
 }
 
 export function describe(error: unknown): string {
-  if (isRouteErrorResponse(error)) {
-    const data: unknown = error.data;
-    const text = typeof data === 'string' && data ? `: ${data}` : '';
+  if (error instanceof PageStatusError) {
+    const text = error.body ? `: ${error.body}` : '';
     return `${String(error.status)} ${error.statusText}`.trim() + text;
   }
   return errorMessage(error);

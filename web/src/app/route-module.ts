@@ -3,9 +3,11 @@ import type { ComponentType } from 'react';
 import type { LoaderFunction, ShouldRevalidateFunction } from 'react-router';
 
 /**
- * What a lazily loaded route module exports. Loaders are factories over the query client so
+ * What a lazily loaded page module exports. Loaders are factories over the query client so
  * they can prime the cache with the same `queryOptions` the components read
- * (`queryClient.query({ ...options, staleTime: 'static' })`).
+ * (`queryClient.query({ ...options, staleTime: 'static' })`). They keep React Router's loader
+ * signature (`{ params, request }`; `redirect()` or a thrown `Response`), and the app runs them
+ * itself (`page-loads.ts`).
  */
 export interface RouteModule {
   Component: ComponentType;
@@ -14,8 +16,14 @@ export interface RouteModule {
   shouldRevalidate?: ShouldRevalidateFunction;
 }
 
-/** What every lazily loaded route carries in its `handle`. */
+/** What a route of the page table carries in its `handle`. */
 export interface RouteHandle {
-  /** The route module's source path (`src/app/routes/product.tsx`), the key of Vite's manifest. */
-  module: string;
+  /** The page module's source path (`src/app/routes/product.tsx`), the key of Vite's manifest. */
+  module?: string;
+  /** Loads the page module (a code-split chunk). */
+  load?: () => Promise<RouteModule>;
+  /** Where the route redirects to (a 302 from the server, a replace in the browser). */
+  redirectTo?: string;
+  /** The frame's data loads with this route (the root). */
+  frame?: boolean;
 }

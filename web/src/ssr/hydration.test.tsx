@@ -1,10 +1,12 @@
 import { act, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
+import { unstable_HistoryRouter as HistoryRouter } from 'react-router';
 import { hydrateRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../app/app';
 import { createQueryClient } from '../app/query-client';
-import { createHydratingRouter } from '../app/router';
+import { loadFirstScreen } from '../app/first-screen';
+import { createAppHistory } from '../app/browser-history';
 import { appPage, footerPage, homePage, runtimeConfig } from '../test/fixtures';
 import { productPage, riflesCollection } from '../test/fixtures/catalogue';
 import { setDocumentAnswers, type DocumentAnswers } from './document-data';
@@ -93,12 +95,15 @@ describe('server render, then hydration', () => {
       const recoverable = vi.fn();
       setDocumentAnswers(answers);
       const queryClient = createQueryClient();
-      const router = await createHydratingRouter(queryClient);
+      const first = await loadFirstScreen(queryClient, new URL(window.location.href));
+      if (first.kind !== 'page') throw new Error(`loaded ${first.kind}`);
       await act(async () => {
         hydrateRoot(
           container,
           <StrictMode>
-            <App queryClient={queryClient} router={router} />
+            <HistoryRouter history={createAppHistory()}>
+              <App queryClient={queryClient} first={first} />
+            </HistoryRouter>
           </StrictMode>,
           { onRecoverableError: recoverable },
         );
@@ -132,13 +137,16 @@ describe('add to cart before its code is there', () => {
 
     setDocumentAnswers(answers);
     const queryClient = createQueryClient();
-    const router = await createHydratingRouter(queryClient);
+    const first = await loadFirstScreen(queryClient, new URL(window.location.href));
+    if (first.kind !== 'page') throw new Error(`loaded ${first.kind}`);
     const recoverable = vi.fn();
     await act(async () => {
       hydrateRoot(
         container,
         <StrictMode>
-          <App queryClient={queryClient} router={router} />
+          <HistoryRouter history={createAppHistory()}>
+            <App queryClient={queryClient} first={first} />
+          </HistoryRouter>
         </StrictMode>,
         { onRecoverableError: recoverable },
       );

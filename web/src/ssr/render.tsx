@@ -1,9 +1,9 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { StaticRouter } from 'react-router';
+import { App } from '../app/app';
+import { loadFirstScreen } from '../app/first-screen';
 import { createQueryClient } from '../app/query-client';
-import { createRoutes } from '../app/router';
 import { runtimeConfigQuery, type RuntimeConfig } from '../lib/runtime-config';
 import { setDocumentAnswers, type DocumentAnswers } from './document-data';
 import { chunksOf } from './route-chunks';
@@ -34,7 +34,7 @@ export type RenderOutput =
 
 /**
  * The first screen of `input.url` as React renders it on the server, from the answers given:
- * the same routes, loaders and components as the browser, with a query client of its own (no
+ * the same routes, page loads and components as the browser, with a query client of its own (no
  * shopper's data can leak from one render into another). Anything personal (the session, the
  * cart) is not among the answers, so it renders as the browser's first render shows it before
  * its own requests return.
@@ -43,21 +43,18 @@ export async function renderPage(input: RenderInput): Promise<RenderOutput> {
   setDocumentAnswers(input.answers, true);
   const queryClient = createQueryClient();
   if (input.config) queryClient.setQueryData(runtimeConfigQuery.queryKey, input.config);
-  const handler = createStaticHandler(createRoutes(queryClient));
-  const context = await handler.query(new Request(input.url));
-  if (context instanceof Response) {
-    return { kind: 'redirect', status: context.status, location: context.headers.get('location') ?? '/' };
+  const url = new URL(input.url);
+  const load = await loadFirstScreen(queryClient, url);
+  if (load.kind === 'redirect') return { kind: 'redirect', status: load.status, location: load.location };
+  if (load.error !== undefined) {
+    const error = load.error;
+    throw error instanceof Error ? error : new Error(`page load failed: ${JSON.stringify(error)}`);
   }
-  if (context.errors) {
-    const error: unknown = Object.values(context.errors)[0];
-    throw error instanceof Error ? error : new Error(`route error: ${JSON.stringify(error)}`);
-  }
-  const router = createStaticRouter(handler.dataRoutes, context);
   const tree = (
     <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </QueryClientProvider>
+      <StaticRouter location={`${url.pathname}${url.search}${url.hash}`}>
+        <App queryClient={queryClient} first={load} />
+      </StaticRouter>
     </StrictMode>
   );
   // `renderToString` cannot wait: a `lazy` component whose module has not resolved yet renders
@@ -71,6 +68,6 @@ export async function renderPage(input: RenderInput): Promise<RenderOutput> {
   }
   queryClient.clear();
   setDocumentAnswers({});
-  const chunks = chunksOf(context.matches).map((file) => `/${file}`);
-  return { kind: 'html', status: context.statusCode, html, chunks };
+  const chunks = chunksOf(load.matches).map((file) => `/${file}`);
+  return { kind: 'html', status: load.status, html, chunks };
 }

@@ -1,23 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
-import { createRoutes } from '../app/router';
+import type { RouteHandle } from '../app/route-module';
+import { pageTable } from '../app/page-table';
 import { routeChunks } from '../../scripts/lib/prehydration.js';
 import { chunksOf } from './route-chunks';
 
 // vitest runs from web/
-const routerSource = readFileSync('src/app/router.tsx', 'utf8');
+const tableSource = readFileSync('src/app/page-table.tsx', 'utf8');
 
 function lazyRoutes(routes: RouteObject[]): RouteObject[] {
-  return routes.flatMap((route) => [...(route.lazy ? [route] : []), ...lazyRoutes(route.children ?? [])]);
+  return routes.flatMap((route) => [
+    ...((route.handle as RouteHandle | undefined)?.load ? [route] : []),
+    ...lazyRoutes(route.children ?? []),
+  ]);
 }
 
 describe('route preloads', () => {
   it('names, for every lazily loaded route, the very module it imports (the manifest key)', () => {
     // however the call is laid out (a formatter breaks the long ones over lines)
-    const pages = [...routerSource.matchAll(/page\(\s*'([^']+)',\s*\(\) => import\('\.\/([^']+)'\),?\s*\)/g)];
-    expect(pages.length).toBe(lazyRoutes(createRoutes(new QueryClient())).length);
+    const pages = [...tableSource.matchAll(/page\(\s*'([^']+)',\s*\(\) => import\('\.\/([^']+)'\),?\s*\)/g)];
+    expect(pages.length).toBe(lazyRoutes(pageTable).length);
     for (const [, module, imported] of pages) expect(module).toBe(`src/app/${String(imported)}.tsx`);
   });
 

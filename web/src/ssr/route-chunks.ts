@@ -14,7 +14,7 @@ const CHUNKS: Record<string, string[]> = typeof __ROUTE_CHUNKS__ === 'undefined'
  */
 export function chunksOf(matches: readonly { route: { handle?: unknown } }[]): string[] {
   const files = matches.flatMap((match) => {
-    const handle = match.route.handle as Partial<RouteHandle> | undefined;
+    const handle = match.route.handle as RouteHandle | undefined;
     return handle?.module ? (CHUNKS[handle.module] ?? []) : [];
   });
   return [...new Set(files)];

@@ -50,7 +50,7 @@ describe('import boundaries', () => {
   it('refuses a feature importing the app', async () => {
     const errors = await boundaryErrors(
       inFeature,
-      "import { createRoutes } from '../../../app/router';\nexport const r = createRoutes;\n",
+      "import { pageTable } from '../../../app/page-table';\nexport const r = pageTable;\n",
     );
     expect(errors).toEqual([expect.stringContaining('must not import the app')]);
   });

@@ -403,7 +403,7 @@ describe('global loading indicator', () => {
     });
 
     act(() => {
-      void router.navigate('/faq');
+      router.navigate('/faq');
     });
     expect(await screen.findByRole('progressbar', { name: 'Loading' })).toBeInTheDocument();
     act(() => {

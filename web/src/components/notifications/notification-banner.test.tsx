@@ -86,17 +86,17 @@ describe('notification banner', () => {
   it('shows a notification passed in navigation state, then removes it from the state', async () => {
     const { router } = await renderHome();
 
-    await act(async () => {
-      await router.navigate('/warranty', {
+    act(() => {
+      router.navigate('/warranty', {
         state: { notification: { message: 'Password reset successfully', type: 'success' }, from: '/x' },
       });
     });
 
     expect(await screen.findByText('Password reset successfully')).toBeInTheDocument();
     await waitFor(() => {
-      expect(router.state.location.state).toEqual({ from: '/x' });
+      expect(router.location.state).toEqual({ from: '/x' });
     });
-    expect(router.state.location.pathname).toBe('/warranty');
+    expect(router.location.pathname).toBe('/warranty');
     // still shown after the state was cleaned (same page)
     expect(screen.getByText('Password reset successfully')).toBeInTheDocument();
 
@@ -104,11 +104,12 @@ describe('notification banner', () => {
     act(() => {
       screen.getByRole('button', { name: 'Close notification' }).click();
     });
-    await act(async () => {
-      await router.navigate('/');
+    act(() => {
+      router.navigate('/');
     });
-    await act(async () => {
-      await router.navigate(-1);
+    await screen.findByRole('heading', { name: 'Built for the Long Range' });
+    act(() => {
+      router.navigate(-1);
     });
     await screen.findByRole('heading', { level: 1, name: 'Warranty' });
     expect(screen.queryByText('Password reset successfully')).not.toBeInTheDocument();

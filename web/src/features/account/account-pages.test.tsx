@@ -218,7 +218,7 @@ describe('address form', () => {
     await user.click(within(form).getByRole('button', { name: 'Save' }));
 
     await waitFor(() => {
-      expect(router.state.location.pathname).toBe('/profile/address-book');
+      expect(router.location.pathname).toBe('/profile/address-book');
     });
     expect(created).toEqual([
       {
@@ -266,7 +266,7 @@ describe('address form', () => {
     expect(within(form).getByRole('checkbox', { name: 'Use as my default billing address' })).toBeChecked();
     await user.click(within(form).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => {
-      expect(router.state.location.pathname).toBe('/profile');
+      expect(router.location.pathname).toBe('/profile');
     });
     expect(updates).toEqual([]);
 
@@ -276,7 +276,7 @@ describe('address form', () => {
     await user.type(within(again).getByLabelText('City'), 'Round Rock');
     await user.click(within(again).getByRole('button', { name: 'Save' }));
     await waitFor(() => {
-      expect(router.state.location.pathname).toBe('/profile');
+      expect(router.location.pathname).toBe('/profile');
     });
     expect(updates).toHaveLength(1);
     expect(updates[0]?.[0]).toBe('12');
@@ -353,7 +353,7 @@ describe('Edit Information and Update Password', () => {
     await user.type(within(form).getByLabelText('Last Name'), 'Marksman');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => {
-      expect(router.state.location.pathname).toBe('/profile');
+      expect(router.location.pathname).toBe('/profile');
     });
     expect(updates).toEqual([{ firstName: 'Avery', lastName: 'Marksman', phoneNumber: '(512) 555-0123' }]);
     expect(await screen.findByText('Your account information has been saved.')).toBeInTheDocument();

@@ -35,8 +35,8 @@ describe('the account guard', () => {
     const { router } = renderRoute('/profile/orders?page=2');
 
     const form = await screen.findByRole('form', { name: 'Sign in' });
-    expect(router.state.location.pathname).toBe('/login');
-    expect(router.state.location.search).toBe(`?redirectTo=${encodeURIComponent('/profile/orders?page=2')}`);
+    expect(router.location.pathname).toBe('/login');
+    expect(router.location.search).toBe(`?redirectTo=${encodeURIComponent('/profile/orders?page=2')}`);
 
     await user.type(within(form).getByLabelText('Email'), 'avery@example.test');
     await user.type(within(form).getByLabelText('Password'), 'Password123!');
@@ -44,8 +44,8 @@ describe('the account guard', () => {
     await user.click(within(form).getByRole('button', { name: 'Sign In' }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'My Orders' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/profile/orders');
-    expect(router.state.location.search).toBe('?page=2');
+    expect(router.location.pathname).toBe('/profile/orders');
+    expect(router.location.search).toBe('?page=2');
     expect(within(screen.getByRole('table')).getByRole('link', { name: '100001' })).toHaveAttribute(
       'href',
       '/profile/orders/100001',
@@ -107,7 +107,7 @@ describe('the account guard', () => {
         '/login',
       );
     });
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
     expect(logouts).toEqual(['1']);
   });
 });
@@ -127,8 +127,8 @@ describe('an expired session', () => {
     const { router } = renderRoute('/profile/address-book', { queryClient });
 
     expect(await screen.findByRole('form', { name: 'Sign in' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
-    expect(router.state.location.search).toBe('?redirectTo=%2Fprofile%2Faddress-book');
+    expect(router.location.pathname).toBe('/login');
+    expect(router.location.search).toBe('?redirectTo=%2Fprofile%2Faddress-book');
     expect(await screen.findByText(SESSION_EXPIRED_MESSAGE)).toBeInTheDocument();
     expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Sign in' })).toBeInTheDocument();
     expect(queryClient.getQueryData(['session', 'current'])).toMatchObject({ signedIn: false });

@@ -1,15 +1,10 @@
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { StrictMode } from 'react';
-import { createMemoryRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
 import type { Profile } from '../../api/types';
-import { createRoutes } from '../../app/router';
 import { profile, signedInHandlers } from '../../test/fixtures/account';
-import { createTestQueryClient, renderRoute } from '../../test/render';
+import { renderRoute } from '../../test/render';
 import { problem, server } from '../../test/server';
 
 // whole journeys through the real route table, typed by a user: slow on a busy machine
@@ -26,16 +21,7 @@ beforeEach(() => {
 const slow = { timeout: 4000 };
 
 function renderStrict(path: string) {
-  const queryClient = createTestQueryClient();
-  const router = createMemoryRouter(createRoutes(queryClient), { initialEntries: [path] });
-  render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </StrictMode>,
-  );
-  return { router, queryClient };
+  return renderRoute(path, { strict: true });
 }
 
 describe('Discount Programs', () => {
@@ -190,7 +176,7 @@ describe('LE/MIL', () => {
     const { router } = renderStrict('/profile/le-mil?code=c1&state=s1');
     expect(await screen.findByText('Your LE/MIL status has been verified', {}, slow)).toBeInTheDocument();
     await waitFor(() => {
-      expect(router.state.location.search).toBe('');
+      expect(router.location.search).toBe('');
     });
     expect(await screen.findByText(/Your LE \/ MIL status is verified\./, {}, slow)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Verify with VeriPass' })).not.toBeInTheDocument();
@@ -204,7 +190,7 @@ describe('LE/MIL', () => {
     );
     const { router } = renderStrict('/profile/le-mil?code=bad&state=s2');
     expect(await screen.findByRole('button', { name: 'Verify with VeriPass' }, slow)).toBeInTheDocument();
-    expect(router.state.location.search).toBe('');
+    expect(router.location.search).toBe('');
     expect(logged).toHaveBeenCalled();
     expect(screen.queryByRole('alert')?.textContent ?? '').not.toContain('Invalid code');
   });
@@ -226,7 +212,7 @@ describe('verification pages', () => {
     ).toBeInTheDocument();
     expect(await screen.findByText('Registration verified successfully', {}, slow)).toBeInTheDocument();
     expect(screen.queryByText('Email verified successfully')).not.toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
     expect(tokens).toEqual([{ token: 't-email-1' }]);
   });
 
@@ -268,7 +254,7 @@ describe('verification pages', () => {
     );
     const { router } = renderStrict('/Newsletter/verify/abc123');
     expect(await screen.findByText('Email verified successfully', {}, slow)).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
     expect(paths).toEqual(['abc123']);
   });
 });

@@ -55,7 +55,7 @@ describe('login page', () => {
     await user.click(within(form).getByRole('button', { name: 'Sign In' }));
 
     await waitFor(() => {
-      expect(router.state.location.pathname).toBe('/');
+      expect(router.location.pathname).toBe('/');
     });
     expect(bodies).toEqual([{ email: 'avery@example.test', password: 'correct horse', captcha: 'test-captcha-token' }]);
     expect(await within(screen.getByRole('banner')).findByRole('link', { name: 'Account' })).toHaveAttribute(
@@ -80,7 +80,7 @@ describe('login page', () => {
     await waitFor(() => {
       expect(captcha.resets.some((count) => count === 1)).toBe(true);
     });
-    expect(router.state.location.pathname).toBe('/login');
+    expect(router.location.pathname).toBe('/login');
     expect(within(form).getByRole('checkbox', { name: "I'm not a robot" })).not.toBeChecked();
   });
 
@@ -119,7 +119,7 @@ describe('register page', () => {
     server.use(http.get('/api/session', () => HttpResponse.json(signedInSession)));
     const { router } = renderRoute('/register');
     await waitFor(() => {
-      expect(router.state.location.pathname).toBe('/profile');
+      expect(router.location.pathname).toBe('/profile');
     });
   });
 });
@@ -140,7 +140,7 @@ describe('forgot and reset password pages', () => {
     await user.click(within(form).getByRole('button', { name: 'Reset' }));
 
     expect(await screen.findByText('Check your e-mail for a reset link')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(router.location.pathname).toBe('/login');
   });
 
   it("shows 'Something went wrong, please try again later' when the request fails", async () => {
@@ -174,7 +174,7 @@ describe('forgot and reset password pages', () => {
     await user.click(within(form).getByRole('button', { name: 'Set Password' }));
 
     expect(await screen.findByText('Password reset successfully')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(router.location.pathname).toBe('/login');
     expect(bodies).toEqual([
       { password: 'new-password-1', confirmPassword: 'new-password-1', token: 'abc123', captcha: 'test-captcha-token' },
     ]);

@@ -34,7 +34,7 @@ describe('product page', { timeout: 20_000 }, () => {
       expect(screen.getByRole('combobox', { name: 'Caliber' })).toHaveValue('.308 Win');
     });
     expect(screen.getByRole('combobox', { name: 'Barrel Length' })).toHaveValue('24"');
-    expect(router.state.location.search).toBe('?sku=TF-SLR-308-24-BLK');
+    expect(router.location.search).toBe('?sku=TF-SLR-308-24-BLK');
     expect(
       within(screen.getByRole('combobox', { name: 'Color' }))
         .getAllByRole('option')
@@ -143,13 +143,13 @@ describe('collection page', { timeout: 20_000 }, () => {
 
     await user.click(screen.getByRole('tab', { name: 'Lever Action' }));
     expect(await screen.findByText('No items found')).toBeInTheDocument();
-    expect(router.state.location.search).toBe('?activeFilter=Lever+Action');
+    expect(router.location.search).toBe('?activeFilter=Lever+Action');
 
     await user.click(screen.getByRole('tab', { name: 'All' }));
     await waitFor(() => {
       expect(screen.getAllByRole('article')).toHaveLength(3);
     });
-    expect(router.state.location.search).toBe('');
+    expect(router.location.search).toBe('');
   });
 
   it("cards layout: promo cards and '(FFL Required to ship)'; the quick '+' only for an in-stock product without variants", async () => {

@@ -17,7 +17,7 @@ describe('checkout page', () => {
     expect(
       await screen.findByText('Your cart is empty, so we have redirected you to the home page', {}, FIRST_RENDER),
     ).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
   });
 
   it('sends the payment step back to billing while the billing step is not complete', async () => {
@@ -25,7 +25,7 @@ describe('checkout page', () => {
     const { router } = renderRoute('/checkout?stepId=payment');
 
     expect(await screen.findByRole('form', { name: 'Billing & shipping' }, FIRST_RENDER)).toBeInTheDocument();
-    expect(router.state.location.search).toBe('?stepId=billing');
+    expect(router.location.search).toBe('?stepId=billing');
   });
 
   it('shows the billing errors with the first field focused', async () => {

@@ -115,7 +115,7 @@ describe('dealer locator', { timeout: 15_000 }, () => {
     await waitFor(() => {
       expect(within(list()).getAllByRole('listitem')).toHaveLength(2);
     });
-    expect(router.state.location.search).toBe('?zip=85004&radius=150');
+    expect(router.location.search).toBe('?zip=85004&radius=150');
     expect(searches.at(-1)).toBe('?zip=85004&radius=150');
     expect(
       within(list())

@@ -1,6 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, Navigate, Outlet, redirect, useLocation, useNavigate, type LoaderFunction } from 'react-router';
+import { Link, Navigate, Outlet, redirect, useLocation, type LoaderFunction } from 'react-router';
+import { useNavigateWhenShown } from '../../../lib/page-navigation';
+
 import { notificationStore } from '../../../components/notifications/store';
 import { anonymousSession, sessionQuery, useSession } from '../../session';
 import { paths } from '../../../lib/paths';
@@ -123,12 +125,12 @@ export function AccountLayout() {
  * then, to sign-in), then the session ends (the auth hook forgets the user's data either way).
  */
 function useLogout() {
-  const navigate = useNavigate();
+  const navigate = useNavigateWhenShown();
   const signOut = useSignOut();
   const [leaving, setLeaving] = useState(false);
   const run = () => {
     setLeaving(true);
-    void Promise.resolve(navigate('/')).then(() => {
+    void navigate('/').then(() => {
       signOut.mutate();
     });
   };

@@ -1,7 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
+import { useNavigateWhenShown } from '../../../lib/page-navigation';
+
 import type { Address, Profile, StoredAddress } from '../../../api/types';
 import { CheckboxField, TextField } from '../../../components/ui/field';
 import { PhoneField } from '../../../components/ui/phone-field';
@@ -128,7 +130,7 @@ export function toAddress(values: AddressValues, address: StoredAddress | null):
 
 function AddressForm({ profile, address }: { profile: Profile; address: StoredAddress | null }) {
   const origin = useOrigin();
-  const navigate = useNavigate();
+  const navigate = useNavigateWhenShown();
   const save = useSaveAddress();
   const {
     register,

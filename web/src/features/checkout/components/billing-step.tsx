@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { useNavigateWhenShown } from '../../../lib/page-navigation';
 import type { Cart, CartItem, Profile, StoredAddress } from '../../../api/types';
 import { notifyError } from '../../../components/notifications/store';
 import { CheckboxField, TextField } from '../../../components/ui/field';
@@ -105,7 +105,7 @@ interface BillingFormsProps extends BillingStepProps {
 }
 
 function BillingForms({ cart, onLeave, initial, lockedEmail }: BillingFormsProps) {
-  const navigate = useNavigate();
+  const navigate = useNavigateWhenShown();
   const queryClient = useQueryClient();
   const needsDealer = hasFflItems(cart.items);
   const billing = useForm<BillingForm>({ resolver: zodResolver(billingSchema), defaultValues: initial.billing });

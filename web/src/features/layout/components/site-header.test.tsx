@@ -219,14 +219,16 @@ describe('page changes', () => {
     expect(document.body).toHaveClass('cart-open');
     const scrollTo = vi.spyOn(window, 'scrollTo');
 
-    await act(async () => {
-      await router.navigate('/product/anything');
+    act(() => {
+      router.navigate('/product/anything');
     });
 
     await waitFor(() => {
       expect(cartDrawerStore.get()).toBe(false);
     });
     expect(document.body).not.toHaveClass('cart-open');
-    expect(scrollTo).toHaveBeenCalled();
+    await waitFor(() => {
+      expect(scrollTo).toHaveBeenCalledWith(0, 0);
+    });
   });
 });

@@ -178,7 +178,7 @@ describe('search overlay', () => {
     await user.keyboard('{Enter}');
 
     await waitFor(() => {
-      expect(router.state.location.pathname).toBe('/product/summit%20hunter');
+      expect(router.location.pathname).toBe('/product/summit%20hunter');
     });
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -192,7 +192,7 @@ describe('search overlay', () => {
 
     await user.click(await screen.findByRole('option', { name: /Summit Tactical/ }));
     await waitFor(() => {
-      expect(router.state.location.pathname).toBe('/product/summit%20tactical');
+      expect(router.location.pathname).toBe('/product/summit%20tactical');
     });
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
   });
@@ -204,7 +204,7 @@ describe('search overlay', () => {
     await user.type(box, '  Long Range/22 {Enter}');
 
     await waitFor(() => {
-      expect(router.state.location.pathname).toBe('/search/long%20range%2F22');
+      expect(router.location.pathname).toBe('/search/long%20range%2F22');
     });
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
   });
@@ -214,14 +214,14 @@ describe('search overlay', () => {
     let box = await open(user, toggle);
     await user.type(box, 'a{Enter}');
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
     expect(toggle).toHaveFocus();
 
     await advance(TOGGLE_DEBOUNCE_MS);
     box = await open(user, toggle);
     await user.type(box, '{Enter}');
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
   });
 
   it('closes with Escape and gives the focus back to the search icon', async () => {

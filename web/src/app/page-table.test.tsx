@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import type { RouteObject } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
 import { order, profile, signedInHandlers } from '../test/fixtures/account';
@@ -6,9 +7,12 @@ import { checkoutHandlers } from '../test/fixtures/checkout';
 import { renderRoute } from '../test/render';
 import { server } from '../test/server';
 import { resolveCopyId } from './routes/copy';
-import { RouteErrorPage } from './route-error-page';
+import { FrameSlot, LoadedPage, PageSlot } from './page-slots';
+import { pageTable } from './page-table';
+import { RootLayout } from './root-layout';
+import type { RouteModule } from './route-module';
 
-describe('router', () => {
+describe('page table', () => {
   beforeEach(() => {
     // the checkout page needs something in the cart (an empty cart goes home)
     server.use(...checkoutHandlers());
@@ -27,7 +31,7 @@ describe('router', () => {
     const { router } = renderRoute('/home');
 
     expect(await screen.findByRole('heading', { name: 'Built for the Long Range' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
   });
 
   it.each([
@@ -73,47 +77,69 @@ describe('router', () => {
   });
 });
 
-describe('error element', () => {
+/** A route table of one page, `/`, whose module is `page`, inside the page slot. */
+function onePage(page: RouteModule, other?: RouteModule): RouteObject[] {
+  const route = (path: string, module: RouteModule) => ({
+    path,
+    handle: { module: path, load: () => Promise.resolve(module) },
+    element: <LoadedPage module={path} />,
+  });
+  return [
+    {
+      element: <PageSlot />,
+      children: [route('/', page), ...(other ? [route('/other', other)] : [])],
+    },
+  ];
+}
+
+describe('error page', () => {
   beforeEach(() => {
-    // React and React Router log the errors these tests provoke
+    // React logs the errors these tests provoke
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   });
 
   it('shows "Unexpected Application Error!" with the status of an error response', async () => {
     renderRoute('/', {
-      routes: [
-        {
-          path: '/',
-          errorElement: <RouteErrorPage />,
-          loader: () => {
-            // eslint-disable-next-line @typescript-eslint/only-throw-error -- React Router's way to fail with a status
-            throw new Response('Upstream unavailable', { status: 503, statusText: 'Service Unavailable' });
-          },
-          Component: () => <p>never</p>,
-          HydrateFallback: () => null,
+      routes: onePage({
+        Component: () => <p>never</p>,
+        loader: () => () => {
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- React Router's way to fail with a status
+          throw new Response('Upstream unavailable', { status: 503, statusText: 'Service Unavailable' });
         },
-      ],
+      }),
     });
 
     expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
     expect(screen.getByText('503 Service Unavailable: Upstream unavailable')).toBeInTheDocument();
+    expect(screen.queryByText('never')).not.toBeInTheDocument();
   });
 
-  it('shows the message of a thrown error', async () => {
+  it('shows the message of a thrown error, and the next page replaces it', async () => {
     function Broken(): never {
       throw new Error('Kaboom');
     }
-    renderRoute('/', { routes: [{ path: '/', errorElement: <RouteErrorPage />, Component: Broken }] });
+    const { router } = renderRoute('/', {
+      routes: onePage({ Component: Broken }, { Component: () => <h1>Another page</h1> }),
+    });
 
     expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
     expect(screen.getByText('Kaboom')).toBeInTheDocument();
+
+    act(() => {
+      router.navigate('/other');
+    });
+    expect(await screen.findByRole('heading', { name: 'Another page' })).toBeInTheDocument();
+    expect(screen.queryByText('Kaboom')).not.toBeInTheDocument();
   });
 
-  it('is the root error element of the app routes', async () => {
-    const { createRoutes } = await import('./router');
-    const { createTestQueryClient } = await import('../test/render');
-    const [root] = createRoutes(createTestQueryClient());
-    expect(root?.errorElement).toEqual(<RouteErrorPage />);
+  it('shows inside the frame for a page, alone for the frame', () => {
+    const [root] = pageTable;
+    expect(root?.element).toEqual(
+      <FrameSlot>
+        <RootLayout />
+      </FrameSlot>,
+    );
+    expect(root?.children?.map((child) => child.element)).toEqual([<PageSlot />]);
   });
 });
