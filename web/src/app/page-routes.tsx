@@ -23,6 +23,8 @@ interface Shown {
   navigationType: NavigationType;
   /** Whether it is the page the app started on (its scroll position is the browser's). */
   first: boolean;
+  /** Counts the pages shown: a new one resets the error boundaries. */
+  serial: number;
 }
 
 interface PageRoutesProps {
@@ -44,24 +46,25 @@ export function PageRoutes({ routes, queryClient, first }: PageRoutesProps) {
   const navigationType = useNavigationType();
   const navigate = useNavigate();
   const [shown, setShown] = useState<Shown | null>(() =>
-    first ? { load: first, location, navigationType, first: true } : null,
+    first ? { load: first, location, navigationType, first: true, serial: 0 } : null,
   );
-  // The navigation being loaded (its location key): a load that is overtaken is dropped, and a
+  // The navigation being loaded (its location, one object per navigation; keys repeat, as
+  // 'default' for every entry the app did not push): a load that is overtaken is dropped, and a
   // load starts once per navigation (StrictMode runs effects twice).
-  const loading = useRef<{ key: string; controller?: AbortController } | null>(first ? { key: location.key } : null);
+  const loading = useRef<{ location: Location; controller?: AbortController } | null>(first ? { location } : null);
   const shownRef = useRef(shown);
   useLayoutEffect(() => {
     shownRef.current = shown;
   }, [shown]);
 
   useEffect(() => {
-    if (loading.current?.key === location.key) return;
+    if (loading.current?.location === location) return;
     loading.current?.controller?.abort();
     const controller = new AbortController();
-    loading.current = { key: location.key, controller };
+    loading.current = { location, controller };
     const before = shownRef.current;
     if (before) rememberScroll(before.location.key);
-    const next = { location, navigationType, first: false };
+    const next = { location, navigationType, first: false, serial: (before?.serial ?? 0) + 1 };
     // a change of the hash alone loads nothing (it scrolls)
     if (before && samePage(before.location, location)) {
       startTransition(() => {
@@ -79,7 +82,7 @@ export function PageRoutes({ routes, queryClient, first }: PageRoutesProps) {
       previous,
       signal: controller.signal,
     }).then((load) => {
-      if (loading.current?.key !== location.key) return;
+      if (loading.current?.location !== location) return;
       if (load.kind === 'redirect') {
         void navigate(load.location, { replace: true });
         return;
@@ -91,7 +94,7 @@ export function PageRoutes({ routes, queryClient, first }: PageRoutesProps) {
   }, [location, navigationType, navigate, queryClient, routes]);
 
   useEffect(() => {
-    if (!shown || loading.current?.key !== shown.location.key) return;
+    if (!shown || loading.current?.location !== shown.location) return;
     pageLoadingStore.set(false);
     pageShown();
   }, [shown]);
@@ -113,8 +116,8 @@ const ShownRoutes = memo(function ShownRoutes({ routes, shown }: { routes: Route
     [shown.location, shown.navigationType],
   );
   const page = useMemo(
-    () => ({ key: shown.location.key, modules: shown.load.modules, error: shown.load.error }),
-    [shown.location.key, shown.load],
+    () => ({ key: String(shown.serial), modules: shown.load.modules, error: shown.load.error }),
+    [shown.serial, shown.load],
   );
   return (
     <LocationContext.Provider value={context}>

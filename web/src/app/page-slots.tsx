@@ -6,7 +6,7 @@ import type { RouteModule } from './route-module';
 
 /** The page on screen, as the page routes (`page-routes.tsx`) hand it to the route table's slots. */
 export interface ShownPage {
-  /** The page's location key: a new one resets the error boundaries. */
+  /** Which page this is, of those shown: a new one resets the error boundaries. */
   key: string;
   /** The matched routes' page modules, by source path, loaded. */
   modules: ReadonlyMap<string, RouteModule>;

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
+import { useNavigateWhenShown } from '../../../lib/page-navigation';
 import { TextField } from '../../../components/ui/field';
 import { Captcha } from '../../../components/captcha/captcha';
 import { useCaptchaForm } from '../../../components/captcha/use-captcha-form';
@@ -11,7 +12,7 @@ export const FORGOT_PASSWORD_FAILED = 'Something went wrong, please try again la
 
 /** Request a password reset. Success: the server's message on the login page; failure: a generic error (spec). */
 export function ForgotPasswordForm() {
-  const navigate = useNavigate();
+  const navigate = useNavigateWhenShown();
   const request = useMutation({ mutationFn: forgotPassword });
   const {
     form: {

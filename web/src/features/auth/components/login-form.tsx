@@ -1,4 +1,5 @@
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { useNavigateWhenShown } from '../../../lib/page-navigation';
 import { TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
 import { safeReturnPath } from '../../../lib/paths';
@@ -11,7 +12,7 @@ import { loginSchema } from '../schemas';
 /** Sign in: e-mail, password, captcha. Success goes home (or back to the page that asked for sign-in); failure clears and resets the captcha (spec: no message). */
 export function LoginForm() {
   const brandName = useRuntimeConfig()?.brandName;
-  const navigate = useNavigate();
+  const navigate = useNavigateWhenShown();
   // the page a signed-out visitor asked for (the account guard sends it), else home
   const returnTo = safeReturnPath(useSearchParams()[0].get('redirectTo')) ?? '/';
   const signIn = useSignIn();

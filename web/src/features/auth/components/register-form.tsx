@@ -1,4 +1,5 @@
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
+import { useNavigateWhenShown } from '../../../lib/page-navigation';
 import type { z } from 'zod/mini';
 import { CheckboxField, TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
@@ -21,7 +22,7 @@ const empty: Values = {
 
 /** Registration. Success signs in and goes home; failure clears and resets the captcha (spec). */
 export function RegisterForm() {
-  const navigate = useNavigate();
+  const navigate = useNavigateWhenShown();
   const signUp = useRegister();
   const {
     form: {

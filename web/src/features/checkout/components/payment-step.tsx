@@ -2,7 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
+import { useNavigateWhenShown } from '../../../lib/page-navigation';
 import type { Cart, CheckoutForm, OrderPlaced } from '../../../api/types';
 import { allFflItems } from '../restrictions';
 import { notify } from '../../../components/notifications/store';
@@ -33,7 +34,7 @@ const MONTH_OPTIONS = EXPIRY_MONTHS.map((month) => [month, month] as const);
 /** The payment step: the card form and Place Order (spec sections 2, 4 and 5). */
 export function PaymentStep({ cart, billing, dealer, onLeave }: PaymentStepProps) {
   const payment = useRuntimeConfig()?.payment;
-  const navigate = useNavigate();
+  const navigate = useNavigateWhenShown();
   const queryClient = useQueryClient();
   const [placer] = useState(() => createOrderPlacer<CheckoutForm, OrderPlaced>({ send: placeOrder }));
   const [placing, setPlacing] = useState(false);
