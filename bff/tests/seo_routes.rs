@@ -9,7 +9,8 @@ use bff::seo::routes::ROUTES;
 
 /// Every `path: '…'` literal of the router, in order (nested paths relative to their parent).
 fn router_paths() -> Vec<String> {
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/src/app/page-table.tsx");
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/src/app/page-table.tsx");
     let source = std::fs::read_to_string(file).unwrap();
     let mut paths = Vec::new();
     let mut rest = source.as_str();
