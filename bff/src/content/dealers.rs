@@ -17,7 +17,7 @@ use validator::{Validate, ValidationError};
 
 use super::Content;
 use crate::cache::Lookup;
-use crate::content::page_shapes::MetaData;
+use crate::content::page_shapes::{DealerSignupLink, MetaData};
 use crate::error::ApiError;
 use crate::geo::{Geocoder, LatLng, ZipCode, within_radius};
 use crate::request_id::RequestId;
@@ -179,13 +179,6 @@ pub struct DealerCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub distance_miles: Option<f64>,
-}
-
-/// The dealer locator's "become a dealer" link.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-pub struct DealerSignupLink {
-    pub label: String,
-    pub url: String,
 }
 
 /// A found list and the page entry it was made from (whose cache headers the answer carries).

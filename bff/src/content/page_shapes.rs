@@ -436,8 +436,12 @@ pub struct ContactUsPage {
     pub social_links: Vec<ContactSocialLink>,
 }
 
-/// The dealer locator's "become a dealer" link: the dealer search's runtime type.
-pub use crate::content::dealers::DealerSignupLink;
+/// The dealer locator's "become a dealer" link (the dealer search answers it too).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+pub struct DealerSignupLink {
+    pub label: String,
+    pub url: String,
+}
 
 /// `dealerlocator`: the locator's texts. The page also carries the raw `dealers` records; read
 /// them through `GET /api/dealers`, which places, filters and sorts them.
