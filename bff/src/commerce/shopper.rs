@@ -14,8 +14,9 @@ use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::rate_limit::shopper_limits::ShopperLimits;
 use crate::request_id::RequestId;
+use crate::session::model::RefreshFailure;
 use crate::session::revocation::Revocations;
-use crate::session::tokens::{RefreshFailure, Refresher, now_ms};
+use crate::session::tokens::{Refresher, now_ms};
 use crate::session::{SessionHandle, UserTokens};
 use crate::upstream::{Call, Upstream, UpstreamError};
 

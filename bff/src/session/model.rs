@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::upstream::UpstreamError;
+
 /// One visitor's session: nobody yet, a guest (with the guest token the cart lives under), or a
 /// signed-in user (with, until a merge succeeds, the guest cart still to be merged into theirs).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -194,3 +196,12 @@ pub struct Envelope {
 }
 
 pub const PAYLOAD_VERSION: u8 = 1;
+
+/// Why a refresh token did not give new tokens.
+#[derive(Debug, Clone)]
+pub enum RefreshFailure {
+    /// The upstream refused the refresh token: the session is over.
+    Refused,
+    /// The upstream could not be asked: the session stays, this request fails.
+    Unavailable(UpstreamError),
+}

@@ -38,9 +38,8 @@ use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
-use super::model::UserTokens;
+use super::model::{RefreshFailure, UserTokens};
 use super::seal::{Purpose, Sealer};
-use super::tokens::RefreshFailure;
 use crate::config::{ConfigError, UpstreamConfig};
 use crate::lease::{self, Keys, Lease, OnDrop, Operations, Waited, WhenDown};
 use crate::metrics::RedisEvent;

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use super::model::UserTokens;
+use super::model::{RefreshFailure, UserTokens};
 use super::refresh_lease::{LeaseTiming, RedisLeases};
 use crate::config::ConfigError;
 use crate::metrics::SessionEvent;
@@ -64,14 +64,6 @@ impl AuthResponse {
             confirmed_at_ms: issued_at_ms,
         }
     }
-}
-
-#[derive(Debug, Clone)]
-pub enum RefreshFailure {
-    /// The upstream refused the refresh token: the session is over.
-    Refused,
-    /// The upstream could not be asked: the session stays, this request fails.
-    Unavailable(UpstreamError),
 }
 
 /// Refreshes in flight and recent rotations, keyed by a hash of the refresh token they spend.
