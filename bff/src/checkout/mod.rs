@@ -3,5 +3,6 @@
 
 pub mod form;
 pub mod idempotency;
+pub mod settled;
 pub mod shared_keys;
 pub mod states;

@@ -31,7 +31,7 @@ use bytes::Bytes;
 use serde_json::Map;
 use tokio::time::Instant;
 
-use super::idempotency::{Answer, Outcome, RETENTION, Settled};
+use super::settled::{Answer, Outcome, RETENTION, Settled};
 use crate::error::ApiError;
 use crate::lease::{self, Claim, Held, Keys, Lease, OnDrop, Operations, Waited, WhenDown};
 use crate::metrics::RedisEvent;
