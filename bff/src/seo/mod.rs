@@ -12,12 +12,14 @@
 //! - `routes`: the app's route table (kept equal to `web/src/app/page-table.tsx` by a test).
 //! - `head`: the tags, escaped; `json_ld`: a product's schema.org `Product`.
 //! - `page`: the document handler; `robots`, `sitemap`: the two crawler files.
+//! - `settings`: what the head needs from the configuration, built once by the composition root.
 
 pub mod head;
 pub mod json_ld;
 mod page;
 pub mod robots;
 pub mod routes;
+mod settings;
 pub mod sitemap;
 
 use std::sync::Arc;
@@ -27,49 +29,12 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
 pub use page::document;
 pub use robots::robots;
+pub use settings::{SeoSettings, absolute};
 pub use sitemap::sitemap;
 
 use crate::catalogue::Catalogue;
-use crate::config::{Config, SANDBOX_PLACEHOLDER, SeoConfig, resolve_sandbox};
 use crate::state::SharedState;
 use crate::web_assets::WebAssets;
-
-/// What the head needs from the configuration, resolved once at start-up.
-#[derive(Debug, Clone)]
-pub struct SeoSettings {
-    /// The public origin, no trailing slash: canonical URLs are absolute.
-    pub origin: String,
-    pub brand: String,
-    /// The preview image of pages without their own, absolute.
-    pub default_image: Option<String>,
-    pub config: SeoConfig,
-}
-
-impl SeoSettings {
-    pub fn new(config: &Config, sandbox_origin: Option<&str>) -> Self {
-        let origin = config.server.public_origin.origin().ascii_serialization();
-        let image = resolve_sandbox(&config.seo.default_image, sandbox_origin);
-        // Without the sandbox a `${sandbox}` image names nothing: pages keep their own images
-        // and the others go without one rather than point at a broken URL.
-        let default_image = (!image.is_empty() && !image.starts_with(SANDBOX_PLACEHOLDER))
-            .then(|| absolute(&origin, &image));
-        Self {
-            brand: config.public.brand_name.clone(),
-            default_image,
-            config: config.seo.clone(),
-            origin,
-        }
-    }
-}
-
-/// `url` made absolute against `origin` when it is a path.
-pub fn absolute(origin: &str, url: &str) -> String {
-    if url.starts_with('/') && !url.starts_with("//") {
-        format!("{origin}{url}")
-    } else {
-        url.to_owned()
-    }
-}
 
 /// What a path segment may not hold as is (the URL spec's path-segment set).
 const SEGMENT: &AsciiSet = &CONTROLS
@@ -116,23 +81,6 @@ impl FromRef<SharedState> for Seo {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_default_image_is_absolute_and_never_an_unresolved_placeholder() {
-        let config = Config::default();
-        let with_sandbox = SeoSettings::new(&config, Some("http://127.0.0.1:8081"));
-        assert_eq!(
-            with_sandbox.default_image.as_deref(),
-            Some("http://127.0.0.1:8081/media/logo.svg")
-        );
-        assert_eq!(SeoSettings::new(&config, None).default_image, None);
-        let mut own = Config::default();
-        own.seo.default_image = "/og.png".to_owned();
-        assert_eq!(
-            SeoSettings::new(&own, None).default_image.as_deref(),
-            Some("http://localhost:8080/og.png")
-        );
-    }
 
     #[test]
     fn titles_are_one_encoded_segment() {
