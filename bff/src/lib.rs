@@ -75,7 +75,11 @@ pub fn app(state: SharedState) -> Router {
         // A body declared larger than its route takes is refused unread; an upload is on disk,
         // with a form place, before it takes a slot.
         .layer(middleware::from_fn_with_state(
-            std::sync::Arc::new(uploads::gate::UploadGate::new(&state)),
+            std::sync::Arc::new(uploads::gate::UploadGate::new(
+                &state.config,
+                state.metrics.clone(),
+                state.redis.clone(),
+            )),
             uploads::gate::gate,
         ))
         // The body is here before a slot is taken: a client trickling it holds none.

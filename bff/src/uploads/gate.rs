@@ -15,10 +15,12 @@ use tokio::sync::Semaphore;
 
 use super::spool::{RETRY_AFTER_SECONDS, Spool};
 use crate::commerce::forms::MULTIPART_MAX_BODY_BYTES;
+use crate::config::Config;
 use crate::error::ApiError;
+use crate::metrics::Metrics;
 use crate::rate_limit::ClientRateLimit;
+use crate::replicas::Redis;
 use crate::request_body::BodyReading;
-use crate::state::SharedState;
 
 /// The multipart upload routes (their body limit is [`MULTIPART_MAX_BODY_BYTES`]).
 pub const UPLOAD_ROUTES: [&str; 2] = ["/api/dealer-registrations", "/api/pro-deal"];
@@ -38,8 +40,7 @@ pub struct UploadGate {
 }
 
 impl UploadGate {
-    pub fn new(state: &SharedState) -> Self {
-        let config = &state.config;
+    pub fn new(config: &Config, metrics: Arc<Metrics>, redis: Option<Redis>) -> Self {
         Self {
             max_body_bytes: config.server.max_body_bytes,
             reading: BodyReading::new(&config.server),
@@ -48,8 +49,8 @@ impl UploadGate {
             form_wait: config.uploads.form_wait,
             dealer_registrations: Arc::new(ClientRateLimit::dealer_registrations(
                 &config.rate_limit,
-                state.metrics.clone(),
-                state.redis.clone(),
+                metrics,
+                redis,
             )),
         }
     }
