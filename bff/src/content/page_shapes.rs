@@ -436,7 +436,7 @@ pub struct ContactUsPage {
     pub social_links: Vec<ContactSocialLink>,
 }
 
-/// The dealer locator's "become a dealer" link (the dealer search answers it too).
+/// The dealer locator's "become a dealer" link.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 pub struct DealerSignupLink {
     pub label: String,
