@@ -173,6 +173,10 @@ test('a guest cart survives sign-in: the merged lines show without a reload', as
   await expect(form.getByText('You are verified')).toBeVisible();
   await form.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/$/);
+  // the address changes when the navigation starts; the home page shows once it has loaded (a
+  // menu opened before then closes with the page change)
+  await expect(page.getByRole('main')).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByRole('form', { name: 'Sign in' })).toHaveCount(0);
   await expectSignedIn(page, isMobile);
 
   // the user's cart as the server has it now: the BFF merged the guest's line into it
