@@ -189,23 +189,31 @@ impl Crate {
         None
     }
 
-    /// Every dependency between two files, with one path that makes it (for the message).
-    fn dependencies(&self) -> BTreeMap<(usize, usize), String> {
-        let mut edges = BTreeMap::new();
-        for (index, module) in self.modules.iter().enumerate() {
-            let imports = module
+    /// Every path a module names (its own imports, not re-exports, and the paths of its code),
+    /// with the module's index.
+    fn named_paths(&self) -> impl Iterator<Item = (usize, &Vec<String>)> {
+        self.modules.iter().enumerate().flat_map(|(index, module)| {
+            module
                 .uses
                 .iter()
                 .filter(|(_, _, reexport)| !reexport)
-                .map(|(_, path, _)| path);
-            for path in imports.chain(&module.paths) {
-                if let Some(Target::Item(file)) = self.resolve(index, path, 0)
-                    && file != module.file
-                {
-                    edges.entry((module.file, file)).or_insert_with(|| {
-                        format!("{} names {}", self.name(index), path.join("::"))
-                    });
-                }
+                .map(|(_, path, _)| path)
+                .chain(&module.paths)
+                .map(move |path| (index, path))
+        })
+    }
+
+    /// Every dependency between two files, with one path that makes it (for the message).
+    fn dependencies(&self) -> BTreeMap<(usize, usize), String> {
+        let mut edges = BTreeMap::new();
+        for (index, path) in self.named_paths() {
+            let from = self.modules[index].file;
+            if let Some(Target::Item(file)) = self.resolve(index, path, 0)
+                && file != from
+            {
+                edges
+                    .entry((from, file))
+                    .or_insert_with(|| format!("{} names {}", self.name(index), path.join("::")));
             }
         }
         edges
@@ -479,19 +487,14 @@ fn only_the_routes_and_the_composition_root_name_the_app_state() {
         .position(|path| path == &src().join("state.rs"))
         .expect("state.rs was read");
     let mut readers = BTreeSet::new();
-    for (index, module) in krate.modules.iter().enumerate() {
-        let imports = module
-            .uses
-            .iter()
-            .filter(|(_, _, reexport)| !reexport)
-            .map(|(_, path, _)| path);
-        for path in imports.chain(&module.paths) {
-            if path.last().map(String::as_str) == Some("SharedState")
-                && krate.resolve(index, path, 0) == Some(Target::Item(state))
-            {
-                let file = krate.files[module.file].strip_prefix(src()).unwrap();
-                readers.insert(file.display().to_string());
-            }
+    for (index, path) in krate.named_paths() {
+        if path.last().map(String::as_str) == Some("SharedState")
+            && krate.resolve(index, path, 0) == Some(Target::Item(state))
+        {
+            let file = krate.files[krate.modules[index].file]
+                .strip_prefix(src())
+                .unwrap();
+            readers.insert(file.display().to_string());
         }
     }
     assert!(

@@ -66,7 +66,7 @@ export function PageRoutes({ routes, queryClient, first }: PageRoutesProps) {
     if (before) rememberScroll(before.location.key);
     const next = { location, navigationType, first: false, serial: (before?.serial ?? 0) + 1 };
     // a change of the hash alone loads nothing (it scrolls)
-    if (before && samePage(before.location, location)) {
+    if (before && onlyHashChanged(before.location, location)) {
       startTransition(() => {
         setShown({ ...next, load: before.load });
       });
@@ -133,7 +133,7 @@ const RouteTree = memo(function RouteTree({ routes }: { routes: RouteObject[] })
   return useRoutes(routes);
 });
 
-function samePage(a: Location, b: Location): boolean {
+function onlyHashChanged(a: Location, b: Location): boolean {
   return a.pathname === b.pathname && a.search === b.search && a.hash !== b.hash;
 }
 
