@@ -10,9 +10,9 @@ use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode};
 use bff::cache::{self, CacheConfig, EdgeCache, Fetched, RouteKind};
 use bff::config::Config;
-use bff::hit_path::HitPath;
-use bff::metrics::Metrics;
-use bff::security::SecurityHeaders;
+use bff::edge::hit_path::HitPath;
+use bff::http::security::SecurityHeaders;
+use bff::observe::metrics::Metrics;
 use bytes::Bytes;
 use criterion::{Criterion, criterion_group, criterion_main};
 

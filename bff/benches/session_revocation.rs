@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bff::config::RedisConfig;
-use bff::metrics::Metrics;
-use bff::replicas::Redis;
+use bff::coordination::replicas::Redis;
+use bff::observe::metrics::Metrics;
 use bff::session::identity::SessionIdentity;
 use bff::session::revocation::Revocations;
 use bff::session::seal::Sealer;

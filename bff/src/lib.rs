@@ -2,45 +2,19 @@
 //! API in front of the commerce and content services.
 
 pub mod cache;
-pub mod catalogue;
-pub mod checkout;
 pub mod commerce;
 pub mod config;
 pub mod content;
-pub mod error;
-pub mod extract;
-pub mod geo;
-pub mod healthcheck;
-pub mod hit_path;
-pub mod lease;
-pub mod metrics;
-pub mod openapi;
-pub mod process_metrics;
-pub mod rate_limit;
-pub mod readiness;
-pub mod replicas;
-pub mod request_body;
-pub mod request_id;
+pub mod coordination;
+pub mod edge;
+pub mod http;
+pub mod idempotency;
+pub mod observe;
 pub mod routes;
-pub mod security;
 pub mod seo;
-pub mod serve;
-pub mod server;
-pub mod server_timing;
 pub mod session;
-pub mod single_flight;
 pub mod ssr;
-pub mod start_up;
-pub mod state;
-pub mod storefront;
-pub mod telemetry;
-pub mod tiles;
-pub mod tls;
-pub mod trace_budget;
-pub mod uploads;
 pub mod upstream;
-pub mod validation;
-pub mod web_assets;
 
 use std::time::Duration;
 
@@ -57,17 +31,21 @@ use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-use crate::error::ApiError;
-use crate::request_id::RequestId;
-pub use crate::state::{AppState, SharedState};
-pub use crate::storefront::Storefront;
+use crate::content::tiles;
+pub use crate::edge::state::{AppState, SharedState};
+pub use crate::edge::storefront::Storefront;
+use crate::edge::web_assets;
+use crate::http::error::ApiError;
+use crate::http::request_id::RequestId;
+use crate::http::{error, rate_limit, request_body, request_id, security, server_timing, uploads};
+use crate::observe::{metrics, telemetry};
 
 /// The public router: storefront, `/api`, health.
 ///
 /// The load shedding, the concurrency limit and the request timeout sit around the routes that
 /// do slow work (`/api`, map tiles), never in front of the probes or the web app's files, so a
 /// burst of slow requests cannot make `/healthz` or the storefront's assets answer 503. (Fresh
-/// cache hits never reach this router at all: see [`crate::hit_path`].) A request's body is
+/// cache hits never reach this router at all: see [`crate::edge::hit_path`].) A request's body is
 /// read before it takes a slot, under its own deadline ([`request_body`]).
 pub fn app(state: SharedState) -> Router {
     let config = &state.config.server;

@@ -37,7 +37,7 @@ enum Command {
 }
 
 /// What start-up warns about: deprecated configuration keys, and what start-up's rules on
-/// secrets allow with a warning (see `bff::start_up`).
+/// secrets allow with a warning (see `bff::edge::start_up`).
 struct Warnings {
     deprecations: Vec<String>,
     secrets: Vec<String>,
@@ -50,7 +50,7 @@ fn load(path: &std::path::Path) -> Result<(Config, Secrets, Warnings), String> {
         Config::load_reporting(path).map_err(|err| format!("invalid configuration:\n{err}"))?;
     let config = loaded.config;
     let secrets = Secrets::from_env(&config).map_err(|err| format!("invalid secrets:\n{err}"))?;
-    let secret_warnings = bff::start_up::check_secrets(&config, &secrets)
+    let secret_warnings = bff::edge::start_up::check_secrets(&config, &secrets)
         .map_err(|err| format!("invalid secrets:\n{err}"))?;
     let warnings = Warnings {
         deprecations: loaded.deprecations,
@@ -102,8 +102,8 @@ fn healthcheck(path: &std::path::Path, timeout_ms: u64) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let target = bff::healthcheck::local_target(config.admin.listen);
-    match bff::healthcheck::probe(target, std::time::Duration::from_millis(timeout_ms)) {
+    let target = bff::observe::healthcheck::local_target(config.admin.listen);
+    match bff::observe::healthcheck::probe(target, std::time::Duration::from_millis(timeout_ms)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("healthcheck: {err}");
@@ -128,11 +128,11 @@ fn serve(
     runtime.block_on(async move {
         // The OTEL_* variables apply when the configuration names no endpoint; their sampling
         // ratio then becomes the configuration's, which the web app and the hit path share.
-        let trace = bff::telemetry::TraceSettings::resolve(&config.telemetry, |name| {
+        let trace = bff::observe::telemetry::TraceSettings::resolve(&config.telemetry, |name| {
             std::env::var(name).ok()
         });
         config.telemetry.sample_ratio = trace.sample_ratio;
-        let _telemetry = match bff::telemetry::init(&config, &trace) {
+        let _telemetry = match bff::observe::telemetry::init(&config, &trace) {
             Ok(guard) => guard,
             Err(err) => {
                 eprintln!("cannot set up telemetry: {err}");
@@ -146,7 +146,7 @@ fn serve(
             tracing::warn!(%warning, "secrets");
         }
         let public_origin = config.server.public_origin.clone();
-        let running = match bff::server::start(config, secrets, Some(config_path)).await {
+        let running = match bff::edge::server::start(config, secrets, Some(config_path)).await {
             Ok(running) => running,
             Err(err) => {
                 tracing::error!(%err, "cannot start");

@@ -6,7 +6,7 @@
 
 mod common;
 
-use bff::hit_path::HitPath;
+use bff::edge::hit_path::HitPath;
 use common::in_process::{get_request, start};
 
 /// Allocations made by `work` (the `allocation-counter` crate's counting allocator).

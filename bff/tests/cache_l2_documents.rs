@@ -12,8 +12,8 @@ use axum::http::{HeaderValue, StatusCode};
 use bff::cache::entry::CachedResponse;
 use bff::cache::{CacheConfig, EdgeCache, Fetched, Lookup, RouteKind};
 use bff::config::RedisConfig;
-use bff::metrics::Metrics;
-use bff::replicas::Redis;
+use bff::coordination::replicas::Redis;
+use bff::observe::metrics::Metrics;
 use bytes::Bytes;
 use common::redis::RedisServer;
 

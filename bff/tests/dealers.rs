@@ -4,7 +4,7 @@
 
 mod common;
 
-use bff::geo::{LatLng, miles_between};
+use bff::content::geo::{LatLng, miles_between};
 use common::in_process::{InProcess, start, start_with_secrets};
 use serde_json::{Value, json};
 

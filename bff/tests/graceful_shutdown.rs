@@ -4,7 +4,7 @@ mod common;
 
 use std::time::Duration;
 
-use bff::server::StopError;
+use bff::edge::server::StopError;
 use common::{start, start_with, test_config};
 use serde_json::json;
 

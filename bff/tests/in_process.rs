@@ -7,7 +7,7 @@ mod common;
 
 use axum::Router;
 use axum::routing::get;
-use bff::state::Transports;
+use bff::edge::state::Transports;
 use bff::upstream::transport::in_process;
 use common::in_process::{self, capture_logs};
 use serde_json::{Value, json};

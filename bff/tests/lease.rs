@@ -1,4 +1,4 @@
-//! The cross-replica lease (`bff::lease`) against a real redis-server: claim, expire (and
+//! The cross-replica lease (`bff::coordination::lease`) against a real redis-server: claim, expire (and
 //! renewal), publish at the deadline, Redis down (a wait that stops, a wait that keeps going),
 //! and a holder killed (its guard dropped or its task aborted: the lease released at once, or
 //! left to lapse). Each "replica" is a `Redis` handle of its own on one server.
@@ -11,9 +11,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bff::config::RedisConfig;
-use bff::lease::{Claim, Held, Keys, Lease, OnDrop, Operations, Waited, WhenDown, wait_until};
-use bff::metrics::Metrics;
-use bff::replicas::Redis;
+use bff::coordination::lease::{
+    Claim, Held, Keys, Lease, OnDrop, Operations, Waited, WhenDown, wait_until,
+};
+use bff::coordination::replicas::Redis;
+use bff::observe::metrics::Metrics;
 use common::redis::RedisServer;
 use tokio::time::Instant;
 

@@ -47,12 +47,12 @@ impl Capture {
 fn capture() -> (Capture, tracing::subscriber::DefaultGuard) {
     let config = common::test_config();
     // The configuration alone: the test process's environment plays no part.
-    let trace = bff::telemetry::TraceSettings::resolve(&config.telemetry, |_| None);
-    let provider = bff::telemetry::tracer_provider(&trace).unwrap();
-    bff::telemetry::install_globals(&provider, &trace);
+    let trace = bff::observe::telemetry::TraceSettings::resolve(&config.telemetry, |_| None);
+    let provider = bff::observe::telemetry::tracer_provider(&trace).unwrap();
+    bff::observe::telemetry::install_globals(&provider, &trace);
     let capture = Capture::default();
     let writer = capture.clone();
-    let subscriber = bff::telemetry::subscriber(
+    let subscriber = bff::observe::telemetry::subscriber(
         EnvFilter::new("trace"),
         &provider,
         move || writer.clone(),

@@ -106,7 +106,7 @@ fn bounded(name: &str, value: &str) -> bool {
         "page" => bff::content::PAGE_NAMES.contains(&value),
         "to" => ["open", "half_open", "closed"].contains(&value),
         "version" => value == env!("CARGO_PKG_VERSION"),
-        "commit" => value == bff::metrics::BUILD_COMMIT,
+        "commit" => value == bff::observe::metrics::BUILD_COMMIT,
         "le" => true,
         _ => false,
     }
@@ -225,7 +225,7 @@ async fn the_dashboards_metric_names_are_all_exported() {
             "bff_build_info",
             &[
                 ("version", env!("CARGO_PKG_VERSION")),
-                ("commit", bff::metrics::BUILD_COMMIT)
+                ("commit", bff::observe::metrics::BUILD_COMMIT)
             ]
         ),
         Some(1.0)

@@ -404,16 +404,16 @@ const KNOWN_CYCLE: &[&str] = &[
     "config/mod.rs",
     "content/mod.rs",
     "content/pages.rs",
-    "error.rs",
-    "lease.rs",
-    "replicas/mod.rs",
-    "replicas/purge_bus.rs",
-    "server_timing.rs",
+    "http/error.rs",
+    "coordination/lease.rs",
+    "coordination/replicas/mod.rs",
+    "coordination/replicas/purge_bus.rs",
+    "http/server_timing.rs",
     "ssr/document.rs",
     "ssr/mod.rs",
     "ssr/pool.rs",
-    "telemetry.rs",
-    "telemetry/otel_env.rs",
+    "observe/telemetry.rs",
+    "observe/telemetry/otel_env.rs",
     "upstream/breaker.rs",
     "upstream/mod.rs",
     "upstream/stack.rs",
@@ -467,15 +467,13 @@ fn the_files_of_bff_src_have_no_import_cycle_but_the_known_one() {
 
 /// The app state is the composition root's: the routes take it apart into the services each
 /// needs (`FromRef`), and nothing below them sees all of it. Its readers are the routes, the
-/// document handler (`seo/`), the root itself (`lib.rs`, `state.rs`) and the edge that serves it
-/// (`server.rs`, `storefront.rs`).
+/// document handler (`seo/`), the root itself (`lib.rs`) and the edge, which builds the state
+/// and serves it (`edge/`).
 const STATE_READERS: &[&str] = &[
     "routes/",
     "seo/",
     "lib.rs",
-    "state.rs",
-    "server.rs",
-    "storefront.rs",
+    "edge/",
 ];
 
 #[test]
@@ -484,7 +482,7 @@ fn only_the_routes_and_the_composition_root_name_the_app_state() {
     let state = krate
         .files
         .iter()
-        .position(|path| path == &src().join("state.rs"))
+        .position(|path| path == &src().join("edge/state.rs"))
         .expect("state.rs was read");
     let mut readers = BTreeSet::new();
     for (index, path) in krate.named_paths() {
@@ -533,16 +531,14 @@ fn the_reading_resolves_uses_reexports_and_paths() {
             .unwrap_or_else(|| panic!("{relative} was read"))
     };
     let depends = |from: &str, to: &str| edges.contains_key(&(file(from), file(to)));
-    // `use crate::lease::Lease` in the fill lock
+    // `use crate::coordination::lease::Lease` in the fill lock
     assert!(
-        depends("cache/l2.rs", "lease.rs"),
+        depends("cache/l2.rs", "coordination/lease.rs"),
         "a use of an item is a dependency"
     );
-    // `lib.rs` declares the modules and re-exports: neither is a dependency
+    // `coordination/mod.rs` declares the lease module: not a dependency
     assert!(
-        !edges
-            .keys()
-            .any(|&(from, to)| from == file("lib.rs") && to == file("lease.rs")),
+        !depends("coordination/mod.rs", "coordination/lease.rs"),
         "a `mod` declaration is not a dependency"
     );
 }

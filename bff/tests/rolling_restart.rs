@@ -176,7 +176,7 @@ impl Cluster {
             )
             .env("BFF__READINESS__CACHE", "0s")
             .env("BFF__WEB__DIST_DIR", &self.dist)
-            .env("BFF__LOG__FILTER", "warn,bff::server=info")
+            .env("BFF__LOG__FILTER", "warn,bff::edge::server=info")
             .env("BFF_SESSION_KEYS", SESSION_KEYS)
             .env("BFF_ADMIN_TOKEN", ADMIN_TOKEN)
             .env("BFF_WEBHOOK_SECRET", WEBHOOK_SECRET)

@@ -6,7 +6,7 @@ mod common;
 
 use axum::Router;
 use axum::routing::get;
-use bff::state::Transports;
+use bff::edge::state::Transports;
 use bff::upstream::transport::in_process;
 use common::in_process::{Answer, InProcess, start, start_with};
 use common::test_config;

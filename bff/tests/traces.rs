@@ -87,10 +87,10 @@ fn telemetry() -> &'static Telemetry {
         config.telemetry.otlp_endpoint = format!("http://{addr}/v1/traces");
         config.telemetry.sample_ratio = 1.0;
         // The configuration alone: the test process's environment plays no part.
-        let trace = bff::telemetry::TraceSettings::resolve(&config.telemetry, |_| None);
-        let provider = bff::telemetry::tracer_provider(&trace).unwrap();
-        bff::telemetry::install_globals(&provider, &trace);
-        tracing::dispatcher::set_global_default(bff::telemetry::subscriber(
+        let trace = bff::observe::telemetry::TraceSettings::resolve(&config.telemetry, |_| None);
+        let provider = bff::observe::telemetry::tracer_provider(&trace).unwrap();
+        bff::observe::telemetry::install_globals(&provider, &trace);
+        tracing::dispatcher::set_global_default(bff::observe::telemetry::subscriber(
             EnvFilter::new("info"),
             &provider,
             std::io::sink,

@@ -166,7 +166,7 @@ impl CachedResponse {
             content_type: self.content_type.to_str().unwrap_or_default().to_owned(),
             etag: self.etag.to_str().unwrap_or_default().to_owned(),
             tags: self.tags.clone(),
-            stored_at_unix_ms: crate::replicas::unix_ms().saturating_sub(age_ms),
+            stored_at_unix_ms: crate::coordination::replicas::unix_ms().saturating_sub(age_ms),
             jitter_factor: self.jitter_factor,
         }
     }
@@ -184,7 +184,7 @@ impl CachedResponse {
             .into_iter()
             .find(|route| route.as_str() == meta.route)?;
         let age = Duration::from_millis(
-            crate::replicas::unix_ms().saturating_sub(meta.stored_at_unix_ms),
+            crate::coordination::replicas::unix_ms().saturating_sub(meta.stored_at_unix_ms),
         );
         let stored_at = Instant::now().checked_sub(age)?;
         let mut entry = Self {

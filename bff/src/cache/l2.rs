@@ -22,10 +22,12 @@ use redis::Script;
 
 use super::entry::{CachedResponse, SharedMeta};
 use super::policy::{CachePolicy, RouteKind};
-use crate::lease::{self, Claim, Held, Keys, Lease, OnDrop, Operations, WhenDown, millis};
-use crate::metrics::RedisEvent;
-use crate::replicas::purge_bus::{Purge, PurgeBus};
-use crate::replicas::{Redis, Unavailable};
+use crate::coordination::lease::{
+    self, Claim, Held, Keys, Lease, OnDrop, Operations, WhenDown, millis,
+};
+use crate::coordination::replicas::purge_bus::{Purge, PurgeBus};
+use crate::coordination::replicas::{Redis, Unavailable};
+use crate::observe::metrics::RedisEvent;
 
 /// How long a fill lock lives without renewal: a holder that dies frees the key this soon. A
 /// live holder renews it every third of this (every second).

@@ -4,7 +4,7 @@
 //! map) is remembered whole, under its primary entry's key: the body, its compressed variants,
 //! the `ETag`, the `Surrogate-Key` and the windows. A later request for the same key is then
 //! answered from it without composing, hashing, compressing or looking anything up again: that
-//! is the hit path ([`crate::hit_path`]), which answers before the router.
+//! is the hit path ([`crate::edge::hit_path`]), which answers before the router.
 //!
 //! A remembered answer is valid while every part is fresh and nothing it was made from may have
 //! changed. Change is tracked by [`Epochs`], one counter per route kind, bumped after every
@@ -205,8 +205,8 @@ impl Rendered {
         // A remembered answer is always a hit: its `Server-Timing` is rendered once with it, so
         // the hit path adds no header (and no map growth) per request.
         not_modified.insert(
-            crate::server_timing::SERVER_TIMING.clone(),
-            crate::server_timing::HIT.clone(),
+            crate::http::server_timing::SERVER_TIMING.clone(),
+            crate::http::server_timing::HIT.clone(),
         );
         let with = |encoding: Option<&'static str>| {
             let mut headers = not_modified.clone();

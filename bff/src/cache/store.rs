@@ -24,10 +24,10 @@ use super::l2::{LockAttempt, SharedTier, Written};
 use super::policy::{CacheConfig, RouteKind};
 use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocument};
 use super::status::CacheState;
-use crate::metrics::{Metrics, RedisEvent};
-use crate::replicas::Redis;
-use crate::replicas::purge_bus::{BusEvent, Purge};
-use crate::single_flight::{self, Flight, SingleFlight};
+use crate::coordination::replicas::Redis;
+use crate::coordination::replicas::purge_bus::{BusEvent, Purge};
+use crate::coordination::single_flight::{self, Flight, SingleFlight};
+use crate::observe::metrics::{Metrics, RedisEvent};
 use crate::upstream::UpstreamError;
 
 /// Why a fetch produced no answer. Cloneable: every waiter of a coalesced fetch gets it.

@@ -7,12 +7,12 @@ use utoipa::ToSchema;
 use validator::Validate;
 
 use super::{MessageAnswer, Shopper, account, cart};
-use crate::error::ApiError;
-use crate::metrics::SessionEvent;
+use crate::http::error::ApiError;
+use crate::http::validation::rules::new_password;
+use crate::observe::metrics::SessionEvent;
 use crate::session::tokens::{AuthResponse, now_ms};
 use crate::session::{Session, UserTokens};
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
-use crate::validation::rules::new_password;
 
 /// What the browser may know about its session: never a token.
 #[derive(Debug, Serialize, ToSchema)]
@@ -56,7 +56,7 @@ impl SessionView {
 pub struct Login {
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(custom(function = "crate::validation::rules::required_email"))]
+    #[validate(custom(function = "crate::http::validation::rules::required_email"))]
     email: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1)]
@@ -89,7 +89,7 @@ pub struct Register {
     last_name: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(custom(function = "crate::validation::rules::required_email"))]
+    #[validate(custom(function = "crate::http::validation::rules::required_email"))]
     email: String,
     #[serde(default)]
     #[schema(required = true, min_length = 8)]
@@ -137,7 +137,7 @@ impl<'a> From<&'a Register> for NewAccount<'a> {
 pub struct ForgotPassword {
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(custom(function = "crate::validation::rules::required_email"))]
+    #[validate(custom(function = "crate::http::validation::rules::required_email"))]
     email: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1)]
@@ -469,10 +469,10 @@ mod tests {
         let form: Login =
             serde_json::from_value(json!({"email": "nope", "password": "p", "captcha": "c"}))
                 .unwrap();
-        let errors = crate::validation::field_errors(&form.validate().unwrap_err());
+        let errors = crate::http::validation::field_errors(&form.validate().unwrap_err());
         assert_eq!(errors["email"], "Email must be a valid email address");
         let form: Login = serde_json::from_value(json!({"password": "p", "captcha": "c"})).unwrap();
-        let errors = crate::validation::field_errors(&form.validate().unwrap_err());
+        let errors = crate::http::validation::field_errors(&form.validate().unwrap_err());
         assert_eq!(errors["email"], "Email is required");
     }
 

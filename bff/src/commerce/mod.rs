@@ -6,6 +6,7 @@
 pub mod account;
 pub mod auth;
 pub mod cart;
+pub mod catalogue;
 pub mod checkout;
 pub mod forms;
 mod message;

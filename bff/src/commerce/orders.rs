@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use super::Shopper;
 use super::cart::DealerInfo;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
 
 /// An order.

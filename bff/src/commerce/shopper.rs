@@ -10,10 +10,10 @@ use axum::extract::{FromRef, FromRequestParts};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
-use crate::metrics::Metrics;
-use crate::rate_limit::shopper_limits::ShopperLimits;
-use crate::request_id::RequestId;
+use crate::http::error::ApiError;
+use crate::http::rate_limit::shopper_limits::ShopperLimits;
+use crate::http::request_id::RequestId;
+use crate::observe::metrics::Metrics;
 use crate::session::model::RefreshFailure;
 use crate::session::revocation::Revocations;
 use crate::session::tokens::{Refresher, now_ms};

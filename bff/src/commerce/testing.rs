@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 
 use super::{Gateway, Shopper};
 use crate::config::UpstreamConfig;
-use crate::metrics::Metrics;
-use crate::request_id::RequestId;
+use crate::http::request_id::RequestId;
+use crate::observe::metrics::Metrics;
 use crate::session::tokens::{Refresher, now_ms};
 use crate::session::{Session, SessionHandle, UserTokens};
 use crate::upstream::Upstream;
@@ -147,7 +147,7 @@ pub fn shopper_of(upstream: Upstream, session: Session) -> Shopper {
             None,
             Arc::new(Metrics::new()),
         ),
-        limits: crate::rate_limit::shopper_limits::ShopperLimits::new(
+        limits: crate::http::rate_limit::shopper_limits::ShopperLimits::new(
             &crate::config::RateLimitConfig::default(),
             Arc::new(Metrics::new()),
             None,

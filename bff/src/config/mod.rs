@@ -56,7 +56,7 @@ pub struct Config {
     pub maps: MapsConfig,
     pub seo: SeoConfig,
     pub ssr: crate::ssr::SsrConfig,
-    pub uploads: crate::uploads::UploadsConfig,
+    pub uploads: crate::http::uploads::UploadsConfig,
     pub public: PublicConfig,
 }
 
@@ -604,7 +604,7 @@ impl Default for Config {
             maps: MapsConfig::default(),
             seo: SeoConfig::default(),
             ssr: crate::ssr::SsrConfig::default(),
-            uploads: crate::uploads::UploadsConfig::default(),
+            uploads: crate::http::uploads::UploadsConfig::default(),
             public: PublicConfig::default(),
         }
     }

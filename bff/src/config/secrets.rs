@@ -161,7 +161,7 @@ impl Secrets {
     }
 
     /// The variables whose value is a development stand-in (`dev-insecure-…`), whether
-    /// defaulted or set so: [`crate::start_up`] allows them only on loopback.
+    /// defaulted or set so: [`crate::edge::start_up`] allows them only on loopback.
     pub fn development_stand_ins(&self) -> Vec<&'static str> {
         let stand_in = |value: &SecretString| value.expose_secret().starts_with(DEV_PREFIX);
         let mut names = Vec::new();

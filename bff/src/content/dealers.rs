@@ -1,6 +1,6 @@
 //! The dealer locator: dealers are the records of the `dealerlocator` content page, read through
 //! the edge cache. Without a zip every placed dealer is listed, in content order. With one, the
-//! zip is geocoded (offline, see [`crate::geo`]) and the dealers within the radius are listed
+//! zip is geocoded (offline, see [`crate::content::geo`]) and the dealers within the radius are listed
 //! nearest first with their distance. Dealers at exactly (0, 0) have no place yet and are never
 //! listed.
 
@@ -17,12 +17,12 @@ use validator::{Validate, ValidationError};
 
 use super::Content;
 use crate::cache::Lookup;
+use crate::content::geo::{Geocoder, LatLng, ZipCode, within_radius};
 use crate::content::page_shapes::{DealerSignupLink, MetaData};
-use crate::error::ApiError;
-use crate::geo::{Geocoder, LatLng, ZipCode, within_radius};
-use crate::request_id::RequestId;
+use crate::http::error::ApiError;
+use crate::http::request_id::RequestId;
+use crate::http::validation::field_errors;
 use crate::upstream::{self, UpstreamError};
-use crate::validation::field_errors;
 
 /// The locator's radius options (spec section 9).
 pub const RADIUS_OPTIONS_MILES: [u32; 5] = [50, 100, 150, 200, 250];

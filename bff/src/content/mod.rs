@@ -3,8 +3,10 @@
 //! CMS's snake_case to the API's camelCase.
 
 pub mod dealers;
+pub mod geo;
 pub mod page_shapes;
 pub mod pages;
+pub mod tiles;
 pub mod webhook;
 pub mod webhook_coalesce;
 pub mod webhook_signature;
@@ -16,7 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::cache::EdgeCache;
-use crate::metrics::Metrics;
+use crate::observe::metrics::Metrics;
 use crate::upstream::{Upstream, UpstreamError, decode_value};
 
 /// What the content services need: the content upstream, the edge cache and the metrics (pages

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use super::page_shapes::ContentPage;
 use super::{Content, Data, PAGE_NAMES, read};
 use crate::cache::{self, Fetched, Lookup, RouteKind};
-use crate::error::ApiError;
-use crate::metrics::Metrics;
-use crate::request_id::RequestId;
+use crate::http::error::ApiError;
+use crate::http::request_id::RequestId;
+use crate::observe::metrics::Metrics;
 use crate::upstream::{Upstream, UpstreamError, UpstreamPath};
 
 impl Content {

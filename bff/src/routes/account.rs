@@ -10,10 +10,10 @@ use crate::commerce::account::{
     ProfileUpdate, StoredAddress, Subscribe,
 };
 use crate::commerce::{MessageAnswer, Shopper};
-use crate::error::ApiError;
-use crate::extract::Path;
-use crate::openapi::problems;
-use crate::validation::Validated;
+use crate::http::error::ApiError;
+use crate::http::extract::Path;
+use crate::http::validation::Validated;
+use crate::routes::openapi::problems;
 
 /// `GET /api/account`: the profile (addresses, orders, favorites, builds included).
 #[utoipa::path(get, operation_id = "getAccount", path = "/account", tag = "account",

@@ -16,8 +16,8 @@ use subtle::ConstantTimeEq;
 
 use crate::content::webhook::{Webhook, affected_tags};
 use crate::content::webhook_signature;
-use crate::error::ApiError;
-use crate::state::SharedState;
+use crate::edge::state::SharedState;
+use crate::http::error::ApiError;
 
 pub fn router(state: &SharedState) -> Router<SharedState> {
     let protected = Router::new()

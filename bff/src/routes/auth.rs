@@ -11,10 +11,10 @@ use crate::commerce::auth::{
     VerifyRegistration,
 };
 use crate::commerce::{MessageAnswer, Shopper};
-use crate::error::ApiError;
-use crate::openapi::problems;
-use crate::rate_limit::account::SignInFailures;
-use crate::validation::Validated;
+use crate::http::error::ApiError;
+use crate::http::rate_limit::account::SignInFailures;
+use crate::http::validation::Validated;
+use crate::routes::openapi::problems;
 
 /// The visitor's session: signed in or not, and who.
 ///

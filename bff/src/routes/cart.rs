@@ -4,16 +4,16 @@
 use axum::Json;
 use axum::extract::State;
 
-use crate::catalogue::Catalogue;
-use crate::checkout::form::{CheckoutForm, ComputeForm};
 use crate::commerce::Shopper;
 use crate::commerce::cart::{
     self, Cart, CheckedLine, NewCartItem, PromoCode, QuantityUpdate, ShippingMethod,
 };
-use crate::error::ApiError;
-use crate::extract::Path;
-use crate::openapi::problems;
-use crate::validation::Validated;
+use crate::commerce::catalogue::Catalogue;
+use crate::commerce::checkout::form::{CheckoutForm, ComputeForm};
+use crate::http::error::ApiError;
+use crate::http::extract::Path;
+use crate::http::validation::Validated;
+use crate::routes::openapi::problems;
 
 /// `GET /api/cart`.
 #[utoipa::path(get, operation_id = "getCart", path = "/cart", tag = "cart",

@@ -1,6 +1,6 @@
 //! Catalogue routes: `GET /api/products/{title}`, `GET /api/collections/{title}` and
 //! `GET /api/search?q=`, each the content joined with live prices in one answer. The catalogue
-//! service (`crate::catalogue`) does the work: the cached parts, the upstream paths, the
+//! service (`crate::commerce::catalogue`) does the work: the cached parts, the upstream paths, the
 //! composition.
 
 use axum::extract::State;
@@ -9,12 +9,12 @@ use axum::response::Response;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::catalogue::answer::{Collection, ProductPage, SearchResults};
-use crate::catalogue::{Catalogue, SearchQuery};
-use crate::error::ApiError;
-use crate::extract::Path;
-use crate::request_id::RequestId;
-use crate::state::SharedState;
+use crate::commerce::catalogue::answer::{Collection, ProductPage, SearchResults};
+use crate::commerce::catalogue::{Catalogue, SearchQuery};
+use crate::edge::state::SharedState;
+use crate::http::error::ApiError;
+use crate::http::extract::Path;
+use crate::http::request_id::RequestId;
 
 /// Products and collections.
 pub fn routes() -> OpenApiRouter<SharedState> {
@@ -53,8 +53,8 @@ pub fn search_routes() -> OpenApiRouter<SharedState> {
             )),
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
             headers(("ETag" = String))),
-        (status = 404, response = crate::openapi::problems::NotFound),
-        (status = 429, response = crate::openapi::problems::TooManyRequests),
+        (status = 404, response = crate::routes::openapi::problems::NotFound),
+        (status = 429, response = crate::routes::openapi::problems::TooManyRequests),
     ),
 )]
 pub async fn product(
@@ -91,8 +91,8 @@ pub async fn product(
             )),
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
             headers(("ETag" = String))),
-        (status = 404, response = crate::openapi::problems::NotFound),
-        (status = 429, response = crate::openapi::problems::TooManyRequests),
+        (status = 404, response = crate::routes::openapi::problems::NotFound),
+        (status = 429, response = crate::routes::openapi::problems::TooManyRequests),
     ),
 )]
 pub async fn collection(
@@ -131,9 +131,9 @@ pub async fn collection(
             )),
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
             headers(("ETag" = String))),
-        (status = 422, response = crate::openapi::problems::Invalid),
-        (status = 429, response = crate::openapi::problems::TooManyRequests),
-        (status = 503, response = crate::openapi::problems::SearchUnavailable),
+        (status = 422, response = crate::routes::openapi::problems::Invalid),
+        (status = 429, response = crate::routes::openapi::problems::TooManyRequests),
+        (status = 503, response = crate::routes::openapi::problems::SearchUnavailable),
     ),
 )]
 pub async fn search(

@@ -9,14 +9,14 @@ use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::{UtoipaMethodRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use crate::checkout::form::CheckoutForm;
-use crate::checkout::idempotency::IdempotencyStore;
 use crate::commerce::Shopper;
+use crate::commerce::checkout::form::CheckoutForm;
 use crate::commerce::checkout::{self, IdempotencyKey, OrderPlaced, Placement};
-use crate::error::Problem;
-use crate::extract::RawBody;
-use crate::openapi::problems;
-use crate::state::SharedState;
+use crate::edge::state::SharedState;
+use crate::http::error::Problem;
+use crate::http::extract::RawBody;
+use crate::idempotency::IdempotencyStore;
+use crate::routes::openapi::problems;
 
 /// The route, with the application's idempotency store.
 pub fn route(state: &SharedState) -> UtoipaMethodRouter<SharedState> {

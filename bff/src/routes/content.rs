@@ -8,9 +8,9 @@ use axum::response::Response;
 
 use crate::content::Content;
 use crate::content::page_shapes::{ContentPage, PageName};
-use crate::error::ApiError;
-use crate::extract::Path;
-use crate::request_id::RequestId;
+use crate::http::error::ApiError;
+use crate::http::extract::Path;
+use crate::http::request_id::RequestId;
 
 /// A content page.
 ///
@@ -35,7 +35,7 @@ use crate::request_id::RequestId;
             )),
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
             headers(("ETag" = String))),
-        (status = 404, response = crate::openapi::problems::NotFound),
+        (status = 404, response = crate::routes::openapi::problems::NotFound),
     ),
 )]
 pub async fn page(

@@ -16,9 +16,9 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::error::ApiError;
-use crate::openapi::problems;
-use crate::state::SharedState;
+use crate::edge::state::SharedState;
+use crate::http::error::ApiError;
+use crate::routes::openapi::problems;
 
 /// The largest report body accepted.
 pub const MAX_BODY_BYTES: usize = 16 * 1024;

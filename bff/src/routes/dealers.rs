@@ -9,10 +9,10 @@ use utoipa_axum::routes;
 
 use crate::cache::http::respond_composed;
 use crate::content::dealers::{DealerList, DealerSearch, Dealers};
-use crate::error::ApiError;
-use crate::openapi::schemas::dealers::RadiusMiles;
-use crate::request_id::RequestId;
-use crate::state::SharedState;
+use crate::edge::state::SharedState;
+use crate::http::error::ApiError;
+use crate::http::request_id::RequestId;
+use crate::routes::openapi::schemas::dealers::RadiusMiles;
 
 pub fn routes() -> OpenApiRouter<SharedState> {
     OpenApiRouter::new().routes(routes!(list))
@@ -43,8 +43,8 @@ pub fn routes() -> OpenApiRouter<SharedState> {
                 ("ETag" = String, description = "Of this answer; send it back as If-None-Match."),
             )),
         (status = 304, description = "Not modified: the If-None-Match ETag is current."),
-        (status = 404, response = crate::openapi::problems::NotFound),
-        (status = 422, response = crate::openapi::problems::Invalid),
+        (status = 404, response = crate::routes::openapi::problems::NotFound),
+        (status = 422, response = crate::routes::openapi::problems::Invalid),
     ),
 )]
 async fn list(

@@ -16,14 +16,14 @@ use crate::commerce::forms::{
     PRO_DEAL_DOCUMENTS, ProDealForm, StockAlert, upload_rules,
 };
 use crate::commerce::{MessageAnswer, Shopper};
-use crate::error::ApiError;
-use crate::openapi::problems;
-use crate::rate_limit::ClientRateLimit;
-use crate::state::SharedState;
-use crate::validation::Validated;
+use crate::edge::state::SharedState;
+use crate::http::error::ApiError;
+use crate::http::rate_limit::ClientRateLimit;
+use crate::http::validation::Validated;
+use crate::routes::openapi::problems;
 
 /// The forms' routes; image requests are limited per client IP (dealer registrations are too,
-/// before their upload is read: see [`crate::uploads::gate`]).
+/// before their upload is read: see [`crate::http::uploads::gate`]).
 pub fn routes(state: &SharedState) -> OpenApiRouter<SharedState> {
     let uploads = || DefaultBodyLimit::max(MULTIPART_MAX_BODY_BYTES);
     let image_requests = Arc::new(ClientRateLimit::image_requests(
@@ -35,7 +35,7 @@ pub fn routes(state: &SharedState) -> OpenApiRouter<SharedState> {
         .routes(routes!(stock_alert))
         .routes(routes!(image_request).layer(middleware::from_fn_with_state(
             image_requests,
-            crate::rate_limit::layer,
+            crate::http::rate_limit::layer,
         )))
         .routes(routes!(dealer_registration).layer(uploads()))
         .routes(routes!(pro_deal).layer(uploads()))

@@ -5,8 +5,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use crate::request_id::RequestId;
-use crate::state::SharedState;
+use crate::edge::state::SharedState;
+use crate::http::request_id::RequestId;
 
 /// `/healthz`: the process is up and serving.
 pub async fn live() -> &'static str {

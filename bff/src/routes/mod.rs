@@ -11,6 +11,7 @@ pub mod csp_reports;
 pub mod dealers;
 pub mod forms;
 pub mod health;
+pub mod openapi;
 pub mod orders;
 pub mod public_config;
 pub mod rum;
@@ -20,9 +21,8 @@ use axum::{Router, middleware};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use crate::error::ApiError;
-use crate::openapi;
-use crate::state::SharedState;
+use crate::edge::state::SharedState;
+use crate::http::error::ApiError;
 
 /// Everything under `/api`, with `GET /api/openapi.json` describing the rest.
 pub fn api(state: &SharedState) -> Router<SharedState> {
@@ -45,12 +45,12 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .routes(routes!(auth::verify_registration))
         .route_layer(middleware::from_fn_with_state(
             state.auth_rate_limit.clone(),
-            crate::rate_limit::layer,
+            crate::http::rate_limit::layer,
         ));
     // Search is anonymous and every new term is an upstream call and a cache entry.
     let search_limited = catalogue::search_routes().route_layer(middleware::from_fn_with_state(
         state.search_rate_limit.clone(),
-        crate::rate_limit::layer,
+        crate::http::rate_limit::layer,
     ));
     OpenApiRouter::new()
         .merge(auth_limited)
@@ -59,7 +59,7 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .merge(
             catalogue::routes().route_layer(middleware::from_fn_with_state(
                 state.not_found_limit.clone(),
-                crate::rate_limit::not_found::layer,
+                crate::http::rate_limit::not_found::layer,
             )),
         )
         .merge(dealers::routes())
@@ -97,12 +97,12 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         // Browsers send CSP reports on their own, without `X-CSRF`; limited per client.
         .routes(
             routes!(csp_reports::report).layer(middleware::from_fn_with_state(
-                std::sync::Arc::new(crate::rate_limit::ClientRateLimit::csp_reports(
+                std::sync::Arc::new(crate::http::rate_limit::ClientRateLimit::csp_reports(
                     &state.config.rate_limit,
                     state.metrics.clone(),
                     state.redis.clone(),
                 )),
-                crate::rate_limit::layer,
+                crate::http::rate_limit::layer,
             )),
         )
 }

@@ -5,9 +5,9 @@ use axum::Json;
 
 use crate::commerce::Shopper;
 use crate::commerce::orders::{self, Order};
-use crate::error::ApiError;
-use crate::extract::Path;
-use crate::openapi::problems;
+use crate::http::error::ApiError;
+use crate::http::extract::Path;
+use crate::routes::openapi::problems;
 
 /// An order of this visitor: the signed-in user's, or the guest's own.
 #[utoipa::path(get, operation_id = "getOrder", path = "/orders/{id}", tag = "checkout",

@@ -16,11 +16,11 @@ use axum::http::{HeaderMap, StatusCode};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::error::ApiError;
-use crate::metrics::{UNMATCHED_ROUTE, WebVital};
-use crate::openapi::problems;
+use crate::edge::state::SharedState;
+use crate::http::error::ApiError;
+use crate::observe::metrics::{UNMATCHED_ROUTE, WebVital};
+use crate::routes::openapi::problems;
 use crate::seo::routes::ROUTES;
-use crate::state::SharedState;
 
 /// The largest report body accepted: a batch of a page's vitals is a few hundred bytes.
 pub const MAX_BODY_BYTES: usize = 8 * 1024;
@@ -121,7 +121,7 @@ pub async fn report(
     if let Some(reason) = crate::session::csrf::beacon_violation(&headers, &state.csrf.origin) {
         state
             .metrics
-            .count_session_event(crate::metrics::SessionEvent::CsrfRejected);
+            .count_session_event(crate::observe::metrics::SessionEvent::CsrfRejected);
         return Err(ApiError::Forbidden {
             code: "csrf_rejected",
             detail: reason.to_owned(),

@@ -1,14 +1,14 @@
-//! `GET /tiles/{z}/{x}/{y}`: map tiles through the BFF (see `crate::tiles`).
+//! `GET /tiles/{z}/{x}/{y}`: map tiles through the BFF (see `crate::content::tiles`).
 
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
 use crate::cache;
-use crate::error::ApiError;
-use crate::extract::Path;
-use crate::request_id::RequestId;
-use crate::tiles::Tiles;
+use crate::content::tiles::Tiles;
+use crate::http::error::ApiError;
+use crate::http::extract::Path;
+use crate::http::request_id::RequestId;
 
 pub async fn tile(
     State(tiles): State<Tiles>,

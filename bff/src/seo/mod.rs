@@ -32,9 +32,9 @@ pub use robots::robots;
 pub use settings::{SeoSettings, absolute};
 pub use sitemap::sitemap;
 
-use crate::catalogue::Catalogue;
-use crate::state::SharedState;
-use crate::web_assets::WebAssets;
+use crate::commerce::catalogue::Catalogue;
+use crate::edge::state::SharedState;
+use crate::edge::web_assets::WebAssets;
 
 /// What a path segment may not hold as is (the URL spec's path-segment set).
 const SEGMENT: &AsciiSet = &CONTROLS
@@ -63,7 +63,7 @@ pub struct Seo {
     pub settings: Arc<SeoSettings>,
     pub renderer: Arc<crate::ssr::Renderer>,
     /// The search limit: a search results' document looks the search up as the API does.
-    pub search_limit: Arc<crate::rate_limit::ClientRateLimit>,
+    pub search_limit: Arc<crate::http::rate_limit::ClientRateLimit>,
 }
 
 impl FromRef<SharedState> for Seo {

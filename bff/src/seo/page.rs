@@ -14,10 +14,10 @@ use super::routes::{AppRoute, HeadSource, match_path};
 use super::{Seo, SeoSettings, absolute, title_url};
 use crate::cache::http::respond_made_from;
 use crate::cache::{self, Epochs, Lookup};
-use crate::catalogue::query::search_query;
-use crate::catalogue::{Answer, SearchQuery};
-use crate::error::ApiError;
-use crate::request_id::RequestId;
+use crate::commerce::catalogue::query::search_query;
+use crate::commerce::catalogue::{Answer, SearchQuery};
+use crate::http::error::ApiError;
+use crate::http::request_id::RequestId;
 use crate::ssr::DocumentParts;
 use bytes::Bytes;
 
@@ -46,7 +46,7 @@ pub async fn document(
         return ApiError::NotFound("No API endpoint at this path.".to_owned()).into_response();
     }
     if !seo.web.is_built() {
-        return crate::web_assets::WebAssets::not_built();
+        return crate::edge::web_assets::WebAssets::not_built();
     }
     let path = if path == "/index.html" { "/" } else { path };
     let Some(matched) = match_path(path) else {
@@ -280,7 +280,7 @@ async fn rendered(
 ) -> Response {
     let head_html = head.render();
     let Some(shell) = seo.web.document(&head_html) else {
-        return crate::web_assets::WebAssets::not_built();
+        return crate::edge::web_assets::WebAssets::not_built();
     };
     let build = seo.web.build_id().filter(|_| seo.renderer.is_running());
     let Some(build) = build else {
@@ -379,7 +379,7 @@ fn cached(
                 .insert(header::CACHE_CONTROL, NO_CACHE);
             response
         }
-        None => crate::web_assets::WebAssets::not_built(),
+        None => crate::edge::web_assets::WebAssets::not_built(),
     }
 }
 
@@ -395,7 +395,7 @@ fn uncached(seo: &Seo, status: StatusCode, head: &Head) -> Response {
             body,
         )
             .into_response(),
-        None => crate::web_assets::WebAssets::not_built(),
+        None => crate::edge::web_assets::WebAssets::not_built(),
     }
 }
 

@@ -19,7 +19,7 @@ use super::routes::{HeadSource, ROUTES};
 use super::{Seo, title_url};
 use crate::cache::http::respond_made_from;
 use crate::cache::{self, Lookup};
-use crate::request_id::RequestId;
+use crate::http::request_id::RequestId;
 
 /// The pages whose links name the collections and products to list.
 const LINKING_PAGES: &[&str] = &["app", "footer", "home"];

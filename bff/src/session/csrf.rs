@@ -10,8 +10,8 @@ use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::ApiError;
-use crate::metrics::Metrics;
+use crate::http::error::ApiError;
+use crate::observe::metrics::Metrics;
 
 fn is_unsafe(method: &Method) -> bool {
     !matches!(
@@ -77,7 +77,7 @@ pub struct Csrf {
 pub async fn layer(State(csrf): State<Arc<Csrf>>, request: Request, next: Next) -> Response {
     if let Some(reason) = violation(&request, &csrf.origin) {
         csrf.metrics
-            .count_session_event(crate::metrics::SessionEvent::CsrfRejected);
+            .count_session_event(crate::observe::metrics::SessionEvent::CsrfRejected);
         tracing::info!(reason, method = %request.method(), "CSRF check failed");
         return ApiError::Forbidden {
             code: "csrf_rejected",

@@ -19,8 +19,8 @@ use super::revocation::Revocations;
 use super::seal::Sealer;
 use super::tokens::now_ms;
 use crate::config::Config;
-use crate::error::ApiError;
-use crate::metrics::Metrics;
+use crate::http::error::ApiError;
+use crate::observe::metrics::Metrics;
 
 #[derive(Debug, Default)]
 struct Inner {
@@ -144,7 +144,7 @@ impl SessionHandle {
         };
         let revoked = revocations.is_revoked(&id).await;
         if revoked {
-            metrics.count_session_event(crate::metrics::SessionEvent::Revoked);
+            metrics.count_session_event(crate::observe::metrics::SessionEvent::Revoked);
             tracing::info!("a revoked session was presented; signed out");
             self.clear();
         }
@@ -272,7 +272,7 @@ impl Sessions {
                 {
                     tracing::info!("a signed-in session outlived its absolute lifetime; ended");
                     self.metrics
-                        .count_session_event(crate::metrics::SessionEvent::LifetimeEnded);
+                        .count_session_event(crate::observe::metrics::SessionEvent::LifetimeEnded);
                     inner.clear = true;
                     return;
                 }
@@ -283,7 +283,7 @@ impl Sessions {
             None => {
                 tracing::debug!("session cookie did not open; treating the visitor as new");
                 self.metrics
-                    .count_session_event(crate::metrics::SessionEvent::CookieRejected);
+                    .count_session_event(crate::observe::metrics::SessionEvent::CookieRejected);
                 inner.clear = true;
             }
         }

@@ -41,9 +41,9 @@ use tokio::time::Instant;
 use super::model::{RefreshFailure, UserTokens};
 use super::seal::{Purpose, Sealer};
 use crate::config::{ConfigError, UpstreamConfig};
-use crate::lease::{self, Keys, Lease, OnDrop, Operations, Waited, WhenDown};
-use crate::metrics::RedisEvent;
-use crate::replicas::{Redis, Unavailable};
+use crate::coordination::lease::{self, Keys, Lease, OnDrop, Operations, Waited, WhenDown};
+use crate::coordination::replicas::{Redis, Unavailable};
+use crate::observe::metrics::RedisEvent;
 use crate::upstream::UpstreamError;
 
 /// How long a successor is kept: as long as a replica remembers its own rotations, the time a

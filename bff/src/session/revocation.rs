@@ -23,8 +23,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::identity::SessionIdentity;
-use crate::metrics::{Metrics, SessionEvent};
-use crate::replicas::Redis;
+use crate::coordination::replicas::Redis;
+use crate::observe::metrics::{Metrics, SessionEvent};
 
 /// Revoked ids one replica remembers at most (the oldest are forgotten first): a bound on
 /// memory whatever the sign-out rate. A forgotten id is still found in Redis.

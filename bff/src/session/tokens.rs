@@ -15,10 +15,10 @@ use sha2::{Digest, Sha256};
 use super::model::{RefreshFailure, UserTokens};
 use super::refresh_lease::{LeaseTiming, RedisLeases};
 use crate::config::ConfigError;
-use crate::metrics::SessionEvent;
-use crate::replicas::Redis;
-use crate::request_id::RequestId;
-use crate::single_flight::{Outcome, SingleFlight};
+use crate::coordination::replicas::Redis;
+use crate::coordination::single_flight::{Outcome, SingleFlight};
+use crate::http::request_id::RequestId;
+use crate::observe::metrics::SessionEvent;
 use crate::upstream::{Call, Upstream, UpstreamError, UpstreamPath};
 
 /// How long a rotation is remembered: requests still carrying the previous cookie (sent before
@@ -122,7 +122,7 @@ impl Refresher {
         commerce: &Upstream,
         current: &UserTokens,
         request_id: &RequestId,
-        metrics: &Arc<crate::metrics::Metrics>,
+        metrics: &Arc<crate::observe::metrics::Metrics>,
     ) -> Result<UserTokens, RefreshFailure> {
         let (commerce, tokens, request_id) =
             (commerce.clone(), current.clone(), request_id.clone());
@@ -146,7 +146,7 @@ impl Refresher {
         &self,
         current: &UserTokens,
         work: F,
-        metrics: Arc<crate::metrics::Metrics>,
+        metrics: Arc<crate::observe::metrics::Metrics>,
     ) -> Result<UserTokens, RefreshFailure>
     where
         F: Future<Output = Result<UserTokens, RefreshFailure>> + Send + 'static,
@@ -228,7 +228,7 @@ async fn call_refresh(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::Metrics;
+    use crate::observe::metrics::Metrics;
 
     fn tokens(refresh_token: &str) -> UserTokens {
         UserTokens::for_test(refresh_token)

@@ -22,7 +22,7 @@ use super::engine::RenderError;
 use super::markup::fill_root;
 use crate::cache::http::respond_made_from;
 use crate::cache::{EdgeCache, Epochs, Lookup, Rendered};
-use crate::single_flight::Outcome;
+use crate::coordination::single_flight::Outcome;
 
 const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
 const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
@@ -111,7 +111,7 @@ impl Renderer {
         let (flight, role) = self.fills.join_or_start(key.clone(), async move {
             renderer.fill(&filling, fill_key, fill_page).await
         });
-        if role == crate::single_flight::Role::Follower
+        if role == crate::coordination::single_flight::Role::Follower
             && let Some(stale) = cache.stale_document(&key, now)
         {
             return stale.respond(now, request_headers);

@@ -23,8 +23,8 @@ pub use engine::RenderError;
 pub use markup::script_safe;
 pub use pool::Pool;
 
-use crate::metrics::Metrics;
-use crate::single_flight::SingleFlight;
+use crate::coordination::single_flight::SingleFlight;
+use crate::observe::metrics::Metrics;
 
 /// `[ssr]` in config/bff.toml.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -27,7 +27,7 @@ use tower::util::BoxCloneSyncService;
 
 use super::stack::{Stack, UpstreamRequest};
 use super::{UpstreamError, UpstreamResponse};
-use crate::metrics::Metrics;
+use crate::observe::metrics::Metrics;
 
 /// When a breaker opens and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

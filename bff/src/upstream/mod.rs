@@ -7,6 +7,7 @@ mod contract;
 mod error;
 mod path;
 pub mod stack;
+pub mod tls;
 pub mod transport;
 
 use std::sync::Arc;
@@ -25,8 +26,8 @@ pub use stack::{Body, UpstreamRequest};
 pub use transport::{Transport, http_client};
 
 use crate::config::UpstreamConfig;
-use crate::metrics::Metrics;
-use crate::request_id::RequestId;
+use crate::http::request_id::RequestId;
+use crate::observe::metrics::Metrics;
 
 /// One request to an upstream, beyond a plain GET: method, query, JSON body, and the caller's
 /// identity (a user's bearer token or a guest id), injected server-side.

@@ -32,8 +32,8 @@ use super::breaker::{self, Breaker};
 use super::error::failure;
 use super::transport::Transport;
 use super::{UpstreamError, UpstreamResponse};
-use crate::metrics::{ClientCall, Metrics};
-use crate::request_id::{RequestId, X_REQUEST_ID};
+use crate::http::request_id::{RequestId, X_REQUEST_ID};
+use crate::observe::metrics::{ClientCall, Metrics};
 
 /// A request body.
 #[derive(Debug, Clone, Default)]

@@ -19,7 +19,7 @@ use axum::body::Body;
 use axum::http::header::HOST;
 use axum::http::{HeaderMap, Method, Request, StatusCode, Uri};
 use bff::config::{Config, Secrets};
-use bff::state::{SharedState, Transports};
+use bff::edge::state::{SharedState, Transports};
 use bff::upstream::transport::in_process;
 use bytes::Bytes;
 use serde_json::Value;
@@ -127,7 +127,7 @@ fn build(
         config.web.dist_dir = dist.path().to_owned();
     }
     config.sandbox.enabled = false;
-    // As `bff::server::start` builds its embedded sandbox.
+    // As `bff::edge::server::start` builds its embedded sandbox.
     let sandbox_state = sandbox::SandboxState::new(sandbox::SandboxOptions {
         storefront_url: config.server.public_origin.to_string(),
         ..sandbox::SandboxOptions::new(data.path().to_owned(), SANDBOX_ORIGIN.to_owned())

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use bff::config::{Config, Secrets};
-use bff::server::Running;
+use bff::edge::server::Running;
 use serde_json::Value;
 use tempfile::TempDir;
 
@@ -99,7 +99,9 @@ async fn start_from(
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
         .collect();
     let secrets = Secrets::from_lookup(&config, |name| map.get(name).cloned()).unwrap();
-    let running = bff::server::start(config, secrets, path).await.unwrap();
+    let running = bff::edge::server::start(config, secrets, path)
+        .await
+        .unwrap();
     let base = format!("http://{}", running.main_addr);
     let admin = format!("http://{}", running.admin_addr);
     let sandbox = running

@@ -105,7 +105,9 @@ async fn start_replica(mut config: Config, sandbox: &str) -> TestServer {
             .map(|(_, value)| (*value).to_owned())
     })
     .unwrap();
-    let running = bff::server::start(config, secrets, None).await.unwrap();
+    let running = bff::edge::server::start(config, secrets, None)
+        .await
+        .unwrap();
     let base = format!("http://{}", running.main_addr);
     let admin = format!("http://{}", running.admin_addr);
     let client = reqwest::Client::builder()

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use validator::Validate;
 
 use super::super::Shopper;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::upstream::{Call, UpstreamPath};
 
 /// The verification service behind `/military/*`.

@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 use validator::Validate;
 
 use super::Shopper;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
 
 const PROFILE: &str = "User/profile";

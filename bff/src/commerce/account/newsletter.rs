@@ -10,9 +10,9 @@ use validator::Validate;
 
 use super::super::auth::confirmed;
 use super::super::{MessageAnswer, Shopper};
-use crate::error::ApiError;
+use crate::http::error::ApiError;
+use crate::http::validation::field_errors;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
-use crate::validation::field_errors;
 
 /// An address's newsletter subscription.
 // Absent flags read as not subscribed / not verified.
@@ -36,7 +36,7 @@ pub struct NewsletterStatus {
 pub struct Subscribe {
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(custom(function = "crate::validation::rules::required_email"))]
+    #[validate(custom(function = "crate::http::validation::rules::required_email"))]
     email: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     first_name: Option<String>,
@@ -52,7 +52,7 @@ pub struct Subscribe {
 #[derive(Debug, Deserialize, Serialize, Validate)]
 #[serde(rename_all = "camelCase")]
 struct OwnAddress {
-    #[validate(custom(function = "crate::validation::rules::required_email"))]
+    #[validate(custom(function = "crate::http::validation::rules::required_email"))]
     email: String,
 }
 

@@ -18,9 +18,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::model::{CartOption, NewCartItem};
-use crate::catalogue::content::{ProductContent, SkuContent};
-use crate::catalogue::{Catalogue, SkuPricing};
-use crate::request_id::RequestId;
+use crate::commerce::catalogue::content::{ProductContent, SkuContent};
+use crate::commerce::catalogue::{Catalogue, SkuPricing};
+use crate::http::request_id::RequestId;
 
 /// The option pair that carries a line's add-ons (the web's `ADD_ONS_LABEL`).
 const ADD_ONS_LABEL: &str = "Add-Ons";

@@ -17,9 +17,9 @@ pub use model::{
 };
 
 use super::Shopper;
-use crate::checkout::form::ComputeForm;
-use crate::error::ApiError;
-use crate::metrics::SessionEvent;
+use crate::commerce::checkout::form::ComputeForm;
+use crate::http::error::ApiError;
+use crate::observe::metrics::SessionEvent;
 use crate::session::{Session, UserTokens};
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
 

@@ -6,10 +6,10 @@ use utoipa::ToSchema;
 use validator::{Validate, ValidationError};
 
 use super::{MessageAnswer, Shopper, post_form};
-use crate::error::ApiError;
-use crate::uploads::{self, FileKind, FormBody, FormParts, FormSpec, Policy, Upload};
+use crate::http::error::ApiError;
+use crate::http::uploads::{self, FileKind, FormBody, FormParts, FormSpec, Policy, Upload};
+use crate::http::validation::{field_errors, rules};
 use crate::upstream::UpstreamPath;
-use crate::validation::{field_errors, rules};
 
 const DEALER_REGISTRATIONS: &str = "Registration/dealer";
 

@@ -3,9 +3,9 @@
 //! ([`pro_deal`]), both multipart.
 //!
 //! One validation path: every form is a typed struct checked by `validator` with the shared
-//! rules ([`crate::validation::rules`]), its messages worded as the specs word them. The two
+//! rules ([`crate::http::validation::rules`]), its messages worded as the specs word them. The two
 //! upload forms are built from their multipart parts, each part read under its limits and each
-//! file checked while it streams in ([`crate::uploads`]); once the whole form is valid it is
+//! file checked while it streams in ([`crate::http::uploads`]); once the whole form is valid it is
 //! sent on as one multipart body with the same part names. Nothing is forwarded when any part
 //! is invalid.
 
@@ -22,9 +22,9 @@ pub use pro_deal::{PRO_DEAL_DOCUMENTS, ProDealForm, apply_for_pro_deal};
 pub use public::{ImageRequest, StockAlert, request_images, subscribe_stock_alert};
 
 use super::{MessageAnswer, Shopper};
-use crate::error::ApiError;
-use crate::request_id::RequestId;
-use crate::uploads::{self, Policy};
+use crate::http::error::ApiError;
+use crate::http::request_id::RequestId;
+use crate::http::uploads::{self, Policy};
 use crate::upstream::{self, Call, Upstream, UpstreamError, UpstreamPath};
 
 /// The request body limit of the two multipart routes (axum's `DefaultBodyLimit`), for a form

@@ -5,11 +5,11 @@ use utoipa::ToSchema;
 use validator::Validate;
 
 use super::{MessageAnswer, Shopper, post_form};
-use crate::error::ApiError;
+use crate::http::error::ApiError;
+use crate::http::uploads::{self, FileKind, FormBody, FormSpec, Policy, Upload};
+use crate::http::validation::field_errors;
 use crate::session::UserTokens;
-use crate::uploads::{self, FileKind, FormBody, FormSpec, Policy, Upload};
 use crate::upstream::UpstreamPath;
-use crate::validation::field_errors;
 
 const PRO_DEAL_APPLICATIONS: &str = "Registration/prodeal";
 

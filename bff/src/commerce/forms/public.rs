@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 use validator::Validate;
 
 use super::{MessageAnswer, Shopper, post_json};
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 const STOCK_ALERTS: &str = "ProductNotification/subscribe";
 const IMAGE_REQUESTS: &str = "Registration/image-request";
@@ -19,7 +19,7 @@ pub struct StockAlert {
     /// Where the alert is sent.
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(custom(function = "crate::validation::rules::required_email"))]
+    #[validate(custom(function = "crate::http::validation::rules::required_email"))]
     email: String,
     /// The sku code; an unknown one is answered 404.
     #[serde(default)]
@@ -60,7 +60,7 @@ pub struct ImageRequest {
     /// Where the team answers.
     #[serde(default)]
     #[schema(required = true, min_length = 1, format = Email)]
-    #[validate(custom(function = "crate::validation::rules::required_email"))]
+    #[validate(custom(function = "crate::http::validation::rules::required_email"))]
     email: String,
     /// What images are wanted, in the requester's words.
     #[serde(default)]
@@ -93,7 +93,7 @@ pub async fn request_images(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validation::field_errors;
+    use crate::http::validation::field_errors;
 
     #[test]
     fn the_json_forms_have_the_specs_messages() {

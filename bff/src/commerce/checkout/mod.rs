@@ -1,0 +1,637 @@
+//! The checkout service: places an order with a one-time payment token (never card data), once
+//! per `Idempotency-Key` and visitor. It checks the cart and the form, refuses items restricted
+//! where the order ships, places the order as the user or the guest, and subscribes an
+//! opted-in shopper to the newsletter afterwards.
+
+pub mod form;
+pub mod states;
+
+use std::sync::{Arc, OnceLock};
+
+use axum::extract::FromRequestParts;
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+use super::{Shopper, cart};
+use crate::commerce::checkout::form::{
+    CheckoutForm, OrderPayload, RestrictedItem, card_data_fields,
+};
+use crate::http::error::{ApiError, ErrorRecord};
+use crate::idempotency::{self, Answer, IdempotencyStore, Outcome, Reply};
+use crate::session::Session;
+use crate::upstream::{Call, UpstreamError, UpstreamPath};
+
+/// The header naming one order attempt.
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+
+/// The order placed.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderPlaced {
+    /// The new order's id (also what `GET /api/orders/{id}` takes).
+    #[schema(required = true)]
+    pub order_id: Option<i64>,
+    // True when left out upstream: its 2xx answer means the order is placed, and a gap in the
+    // confirmation must not turn a paid order into an error.
+    #[serde(default = "placed")]
+    #[schema(required = true)]
+    pub success: bool,
+    /// The commerce service's confirmation, for display.
+    #[schema(required = true)]
+    pub message: Option<String>,
+}
+
+fn placed() -> bool {
+    true
+}
+
+/// The `Idempotency-Key` header: 1–255 visible ASCII characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotencyKey(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        let Some(value) = parts.headers.get(IDEMPOTENCY_KEY) else {
+            return Err(ApiError::BadRequest {
+                code: "idempotency_key_required",
+                detail: "An Idempotency-Key header is required to place an order.".to_owned(),
+            });
+        };
+        let bytes = value.as_bytes();
+        if bytes.is_empty() || bytes.len() > 255 || !bytes.iter().all(|b| (0x21..=0x7e).contains(b))
+        {
+            return Err(ApiError::BadRequest {
+                code: "idempotency_key_invalid",
+                detail: "The Idempotency-Key must be 1 to 255 visible ASCII characters.".to_owned(),
+            });
+        }
+        Ok(Self(String::from_utf8_lossy(bytes).into_owned()))
+    }
+}
+
+/// The answer to one `POST /api/checkout`.
+#[derive(Debug)]
+pub struct Placement {
+    /// The first answer given for the key (this request's, or an earlier one's).
+    pub answer: Arc<Answer>,
+    /// The answer was made for an earlier request with the same key.
+    pub replayed: bool,
+    /// The error this request's answer renders, for the error log (none for a replay: it was
+    /// logged when it was made).
+    pub error: Option<ErrorRecord>,
+}
+
+/// Places the order `body` describes, unless this visitor's `key` already did: then its answer
+/// is the first one (also while that first run is in flight). Refusals before any attempt
+/// (bad input, card data, no cart) are errors; the rest is the answer kept for the key.
+pub async fn place_order(
+    shopper: &Shopper,
+    store: &Arc<IdempotencyStore>,
+    key: &IdempotencyKey,
+    body: &[u8],
+) -> Result<Placement, ApiError> {
+    let body: Value = serde_json::from_slice(body).map_err(|_| invalid_body())?;
+    // Card data never passes: the browser tokenizes the card with the payment provider.
+    let card_fields = card_data_fields(&body);
+    if !card_fields.is_empty() {
+        return Err(card_data_refused(card_fields));
+    }
+    let form = CheckoutForm::deserialize(&body).map_err(|_| invalid_body())?;
+    let scope = scope(&shopper.session().get()).ok_or_else(cart_empty)?;
+    let canonical = serde_json::to_vec(&body)
+        .map_err(|err| ApiError::Internal(format!("checkout body not re-encodable: {err}")))?;
+    let log = Arc::new(OnceLock::new());
+    let work = place(shopper.clone(), form, log.clone());
+    let key = idempotency::scoped_key(&scope, &key.0);
+    match store
+        .run(key, idempotency::fingerprint(&canonical), work)
+        .await
+    {
+        Reply::Answer { answer, replayed } => Ok(Placement {
+            answer,
+            replayed,
+            error: log.get().cloned().filter(|_| !replayed),
+        }),
+        Reply::Mismatch => Err(ApiError::Unprocessable {
+            code: "idempotency_key_reused",
+            detail: "This Idempotency-Key was already used with a different request.".to_owned(),
+        }),
+    }
+}
+
+/// Who is checking out, as the scope of the idempotency keys: the user, else the guest; `None`
+/// for a visitor without a cart.
+fn scope(session: &Session) -> Option<String> {
+    if let Some(user) = session.user() {
+        let who = if user.email.is_empty() {
+            idempotency::fingerprint(user.refresh_token.as_bytes())
+        } else {
+            user.email.to_lowercase()
+        };
+        return Some(format!("user:{who}"));
+    }
+    session.guest_id().map(|guest| format!("guest:{guest}"))
+}
+
+/// Why no order was placed, and whether that answer stands for the key.
+enum Failure {
+    /// Refused before the order was attempted (cart, form, restrictions, sign-in): not kept,
+    /// so a corrected request may reuse its key.
+    Before(ApiError),
+    /// The attempt's own outcome (declined, out of stock, an upstream failure): kept for the
+    /// key when it is the upstream's answer about this order (see [`is_final`]).
+    Attempted(ApiError),
+}
+
+/// Whether an attempt's error is the upstream's answer about this order, and so stands for its
+/// key. A 5xx, a timeout, no connection, a full queue or an open breaker is not: the upstream
+/// placed no order (issue #22: a retry after a 504 must run again, not replay the 504). A 4xx
+/// is (declined, out of stock: bound to this body by the key's fingerprint), and so is an
+/// unreadable answer to the order, which may have been placed: replaying it is safer than a
+/// second order.
+fn is_final(error: &ApiError) -> bool {
+    match error {
+        ApiError::Upstream(UpstreamError::Status { status, .. }) => !status.is_server_error(),
+        ApiError::Upstream(
+            UpstreamError::Timeout { .. }
+            | UpstreamError::Unreachable { .. }
+            | UpstreamError::Overloaded { .. }
+            | UpstreamError::CircuitOpen { .. },
+        ) => false,
+        _ => true,
+    }
+}
+
+/// One run for a key: the answer, whether it is kept, and (in `log`) the error it renders.
+async fn place(shopper: Shopper, form: CheckoutForm, log: Arc<OnceLock<ErrorRecord>>) -> Outcome {
+    let (error, keep) = match attempt(&shopper, &form).await {
+        Ok(placed) => match serde_json::to_vec(&placed) {
+            Ok(body) => {
+                return Outcome {
+                    answer: Arc::new(Answer {
+                        status: StatusCode::OK,
+                        content_type: "application/json",
+                        body: Bytes::from(body),
+                    }),
+                    keep: true,
+                };
+            }
+            Err(err) => (
+                ApiError::Internal(format!("order confirmation not encodable: {err}")),
+                true,
+            ),
+        },
+        Err(Failure::Before(error)) => (error, false),
+        Err(Failure::Attempted(error)) => {
+            let keep = is_final(&error);
+            (error, keep)
+        }
+    };
+    let status =
+        StatusCode::from_u16(error.problem().status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let answer = Answer {
+        status,
+        content_type: "application/problem+json",
+        body: error.problem_body(),
+    };
+    // Set once: this run is the only writer.
+    let _ = log.set(error.record());
+    Outcome {
+        answer: Arc::new(answer),
+        keep,
+    }
+}
+
+/// Checks the cart and the form, then places the order upstream.
+async fn attempt(shopper: &Shopper, form: &CheckoutForm) -> Result<OrderPlaced, Failure> {
+    let cart = match cart::current(shopper).await {
+        Ok(Some(cart)) if !cart.is_empty() => cart,
+        Ok(_) => return Err(Failure::Before(cart_empty())),
+        Err(err) => return Err(Failure::Before(err)),
+    };
+    form.check(cart.has_ffl_items()).map_err(Failure::Before)?;
+    let restricted = form.restricted_items(&cart);
+    if !restricted.is_empty() {
+        return Err(Failure::Before(restricted_items(&restricted)));
+    }
+    let placed = submit(shopper, &form.order_payload(&cart))
+        .await
+        .map_err(|err| match err {
+            // Nothing was placed: the sign-in is over.
+            err @ (ApiError::SessionExpired | ApiError::Unauthorized(_)) => Failure::Before(err),
+            ApiError::Upstream(UpstreamError::Status {
+                status,
+                message,
+                errors: None,
+                ..
+            }) if status == StatusCode::UNPROCESSABLE_ENTITY => {
+                Failure::Attempted(declined(message))
+            }
+            other => Failure::Attempted(other),
+        })?;
+    if form.opted_in() {
+        subscribe(shopper, form);
+    }
+    // The upstream deleted the cart: the session's next cart read gets a new, empty one, so the
+    // session holds nothing to reset.
+    Ok(placed)
+}
+
+/// `POST /Checkout/simplified` as the user (bearer, one retry on 401) or the guest
+/// (`X-Guest-Id`).
+async fn submit(shopper: &Shopper, payload: &OrderPayload<'_>) -> Result<OrderPlaced, ApiError> {
+    let path = UpstreamPath::fixed("Checkout/simplified");
+    if let Some(user) = shopper.user().await? {
+        return shopper.as_user(user, Call::post(&path, payload)).await;
+    }
+    let guest_id = shopper
+        .session()
+        .get()
+        .guest_id()
+        .map(str::to_owned)
+        .ok_or_else(cart_empty)?;
+    shopper
+        .call_as(Call::post(&path, payload).guest(Some(&guest_id)))
+        .await
+}
+
+/// The newsletter subscription of an opted-in shopper.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Subscription {
+    email: String,
+    first_name: String,
+    last_name: String,
+    /// The order stands for the captcha.
+    captcha: &'static str,
+}
+
+/// Subscribes the shopper after the order, in the background; a failure is only logged.
+fn subscribe(shopper: &Shopper, form: &CheckoutForm) {
+    let (upstream, request_id) = (shopper.upstream().clone(), shopper.request_id().clone());
+    let body = Subscription {
+        email: form.email.clone(),
+        first_name: form.first_name.clone(),
+        last_name: form.last_name.clone(),
+        captcha: "",
+    };
+    tokio::spawn(async move {
+        let path = UpstreamPath::fixed("Newsletter/subscribe");
+        if let Err(err) = upstream.call(Call::post(&path, &body), &request_id).await {
+            tracing::warn!(error = %err, "newsletter subscription after checkout failed");
+        }
+    });
+}
+
+fn cart_empty() -> ApiError {
+    ApiError::Unprocessable {
+        code: "cart_empty",
+        detail: "Your cart is empty".to_owned(),
+    }
+}
+
+fn invalid_body() -> ApiError {
+    ApiError::Validation(std::collections::BTreeMap::from([(
+        "body".to_owned(),
+        "The request body is not valid JSON of the expected shape.".to_owned(),
+    )]))
+}
+
+fn card_data_refused(fields: Vec<String>) -> ApiError {
+    ApiError::Refused {
+        status: StatusCode::UNPROCESSABLE_ENTITY,
+        code: "card_data_not_accepted",
+        detail: "Card data is not accepted: the card must be tokenized and only the payment \
+                 token sent."
+            .to_owned(),
+        errors: Some(
+            fields
+                .into_iter()
+                .map(|field| {
+                    (
+                        field,
+                        "Card data is not accepted; send the payment token only".to_owned(),
+                    )
+                })
+                .collect(),
+        ),
+        members: Map::new(),
+    }
+}
+
+fn restricted_items(items: &[RestrictedItem]) -> ApiError {
+    match serde_json::to_value(items) {
+        Ok(items) => ApiError::Refused {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "restricted_items",
+            detail: "Restricted Items in Cart".to_owned(),
+            errors: None,
+            members: Map::from_iter([("items".to_owned(), items)]),
+        },
+        Err(err) => ApiError::Internal(format!("restricted items not encodable: {err}")),
+    }
+}
+
+fn declined(message: Option<String>) -> ApiError {
+    ApiError::Refused {
+        status: StatusCode::UNPROCESSABLE_ENTITY,
+        code: "payment_declined",
+        detail: message.unwrap_or_else(|| "The payment was declined.".to_owned()),
+        errors: None,
+        members: Map::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use axum::routing::{get, post};
+    use axum::{Json, Router};
+    use serde_json::json;
+
+    use super::*;
+    use crate::commerce::testing::{self, Requests, shopper, upstream_cart};
+
+    const CHECKOUT: &str = "POST /Checkout/simplified +guest";
+
+    /// A guest's cart (one line, restricted in `restricted`) and a checkout answering `answer`.
+    fn upstream(restricted: &[&str], answer: (StatusCode, Value)) -> Router {
+        let mut cart = upstream_cart();
+        cart["items"][0]["restrictedStates"] = json!(restricted);
+        Router::new()
+            .route(
+                "/Cart/guest/gid_1",
+                get(move || {
+                    let cart = cart.clone();
+                    async move { Json(cart) }
+                }),
+            )
+            .route(
+                "/Checkout/simplified",
+                post(move || {
+                    let (status, body) = answer.clone();
+                    async move { (status, Json(body)) }
+                }),
+            )
+            .route("/Newsletter/subscribe", post(|| async { Json(json!({})) }))
+    }
+
+    fn placed() -> (StatusCode, Value) {
+        (
+            StatusCode::OK,
+            json!({"orderId": 100001, "message": "Your order has been placed"}),
+        )
+    }
+
+    fn body(state: &str) -> Vec<u8> {
+        json!({
+            "email": "jane@example.com", "firstName": "Jane", "lastName": "Doe",
+            "address": "100 Congress Ave", "city": "Austin", "state": state, "zip": "78701",
+            "country": "United States", "shippingMethodId": 2, "paymentToken": "tok",
+            "optInNewsletter": true
+        })
+        .to_string()
+        .into_bytes()
+    }
+
+    fn key(text: &str) -> IdempotencyKey {
+        IdempotencyKey(text.to_owned())
+    }
+
+    fn answer_json(placement: &Placement) -> Value {
+        serde_json::from_slice(&placement.answer.body).unwrap()
+    }
+
+    async fn guest(upstream: Router) -> (Shopper, Requests, Arc<IdempotencyStore>) {
+        let (shopper, requests) = shopper(upstream, Session::guest("gid_1".to_owned())).await;
+        (shopper, requests, Arc::new(IdempotencyStore::default()))
+    }
+
+    #[tokio::test]
+    async fn an_order_is_placed_once_per_key_and_then_replayed() {
+        let (shopper, requests, store) = guest(upstream(&[], placed())).await;
+        let first = place_order(&shopper, &store, &key("k1"), &body("TX"))
+            .await
+            .unwrap();
+        assert_eq!(first.answer.status, StatusCode::OK);
+        assert!(!first.replayed && first.error.is_none());
+        assert_eq!(
+            answer_json(&first),
+            json!({"orderId": 100001, "success": true, "message": "Your order has been placed"}),
+            "`success` is read as true when left out"
+        );
+        let again = place_order(&shopper, &store, &key("k1"), &body("TX"))
+            .await
+            .unwrap();
+        assert!(again.replayed);
+        assert_eq!(again.answer.body, first.answer.body);
+        assert_eq!(requests.count(CHECKOUT), 1);
+        let other_body = place_order(&shopper, &store, &key("k1"), &body("Texas")).await;
+        assert_eq!(
+            other_body.unwrap_err().problem().code,
+            "idempotency_key_reused"
+        );
+        for _ in 0..50 {
+            if requests.count("POST /Newsletter/subscribe") == 1 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!(
+            "the opted-in shopper was not subscribed: {:?}",
+            requests.all()
+        );
+    }
+
+    #[tokio::test]
+    async fn a_declined_payment_is_kept_for_the_key_and_logged_once() {
+        let declined = (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({"message": "This transaction has been declined."}),
+        );
+        let (shopper, requests, store) = guest(upstream(&[], declined)).await;
+        let first = place_order(&shopper, &store, &key("k2"), &body("TX"))
+            .await
+            .unwrap();
+        assert_eq!(first.answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(first.answer.content_type, "application/problem+json");
+        let problem = answer_json(&first);
+        assert_eq!(problem["code"], "payment_declined");
+        assert_eq!(problem["detail"], "This transaction has been declined.");
+        assert_eq!(
+            first.error.map(|record| record.code),
+            Some("payment_declined")
+        );
+        let again = place_order(&shopper, &store, &key("k2"), &body("TX"))
+            .await
+            .unwrap();
+        assert!(again.replayed && again.error.is_none(), "logged when made");
+        assert_eq!(requests.count(CHECKOUT), 1);
+    }
+
+    #[tokio::test]
+    async fn restricted_items_are_refused_and_the_key_may_be_used_again() {
+        let (shopper, requests, store) = guest(upstream(&["CA"], placed())).await;
+        let refused = place_order(&shopper, &store, &key("k3"), &body("CA"))
+            .await
+            .unwrap();
+        let problem = answer_json(&refused);
+        assert_eq!(problem["code"], "restricted_items");
+        assert_eq!(problem["detail"], "Restricted Items in Cart");
+        assert_eq!(
+            problem["items"],
+            json!([{"id": 7, "productId": "TF-QDS", "productName": "QD Sling Mount"}])
+        );
+        assert_eq!(requests.count(CHECKOUT), 0);
+        let corrected = place_order(&shopper, &store, &key("k3"), &body("TX"))
+            .await
+            .unwrap();
+        assert_eq!(corrected.answer.status, StatusCode::OK);
+        assert!(!corrected.replayed);
+    }
+
+    #[tokio::test]
+    async fn a_confirmation_breaking_the_contract_is_a_kept_502_with_its_cause() {
+        let broken = (StatusCode::OK, json!({"orderId": "one hundred"}));
+        let (shopper, requests, store) = guest(upstream(&[], broken)).await;
+        let first = place_order(&shopper, &store, &key("k4"), &body("TX"))
+            .await
+            .unwrap();
+        assert_eq!(first.answer.status, StatusCode::BAD_GATEWAY);
+        assert_eq!(answer_json(&first)["code"], "upstream_contract");
+        let record = first.error.unwrap();
+        assert_eq!(record.code, "upstream_contract");
+        assert!(record.cause.contains("orderId"), "{}", record.cause);
+        place_order(&shopper, &store, &key("k4"), &body("TX"))
+            .await
+            .unwrap();
+        assert_eq!(
+            requests.count(CHECKOUT),
+            1,
+            "the order may have been placed"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_server_error_is_not_kept_so_a_retry_runs_again() {
+        let failing = (
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({"message": "try later"}),
+        );
+        let (shopper, requests, store) = guest(upstream(&[], failing)).await;
+        for attempt in 1..=2 {
+            let answer = place_order(&shopper, &store, &key("k5"), &body("TX"))
+                .await
+                .unwrap();
+            assert_eq!(answer.answer.status, StatusCode::BAD_GATEWAY);
+            assert!(!answer.replayed);
+            assert_eq!(requests.count(CHECKOUT), attempt, "ran again");
+        }
+    }
+
+    #[test]
+    fn only_the_upstreams_answer_about_the_order_is_final() {
+        let status = |code: u16| {
+            ApiError::Upstream(UpstreamError::Status {
+                upstream: "commerce",
+                status: StatusCode::from_u16(code).unwrap(),
+                message: None,
+                errors: None,
+            })
+        };
+        assert!(is_final(&status(409)) && is_final(&status(422)));
+        assert!(!is_final(&status(500)) && !is_final(&status(503)));
+        let upstream = "commerce";
+        for transient in [
+            UpstreamError::Timeout { upstream },
+            UpstreamError::Overloaded { upstream },
+            UpstreamError::CircuitOpen {
+                upstream,
+                retry_after: Duration::from_secs(3),
+            },
+            UpstreamError::Unreachable {
+                upstream,
+                reason: "refused".to_owned(),
+            },
+        ] {
+            assert!(!is_final(&ApiError::Upstream(transient)));
+        }
+    }
+
+    #[tokio::test]
+    async fn card_data_and_unreadable_bodies_are_refused_before_any_call() {
+        let (shopper, requests, store) = guest(upstream(&[], placed())).await;
+        let mut with_card: Value = serde_json::from_slice(&body("TX")).unwrap();
+        with_card["cardNumber"] = json!("4111111111111111");
+        let err = place_order(
+            &shopper,
+            &store,
+            &key("k5"),
+            with_card.to_string().as_bytes(),
+        )
+        .await
+        .unwrap_err();
+        let problem = err.problem();
+        assert_eq!(problem.code, "card_data_not_accepted");
+        assert!(problem.errors.unwrap().contains_key("cardNumber"));
+        for unreadable in [&b"{"[..], br#"{"firstName": 7}"#] {
+            let err = place_order(&shopper, &store, &key("k5"), unreadable)
+                .await
+                .unwrap_err();
+            assert!(matches!(err, ApiError::Validation(ref errors) if errors.contains_key("body")));
+        }
+        assert!(requests.all().is_empty(), "{:?}", requests.all());
+    }
+
+    #[tokio::test]
+    async fn a_visitor_without_a_cart_has_nothing_to_check_out() {
+        let (shopper, _) = shopper(upstream(&[], placed()), Session::Anonymous).await;
+        let store = Arc::new(IdempotencyStore::default());
+        let err = place_order(&shopper, &store, &key("k6"), &body("TX"))
+            .await
+            .unwrap_err();
+        assert_eq!(err.problem().code, "cart_empty");
+    }
+
+    #[test]
+    fn keys_are_scoped_by_the_user_else_the_guest() {
+        assert_eq!(
+            scope(&testing::user("Ada@Example.com")).as_deref(),
+            Some("user:ada@example.com")
+        );
+        assert_eq!(
+            scope(&Session::guest("gid_1".to_owned())).as_deref(),
+            Some("guest:gid_1")
+        );
+        assert_eq!(scope(&Session::Anonymous), None);
+    }
+
+    #[tokio::test]
+    async fn the_key_is_one_to_255_visible_ascii_characters() {
+        let parse = |value: Option<&str>| {
+            let mut request = axum::http::Request::builder();
+            if let Some(value) = value {
+                request = request.header(IDEMPOTENCY_KEY, value);
+            }
+            let (mut parts, ()) = request.body(()).unwrap().into_parts();
+            async move { IdempotencyKey::from_request_parts(&mut parts, &()).await }
+        };
+        assert_eq!(parse(Some("order-1")).await.unwrap(), key("order-1"));
+        let code = |result: Result<IdempotencyKey, ApiError>| result.unwrap_err().problem().code;
+        assert_eq!(code(parse(None).await), "idempotency_key_required");
+        for bad in ["", "has space", &"k".repeat(256)] {
+            assert_eq!(
+                code(parse(Some(bad)).await),
+                "idempotency_key_invalid",
+                "{bad:?}"
+            );
+        }
+    }
+}

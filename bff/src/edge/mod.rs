@@ -1,0 +1,11 @@
+//! The edge: the composition root (the app state, start-up), the listeners and their connection
+//! loop, the storefront service with its hit path for remembered cache answers, and the web
+//! app's files.
+
+pub mod hit_path;
+pub mod serve;
+pub mod server;
+pub mod start_up;
+pub mod state;
+pub mod storefront;
+pub mod web_assets;

@@ -1,0 +1,411 @@
+//! Everything a request handler may need, built once at start-up.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+use url::Url;
+
+use axum::extract::FromRef;
+use axum::http::HeaderName;
+
+use crate::cache::{CacheConfig, EdgeCache};
+use crate::commerce::Gateway;
+use crate::commerce::catalogue::Catalogue;
+use crate::config::public::{PublicConfigJson, public_config_json};
+use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
+use crate::content::Content;
+use crate::content::dealers::Dealers;
+use crate::content::geo::Geocoder;
+use crate::content::tiles::{TileProvider, Tiles};
+use crate::coordination::replicas::Redis;
+use crate::edge::web_assets::WebAssets;
+use crate::http::rate_limit::ClientRateLimit;
+use crate::http::rate_limit::account::SignInFailures;
+use crate::http::rate_limit::shopper_limits::ShopperLimits;
+use crate::http::security::SecurityHeaders;
+use crate::idempotency::IdempotencyStore;
+use crate::idempotency::shared_keys::SharedKeys;
+use crate::observe::metrics::Metrics;
+use crate::observe::readiness::Readiness;
+use crate::seo::SeoSettings;
+use crate::session::Sessions;
+use crate::session::csrf::Csrf;
+use crate::session::refresh_lease::LeaseTiming;
+use crate::session::revocation::Revocations;
+use crate::session::seal::Sealer;
+use crate::session::tokens::Refresher;
+use crate::upstream::{Transport, Upstream};
+
+pub type SharedState = Arc<AppState>;
+
+/// The application, built once at start-up. Handlers take it whole (`State<SharedState>`) or,
+/// better, the one part they need through `FromRef`; nothing below the handlers takes it whole:
+/// each middleware and service gets its own part.
+#[derive(Debug)]
+pub struct AppState {
+    /// The configuration the process started with (the cache policies in `cache` are the ones
+    /// in force: they change on reload).
+    pub config: Config,
+    /// Secrets from the environment; they never leave the server.
+    pub secrets: Secrets,
+    /// The Prometheus registry every part records into, scraped on the admin port.
+    pub metrics: Arc<Metrics>,
+    /// The commerce upstream (carts, accounts, orders, prices).
+    pub commerce: Upstream,
+    /// The content upstream (pages, products, collections), with its service token.
+    pub content: Upstream,
+    /// Commerce as the visitor: the upstream with the refresher and the refresh margin.
+    pub gateway: Gateway,
+    /// The security headers and the CSP, built once.
+    pub security: Arc<SecurityHeaders>,
+    /// The CSRF check's public origin, serialised once.
+    pub csrf: Arc<Csrf>,
+    /// The public runtime config, serialised once: served at `/api/config` and in `index.html`.
+    pub public_config: Arc<str>,
+    /// The built web app: `index.html` rendered with the public config, and the dist folder.
+    pub web: Arc<WebAssets>,
+    /// What the pages' heads, `/robots.txt` and `/sitemap.xml` need from the configuration.
+    pub seo: Arc<SeoSettings>,
+    /// The server renderer of documents (render threads over the web build's server bundle).
+    pub ssr: Arc<crate::ssr::Renderer>,
+    /// The last readiness verdict, reused for `readiness.cache`.
+    pub readiness: Readiness,
+    /// The edge cache for pages, products, collections, search and prices.
+    pub cache: EdgeCache,
+    /// Map tiles, apart from `cache` so they can never evict pages.
+    pub tile_cache: EdgeCache,
+    /// Zip codes to coordinates for the dealer search (the provider when a key is set, else the
+    /// built-in centroids), chosen once.
+    pub geocoder: Geocoder,
+    /// The map tile provider (its key stays here); `None` when `[maps] tile_url` is empty.
+    pub tiles: Option<TileProvider>,
+    /// Opens and seals the session cookie.
+    pub sessions: Sessions,
+    /// Per-client-IP limits on sign-in, registration, the password and verification endpoints
+    /// (counted in Redis when it is configured, so the limit holds across replicas).
+    pub auth_rate_limit: Arc<ClientRateLimit>,
+    /// The per-client-IP limit on search (in Redis too when configured).
+    pub search_rate_limit: Arc<ClientRateLimit>,
+    /// The content webhook's purges, coalesced per tag set.
+    pub webhook_purges: crate::content::webhook_coalesce::Coalescer,
+    /// 404 answers per client IP on the product and collection routes, API and documents.
+    pub not_found_limit: Arc<crate::http::rate_limit::not_found::NotFoundLimit>,
+    /// Sign-in failures per account, whatever the address (in Redis too when configured).
+    pub sign_in_failures: SignInFailures,
+    /// Checkout answers by `Idempotency-Key` (shared with the other replicas through Redis when
+    /// it is configured).
+    pub idempotency: Arc<IdempotencyStore>,
+    /// The file the configuration came from, re-read on reload (SIGHUP or the admin API).
+    pub config_path: Option<PathBuf>,
+    /// Redis, when `[redis]` is set: what the replicas share (see [`crate::coordination::replicas`]).
+    pub redis: Option<Redis>,
+    /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
+    pub shutdown: CancellationToken,
+    /// Cancelled on SIGTERM: readiness fails from then on while the replica still serves, and
+    /// `shutdown` follows `server.shutdown_delay` later (see [`crate::edge::server::Running::terminate`]).
+    pub stopping: CancellationToken,
+}
+
+/// Transports replacing reqwest for the commerce and content upstreams (an in-process router
+/// in tests); `None` keeps reqwest.
+#[derive(Default)]
+pub struct Transports {
+    pub commerce: Option<Transport>,
+    pub content: Option<Transport>,
+}
+
+impl AppState {
+    /// `sandbox_origin` is the embedded sandbox's origin when it runs.
+    pub fn new(
+        config: Config,
+        secrets: Secrets,
+        sandbox_origin: Option<&str>,
+        config_path: Option<PathBuf>,
+    ) -> Result<SharedState, ConfigError> {
+        Self::with_transports(
+            config,
+            secrets,
+            sandbox_origin,
+            config_path,
+            Transports::default(),
+        )
+    }
+
+    /// [`Self::new`], with the upstreams' transports given.
+    pub fn with_transports(
+        config: Config,
+        secrets: Secrets,
+        sandbox_origin: Option<&str>,
+        config_path: Option<PathBuf>,
+        transports: Transports,
+    ) -> Result<SharedState, ConfigError> {
+        let metrics = Arc::new(Metrics::new());
+        metrics.declare_contract_pages(crate::content::PAGE_NAMES);
+        let redis = Redis::from_config(
+            &config.redis,
+            secrets.redis_password.as_ref(),
+            metrics.clone(),
+        )?;
+        let upstream = |name: &'static str,
+                        upstream_config: &crate::config::UpstreamConfig,
+                        credential,
+                        transport: Option<Transport>| {
+            let key = format!("upstreams.{name}.base_url");
+            let base = resolve_sandbox(&upstream_config.base_url, sandbox_origin);
+            let base = Url::parse(&base)
+                .map_err(|err| ConfigError(format!("{key}: not a URL ({err})")))?;
+            match transport {
+                Some(transport) => Ok(Upstream::with_transport(
+                    name,
+                    upstream_config,
+                    base,
+                    credential,
+                    metrics.clone(),
+                    transport,
+                )),
+                None => Upstream::new(name, upstream_config, base, credential, metrics.clone())
+                    .map_err(|err| ConfigError(format!("upstreams.{name}: {err}"))),
+            }
+        };
+        let commerce = upstream(
+            "commerce",
+            &config.upstreams.commerce,
+            None,
+            transports.commerce,
+        )?;
+        let content = upstream(
+            "content",
+            &config.upstreams.content,
+            secrets.content_api_token.clone(),
+            transports.content,
+        )?;
+        let public_config: Arc<str> = public_config_json(&config, sandbox_origin)?.into();
+        let web = Arc::new(
+            WebAssets::load(&config.web.dist_dir, &public_config)
+                .with_previous_releases(&config.web, redis.clone()),
+        );
+        let shutdown = CancellationToken::new();
+        let cache =
+            EdgeCache::with_shared_tier(config.cache.clone(), metrics.clone(), redis.clone());
+        cache.listen_for_purges(shutdown.clone());
+        let tile_cache = EdgeCache::new(tile_cache_config(&config.cache), metrics.clone());
+        let tiles = tile_provider(&config, &secrets, sandbox_origin, metrics.clone())?;
+        let sealer = Sealer::new(&secrets.session_keys).ok_or_else(|| {
+            ConfigError("BFF_SESSION_KEYS: at least one key is required".to_owned())
+        })?;
+        let auth_rate_limit = Arc::new(ClientRateLimit::auth(
+            &config.rate_limit,
+            metrics.clone(),
+            redis.clone(),
+        ));
+        let search_rate_limit = Arc::new(ClientRateLimit::search(
+            &config.rate_limit,
+            metrics.clone(),
+            redis.clone(),
+        ));
+        let not_found_limit = Arc::new(crate::http::rate_limit::not_found::NotFoundLimit::new(
+            ClientRateLimit::not_found(&config.rate_limit, metrics.clone(), redis.clone()),
+        ));
+        let sign_in_failures =
+            SignInFailures::new(&config.rate_limit, metrics.clone(), redis.clone());
+        let idempotency = Arc::new(IdempotencyStore::default().with_shared(redis.clone().map(
+            |redis| {
+                SharedKeys::new(
+                    redis,
+                    checkout_lease(&config),
+                    config.server.request_timeout,
+                )
+            },
+        )));
+        let sessions = Sessions::new(&config, sealer, metrics.clone());
+        let csrf = Arc::new(Csrf {
+            origin: config.server.public_origin.origin().ascii_serialization(),
+            metrics: metrics.clone(),
+        });
+        let refresher = Arc::new(Refresher::new(
+            redis.clone(),
+            &secrets.session_keys,
+            LeaseTiming::for_upstream(&config.upstreams.commerce),
+        )?);
+        let gateway = Gateway {
+            upstream: commerce.clone(),
+            refresher,
+            metrics: metrics.clone(),
+            refresh_margin_s: i64::try_from(config.session.refresh_margin.as_secs()).unwrap_or(60),
+            verify_after_ms: i64::try_from(config.session.verify_after.as_millis())
+                .unwrap_or(i64::MAX),
+            revocations: Revocations::new(
+                config.session.absolute_lifetime,
+                redis.clone(),
+                metrics.clone(),
+            ),
+            limits: ShopperLimits::new(&config.rate_limit, metrics.clone(), redis.clone()),
+        };
+        Ok(Arc::new(Self {
+            cache,
+            tile_cache,
+            tiles,
+            sessions,
+            csrf,
+            geocoder: Geocoder::select(secrets.geocoder_key.as_ref()),
+            auth_rate_limit,
+            search_rate_limit,
+            not_found_limit,
+            webhook_purges: crate::content::webhook_coalesce::Coalescer::default(),
+            sign_in_failures,
+            idempotency,
+            gateway,
+            config_path,
+            security: Arc::new(SecurityHeaders::new(&config, sandbox_origin)),
+            readiness: Readiness::default(),
+            seo: Arc::new(SeoSettings::new(&config, sandbox_origin)),
+            ssr: Arc::new(crate::ssr::Renderer::start(
+                &crate::ssr::bundle_path(&config.web.dist_dir),
+                &config.ssr,
+                metrics.clone(),
+                public_config.clone(),
+            )),
+            shutdown,
+            stopping: CancellationToken::new(),
+            redis,
+            config,
+            secrets,
+            metrics,
+            commerce,
+            content,
+            public_config,
+            web,
+        }))
+    }
+}
+
+impl AppState {
+    /// Re-reads the configuration file and applies what can change at run time (the cache
+    /// policies). A file that does not load or validate changes nothing; the error says why.
+    pub fn reload(&self) -> Result<String, ConfigError> {
+        let path = self
+            .config_path
+            .as_deref()
+            .ok_or_else(|| ConfigError("no configuration file to reload".to_owned()))?;
+        let fresh = match Config::load(path) {
+            Ok(fresh) => fresh,
+            Err(err) => {
+                tracing::error!(error = %err, path = %path.display(), "configuration reload rejected; keeping the running configuration");
+                return Err(err);
+            }
+        };
+        let mut without_cache = fresh.clone();
+        without_cache.cache = self.config.cache.clone();
+        let others_changed = without_cache.to_toml().ok() != self.config.to_toml().ok();
+        self.tile_cache.set_config(tile_cache_config(&fresh.cache));
+        self.cache.set_config(fresh.cache);
+        let summary = if others_changed {
+            "cache policies reloaded; other changed settings take effect on restart"
+        } else {
+            "cache policies reloaded"
+        };
+        tracing::info!(path = %path.display(), "{summary}");
+        Ok(summary.to_owned())
+    }
+}
+
+/// How long a checkout run's idempotency marker holds in Redis between renewals: as long as one
+/// commerce call may take (queued, then answered), so a live run never loses its key.
+fn checkout_lease(config: &Config) -> Duration {
+    let commerce = &config.upstreams.commerce;
+    commerce.timeout.saturating_add(commerce.queue_timeout)
+}
+
+/// The tile cache: the `[cache]` policies with the tiles' own capacity.
+fn tile_cache_config(cache: &CacheConfig) -> CacheConfig {
+    CacheConfig {
+        capacity_bytes: cache.tile_capacity_bytes,
+        ..cache.clone()
+    }
+}
+
+/// The `[maps]` provider, its key from `BFF_MAP_TILE_KEY`.
+fn tile_provider(
+    config: &Config,
+    secrets: &Secrets,
+    sandbox_origin: Option<&str>,
+    metrics: Arc<Metrics>,
+) -> Result<Option<TileProvider>, ConfigError> {
+    let maps = &config.maps;
+    if !maps.has_provider() {
+        return Ok(None);
+    }
+    let template = resolve_sandbox(&maps.tile_url, sandbox_origin);
+    let base = Url::parse(&template.replace(['{', '}'], ""))
+        .map_err(|err| ConfigError(format!("maps.tile_url: not a URL ({err})")))?;
+    let upstream = Upstream::new("tiles", &maps.upstream(), base, None, metrics)
+        .map_err(|err| ConfigError(format!("maps: {err}")))?;
+    let key_header = (!maps.key_header.is_empty())
+        .then(|| HeaderName::from_bytes(maps.key_header.as_bytes()))
+        .transpose()
+        .map_err(|_| ConfigError("maps.key_header: not a header name".to_owned()))?;
+    Ok(Some(TileProvider::new(
+        upstream,
+        template,
+        secrets.map_tile_key.clone(),
+        key_header,
+    )))
+}
+
+impl FromRef<SharedState> for PublicConfigJson {
+    fn from_ref(state: &SharedState) -> Self {
+        PublicConfigJson(state.public_config.clone())
+    }
+}
+
+impl FromRef<SharedState> for SignInFailures {
+    fn from_ref(state: &SharedState) -> Self {
+        state.sign_in_failures.clone()
+    }
+}
+
+impl FromRef<SharedState> for Gateway {
+    fn from_ref(state: &SharedState) -> Self {
+        state.gateway.clone()
+    }
+}
+
+impl FromRef<SharedState> for Content {
+    fn from_ref(state: &SharedState) -> Self {
+        Content {
+            upstream: state.content.clone(),
+            cache: state.cache.clone(),
+            metrics: state.metrics.clone(),
+        }
+    }
+}
+
+impl FromRef<SharedState> for Dealers {
+    fn from_ref(state: &SharedState) -> Self {
+        Dealers {
+            content: Content::from_ref(state),
+            geocoder: state.geocoder,
+        }
+    }
+}
+
+impl FromRef<SharedState> for Catalogue {
+    fn from_ref(state: &SharedState) -> Self {
+        Catalogue {
+            content: Content::from_ref(state),
+            commerce: state.commerce.clone(),
+        }
+    }
+}
+
+impl FromRef<SharedState> for Tiles {
+    fn from_ref(state: &SharedState) -> Self {
+        Tiles {
+            provider: state.tiles.clone(),
+            cache: state.tile_cache.clone(),
+            max_zoom: state.config.maps.max_zoom,
+        }
+    }
+}
