@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::policy::{CachePolicy, RouteKind};
 use super::tag::CacheTag;
+use crate::http::error::ApiError;
 
 /// Bodies smaller than this are not worth compressing.
 const COMPRESS_MIN_BYTES: usize = 256;
@@ -31,6 +32,18 @@ pub struct Fetched {
     pub content_type: HeaderValue,
     /// Tags besides the route's own (a collection is also tagged with each of its products).
     pub extra_tags: Vec<CacheTag>,
+}
+
+impl Fetched {
+    /// A 404 worth remembering for the negative ttl: the problem body a route answers with.
+    pub fn not_found(detail: String) -> Self {
+        Self {
+            status: StatusCode::NOT_FOUND,
+            body: ApiError::NotFound(detail).problem_body(),
+            content_type: HeaderValue::from_static("application/problem+json"),
+            extra_tags: Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug)]

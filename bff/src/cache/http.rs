@@ -10,8 +10,8 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Response, StatusCode, heade
 use bytes::Bytes;
 
 use super::entry::{Freshness, strong_etag};
+use super::lookup::Lookup;
 use super::status::{CacheState, cache_status};
-use super::store::Lookup;
 
 pub static CACHE_STATUS: HeaderName = HeaderName::from_static("cache-status");
 pub static SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");

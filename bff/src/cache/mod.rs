@@ -1,9 +1,11 @@
 //! The edge cache for content pages, products, collections, search results and the price map.
 
 pub mod entry;
+mod failure;
 pub mod http;
 pub mod key;
 mod l2;
+mod lookup;
 pub mod policy;
 pub mod rendered;
 pub mod status;
@@ -11,10 +13,12 @@ pub mod store;
 pub mod tag;
 
 pub use entry::Fetched;
+pub use failure::FetchFailure;
 pub use http::respond;
 pub use key::normalise;
+pub use lookup::Lookup;
 pub use policy::{CacheConfig, CachePolicy, RouteKind};
 pub use rendered::{Epochs, Rendered};
 pub use status::CacheState;
-pub use store::{EdgeCache, FetchFailure, Lookup};
+pub use store::EdgeCache;
 pub use tag::CacheTag;

@@ -22,9 +22,9 @@ use bytes::Bytes;
 
 use super::entry::{compressed_variants, strong_etag};
 use super::http::{Described, Encoding, Timed, negotiate, not_modified, surrogate_key, tags};
+use super::lookup::Lookup;
 use super::policy::RouteKind;
 use super::status::CacheState;
-use super::store::Lookup;
 
 /// The change counters of every route kind, as read at one instant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

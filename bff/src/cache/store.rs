@@ -17,10 +17,12 @@ use axum::http::{HeaderMap, Response};
 use bytes::Bytes;
 use prometheus_client::metrics::counter::Counter;
 
-use super::entry::{CachedResponse, Fetched, Freshness};
+use super::entry::{CachedResponse, Fetched};
+use super::failure::FetchFailure;
 use super::http::{StoredEncoding, respond, respond_composed};
 use super::key::cache_key;
 use super::l2::{LockAttempt, SharedTier, Written};
+use super::lookup::Lookup;
 use super::policy::{CacheConfig, RouteKind};
 use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocument};
 use super::status::CacheState;
@@ -29,39 +31,6 @@ use crate::coordination::replicas::purge_bus::{BusEvent, Purge};
 use crate::coordination::single_flight::{self, Flight, SingleFlight};
 use crate::observe::metrics::{Metrics, RedisEvent};
 use crate::upstream::UpstreamError;
-
-/// Why a fetch produced no answer. Cloneable: every waiter of a coalesced fetch gets it.
-#[derive(Debug, Clone, thiserror::Error)]
-pub enum FetchFailure {
-    #[error(transparent)]
-    Upstream(#[from] UpstreamError),
-    /// The fetch task panicked or was aborted; its waiters are released with this error.
-    #[error("the fetch task failed")]
-    Aborted,
-}
-
-impl FetchFailure {
-    /// Failures that stale-if-error covers (RFC 5861): server errors, timeouts, no connection.
-    /// A 4xx is an answer, not an outage.
-    fn allows_stale(&self) -> bool {
-        match self {
-            Self::Upstream(UpstreamError::Status { status, .. }) => status.is_server_error(),
-            Self::Upstream(UpstreamError::NotFound { .. } | UpstreamError::InvalidPath(_)) => false,
-            Self::Upstream(_) | Self::Aborted => true,
-        }
-    }
-
-    /// The status the upstream gave, for `Cache-Status: fwd-status`.
-    fn forward_status(&self) -> Option<u16> {
-        match self {
-            Self::Upstream(UpstreamError::Status { status, .. }) => Some(status.as_u16()),
-            Self::Upstream(UpstreamError::Timeout { .. }) => Some(504),
-            // Not sent at all: the upstream's breaker is open.
-            Self::Upstream(UpstreamError::CircuitOpen { .. }) => Some(503),
-            _ => Some(502),
-        }
-    }
-}
 
 /// What a fetch stored (or not) and produced.
 #[derive(Debug, Clone)]
@@ -73,26 +42,6 @@ struct FetchOutcome {
 }
 
 type FetchResult = Result<FetchOutcome, FetchFailure>;
-
-/// The answer to one lookup.
-#[derive(Debug, Clone)]
-pub struct Lookup {
-    /// The entry's key (`route:title`).
-    pub key: String,
-    pub entry: Arc<CachedResponse>,
-    /// The entry's windows under the policy in force at lookup time.
-    pub freshness: Freshness,
-    pub state: CacheState,
-    /// Whether this lookup's fetch stored the entry.
-    pub stored: bool,
-    /// The upstream status this lookup's fetch saw, if it fetched.
-    pub forward_status: Option<u16>,
-    /// A stale copy was at hand when this lookup went forward for a new one (RFC 9211
-    /// `fwd=stale` rather than `fwd=uri-miss`).
-    pub stale_copy: bool,
-    /// The entry served came from L2 (Redis) for this lookup: this replica's L1 had none.
-    pub from_l2: bool,
-}
 
 /// Counts per route and state: for `/admin/cache`, and the metric's counters resolved once.
 #[derive(Debug)]
@@ -1123,10 +1072,7 @@ fn entries_eq(a: &Entries, b: &Entries) -> bool {
 /// The answer to a product or collection title longer than [`super::key::MAX_TITLE_BYTES`]:
 /// a 404 made here, stored nowhere, with no upstream call.
 fn too_long(route: RouteKind, key: String, policy: &super::policy::CachePolicy) -> Lookup {
-    let fetched = crate::content::pages::not_found(format!(
-        "There is no {} with this title.",
-        route.as_str()
-    ));
+    let fetched = Fetched::not_found(format!("There is no {} with this title.", route.as_str()));
     let entry = Arc::new(CachedResponse::new(route, fetched, Vec::new(), policy));
     Lookup {
         key,

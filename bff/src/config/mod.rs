@@ -6,11 +6,11 @@
 mod cidrs;
 mod deprecated;
 pub mod duration;
+mod error;
 mod layers;
 pub mod public;
 pub mod secrets;
 
-use std::fmt;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,6 +18,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
+pub use error::ConfigError;
 pub use secrets::Secrets;
 
 pub use crate::cache::CacheConfig;
@@ -816,18 +817,6 @@ pub struct Loaded {
     pub config: Config,
     pub deprecations: Vec<String>,
 }
-
-/// A configuration that could not be loaded or is not allowed; the message names the key.
-#[derive(Debug)]
-pub struct ConfigError(pub String);
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 impl Config {
     /// Loads `path` (which must exist) and the process's `BFF__` environment overrides, then

@@ -64,16 +64,6 @@ pub fn encoded_entry<T: Serialize + ?Sized>(
     })
 }
 
-/// A 404 worth remembering for the negative ttl.
-pub fn not_found(detail: String) -> Fetched {
-    Fetched {
-        status: StatusCode::NOT_FOUND,
-        body: ApiError::NotFound(detail).problem_body(),
-        content_type: HeaderValue::from_static("application/problem+json"),
-        extra_tags: Vec::new(),
-    }
-}
-
 pub fn decode(upstream: &'static str, body: &[u8]) -> Result<Value, UpstreamError> {
     serde_json::from_slice(body).map_err(|err| UpstreamError::Decode {
         upstream,
@@ -91,7 +81,9 @@ async fn fetch_page(
     let response = match content.get(&path, &request_id).await {
         Ok(response) => response,
         Err(UpstreamError::NotFound { .. }) => {
-            return Ok(not_found(format!("There is no page named '{name}'.")));
+            return Ok(Fetched::not_found(format!(
+                "There is no page named '{name}'."
+            )));
         }
         Err(err) => return Err(err),
     };

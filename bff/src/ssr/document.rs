@@ -17,12 +17,14 @@ use axum::http::{HeaderMap, HeaderValue, Response, StatusCode, header};
 use bytes::Bytes;
 use serde::Deserialize;
 
-use super::Renderer;
 use super::engine::RenderError;
 use super::markup::fill_root;
+use super::pool::Pool;
+use super::settings::SsrConfig;
 use crate::cache::http::respond_made_from;
 use crate::cache::{EdgeCache, Epochs, Lookup, Rendered};
-use crate::coordination::single_flight::Outcome;
+use crate::coordination::single_flight::{Outcome, SingleFlight};
+use crate::observe::metrics::Metrics;
 
 const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
 const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
@@ -56,6 +58,47 @@ pub struct DocumentParts {
     pub shared_epoch: Option<String>,
     /// The API answers the first screen reads, by the app's request path: status and JSON.
     pub answers: Vec<(String, u16, Bytes)>,
+}
+
+/// The renderer and what a document fill needs beside it.
+#[derive(Debug)]
+pub struct Renderer {
+    pool: Option<Pool>,
+    metrics: Arc<Metrics>,
+    /// The public runtime config as JSON, as the document embeds it.
+    public_config: Arc<str>,
+    /// Document fills in flight, by document key.
+    fills: SingleFlight<String, Filled>,
+}
+
+impl Renderer {
+    /// Starts the render threads over `bundle` (absent when the web app is not built: every
+    /// document is then the shell).
+    pub fn start(
+        bundle: &std::path::Path,
+        config: &SsrConfig,
+        metrics: Arc<Metrics>,
+        public_config: Arc<str>,
+    ) -> Self {
+        Self {
+            pool: Pool::start(bundle, config),
+            metrics,
+            public_config,
+            fills: SingleFlight::default(),
+        }
+    }
+
+    /// Whether render threads run (the web build has a server bundle, `threads` > 0).
+    pub fn is_running(&self) -> bool {
+        self.pool.is_some()
+    }
+
+    /// Tests only: fail every render while `on` (see `fault_for_tests`).
+    pub fn set_fault(&self, on: bool) {
+        if let Some(pool) = &self.pool {
+            pool.set_fault(on);
+        }
+    }
 }
 
 /// A fill's outcome, as every request that joined it gets it.

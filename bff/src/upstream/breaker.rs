@@ -25,8 +25,8 @@ use std::time::{Duration, Instant};
 use tower::ServiceExt;
 use tower::util::BoxCloneSyncService;
 
-use super::stack::{Stack, UpstreamRequest};
-use super::{UpstreamError, UpstreamResponse};
+use super::UpstreamError;
+use super::exchange::{Stack, UpstreamRequest, UpstreamResponse};
 use crate::observe::metrics::Metrics;
 
 /// When a breaker opens and for how long.

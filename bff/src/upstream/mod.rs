@@ -5,6 +5,7 @@
 pub mod breaker;
 mod contract;
 mod error;
+mod exchange;
 mod path;
 pub mod stack;
 pub mod tls;
@@ -12,7 +13,7 @@ pub mod transport;
 
 use std::sync::Arc;
 
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Method};
 use bytes::Bytes;
 use secrecy::SecretString;
 use tower::ServiceExt;
@@ -21,8 +22,8 @@ use url::Url;
 pub use breaker::{BreakerSettings, BreakerSnapshot, BreakerState};
 pub use contract::{decode, decode_value};
 pub use error::UpstreamError;
+pub use exchange::{Body, Stack, UpstreamRequest, UpstreamResponse};
 pub use path::{PathError, UpstreamPath};
-pub use stack::{Body, UpstreamRequest};
 pub use transport::{Transport, http_client};
 
 use crate::config::UpstreamConfig;
@@ -109,14 +110,6 @@ pub enum CallBody {
     },
 }
 
-/// A successful upstream answer.
-#[derive(Debug, Clone)]
-pub struct UpstreamResponse {
-    pub status: StatusCode,
-    pub body: Bytes,
-    pub content_type: Option<HeaderValue>,
-}
-
 /// One upstream service.
 #[derive(Clone)]
 pub struct Upstream {
@@ -127,7 +120,7 @@ struct Inner {
     name: &'static str,
     base: Url,
     health_path: String,
-    stack: stack::Stack,
+    stack: Stack,
     /// Also a layer of `stack`; kept here for its state (`/admin/upstreams`).
     breaker: Arc<breaker::Breaker>,
 }

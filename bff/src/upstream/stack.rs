@@ -18,7 +18,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::http::{HeaderMap, HeaderValue, Method, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use bytes::Bytes;
 use secrecy::{ExposeSecret, SecretString};
 use tokio::sync::Semaphore;
@@ -26,48 +26,14 @@ use tower::util::BoxCloneSyncService;
 use tower::{ServiceBuilder, ServiceExt};
 use tracing::Instrument;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
-use url::Url;
 
+use super::UpstreamError;
 use super::breaker::{self, Breaker};
 use super::error::failure;
+use super::exchange::{Body, Stack, UpstreamRequest, UpstreamResponse};
 use super::transport::Transport;
-use super::{UpstreamError, UpstreamResponse};
-use crate::http::request_id::{RequestId, X_REQUEST_ID};
+use crate::http::request_id::X_REQUEST_ID;
 use crate::observe::metrics::{ClientCall, Metrics};
-
-/// A request body.
-#[derive(Debug, Clone, Default)]
-pub enum Body {
-    #[default]
-    Empty,
-    Json(Bytes),
-    /// A ready-made `multipart/form-data` body; `content_type` carries its boundary.
-    Multipart {
-        content_type: HeaderValue,
-        bytes: Bytes,
-    },
-}
-
-/// One request to an upstream, before the stack turns it into HTTP.
-#[derive(Debug, Clone)]
-pub struct UpstreamRequest {
-    pub method: Method,
-    pub url: Url,
-    /// Names the request in errors, traces (`url.template`) and metrics (`operation`): the
-    /// path template written in code (`page/{}`), never a value a shopper sent nor a URL that
-    /// may carry a key.
-    pub label: String,
-    pub body: Body,
-    /// The caller's own token; the upstream's service credential is used when absent.
-    pub bearer: Option<String>,
-    pub guest_id: Option<String>,
-    /// Added last (a map provider's key header).
-    pub headers: HeaderMap,
-    pub request_id: RequestId,
-}
-
-/// The stack as one cloneable service.
-pub type Stack = BoxCloneSyncService<UpstreamRequest, UpstreamResponse, UpstreamError>;
 
 /// What the layers need to know about their upstream.
 pub struct Settings {

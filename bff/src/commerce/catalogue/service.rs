@@ -15,7 +15,7 @@ use super::content::{CardContent, CollectionContent, ProductContent};
 use super::pricing::{PriceMap, SkuPricing};
 use super::query::SearchQuery;
 use crate::cache::{self, FetchFailure, Fetched, Lookup, RouteKind};
-use crate::content::pages::{decode, encoded_entry, not_found};
+use crate::content::pages::{decode, encoded_entry};
 use crate::content::{Data, read};
 use crate::http::error::ApiError;
 use crate::http::request_id::RequestId;
@@ -272,7 +272,7 @@ async fn fetch_product(
     request_id: RequestId,
 ) -> Result<Fetched, UpstreamError> {
     // The title is not echoed: the answer is remembered, and a made-up title is anyone's text.
-    let missing = || not_found("There is no product with this title.".to_owned());
+    let missing = || Fetched::not_found("There is no product with this title.".to_owned());
     let Some(body) = get_entry(&content, "products", &title, &request_id).await? else {
         return Ok(missing());
     };
@@ -290,7 +290,7 @@ async fn fetch_collection(
     title: String,
     request_id: RequestId,
 ) -> Result<Fetched, UpstreamError> {
-    let missing = || not_found("There is no collection with this title.".to_owned());
+    let missing = || Fetched::not_found("There is no collection with this title.".to_owned());
     let Some(body) = get_entry(&content, "product-groups", &title, &request_id).await? else {
         return Ok(missing());
     };

@@ -1,0 +1,35 @@
+//! `[ssr]` in the configuration: threads, queue, time and memory per render.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// `[ssr]` in config/bff.toml.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SsrConfig {
+    /// Render threads, each with its own engine (0: no server rendering, every document is
+    /// the shell with its data inlined). Pods have one CPU: one thread.
+    pub threads: usize,
+    /// Renders that may wait for a thread; past it a fill serves the shell at once.
+    pub queue: usize,
+    /// The most one render may take before the engine stops it.
+    #[serde(with = "crate::config::duration")]
+    pub timeout: Duration,
+    /// The most memory one engine may hold.
+    pub memory_mb: usize,
+    /// Tests only: every render fails, as a timed-out one would. Never set in production.
+    pub fault_for_tests: bool,
+}
+
+impl Default for SsrConfig {
+    fn default() -> Self {
+        Self {
+            threads: 1,
+            queue: 32,
+            timeout: Duration::from_secs(1),
+            memory_mb: 128,
+            fault_for_tests: false,
+        }
+    }
+}
