@@ -1,4 +1,4 @@
-//! The account side of the commerce API over real HTTP: sign-in, registration, tokens, the
+//! The account side of the commerce API over HTTP: sign-in, registration, tokens, the
 //! password and verification flows, the profile, the address book and LE/MIL verification.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -211,10 +211,9 @@ async fn a_body_that_is_not_json_is_a_json_400() {
         .header("content-type", "application/json")
         .body("{not json")
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(response.status().as_u16(), 400);
-    let body: Value = response.json().await.unwrap();
+    let body: Value = response.json().unwrap();
     assert!(body["message"].is_string());
 }
 
@@ -274,8 +273,7 @@ async fn logout_revokes_the_access_token_and_the_refresh_tokens() {
         .post(sandbox.url("/Auth/logout"))
         .bearer_auth(access)
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(response.status().as_u16(), 204);
     let (status, _) = sandbox.get_as("/User/profile", access).await;
     assert_eq!(status, 401, "a revoked token");
@@ -626,7 +624,7 @@ async fn the_profile_needs_a_valid_unexpired_unrevoked_token() {
     let sandbox = start().await;
     let response = sandbox.get("/User/profile").await;
     assert_eq!(response.status().as_u16(), 401);
-    let body: Value = response.json().await.unwrap();
+    let body: Value = response.json().unwrap();
     assert!(body["message"].is_string(), "a JSON 401");
     assert_eq!(sandbox.get_as("/User/profile", "not-a-jwt").await.0, 401);
 
@@ -1015,7 +1013,7 @@ async fn answer_idv(
     authorization_url: &str,
     decision: &str,
 ) -> (String, String) {
-    let page = sandbox.client.get(authorization_url).send().await.unwrap();
+    let page = sandbox.client.get(authorization_url).send().await;
     assert_eq!(page.status().as_u16(), 200);
     let handle = authorization_url.split_once("state=").unwrap().1;
     let response = sandbox
@@ -1023,8 +1021,7 @@ async fn answer_idv(
         .post(sandbox.url("/3p/idv/authorize"))
         .form(&[("state", handle), ("decision", decision)])
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(response.status().as_u16(), 303);
     let location = response.headers()["location"].to_str().unwrap().to_owned();
     let expected = format!("{}/profile/le-mil?", sandbox.state.storefront_url());

@@ -1,4 +1,4 @@
-//! The public forms of the commerce API over real HTTP: newsletter, stock alerts, image
+//! The public forms of the commerce API over HTTP: newsletter, stock alerts, image
 //! requests, dealer registration and Pro Deal applications (with their uploads).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -47,9 +47,9 @@ async fn post_form(
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
-    let response = request.send().await.unwrap();
+    let response = request.send().await;
     let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    (status, response.json().unwrap_or(Value::Null))
 }
 
 fn file(bytes: &[u8], name: &str) -> Part {

@@ -1,11 +1,14 @@
 //! The sandbox keeps its state on disk: users, addresses, carts and tokens survive a restart on
 //! the same data dir, and `--reset` starts over from the seed.
+//!
+//! Over TCP, the one test file that is: the sandbox is served on a port as the binary serves
+//! it, stopped gracefully (`serve` returns `Ok` once its connections close) and served again.
 
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
-use common::{CAPTCHA, start_in};
+use common::{CAPTCHA, start_in_over_tcp};
 use serde_json::json;
 
 const SKU: &str = "TF-V15-556-16-BLK";
@@ -13,7 +16,7 @@ const SKU: &str = "TF-V15-556-16-BLK";
 #[tokio::test]
 async fn users_carts_and_tokens_survive_a_restart_and_reset_starts_over() {
     let dir = tempfile::tempdir().unwrap();
-    let sandbox = start_in(dir.path(), false).await;
+    let sandbox = start_in_over_tcp(dir.path(), false).await;
     let (status, auth) = sandbox
         .post(
             "/Auth/register",
@@ -47,7 +50,7 @@ async fn users_carts_and_tokens_survive_a_restart_and_reset_starts_over() {
     assert_eq!(status, 200, "{cart}");
     sandbox.stop().await;
 
-    let sandbox = start_in(dir.path(), false).await;
+    let sandbox = start_in_over_tcp(dir.path(), false).await;
     let (status, profile) = sandbox.get_as("/User/profile", &token).await;
     assert_eq!(status, 200, "the access token still verifies: {profile}");
     assert_eq!(profile["email"], "pat@example.com");
@@ -66,7 +69,7 @@ async fn users_carts_and_tokens_survive_a_restart_and_reset_starts_over() {
     assert_eq!(status, 200);
     sandbox.stop().await;
 
-    let sandbox = start_in(dir.path(), true).await;
+    let sandbox = start_in_over_tcp(dir.path(), true).await;
     let (status, _) = sandbox
         .post(
             "/Auth/login",

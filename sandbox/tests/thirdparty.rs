@@ -1,4 +1,4 @@
-//! The third-party doubles over real HTTP: card tokenizer, captcha, identity verification,
+//! The third-party doubles over HTTP: card tokenizer, captcha, identity verification,
 //! outbox, tiles and the scripts the browser loads.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -169,8 +169,7 @@ async fn browser_endpoints_answer_cors_preflights() {
             .header("Access-Control-Request-Method", "POST")
             .header("Access-Control-Request-Headers", "content-type")
             .send()
-            .await
-            .unwrap();
+            .await;
         assert_eq!(response.status(), 204, "{path}");
         let header = |name: &str| response.headers()[name].to_str().unwrap().to_owned();
         assert_eq!(header("access-control-allow-origin"), "*");
@@ -183,8 +182,7 @@ async fn browser_endpoints_answer_cors_preflights() {
         .header("Origin", "http://localhost:8080")
         .json(&secure_data("4111111111111111", "12", "2035", "123"))
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(response.headers()["access-control-allow-origin"], "*");
     sandbox.stop().await;
 }
@@ -253,10 +251,9 @@ async fn siteverify(sandbox: &TestSandbox, form: &[(&str, &str)]) -> Value {
         .post(sandbox.url("/3p/recaptcha/api/siteverify"))
         .form(form)
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(response.status(), 200);
-    response.json().await.unwrap()
+    response.json().unwrap()
 }
 
 #[tokio::test]
@@ -319,7 +316,7 @@ fn start_verification(sandbox: &TestSandbox, user_id: i64) -> String {
 
 /// Opens the authorization page and answers it; returns the redirect's code and state.
 async fn answer_verification(sandbox: &TestSandbox, url: &str, decision: &str) -> (String, String) {
-    let page = sandbox.client.get(url).send().await.unwrap();
+    let page = sandbox.client.get(url).send().await;
     assert_eq!(page.status(), 200);
     assert!(
         page.headers()["content-type"]
@@ -327,7 +324,7 @@ async fn answer_verification(sandbox: &TestSandbox, url: &str, decision: &str) -
             .unwrap()
             .starts_with("text/html")
     );
-    let html = page.text().await.unwrap();
+    let html = page.text();
     assert!(html.contains("VeriPass"));
     assert!(html.contains(">Approve</button>"));
     assert!(html.contains(">Reject</button>"));
@@ -339,8 +336,7 @@ async fn answer_verification(sandbox: &TestSandbox, url: &str, decision: &str) -
         .post(sandbox.url("/3p/idv/authorize"))
         .form(&[("state", state.as_str()), ("decision", decision)])
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(response.status(), 303);
     let location = response.headers()["location"].to_str().unwrap().to_owned();
     let query = location
@@ -401,8 +397,7 @@ async fn identity_verification_approve_then_exchange_once() {
         .post(sandbox.url("/3p/idv/authorize"))
         .form(&[("state", state.as_str()), ("decision", "reject")])
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(again.status(), 409);
     sandbox.stop().await;
 }
@@ -443,8 +438,7 @@ async fn identity_verification_refuses_bad_requests() {
         .post(sandbox.url("/3p/idv/authorize"))
         .form(&[("state", "unknown"), ("decision", "approve")])
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(answer.status(), 404);
     assert!(answer.headers().get("location").is_none());
 
@@ -459,8 +453,7 @@ async fn identity_verification_refuses_bad_requests() {
             ("redirect_uri", "https://evil.example/"),
         ])
         .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(answer.status(), 400);
 
     let public_url = sandbox.state.public_url().to_owned();
@@ -535,7 +528,7 @@ async fn outbox_lists_sent_email_as_json_and_html() {
             .unwrap()
             .starts_with("text/html")
     );
-    let html = page.text().await.unwrap();
+    let html = page.text();
     assert!(html.contains("Verify &lt;your&gt; account &amp; more"));
     assert!(!html.contains("Verify <your>"));
     assert!(html.contains(r#"<a href="http://localhost:8080/verify?token=abc&amp;x=1">"#));
@@ -546,9 +539,7 @@ async fn outbox_lists_sent_email_as_json_and_html() {
     let filtered = sandbox
         .get("/3p/outbox?to=older%40example.test")
         .await
-        .text()
-        .await
-        .unwrap();
+        .text();
     assert!(filtered.contains("Older mail"));
     assert!(!filtered.contains("Verify &lt;your&gt;"));
     sandbox.stop().await;
@@ -560,7 +551,7 @@ async fn tiles_are_pngs() {
     let response = sandbox.get("/3p/tiles/3/2/5.png").await;
     assert_eq!(response.status(), 200);
     assert_eq!(response.headers()["content-type"], "image/png");
-    let bytes = response.bytes().await.unwrap();
+    let bytes = response.bytes();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     assert_eq!(&bytes[12..16], b"IHDR");
     assert_eq!(&bytes[16..24], &[0, 0, 1, 0, 0, 0, 1, 0], "256x256");
@@ -597,7 +588,7 @@ async fn scripts_and_the_builder_page_are_served() {
                 .starts_with("application/javascript"),
             "{path}"
         );
-        let source = response.text().await.unwrap();
+        let source = response.text();
         assert!(source.contains(marker), "{path}");
         assert!(!source.contains("__SANDBOX_ORIGIN__"), "{path}");
         assert_eq!(
@@ -618,7 +609,7 @@ async fn scripts_and_the_builder_page_are_served() {
         builder.headers().get("x-frame-options").is_none(),
         "framed by the storefront"
     );
-    let html = builder.text().await.unwrap();
+    let html = builder.text();
     assert!(html.contains("registerBridge"));
     assert!(html.contains("\"http://localhost:8080\""));
     sandbox.stop().await;
