@@ -1,8 +1,9 @@
 //! Turning lookups into HTTP answers for browsers and CDNs: `Cache-Control` with the remaining
 //! freshness and the stale windows, a strong `ETag` with 304s, `Surrogate-Key`, `Cache-Status`,
-//! and the stored gzip/brotli variant the client accepts. One header builder serves a single
-//! cached entry ([`respond`]) and a body composed from several ([`respond_composed`]).
+//! and the stored gzip/brotli variant the client accepts. One builder, [`CachedAnswer`], sends
+//! every cached answer: a single cached entry, a body composed from several, a remembered one.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Body;
@@ -10,8 +11,9 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Response, StatusCode, heade
 use bytes::Bytes;
 
 use super::entry::{Freshness, strong_etag};
+use super::rendered::{Epochs, Rendered};
 use super::status::{CacheState, cache_status};
-use super::store::Lookup;
+use super::store::{EdgeCache, Lookup};
 
 pub static CACHE_STATUS: HeaderName = HeaderName::from_static("cache-status");
 pub static SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");
@@ -272,61 +274,223 @@ pub(super) fn not_modified(headers: HeaderMap) -> Response<Body> {
     response
 }
 
-/// The HTTP answer for `lookup`, given the request's headers.
-pub fn respond(lookup: &Lookup, request_headers: &HeaderMap) -> Response<Body> {
-    let entry = &lookup.entry;
-    let headers = Described::lookup(lookup).headers(
-        surrogate_key(entry.tags.iter().map(String::as_str)),
-        entry.etag.clone(),
-        Instant::now(),
-    );
-    send(
-        headers,
-        request_headers,
-        &entry.etag,
-        Stored {
-            status: entry.status,
-            content_type: &entry.content_type,
-            body: &entry.body,
-            gzip: entry.gzip.as_ref(),
-            brotli: entry.brotli.as_ref(),
-        },
-    )
-}
-
 /// A response extension: the body was chosen among the variants stored with it, so nothing
 /// downstream compresses it again (the compression layer skips answers carrying it).
 #[derive(Debug, Clone, Copy)]
 pub struct StoredEncoding;
 
-/// A stored body and its compressed variants.
-pub(super) struct Stored<'a> {
-    pub status: StatusCode,
-    pub content_type: &'a HeaderValue,
-    pub body: &'a Bytes,
-    pub gzip: Option<&'a Bytes>,
-    pub brotli: Option<&'a Bytes>,
+/// An answer from the edge cache, and the one way to send one: built from what it is made of,
+/// with options, then [`sent`](Self::send) given the request's headers. Every cached answer
+/// carries the same derived headers (`ETag`, `Cache-Control`, `Cache-Status`, `Surrogate-Key`,
+/// `Age`, `Vary`), and a matching `If-None-Match` is a 304.
+///
+/// - [`Self::entry`]: one cache entry as it is stored, in the stored gzip/brotli variant the
+///   client accepts (marked [`StoredEncoding`]), with the entry's status, type and `ETag`.
+/// - [`Self::json`] and [`Self::document`]: a body made from several cache entries (content and
+///   the price map, a page and the answer made from it), with the headers derived from all the
+///   parts:
+///   - `ETag`: a strong hash of the body, so it changes exactly when what the client sees
+///     changes;
+///   - `Cache-Control`: the shortest remaining freshness and stale windows of the parts, so no
+///     browser or CDN keeps a part longer than its own policy allows;
+///   - `Cache-Status`: one member for this cache, in the state of the part that did the most
+///     work;
+///   - `Surrogate-Key`: every part's tags, each once, so purging any part reaches CDNs;
+///   - `Age`: the oldest part's.
+///
+///   Without parts nothing describes the body's freshness: it is answered `no-store`. A body made
+///   from one remembered 404 keeps that entry's short caching with no stale windows; only a 200
+///   can be a 304. Not marked [`StoredEncoding`]: the body was never stored, so the compression
+///   layer compresses it like any other answer.
+/// - [`Self::remembered`]: an answer remembered for the hit path ([`Rendered`]), sent again.
+///
+/// With [`Self::remember`], an answer whose parts are all fresh 200s is remembered for the hit
+/// path; when every part was an L1 hit, it is sent as the hit path will send it from now on.
+#[must_use]
+pub struct CachedAnswer<'a> {
+    made_of: MadeOf<'a>,
+    remember: Option<(&'a EdgeCache, Epochs)>,
+    cache_control: Option<HeaderValue>,
+    now: Option<Instant>,
 }
 
-/// A 304 when `If-None-Match` names `etag`, otherwise the stored variant the client prefers,
-/// with `headers`.
-pub(super) fn send(
-    mut headers: HeaderMap,
-    request_headers: &HeaderMap,
-    etag: &HeaderValue,
-    stored: Stored<'_>,
-) -> Response<Body> {
-    if matches_etag(request_headers, etag) {
+enum MadeOf<'a> {
+    Entry(&'a Lookup),
+    Body {
+        parts: Vec<&'a Lookup>,
+        status: StatusCode,
+        content_type: HeaderValue,
+        body: Bytes,
+    },
+    Remembered(&'a Rendered),
+}
+
+impl<'a> CachedAnswer<'a> {
+    /// The entry `lookup` found, as it is stored.
+    pub fn entry(lookup: &'a Lookup) -> Self {
+        Self::of(MadeOf::Entry(lookup))
+    }
+
+    /// A JSON `body` (a 200) composed from `parts`.
+    pub fn json(parts: impl IntoIterator<Item = &'a Lookup>, body: Bytes) -> Self {
+        Self::document(
+            parts,
+            StatusCode::OK,
+            HeaderValue::from_static("application/json"),
+            body,
+        )
+    }
+
+    /// A `body` of any type and status made from `parts` (a page's HTML document, whose head is
+    /// built from the page's content and the price map; the sitemap).
+    pub fn document(
+        parts: impl IntoIterator<Item = &'a Lookup>,
+        status: StatusCode,
+        content_type: HeaderValue,
+        body: Bytes,
+    ) -> Self {
+        Self::of(MadeOf::Body {
+            parts: parts.into_iter().collect(),
+            status,
+            content_type,
+            body,
+        })
+    }
+
+    /// An answer remembered for the hit path: the headers a lookup's hit gets, with `Age`, the
+    /// ttl and `max-age` as of now (see [`Self::at`]), and the stored variant the client
+    /// accepts. Not marked [`StoredEncoding`] (the hit path has nothing downstream).
+    pub fn remembered(answer: &'a Rendered) -> Self {
+        Self::of(MadeOf::Remembered(answer))
+    }
+
+    fn of(made_of: MadeOf<'a>) -> Self {
+        Self {
+            made_of,
+            remember: None,
+            cache_control: None,
+            now: None,
+        }
+    }
+
+    /// Remembered in `cache` for the hit path, under the first part's key, when every part is a
+    /// fresh 200 (and so is the answer); `epochs` were read before the parts were looked up.
+    pub fn remember(mut self, cache: &'a EdgeCache, epochs: Epochs) -> Self {
+        self.remember = Some((cache, epochs));
+        self
+    }
+
+    /// Towards browsers revalidated on every visit (`Cache-Control: no-cache`; its `ETag` makes
+    /// that a 304); the parts' windows stay for the edge cache (`Surrogate-Key`, `Age`). A
+    /// remembered answer carries its own `Cache-Control`.
+    pub fn revalidated(mut self) -> Self {
+        self.cache_control = Some(HeaderValue::from_static("no-cache"));
+        self
+    }
+
+    /// The timed headers (`Age`, `Cache-Control`, `Cache-Status`) as of `now` rather than the
+    /// moment it is sent.
+    pub fn at(mut self, now: Instant) -> Self {
+        self.now = Some(now);
+        self
+    }
+
+    /// The HTTP answer, given the request's headers.
+    pub fn send(self, request_headers: &HeaderMap) -> Response<Body> {
+        let now = self.now.unwrap_or_else(Instant::now);
+        let parts: &[&Lookup] = match &self.made_of {
+            MadeOf::Remembered(answer) => return answer.send(now, request_headers),
+            MadeOf::Entry(lookup) => std::slice::from_ref(lookup),
+            MadeOf::Body { parts, .. } => parts,
+        };
+        let remembered = self.remember.and_then(|(cache, epochs)| {
+            Some((cache, Arc::new(self.rendered(parts, epochs, now)?)))
+        });
+        let response = match &remembered {
+            // All hits: the very answer the hit path will give from now on.
+            // (An L2 hit is told as such this once; the next request is an L1 hit.)
+            Some((_, rendered))
+                if parts
+                    .iter()
+                    .all(|part| part.state == CacheState::Hit && !part.from_l2) =>
+            {
+                let mut response = rendered.send(now, request_headers);
+                response.extensions_mut().insert(StoredEncoding);
+                response
+            }
+            _ => {
+                let mut response = match &self.made_of {
+                    MadeOf::Entry(lookup) => stored(lookup, now, request_headers),
+                    MadeOf::Body {
+                        status,
+                        content_type,
+                        body,
+                        ..
+                    } => made(
+                        parts,
+                        *status,
+                        content_type.clone(),
+                        body.clone(),
+                        now,
+                        request_headers,
+                    ),
+                    MadeOf::Remembered(answer) => answer.send(now, request_headers),
+                };
+                if let Some(value) = &self.cache_control {
+                    response
+                        .headers_mut()
+                        .insert(header::CACHE_CONTROL, value.clone());
+                }
+                response
+            }
+        };
+        if let (Some((cache, rendered)), Some(first)) = (remembered, parts.first()) {
+            cache.remember_answer(first.key.clone(), rendered);
+        }
+        response
+    }
+
+    /// The answer as the hit path keeps it: `None` unless every part is a fresh 200 (and so is
+    /// a made body).
+    fn rendered(&self, parts: &[&Lookup], epochs: Epochs, now: Instant) -> Option<Rendered> {
+        let composed = match &self.made_of {
+            MadeOf::Body {
+                status,
+                content_type,
+                body,
+                ..
+            } => {
+                if *status != StatusCode::OK {
+                    return None;
+                }
+                Some((body, content_type.clone()))
+            }
+            _ => None,
+        };
+        Rendered::new(parts, composed, epochs, now, self.cache_control.clone())
+    }
+}
+
+/// The entry `lookup` found, as stored: a 304 when `If-None-Match` names its `ETag`, otherwise
+/// the stored variant the client prefers.
+fn stored(lookup: &Lookup, now: Instant, request_headers: &HeaderMap) -> Response<Body> {
+    let entry = &lookup.entry;
+    let mut headers = Described::lookup(lookup).headers(
+        surrogate_key(entry.tags.iter().map(String::as_str)),
+        entry.etag.clone(),
+        now,
+    );
+    if matches_etag(request_headers, &entry.etag) {
         return not_modified(headers);
     }
-    headers.insert(header::CONTENT_TYPE, stored.content_type.clone());
+    headers.insert(header::CONTENT_TYPE, entry.content_type.clone());
     let (encoding, variant) = match negotiate(
         request_headers,
-        stored.brotli.is_some(),
-        stored.gzip.is_some(),
+        entry.brotli.is_some(),
+        entry.gzip.is_some(),
     ) {
-        Encoding::Brotli => ("br", stored.brotli),
-        Encoding::Gzip => ("gzip", stored.gzip),
+        Encoding::Brotli => ("br", entry.brotli.as_ref()),
+        Encoding::Gzip => ("gzip", entry.gzip.as_ref()),
         Encoding::Identity => ("identity", None),
     };
     let body = match variant {
@@ -334,51 +498,22 @@ pub(super) fn send(
             headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
             body.clone()
         }
-        None => stored.body.clone(),
+        None => entry.body.clone(),
     };
     let mut response = Response::new(Body::from(body));
-    *response.status_mut() = stored.status;
+    *response.status_mut() = entry.status;
     *response.headers_mut() = headers;
     response.extensions_mut().insert(StoredEncoding);
     response
 }
 
-/// The HTTP answer for a JSON `body` composed from several cache entries (content and the price
-/// map, a page and the answer made from it), with the same headers as a single cached answer,
-/// derived from all the parts:
-/// - `ETag`: a strong hash of the composed body, so it changes exactly when what the client sees
-///   changes, and a matching `If-None-Match` gets a 304;
-/// - `Cache-Control`: the shortest remaining freshness and stale windows of the parts, so no
-///   browser or CDN keeps a part longer than its own policy allows;
-/// - `Cache-Status`: one member for this cache, in the state of the part that did the most work;
-/// - `Surrogate-Key`: every part's tags, each once, so purging any part reaches CDNs;
-/// - `Age`: the oldest part's.
-///
-/// Without parts nothing describes the body's freshness: it is answered `no-store`.
-pub fn respond_composed(
-    parts: &[&Lookup],
-    body: Bytes,
-    request_headers: &HeaderMap,
-) -> Response<Body> {
-    respond_made_from(
-        parts,
-        StatusCode::OK,
-        HeaderValue::from_static("application/json"),
-        body,
-        request_headers,
-    )
-}
-
-/// As [`respond_composed`], for a body of any type and status made from cache entries (a
-/// page's HTML document, whose head is built from the page's content and the price map). A
-/// body made from one remembered 404 keeps that entry's short caching with no stale windows;
-/// only a 200 can be a 304. Not marked [`StoredEncoding`]: the body was never stored, so the
-/// compression layer compresses it like any other answer.
-pub fn respond_made_from(
+/// A `body` made from `parts` (see [`CachedAnswer`]).
+fn made(
     parts: &[&Lookup],
     status: StatusCode,
     content_type: HeaderValue,
     body: Bytes,
+    now: Instant,
     request_headers: &HeaderMap,
 ) -> Response<Body> {
     let etag = strong_etag(&body);
@@ -387,9 +522,7 @@ pub fn respond_made_from(
         _ => Described::merged(parts),
     };
     let mut headers = match described {
-        Some(described) => {
-            described.headers(surrogate_key(tags(parts)), etag.clone(), Instant::now())
-        }
+        Some(described) => described.headers(surrogate_key(tags(parts)), etag.clone(), now),
         None => {
             let mut headers = HeaderMap::new();
             headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -454,6 +587,18 @@ mod tests {
             stale_copy: false,
             from_l2: false,
         }
+    }
+
+    fn respond(lookup: &Lookup, request_headers: &HeaderMap) -> Response<Body> {
+        CachedAnswer::entry(lookup).send(request_headers)
+    }
+
+    fn respond_composed(
+        parts: &[&Lookup],
+        body: Bytes,
+        request_headers: &HeaderMap,
+    ) -> Response<Body> {
+        CachedAnswer::json(parts.iter().copied(), body).send(request_headers)
     }
 
     fn request(pairs: &[(&'static str, &str)]) -> HeaderMap {
@@ -697,6 +842,39 @@ mod tests {
         ] {
             assert_eq!(header(&single, name), header(&composed, name), "{name}");
         }
+    }
+
+    #[test]
+    fn a_revalidated_document_is_no_cache_also_as_a_304_and_keeps_its_other_headers() {
+        let lookup = lookup();
+        let html = HeaderValue::from_static("text/html; charset=utf-8");
+        let body = Bytes::from_static(b"<!doctype html>");
+        let response =
+            CachedAnswer::document([&lookup], StatusCode::OK, html.clone(), body.clone())
+                .revalidated()
+                .send(&request(&[]));
+        assert_eq!(header(&response, "cache-control"), "no-cache");
+        assert_eq!(
+            header(&response, "content-type"),
+            "text/html; charset=utf-8"
+        );
+        assert_eq!(header(&response, "surrogate-key"), "page:home");
+        assert!(response.extensions().get::<StoredEncoding>().is_none());
+        let etag = header(&response, "etag").to_owned();
+        let again = CachedAnswer::document([&lookup], StatusCode::OK, html, body)
+            .revalidated()
+            .send(&request(&[("if-none-match", &etag)]));
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(header(&again, "cache-control"), "no-cache");
+    }
+
+    #[test]
+    fn only_a_stored_entry_is_marked_as_sent_in_a_stored_encoding() {
+        let lookup = lookup();
+        let stored = respond(&lookup, &request(&[]));
+        assert!(stored.extensions().get::<StoredEncoding>().is_some());
+        let composed = respond_composed(&[&lookup], lookup.entry.body.clone(), &request(&[]));
+        assert!(composed.extensions().get::<StoredEncoding>().is_none());
     }
 
     #[test]

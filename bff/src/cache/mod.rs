@@ -11,7 +11,7 @@ pub mod store;
 pub mod tag;
 
 pub use entry::Fetched;
-pub use http::respond;
+pub use http::CachedAnswer;
 pub use key::normalise;
 pub use policy::{CacheConfig, CachePolicy, RouteKind};
 pub use rendered::{Epochs, Rendered};

@@ -64,7 +64,7 @@ pub async fn product(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let answer = catalogue.product(&title, request_id).await?;
-    Ok(answer.respond(&catalogue.content.cache, &headers))
+    Ok(answer.cached(&catalogue.content.cache).send(&headers))
 }
 
 /// A collection, priced.
@@ -102,7 +102,7 @@ pub async fn collection(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let answer = catalogue.collection(&title, request_id).await?;
-    Ok(answer.respond(&catalogue.content.cache, &headers))
+    Ok(answer.cached(&catalogue.content.cache).send(&headers))
 }
 
 /// Search products.
@@ -143,5 +143,5 @@ pub async fn search(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let answer = catalogue.search(&query, request_id).await?;
-    Ok(answer.respond(&catalogue.content.cache, &headers))
+    Ok(answer.cached(&catalogue.content.cache).send(&headers))
 }

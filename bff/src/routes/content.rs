@@ -6,6 +6,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
+use crate::cache::CachedAnswer;
 use crate::content::Content;
 use crate::content::page_shapes::{ContentPage, PageName};
 use crate::error::ApiError;
@@ -47,5 +48,7 @@ pub async fn page(
     // Read before the lookup, so the answer is remembered only while nothing has changed.
     let epochs = content.cache.epochs();
     let lookup = content.page_lookup(&name, request_id).await?;
-    Ok(content.cache.respond(epochs, &[&lookup], None, &headers))
+    Ok(CachedAnswer::entry(&lookup)
+        .remember(&content.cache, epochs)
+        .send(&headers))
 }

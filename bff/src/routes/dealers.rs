@@ -7,7 +7,7 @@ use axum::response::Response;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::cache::http::respond_composed;
+use crate::cache::CachedAnswer;
 use crate::content::dealers::{DealerList, DealerSearch, Dealers};
 use crate::error::ApiError;
 use crate::openapi::schemas::dealers::RadiusMiles;
@@ -56,5 +56,5 @@ async fn list(
     let found = dealers.search(&search, request_id).await?;
     // The cache headers of the page it is made from (freshness, Cache-Status, Surrogate-Key, so
     // a purge of the page reaches CDNs too) and an ETag of this very answer.
-    Ok(respond_composed(&[&found.page], found.body()?, &headers))
+    Ok(CachedAnswer::json([&found.page], found.body()?).send(&headers))
 }
