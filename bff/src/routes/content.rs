@@ -11,6 +11,7 @@ use crate::content::Content;
 use crate::content::page_shapes::{ContentPage, PageName};
 use crate::error::ApiError;
 use crate::extract::Path;
+use crate::openapi::cached::{CachedBody, CachedResponses};
 use crate::request_id::RequestId;
 
 /// A content page.
@@ -27,15 +28,7 @@ use crate::request_id::RequestId;
             description = "The page's name, matched ignoring case and surrounding spaces."),
     ),
     responses(
-        (status = 200, description = "The page.", body = ContentPage,
-            headers(
-                ("ETag" = String, description = "Strong; changes exactly when the page does."),
-                ("Cache-Control" = String,
-                    description = "The remaining freshness and the stale windows."),
-                ("Cache-Status" = String, description = "What the BFF's cache did (RFC 9211)."),
-            )),
-        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
-            headers(("ETag" = String))),
+        CachedResponses<ContentPage>,
         (status = 404, response = crate::openapi::problems::NotFound),
     ),
 )]
@@ -51,4 +44,10 @@ pub async fn page(
     Ok(CachedAnswer::entry(&lookup)
         .remember(&content.cache, epochs)
         .send(&headers))
+}
+
+impl CachedBody for ContentPage {
+    const DESCRIPTION: &'static str = "The page.";
+    const ETAG: &'static str = "Strong; changes exactly when the page does.";
+    const CACHE_CONTROL: &'static str = "The remaining freshness and the stale windows.";
 }
