@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode};
-use bff::cache::{self, CacheConfig, EdgeCache, Fetched, RouteKind};
+use bff::cache::{CacheConfig, CachedAnswer, EdgeCache, Fetched, RouteKind};
 use bff::config::Config;
 use bff::edge::hit_path::HitPath;
 use bff::http::security::SecurityHeaders;
@@ -56,7 +56,7 @@ fn cache_hit(c: &mut Criterion) {
                 })
                 .await
                 .unwrap_or_else(|err| panic!("lookup: {err}"));
-            cache::respond(&lookup, &headers)
+            CachedAnswer::entry(&lookup).send(&headers)
         });
     });
     let no_headers = HeaderMap::new();
@@ -68,7 +68,7 @@ fn cache_hit(c: &mut Criterion) {
                 })
                 .await
                 .unwrap_or_else(|err| panic!("lookup: {err}"));
-            cache::respond(&lookup, &no_headers)
+            CachedAnswer::entry(&lookup).send(&no_headers)
         });
     });
     let epochs = cache.epochs();
@@ -77,7 +77,9 @@ fn cache_hit(c: &mut Criterion) {
             unreachable!("the entry is fresh")
         }))
         .unwrap_or_else(|err| panic!("lookup: {err}"));
-    cache.respond(epochs, &[&lookup], None, &no_headers);
+    CachedAnswer::entry(&lookup)
+        .remember(&cache, epochs)
+        .send(&no_headers);
     let hits = HitPath::new(
         cache.clone(),
         Arc::new(SecurityHeaders::new(&Config::default(), None)),
@@ -143,7 +145,9 @@ fn product_hits(
     let epochs = cache.epochs();
     let parts = [&content, &prices];
     // the composed answer is remembered under the product's key, as the route remembers it
-    cache.respond(epochs, &parts, Some(product.clone()), &HeaderMap::new());
+    CachedAnswer::json(parts, product.clone())
+        .remember(&cache, epochs)
+        .send(&HeaderMap::new());
     // a document of a product page's size: the shell, the first screen, the data inlined
     let document = Bytes::from(format!(
         "<!doctype html><html><head><title>Summit LR</title></head><body><div id=\"root\">{}</div>\

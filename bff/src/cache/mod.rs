@@ -1,5 +1,6 @@
 //! The edge cache for content pages, products, collections, search results and the price map.
 
+pub mod answer;
 pub mod entry;
 mod failure;
 pub mod http;
@@ -12,9 +13,9 @@ pub mod status;
 pub mod store;
 pub mod tag;
 
+pub use answer::CachedAnswer;
 pub use entry::Fetched;
 pub use failure::FetchFailure;
-pub use http::respond;
 pub use key::normalise;
 pub use lookup::Lookup;
 pub use policy::{CacheConfig, CachePolicy, RouteKind};

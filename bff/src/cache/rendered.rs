@@ -84,23 +84,6 @@ pub struct Rendered {
 }
 
 impl Rendered {
-    /// `parts` (one entry served as it is when `composed` is `None`, else the parts of the
-    /// `composed` body) as a rememberable answer: `None` unless every part is a fresh 200.
-    pub(super) fn new(
-        parts: &[&Lookup],
-        composed: Option<&Bytes>,
-        epochs: Epochs,
-        now: Instant,
-    ) -> Option<Self> {
-        Self::typed(
-            parts,
-            composed.map(|body| (body, HeaderValue::from_static("application/json"))),
-            epochs,
-            now,
-            None,
-        )
-    }
-
     /// A server-rendered HTML document made from `parts`: remembered like a composed answer,
     /// sent to browsers as `no-cache` with its strong `ETag` (a revisit is a 304).
     pub(super) fn document(
@@ -109,7 +92,7 @@ impl Rendered {
         epochs: Epochs,
         now: Instant,
     ) -> Option<Self> {
-        Self::typed(
+        Self::new(
             parts,
             Some((body, HeaderValue::from_static("text/html; charset=utf-8"))),
             epochs,
@@ -126,7 +109,7 @@ impl Rendered {
         epochs: Epochs,
         now: Instant,
     ) -> Option<Self> {
-        Self::typed_with(
+        Self::with_variants(
             parts,
             Some((
                 &stored.body,
@@ -148,18 +131,21 @@ impl Rendered {
         }
     }
 
-    fn typed(
+    /// `parts` (one entry served as it is when `composed` is `None`, else the parts of the
+    /// `composed` body, with its type) as a rememberable answer: `None` unless every part is a
+    /// fresh 200. `cache_control` is sent to browsers instead of the parts' windows.
+    pub(super) fn new(
         parts: &[&Lookup],
         composed: Option<(&Bytes, HeaderValue)>,
         epochs: Epochs,
         now: Instant,
         cache_control: Option<HeaderValue>,
     ) -> Option<Self> {
-        Self::typed_with(parts, composed, None, epochs, now, cache_control)
+        Self::with_variants(parts, composed, None, epochs, now, cache_control)
     }
 
-    /// [`Self::typed`], with the composed body's compressed variants when they are at hand.
-    fn typed_with(
+    /// [`Self::new`], with the composed body's compressed variants when they are at hand.
+    fn with_variants(
         parts: &[&Lookup],
         composed: Option<(&Bytes, HeaderValue)>,
         variants: Option<(Option<Bytes>, Option<Bytes>)>,
@@ -233,11 +219,12 @@ impl Rendered {
         })
     }
 
-    /// The answer as a hit, given the request's headers: the headers a lookup's hit gets from
-    /// [`super::http::respond`], with `Age`, the ttl and `max-age` as of `now`. Its body is the
-    /// stored variant the client accepts: nothing downstream may compress it again (the router
-    /// marks it so; the hit path has nothing downstream).
-    pub fn respond(&self, now: Instant, request_headers: &HeaderMap) -> Response<Body> {
+    /// The answer as a hit, given the request's headers (sent through
+    /// [`super::http::CachedAnswer::remembered`]): the headers a lookup's hit gets from
+    /// [`super::http::CachedAnswer::entry`], with `Age`, the ttl and `max-age` as of `now`. Its
+    /// body is the stored variant the client accepts: nothing downstream may compress it again
+    /// (the router marks it so; the hit path has nothing downstream).
+    pub(super) fn send(&self, now: Instant, request_headers: &HeaderMap) -> Response<Body> {
         let timed = self.timed(now);
         if super::http::matches_etag(request_headers, &self.etag) {
             let mut headers = self.not_modified.clone();

@@ -12,14 +12,11 @@ use moka::Expiry;
 use moka::notification::RemovalCause;
 use tracing::Instrument;
 
-use axum::body::Body;
-use axum::http::{HeaderMap, Response};
 use bytes::Bytes;
 use prometheus_client::metrics::counter::Counter;
 
 use super::entry::{CachedResponse, Fetched};
 use super::failure::FetchFailure;
-use super::http::{StoredEncoding, respond, respond_composed};
 use super::key::cache_key;
 use super::l2::{LockAttempt, SharedTier, Written};
 use super::lookup::Lookup;
@@ -510,36 +507,9 @@ impl EdgeCache {
         }
     }
 
-    /// The HTTP answer for `parts` (one entry, or the parts of `composed`), looked up after
-    /// `epochs` were read; remembered for later requests when every part is a fresh 200.
-    pub fn respond(
-        &self,
-        epochs: Epochs,
-        parts: &[&Lookup],
-        composed: Option<Bytes>,
-        request_headers: &HeaderMap,
-    ) -> Response<Body> {
-        let now = Instant::now();
-        let rendered = Rendered::new(parts, composed.as_ref(), epochs, now).map(Arc::new);
-        let response = match (&rendered, parts) {
-            // All hits: the very answer the hit path will give from now on.
-            // (An L2 hit is told as such this once; the next request is an L1 hit.)
-            (Some(rendered), _)
-                if parts
-                    .iter()
-                    .all(|part| part.state == CacheState::Hit && !part.from_l2) =>
-            {
-                let mut response = rendered.respond(now, request_headers);
-                response.extensions_mut().insert(StoredEncoding);
-                response
-            }
-            (_, [single]) if composed.is_none() => respond(single, request_headers),
-            _ => respond_composed(parts, composed.unwrap_or_default(), request_headers),
-        };
-        if let (Some(rendered), Some(first)) = (rendered, parts.first()) {
-            self.inner.remembered.insert(first.key.clone(), rendered);
-        }
-        response
+    /// Remembers `answer` under `key` for the hit path (see [`super::http::CachedAnswer`]).
+    pub(super) fn remember_answer(&self, key: String, answer: Arc<Rendered>) {
+        self.inner.remembered.insert(key, answer);
     }
 
     /// Answers `title` on `route` from the cache, fetching with `fetch` when needed.

@@ -23,7 +23,7 @@ use percent_encoding::percent_decode_str;
 use prometheus_client::metrics::histogram::Histogram;
 
 use crate::cache::key::request_key;
-use crate::cache::{EdgeCache, RouteKind};
+use crate::cache::{CachedAnswer, EdgeCache, RouteKind};
 use crate::http::request_id::{RequestId, X_REQUEST_ID};
 use crate::http::security::SecurityHeaders;
 use crate::http::server_timing::TRACERESPONSE;
@@ -112,7 +112,9 @@ impl HitPath {
         };
         let span = crate::observe::telemetry::hit_path_sampled(request.headers())
             .map(|presampled| server_span(request, route, presampled));
-        let mut response = answer.respond(started, request.headers());
+        let mut response = CachedAnswer::remembered(&answer)
+            .at(started)
+            .send(request.headers());
         self.cache.count_served(&answer);
         let id = RequestId::of(request.headers());
         let headers = response.headers_mut();

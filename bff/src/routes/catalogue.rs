@@ -15,6 +15,10 @@ use crate::edge::state::SharedState;
 use crate::http::error::ApiError;
 use crate::http::extract::Path;
 use crate::http::request_id::RequestId;
+use crate::routes::openapi::cached::{CachedBody, CachedResponses};
+
+/// What a catalogue answer's `ETag` follows: the answer composed from the content and the prices.
+const ANSWER_ETAG: &str = "Strong; changes exactly when the answer does.";
 
 /// Products and collections.
 pub fn routes() -> OpenApiRouter<SharedState> {
@@ -44,15 +48,7 @@ pub fn search_routes() -> OpenApiRouter<SharedState> {
                 404s the client is answered 429."),
     ),
     responses(
-        (status = 200, description = "The product, priced.", body = ProductPage,
-            headers(
-                ("ETag" = String, description = "Strong; changes exactly when the answer does."),
-                ("Cache-Control" = String,
-                    description = "The shortest freshness of the content and the price map."),
-                ("Cache-Status" = String, description = "What the BFF's cache did (RFC 9211)."),
-            )),
-        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
-            headers(("ETag" = String))),
+        CachedResponses<ProductPage>,
         (status = 404, response = crate::routes::openapi::problems::NotFound),
         (status = 429, response = crate::routes::openapi::problems::TooManyRequests),
     ),
@@ -64,7 +60,13 @@ pub async fn product(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let answer = catalogue.product(&title, request_id).await?;
-    Ok(answer.respond(&catalogue.content.cache, &headers))
+    Ok(answer.cached(&catalogue.content.cache).send(&headers))
+}
+
+impl CachedBody for ProductPage {
+    const DESCRIPTION: &'static str = "The product, priced.";
+    const ETAG: &'static str = ANSWER_ETAG;
+    const CACHE_CONTROL: &'static str = "The shortest freshness of the content and the price map.";
 }
 
 /// A collection, priced.
@@ -82,15 +84,7 @@ pub async fn product(
                 `rate_limit.not_found_per_minute` 404s the client is answered 429."),
     ),
     responses(
-        (status = 200, description = "The collection, priced.", body = Collection,
-            headers(
-                ("ETag" = String, description = "Strong; changes exactly when the answer does."),
-                ("Cache-Control" = String,
-                    description = "The shortest freshness of the content and the price map."),
-                ("Cache-Status" = String, description = "What the BFF's cache did (RFC 9211)."),
-            )),
-        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
-            headers(("ETag" = String))),
+        CachedResponses<Collection>,
         (status = 404, response = crate::routes::openapi::problems::NotFound),
         (status = 429, response = crate::routes::openapi::problems::TooManyRequests),
     ),
@@ -102,7 +96,13 @@ pub async fn collection(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let answer = catalogue.collection(&title, request_id).await?;
-    Ok(answer.respond(&catalogue.content.cache, &headers))
+    Ok(answer.cached(&catalogue.content.cache).send(&headers))
+}
+
+impl CachedBody for Collection {
+    const DESCRIPTION: &'static str = "The collection, priced.";
+    const ETAG: &'static str = ANSWER_ETAG;
+    const CACHE_CONTROL: &'static str = "The shortest freshness of the content and the price map.";
 }
 
 /// Search products.
@@ -121,16 +121,7 @@ pub async fn collection(
                 characters once surrounding spaces are trimmed."),
     ),
     responses(
-        (status = 200, description = "The matching products, priced.",
-            body = SearchResults,
-            headers(
-                ("ETag" = String, description = "Strong; changes exactly when the answer does."),
-                ("Cache-Control" = String,
-                    description = "The shortest freshness of the results and the price map."),
-                ("Cache-Status" = String, description = "What the BFF's cache did (RFC 9211)."),
-            )),
-        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
-            headers(("ETag" = String))),
+        CachedResponses<SearchResults>,
         (status = 422, response = crate::routes::openapi::problems::Invalid),
         (status = 429, response = crate::routes::openapi::problems::TooManyRequests),
         (status = 503, response = crate::routes::openapi::problems::SearchUnavailable),
@@ -143,5 +134,11 @@ pub async fn search(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let answer = catalogue.search(&query, request_id).await?;
-    Ok(answer.respond(&catalogue.content.cache, &headers))
+    Ok(answer.cached(&catalogue.content.cache).send(&headers))
+}
+
+impl CachedBody for SearchResults {
+    const DESCRIPTION: &'static str = "The matching products, priced.";
+    const ETAG: &'static str = ANSWER_ETAG;
+    const CACHE_CONTROL: &'static str = "The shortest freshness of the results and the price map.";
 }

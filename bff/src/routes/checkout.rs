@@ -58,7 +58,7 @@ pub async fn place_order(
             if placement.replayed {
                 shopper.metrics().count_idempotent_replay();
             }
-            respond(placement)
+            kept_answer(placement)
         }
         Err(err) => err.into_response(),
     };
@@ -72,7 +72,7 @@ pub async fn place_order(
 }
 
 /// The kept answer as it was made, marked when it is a replay.
-fn respond(placement: Placement) -> Response {
+fn kept_answer(placement: Placement) -> Response {
     let Placement {
         answer,
         replayed,

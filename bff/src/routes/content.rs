@@ -6,11 +6,13 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
+use crate::cache::CachedAnswer;
 use crate::content::Content;
 use crate::content::page_shapes::{ContentPage, PageName};
 use crate::http::error::ApiError;
 use crate::http::extract::Path;
 use crate::http::request_id::RequestId;
+use crate::routes::openapi::cached::{CachedBody, CachedResponses};
 
 /// A content page.
 ///
@@ -26,15 +28,7 @@ use crate::http::request_id::RequestId;
             description = "The page's name, matched ignoring case and surrounding spaces."),
     ),
     responses(
-        (status = 200, description = "The page.", body = ContentPage,
-            headers(
-                ("ETag" = String, description = "Strong; changes exactly when the page does."),
-                ("Cache-Control" = String,
-                    description = "The remaining freshness and the stale windows."),
-                ("Cache-Status" = String, description = "What the BFF's cache did (RFC 9211)."),
-            )),
-        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`.",
-            headers(("ETag" = String))),
+        CachedResponses<ContentPage>,
         (status = 404, response = crate::routes::openapi::problems::NotFound),
     ),
 )]
@@ -47,5 +41,13 @@ pub async fn page(
     // Read before the lookup, so the answer is remembered only while nothing has changed.
     let epochs = content.cache.epochs();
     let lookup = content.page_lookup(&name, request_id).await?;
-    Ok(content.cache.respond(epochs, &[&lookup], None, &headers))
+    Ok(CachedAnswer::entry(&lookup)
+        .remember(&content.cache, epochs)
+        .send(&headers))
+}
+
+impl CachedBody for ContentPage {
+    const DESCRIPTION: &'static str = "The page.";
+    const ETAG: &'static str = "Strong; changes exactly when the page does.";
+    const CACHE_CONTROL: &'static str = "The remaining freshness and the stale windows.";
 }

@@ -7,11 +7,12 @@ use axum::response::Response;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::cache::http::respond_composed;
+use crate::cache::CachedAnswer;
 use crate::content::dealers::{DealerList, DealerSearch, Dealers};
 use crate::edge::state::SharedState;
 use crate::http::error::ApiError;
 use crate::http::request_id::RequestId;
+use crate::routes::openapi::cached::{CachedBody, CachedResponses};
 use crate::routes::openapi::schemas::dealers::RadiusMiles;
 
 pub fn routes() -> OpenApiRouter<SharedState> {
@@ -36,13 +37,7 @@ pub fn routes() -> OpenApiRouter<SharedState> {
             description = "The search radius in miles; used only with a zip. Absent or empty: 50."),
     ),
     responses(
-        (status = 200, description = "The dealers.", body = DealerList,
-            headers(
-                ("Cache-Control" = String,
-                    description = "As fresh as the locator page the dealers come from."),
-                ("ETag" = String, description = "Of this answer; send it back as If-None-Match."),
-            )),
-        (status = 304, description = "Not modified: the If-None-Match ETag is current."),
+        CachedResponses<DealerList>,
         (status = 404, response = crate::routes::openapi::problems::NotFound),
         (status = 422, response = crate::routes::openapi::problems::Invalid),
     ),
@@ -56,5 +51,12 @@ async fn list(
     let found = dealers.search(&search, request_id).await?;
     // The cache headers of the page it is made from (freshness, Cache-Status, Surrogate-Key, so
     // a purge of the page reaches CDNs too) and an ETag of this very answer.
-    Ok(respond_composed(&[&found.page], found.body()?, &headers))
+    Ok(CachedAnswer::json([&found.page], found.body()?).send(&headers))
+}
+
+impl CachedBody for DealerList {
+    const DESCRIPTION: &'static str = "The dealers.";
+    const ETAG: &'static str = "Of this answer; send it back as If-None-Match.";
+    const CACHE_CONTROL: &'static str = "As fresh as the locator page the dealers come from.";
+    const BRIEF: bool = true;
 }

@@ -8,6 +8,7 @@ use crate::cache::entry::strong_etag;
 use crate::cache::http::matches_etag;
 use crate::config::public::BrowserConfig;
 use crate::config::public::PublicConfigJson;
+use crate::routes::openapi::cached::{CachedBody, CachedResponses};
 
 /// The public runtime configuration.
 ///
@@ -19,12 +20,7 @@ use crate::config::public::PublicConfigJson;
     operation_id = "getConfig",
     tag = "config",
     responses(
-        (status = 200, description = "The configuration.", body = BrowserConfig,
-            headers(
-                ("Cache-Control" = String, description = "`no-cache`: revalidate every time."),
-                ("ETag" = String, description = "Of this configuration; send it back as If-None-Match."),
-            )),
-        (status = 304, description = "Not modified: the If-None-Match ETag is current."),
+        CachedResponses<BrowserConfig>,
     ),
 )]
 pub async fn get(
@@ -50,4 +46,11 @@ pub async fn get(
         public_config.to_string(),
     )
         .into_response()
+}
+
+impl CachedBody for BrowserConfig {
+    const DESCRIPTION: &'static str = "The configuration.";
+    const ETAG: &'static str = "Of this configuration; send it back as If-None-Match.";
+    const CACHE_CONTROL: &'static str = "`no-cache`: revalidate every time.";
+    const BRIEF: bool = true;
 }

@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
-use crate::cache;
+use crate::cache::CachedAnswer;
 use crate::content::tiles::Tiles;
 use crate::http::error::ApiError;
 use crate::http::extract::Path;
@@ -17,5 +17,5 @@ pub async fn tile(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let lookup = tiles.lookup((&z, &x, &y), request_id).await?;
-    Ok(cache::respond(&lookup, &headers))
+    Ok(CachedAnswer::entry(&lookup).send(&headers))
 }

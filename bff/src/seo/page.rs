@@ -12,8 +12,7 @@ use super::head::{Head, Offer};
 use super::json_ld::{self, ProductFacts};
 use super::routes::{AppRoute, HeadSource, match_path};
 use super::{Seo, SeoSettings, absolute, title_url};
-use crate::cache::http::respond_made_from;
-use crate::cache::{self, Epochs, Lookup};
+use crate::cache::{self, CachedAnswer, Epochs, Lookup};
 use crate::commerce::catalogue::query::search_query;
 use crate::commerce::catalogue::{Answer, SearchQuery};
 use crate::http::error::ApiError;
@@ -370,15 +369,11 @@ fn cached(
     headers: &HeaderMap,
 ) -> Response {
     match seo.web.document(&head.render()) {
-        Some(body) => {
-            let mut response = respond_made_from(parts, status, HTML, body, headers);
-            // towards browsers a document is revalidated on every visit (its `ETag` makes that
-            // a 304); the parts' windows stay for the edge cache (`Surrogate-Key`, `Age`)
-            response
-                .headers_mut()
-                .insert(header::CACHE_CONTROL, NO_CACHE);
-            response
-        }
+        // towards browsers a document is revalidated on every visit (its `ETag` makes that a
+        // 304); the parts' windows stay for the edge cache (`Surrogate-Key`, `Age`)
+        Some(body) => CachedAnswer::document(parts.iter().copied(), status, HTML, body)
+            .revalidated()
+            .send(headers),
         None => crate::edge::web_assets::WebAssets::not_built(),
     }
 }

@@ -17,8 +17,7 @@ use serde_json::Value;
 use super::head::escape;
 use super::routes::{HeadSource, ROUTES};
 use super::{Seo, title_url};
-use crate::cache::http::respond_made_from;
-use crate::cache::{self, Lookup};
+use crate::cache::{self, CachedAnswer, Lookup};
 use crate::http::request_id::RequestId;
 
 /// The pages whose links name the collections and products to list.
@@ -100,14 +99,13 @@ pub async fn sitemap(
             .map(|(title, lastmod)| (title_url(origin, "product", &title), lastmod)),
     );
     let body = render(&urls);
-    let parts: Vec<&Lookup> = parts.iter().collect();
-    respond_made_from(
+    CachedAnswer::document(
         &parts,
         StatusCode::OK,
         HeaderValue::from_static("application/xml; charset=utf-8"),
         body.into(),
-        &headers,
     )
+    .send(&headers)
 }
 
 /// Every `/collection/…` and `/product/…` link anywhere in `value`, by normalised title.

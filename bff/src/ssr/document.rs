@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Body;
-use axum::http::{HeaderMap, HeaderValue, Response, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Response, StatusCode};
 use bytes::Bytes;
 use serde::Deserialize;
 
@@ -21,13 +21,11 @@ use super::engine::RenderError;
 use super::markup::fill_root;
 use super::pool::Pool;
 use super::settings::SsrConfig;
-use crate::cache::http::respond_made_from;
-use crate::cache::{EdgeCache, Epochs, Lookup, Rendered};
+use crate::cache::{CachedAnswer, EdgeCache, Epochs, Lookup, Rendered};
 use crate::coordination::single_flight::{Outcome, SingleFlight};
 use crate::observe::metrics::Metrics;
 
 const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
-const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
 
 /// The remembered answers' key of the document at `path` (the request's path as sent, one
 /// trailing slash dropped) for the web build `build`: a pod never answers a document whose
@@ -145,7 +143,9 @@ impl Renderer {
             .iter()
             .all(|part| part.entry.status == StatusCode::OK && part.freshness.is_fresh(now));
         if !parts_fresh && let Some(stale) = cache.stale_document(&key, now) {
-            return stale.respond(now, request_headers);
+            return CachedAnswer::remembered(&stale)
+                .at(now)
+                .send(request_headers);
         }
         let renderer = self.clone();
         let filling = cache.clone();
@@ -157,11 +157,13 @@ impl Renderer {
         if role == crate::coordination::single_flight::Role::Follower
             && let Some(stale) = cache.stale_document(&key, now)
         {
-            return stale.respond(now, request_headers);
+            return CachedAnswer::remembered(&stale)
+                .at(now)
+                .send(request_headers);
         }
         let made = match flight.await {
             Outcome::Completed(Filled::Remembered(rendered)) => {
-                return rendered.respond(Instant::now(), request_headers);
+                return CachedAnswer::remembered(&rendered).send(request_headers);
             }
             Outcome::Completed(Filled::Made(body)) => body,
             // the fill's task was lost: the shell with the data, as after a failed render
@@ -172,12 +174,9 @@ impl Renderer {
                 &[],
             )),
         };
-        let parts: Vec<&Lookup> = page.parts.iter().collect();
-        let mut response = respond_made_from(&parts, StatusCode::OK, HTML, made, request_headers);
-        response
-            .headers_mut()
-            .insert(header::CACHE_CONTROL, NO_CACHE);
-        response
+        CachedAnswer::document(&page.parts, StatusCode::OK, HTML, made)
+            .revalidated()
+            .send(request_headers)
     }
 
     /// Renders `page` and remembers it under `key` when every part is fresh.

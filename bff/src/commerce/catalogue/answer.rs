@@ -7,8 +7,6 @@
 //! relayed from its `rest` map (see [`super::content`]); those are documented by the
 //! `*Fields` schemas in `openapi::schemas::catalogue`, which have no runtime type of their own.
 
-use axum::body::Body;
-use axum::http::{HeaderMap, Response};
 use bytes::Bytes;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -16,8 +14,7 @@ use utoipa::ToSchema;
 
 use super::content::SkuVariant;
 use super::pricing::amount;
-use crate::cache::http::respond_composed;
-use crate::cache::{self, EdgeCache, Epochs, Lookup};
+use crate::cache::{CachedAnswer, EdgeCache, Epochs, Lookup};
 use crate::routes::openapi::schemas::catalogue::{
     CollectionFields, ProductCardFields, ProductPageFields, SkuFields,
 };
@@ -109,7 +106,7 @@ pub struct SearchResults {
     pub results: Vec<ProductCard>,
 }
 
-/// A catalogue answer, ready to be sent given the request's headers.
+/// A catalogue answer, ready to be sent as a [`CachedAnswer`].
 #[derive(Debug)]
 pub enum Answer {
     /// A cache entry as it is: an unknown title's remembered 404.
@@ -125,20 +122,19 @@ pub enum Answer {
 }
 
 impl Answer {
-    pub fn respond(&self, cache: &EdgeCache, request_headers: &HeaderMap) -> Response<Body> {
+    /// The answer as `cache` sends it (and remembers it, when the epochs were read).
+    pub fn cached<'a>(&'a self, cache: &'a EdgeCache) -> CachedAnswer<'a> {
         match self {
-            Self::Cached(lookup) => cache::respond(lookup, request_headers),
+            Self::Cached(lookup) => CachedAnswer::entry(lookup),
             Self::Composed {
                 parts,
                 body,
                 epochs,
             } => {
-                let parts: Vec<&Lookup> = parts.iter().collect();
+                let answer = CachedAnswer::json(parts, body.clone());
                 match epochs {
-                    Some(epochs) => {
-                        cache.respond(*epochs, &parts, Some(body.clone()), request_headers)
-                    }
-                    None => respond_composed(&parts, body.clone(), request_headers),
+                    Some(epochs) => answer.remember(cache, *epochs),
+                    None => answer,
                 }
             }
         }

@@ -9,6 +9,7 @@
 //! The document is committed as `web/src/api/openapi.json` (the web app's types are generated from
 //! it); `openapi_document_is_committed` fails when the two differ.
 
+pub mod cached;
 pub mod problems;
 pub mod schemas;
 
@@ -22,7 +23,11 @@ use utoipa::openapi::path::{Operation, PathItem};
 use utoipa::openapi::{InfoBuilder, OpenApi, Paths, Ref, RefOr, ServerBuilder};
 use utoipa::{PartialSchema, ToSchema};
 
+use crate::commerce::catalogue::answer::{Collection, ProductPage, SearchResults};
 use crate::commerce::checkout::states::UsState;
+use crate::config::public::BrowserConfig;
+use crate::content::dealers::DealerList;
+use crate::content::page_shapes::ContentPage;
 use crate::http::error::Problem;
 
 /// Where the API is mounted; the document's paths include it.
@@ -75,6 +80,15 @@ pub fn document(operations: OpenApi) -> OpenApi {
     components
         .schemas
         .insert(UsState::name().into_owned(), UsState::schema());
+    // The bodies `cached::CachedResponses` names (an `IntoResponses` type registers none).
+    let mut bodies = Vec::new();
+    cached::schemas::<ContentPage>(&mut bodies);
+    cached::schemas::<ProductPage>(&mut bodies);
+    cached::schemas::<Collection>(&mut bodies);
+    cached::schemas::<SearchResults>(&mut bodies);
+    cached::schemas::<DealerList>(&mut bodies);
+    cached::schemas::<BrowserConfig>(&mut bodies);
+    components.schemas.extend(bodies);
     components.responses.extend(problems::all());
     doc.components = Some(components);
     doc
