@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 use crate::error::ApiError;
 use crate::metrics::{UNMATCHED_ROUTE, WebVital};
 use crate::openapi::problems;
-use crate::seo::routes::ROUTES;
+use crate::seo::routes::routes;
 use crate::state::SharedState;
 
 /// The largest report body accepted: a batch of a page's vitals is a few hundred bytes.
@@ -30,7 +30,7 @@ const MAX_REPORTS: usize = 64;
 
 /// The app's route templates as the browser names them (`/product/:title`).
 static TEMPLATES: LazyLock<Vec<String>> = LazyLock::new(|| {
-    ROUTES
+    routes()
         .iter()
         .map(|route| format!("/{}", route.pattern))
         .collect()

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::head::{Head, Offer};
 use super::json_ld::{self, ProductFacts};
-use super::routes::{AppRoute, HeadSource, match_path};
+use super::routes::{AppRoute, HeadSource, Render, match_path, not_found_page};
 use super::{Seo, SeoSettings, absolute, title_url};
 use crate::cache::http::respond_made_from;
 use crate::cache::{self, Epochs, Lookup};
@@ -58,10 +58,7 @@ pub async fn document(
     let epochs = seo.catalogue.content.cache.epochs();
     // and L2's purge epoch, for the pages whose documents may go there: a purge after this
     // keeps the document out of L2
-    let shareable = match route.source {
-        HeadSource::Page(_) | HeadSource::Product | HeadSource::Collection => true,
-        HeadSource::Search | HeadSource::RedirectHome | HeadSource::Fixed => false,
-    };
+    let shareable = route.render == Render::Shared;
     let shared_epoch = if shareable && seo.renderer.is_running() {
         seo.catalogue.content.cache.shared_epoch().await
     } else {
@@ -74,11 +71,15 @@ pub async fn document(
         _ => path,
     };
     match route.source {
-        HeadSource::RedirectHome => (
-            StatusCode::MOVED_PERMANENTLY,
-            [(header::LOCATION, HeaderValue::from_static("/"))],
-        )
-            .into_response(),
+        HeadSource::Redirect(target) => match HeaderValue::from_str(target) {
+            Ok(location) => (
+                StatusCode::MOVED_PERMANENTLY,
+                [(header::LOCATION, location)],
+            )
+                .into_response(),
+            // a unit test of `routes` holds every target to a valid header value
+            Err(_) => not_found(&seo, path),
+        },
         HeadSource::Page(name) => {
             let lookup = seo
                 .catalogue
@@ -99,7 +100,7 @@ pub async fn document(
                         parts: vec![lookup],
                         answers: vec![answer],
                     };
-                    rendered(&seo, first, &head, request_id, &headers).await
+                    rendered(&seo, route, first, &head, request_id, &headers).await
                 }
                 _ => uncached(
                     &seo,
@@ -151,7 +152,7 @@ pub async fn document(
                         answers: vec![(api, 200, body)],
                         ..at
                     };
-                    rendered(&seo, first, &head, request_id, &headers).await
+                    rendered(&seo, route, first, &head, request_id, &headers).await
                 }
                 None => uncached(&seo, StatusCode::OK, &head),
             }
@@ -207,7 +208,7 @@ async fn priced(
                 answers: vec![(format!("/api/{api}/{param}"), 200, body)],
                 ..at
             };
-            rendered(seo, first, &head, request_id, headers).await
+            rendered(seo, route, first, &head, request_id, headers).await
         }
         Ok(Answer::Cached(lookup)) if lookup.entry.status == StatusCode::NOT_FOUND => {
             let head = not_found_head(settings, path);
@@ -269,10 +270,12 @@ fn canonical_path(path: &str) -> &str {
 }
 
 /// The document with the page's first screen rendered by React: the frame's content pages
-/// (`app`, `footer`) join the page's parts and answers. Without them, or without a web build
-/// id, the shell with the head as before.
+/// (`app`, `footer`) join the page's parts and answers. Without them, without a web build id,
+/// or for a route the manifest does not render on the server, the shell with the head as
+/// before.
 async fn rendered(
     seo: &Seo,
+    route: &AppRoute,
     mut page: Rendering<'_>,
     head: &Head,
     request_id: RequestId,
@@ -282,7 +285,10 @@ async fn rendered(
     let Some(shell) = seo.web.document(&head_html) else {
         return crate::web_assets::WebAssets::not_built();
     };
-    let build = seo.web.build_id().filter(|_| seo.renderer.is_running());
+    let build = seo
+        .web
+        .build_id()
+        .filter(|_| route.render.on_server() && seo.renderer.is_running());
     let Some(build) = build else {
         let parts: Vec<&Lookup> = page.parts.iter().collect();
         return cached(seo, &parts, StatusCode::OK, head, headers);
@@ -409,9 +415,10 @@ fn not_found(seo: &Seo, path: &str) -> Response {
 }
 
 fn not_found_head(settings: &SeoSettings, path: &str) -> Head {
+    let (title, noindex) = not_found_page();
     Head {
-        title: format!("Page not found | {}", settings.brand),
-        noindex: true,
+        title: format!("{title} | {}", settings.brand),
+        noindex,
         ..defaults(settings, path)
     }
 }

@@ -28,7 +28,7 @@ export function Component() {
 
   return (
     <div className="page page--about-us">
-      <PageMeta title="About Us" metaData={page.metaData} />
+      <PageMeta metaData={page.metaData} />
       <section className="about-us__banner">
         <ContentImage image={page.headingImageUrl} className="about-us__banner-image" />
         <div className="about-us__banner-text">

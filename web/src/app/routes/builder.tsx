@@ -4,7 +4,7 @@ import { PageMeta } from '../../features/content';
 export function Component() {
   return (
     <div className="page page--builder">
-      <PageMeta title="3D Builder" />
+      <PageMeta />
       <h1 className="visually-hidden">3D Builder</h1>
       <BuilderFrame />
     </div>

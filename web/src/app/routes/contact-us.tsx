@@ -13,7 +13,7 @@ export function Component() {
 
   return (
     <div className="page page--contact-us">
-      <PageMeta title="Contact Us" metaData={page.metaData} />
+      <PageMeta metaData={page.metaData} />
       <h1>{page.heading || 'Contact Us'}</h1>
       <div className="contact-us">
         <ContentImage image={page.imgUrl} className="contact-us__image" />

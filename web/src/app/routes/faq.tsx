@@ -25,7 +25,7 @@ export function Component() {
 
   return (
     <div className="page page--faq">
-      <PageMeta title="FAQ" metaData={page.metaData} />
+      <PageMeta metaData={page.metaData} />
       <Breadcrumbs items={page.breadcrumbs} />
       <ContentImage image={page.headerImage} className="page__header-image" />
       <h1>{page.title || 'Frequently Asked Questions'}</h1>

@@ -18,7 +18,7 @@ export function Component() {
 
   return (
     <div className="page page--limited-edition">
-      <PageMeta title="Limited Edition" metaData={page.metaData} />
+      <PageMeta metaData={page.metaData} />
       <div className="page-banner">
         <h1>{page.bannerTitle || 'Limited Edition'}</h1>
       </div>

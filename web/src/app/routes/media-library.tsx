@@ -20,7 +20,7 @@ export function Component() {
 
   return (
     <div className="page page--media-library">
-      <PageMeta title="Media Library" metaData={page.metaData} />
+      <PageMeta metaData={page.metaData} />
       <div className="page-banner media-library__header">
         <h1>{page.heading || 'Media Library'}</h1>
         {catalogHref ? (

@@ -5,7 +5,7 @@ export function Component() {
   const { pathname } = useLocation();
   return (
     <div className="page page--not-found">
-      <PageMeta title="Page not found" />
+      <PageMeta />
       <h1>Page not found</h1>
       <p>No route matches URL &quot;{pathname}&quot;</p>
       <p>

@@ -9,7 +9,7 @@ export function Component() {
   const title = page.title || 'Patents';
   return (
     <div className="page page--patents">
-      <PageMeta title="Patents" metaData={page.metaData} />
+      <PageMeta metaData={page.metaData} />
       <h1>{title}</h1>
       {page.items.length > 0 ? (
         <table className="patents">

@@ -9,7 +9,7 @@ export function Component() {
   const page = useContentPage('resources');
   return (
     <div className="page page--resources">
-      <PageMeta title="Resources" metaData={page.metaData} />
+      <PageMeta metaData={page.metaData} />
       <h1>{page.heading || 'Resources'}</h1>
       {page.subheading ? <p className="page__lead">{page.subheading}</p> : null}
       <RichText content={page.content} />

@@ -4,7 +4,7 @@ import { ReviewsWidget } from '../../features/reviews/reviews-widget';
 export function Component() {
   return (
     <div className="page page--reviews">
-      <PageMeta title="Customer Reviews" />
+      <PageMeta />
       <h1>Customer Reviews</h1>
       <ReviewsWidget kind="list" />
     </div>

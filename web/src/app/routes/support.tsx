@@ -10,7 +10,7 @@ export function Component() {
   const page = useContentPage('support');
   return (
     <div className="page page--support">
-      <PageMeta title="Support" metaData={page.metaData} />
+      <PageMeta metaData={page.metaData} />
       <h1>{page.heading || 'Support'}</h1>
       {page.subheading ? <p className="page__lead">{page.subheading}</p> : null}
       {page.cards.length > 0 ? (

@@ -10,7 +10,7 @@ export function Component() {
   const page = useContentPage('warranty');
   return (
     <div className="page page--warranty">
-      <PageMeta title="Warranty" metaData={page.metaData} />
+      <PageMeta metaData={page.metaData} />
       <Breadcrumbs items={page.breadcrumbs} />
       <h1>{page.title || 'Warranty'}</h1>
       {page.sections.map((section) => (
