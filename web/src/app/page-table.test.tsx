@@ -6,7 +6,7 @@ import { order, profile, signedInHandlers } from '../test/fixtures/account';
 import { checkoutHandlers } from '../test/fixtures/checkout';
 import { renderRoute } from '../test/render';
 import { server } from '../test/server';
-import { resolveCopyId } from './routes/copy';
+import { resolveCopyId } from '../features/content/pages/copy';
 import { FrameSlot, LoadedPage, PageSlot } from './page-slots';
 import { pageTable } from './page-table';
 import { RootLayout } from './root-layout';

@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
-import { Breadcrumbs } from '../../features/content/components/breadcrumbs';
-import { ContentImage } from '../../features/content/components/content-image';
-import { PageMeta } from '../../features/content/components/page-meta';
-import { RichText } from '../../features/content/components/rich-text';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
-import type { FaqItem } from '../../features/content/types';
+import { Breadcrumbs } from '../components/breadcrumbs';
+import { ContentImage } from '../components/content-image';
+import { PageMeta } from '../components/page-meta';
+import { RichText } from '../components/rich-text';
+import { useContentPage } from '../hooks';
+import { pageLoader } from '../queries';
+import type { FaqItem } from '../types';
 
 export const loader = pageLoader('faq');
 

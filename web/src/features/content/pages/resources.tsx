@@ -1,7 +1,7 @@
-import { PageMeta } from '../../features/content/components/page-meta';
-import { RichText } from '../../features/content/components/rich-text';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
+import { PageMeta } from '../components/page-meta';
+import { RichText } from '../components/rich-text';
+import { useContentPage } from '../hooks';
+import { pageLoader } from '../queries';
 
 export const loader = pageLoader('resources');
 

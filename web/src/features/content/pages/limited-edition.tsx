@@ -1,11 +1,11 @@
 import { useId } from 'react';
-import { AppLink } from '../../components/ui/app-link';
-import { ContentImage } from '../../features/content/components/content-image';
-import { PageMeta } from '../../features/content/components/page-meta';
-import { RichText } from '../../features/content/components/rich-text';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
-import { NewsletterForm } from '../../features/newsletter/newsletter-form';
+import { AppLink } from '../../../components/ui/app-link';
+import { ContentImage } from '../components/content-image';
+import { PageMeta } from '../components/page-meta';
+import { RichText } from '../components/rich-text';
+import { useContentPage } from '../hooks';
+import { pageLoader } from '../queries';
+import { NewsletterForm } from '../../newsletter';
 
 export const loader = pageLoader('limitededition');
 

@@ -1,8 +1,8 @@
-import { Breadcrumbs } from '../../features/content/components/breadcrumbs';
-import { PageMeta } from '../../features/content/components/page-meta';
-import { RichText } from '../../features/content/components/rich-text';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
+import { Breadcrumbs } from '../components/breadcrumbs';
+import { PageMeta } from '../components/page-meta';
+import { RichText } from '../components/rich-text';
+import { useContentPage } from '../hooks';
+import { pageLoader } from '../queries';
 
 export const loader = pageLoader('warranty');
 

@@ -1,8 +1,8 @@
-import { AppLink } from '../../components/ui/app-link';
-import { ContentImage } from '../../features/content/components/content-image';
-import { PageMeta } from '../../features/content/components/page-meta';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
+import { AppLink } from '../../../components/ui/app-link';
+import { ContentImage } from '../components/content-image';
+import { PageMeta } from '../components/page-meta';
+import { useContentPage } from '../hooks';
+import { pageLoader } from '../queries';
 
 export const loader = pageLoader('support');
 

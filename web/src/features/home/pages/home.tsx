@@ -1,7 +1,8 @@
-import { PageMeta } from '../../features/content/components/page-meta';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
-import { HeroCarousel, ImageRibbon } from '../../features/home';
+import { PageMeta } from '../../content';
+import { useContentPage } from '../../content';
+import { pageLoader } from '../../content';
+import { HeroCarousel } from '../components/hero-carousel';
+import { ImageRibbon } from '../components/image-ribbon';
 
 export const loader = pageLoader('home');
 

@@ -1,10 +1,11 @@
 import { useId, type ReactNode } from 'react';
-import { DownloadIcon } from '../../components/ui/icons';
-import { PageMeta } from '../../features/content/components/page-meta';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
-import { ImageRequestForm, useObjectUrls } from '../../features/media-library';
-import { safeHref } from '../../lib/safe-url';
+import { DownloadIcon } from '../../../components/ui/icons';
+import { PageMeta } from '../../content';
+import { useContentPage } from '../../content';
+import { pageLoader } from '../../content';
+import { ImageRequestForm } from '../image-request-form';
+import { useObjectUrls } from '../use-object-urls';
+import { safeHref } from '../../../lib/safe-url';
 
 export const loader = pageLoader('medialibrary');
 

@@ -1,11 +1,11 @@
 import { useEffect, useId } from 'react';
 import { Link, useLocation } from 'react-router';
-import { ContentImage } from '../../features/content/components/content-image';
-import { PageMeta } from '../../features/content/components/page-meta';
-import { RichText } from '../../features/content/components/rich-text';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
-import { safeHref } from '../../lib/safe-url';
+import { ContentImage } from '../components/content-image';
+import { PageMeta } from '../components/page-meta';
+import { RichText } from '../components/rich-text';
+import { useContentPage } from '../hooks';
+import { pageLoader } from '../queries';
+import { safeHref } from '../../../lib/safe-url';
 
 /** The careers section's anchor: /about-us#careers. */
 export const CAREERS_ID = 'careers';

@@ -1,8 +1,8 @@
-import { ContentImage } from '../../features/content/components/content-image';
-import { PageMeta } from '../../features/content/components/page-meta';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
-import { safeHref, safeImageSrc } from '../../lib/safe-url';
+import { ContentImage } from '../components/content-image';
+import { PageMeta } from '../components/page-meta';
+import { useContentPage } from '../hooks';
+import { pageLoader } from '../queries';
+import { safeHref, safeImageSrc } from '../../../lib/safe-url';
 
 export const loader = pageLoader('contactus');
 

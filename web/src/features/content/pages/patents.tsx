@@ -1,6 +1,6 @@
-import { PageMeta } from '../../features/content/components/page-meta';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
+import { PageMeta } from '../components/page-meta';
+import { useContentPage } from '../hooks';
+import { pageLoader } from '../queries';
 
 export const loader = pageLoader('patent');
 

@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router';
-import { PageMeta } from '../../features/content/components/page-meta';
+import { PageMeta } from '../components/page-meta';
 
 export function Component() {
   const { pathname } = useLocation();

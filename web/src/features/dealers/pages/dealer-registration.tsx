@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { DealerRegistrationForm } from '../../features/dealers';
-import { PageMeta, RichText, pageLoader, useContentPage } from '../../features/content';
+import { DealerRegistrationForm } from '../registration-form';
+import { PageMeta, RichText, pageLoader, useContentPage } from '../../content';
 
 export const loader = pageLoader('dealerregistration');
 

@@ -1,5 +1,5 @@
-import { BuilderFrame } from '../../features/builder';
-import { PageMeta } from '../../features/content';
+import { BuilderFrame } from '../builder-frame';
+import { PageMeta } from '../../content';
 
 export function Component() {
   return (

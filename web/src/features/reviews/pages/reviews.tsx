@@ -1,5 +1,5 @@
-import { PageMeta } from '../../features/content/components/page-meta';
-import { ReviewsWidget } from '../../features/reviews/reviews-widget';
+import { PageMeta } from '../../content';
+import { ReviewsWidget } from '../reviews-widget';
 
 export function Component() {
   return (

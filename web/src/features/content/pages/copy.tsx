@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useParams, type LoaderFunctionArgs } from 'react-router';
-import { CopyPageView } from '../../features/content/components/copy-page-view';
-import { useContentPage } from '../../features/content/hooks';
-import { pageQuery } from '../../features/content/queries';
+import { CopyPageView } from '../components/copy-page-view';
+import { useContentPage } from '../hooks';
+import { pageQuery } from '../queries';
 
 export type CopyId = 'terms' | 'privacy';
 

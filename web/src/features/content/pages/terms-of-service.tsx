@@ -1,0 +1,10 @@
+import { CopyPageView } from '../components/copy-page-view';
+import { useContentPage } from '../hooks';
+import { pageLoader } from '../queries';
+
+export const loader = pageLoader('terms');
+
+export function Component() {
+  const page = useContentPage('terms');
+  return <CopyPageView page={page} fallbackTitle="Terms of Service" />;
+}
