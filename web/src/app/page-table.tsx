@@ -41,11 +41,7 @@ export const routeManifest: RouteManifest = manifest;
  * The page modules, each its own lazily loaded chunk. The keys are their paths from here
  * (`./routes/product.tsx`).
  */
-const pageModules = import.meta.glob<RouteModule>([
-  './routes/**/*.tsx',
-  '!./routes/**/*.test.tsx',
-  '!./routes/placeholder-page.tsx',
-]);
+const pageModules = import.meta.glob<RouteModule>(['./routes/**/*.tsx', '!./routes/**/*.test.tsx']);
 
 /** The source path of a page module, as Vite's manifest names it (`src/app/routes/product.tsx`). */
 export function modulePath(module: string): string {

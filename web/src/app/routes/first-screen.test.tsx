@@ -13,7 +13,7 @@ import { server } from '../../test/server';
 
 // the lazily loaded route modules, compiled once before the tests
 beforeAll(async () => {
-  await Promise.all([import('../../features/home/pages/home'), import('./product'), import('./collection')]);
+  await Promise.all([import('./home'), import('./product'), import('./collection')]);
 }, 60_000);
 
 const h1 = (name: string) => screen.findByRole('heading', { level: 1, name });

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import '../../features/content/pages/faq';
-import '../../features/content/pages/warranty';
+import '../../app/routes/faq';
+import '../../app/routes/warranty';
 import { renderRoute } from '../../test/render';
 import { advance, installFakeTimers } from '../../test/timers';
 import { NOTIFICATION_TIMEOUT_MS, notificationFromState, notify, notifyError } from './store';

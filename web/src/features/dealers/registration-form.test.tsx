@@ -11,7 +11,7 @@ const THANKS = 'Thank you for registering. Our dealer team will review your appl
 let received: { fields: Record<string, string>; files: Record<string, string> }[];
 
 beforeAll(async () => {
-  await import('./pages/dealer-registration');
+  await import('../../app/routes/dealer-registration');
 }, 30_000);
 
 beforeEach(() => {

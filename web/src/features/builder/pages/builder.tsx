@@ -1,7 +1,7 @@
 import { BuilderFrame } from '../builder-frame';
 import { PageMeta } from '../../content';
 
-export function Component() {
+export function BuilderPage() {
   return (
     <div className="page page--builder">
       <PageMeta />

@@ -10,9 +10,9 @@ import { safeHref } from '../../../lib/safe-url';
 /** The careers section's anchor: /about-us#careers. */
 export const CAREERS_ID = 'careers';
 
-export const loader = pageLoader('aboutus');
+export const aboutUsLoader = pageLoader('aboutus');
 
-export function Component() {
+export function AboutUsPage() {
   const page = useContentPage('aboutus');
   const positions = page.lookingForListContent;
   const hasCareers = positions.length > 0;

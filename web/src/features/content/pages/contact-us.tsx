@@ -4,9 +4,9 @@ import { useContentPage } from '../hooks';
 import { pageLoader } from '../queries';
 import { safeHref, safeImageSrc } from '../../../lib/safe-url';
 
-export const loader = pageLoader('contactus');
+export const contactUsLoader = pageLoader('contactus');
 
-export function Component() {
+export function ContactUsPage() {
   const page = useContentPage('contactus');
   const addressLines = [page.address1, page.address2, page.address3].filter(Boolean);
   const phoneHref = page.phone ? `tel:${page.phone.replace(/[^\d+]/g, '')}` : null;

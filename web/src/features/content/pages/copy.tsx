@@ -13,19 +13,19 @@ export function resolveCopyId(value: string | undefined): CopyId {
 
 const titles: Record<CopyId, string> = { terms: 'Terms of Service', privacy: 'Privacy Policy' };
 
-export const loader =
+export const copyLoader =
   (queryClient: QueryClient) =>
   async ({ params }: LoaderFunctionArgs) => {
     await queryClient.query({ ...pageQuery(resolveCopyId(params.copyId)), staleTime: 'static' });
     return null;
   };
 
-export function Component() {
+export function CopyPage() {
   const copyId = resolveCopyId(useParams().copyId);
-  return <CopyPage copyId={copyId} />;
+  return <CopyContent copyId={copyId} />;
 }
 
-function CopyPage({ copyId }: { copyId: CopyId }) {
+function CopyContent({ copyId }: { copyId: CopyId }) {
   const page = useContentPage(copyId);
   return <CopyPageView page={page} fallbackTitle={titles[copyId]} />;
 }

@@ -7,10 +7,10 @@ import { useContentPage } from '../hooks';
 import { pageLoader } from '../queries';
 import type { FaqItem } from '../types';
 
-export const loader = pageLoader('faq');
+export const faqLoader = pageLoader('faq');
 
 /** FAQ: an accordion in which several answers may be open at once; 'Close All' collapses them. */
-export function Component() {
+export function FaqPage() {
   const page = useContentPage('faq');
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set());
 

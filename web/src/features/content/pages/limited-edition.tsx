@@ -7,9 +7,9 @@ import { useContentPage } from '../hooks';
 import { pageLoader } from '../queries';
 import { NewsletterForm } from '../../newsletter';
 
-export const loader = pageLoader('limitededition');
+export const limitedEditionLoader = pageLoader('limitededition');
 
-export function Component() {
+export function LimitedEditionPage() {
   const page = useContentPage('limitededition');
   const { current } = page;
   const currentId = useId();

@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import { PageMeta } from '../components/page-meta';
 
-export function Component() {
+export function NotFoundPage() {
   const { pathname } = useLocation();
   return (
     <div className="page page--not-found">

@@ -2,9 +2,9 @@ import { PageMeta } from '../components/page-meta';
 import { useContentPage } from '../hooks';
 import { pageLoader } from '../queries';
 
-export const loader = pageLoader('patent');
+export const patentsLoader = pageLoader('patent');
 
-export function Component() {
+export function PatentsPage() {
   const page = useContentPage('patent');
   const title = page.title || 'Patents';
   return (

@@ -3,9 +3,9 @@ import { RichText } from '../components/rich-text';
 import { useContentPage } from '../hooks';
 import { pageLoader } from '../queries';
 
-export const loader = pageLoader('resources');
+export const resourcesLoader = pageLoader('resources');
 
-export function Component() {
+export function ResourcesPage() {
   const page = useContentPage('resources');
   return (
     <div className="page page--resources">

@@ -4,9 +4,9 @@ import { PageMeta } from '../components/page-meta';
 import { useContentPage } from '../hooks';
 import { pageLoader } from '../queries';
 
-export const loader = pageLoader('support');
+export const supportLoader = pageLoader('support');
 
-export function Component() {
+export function SupportPage() {
   const page = useContentPage('support');
   return (
     <div className="page page--support">

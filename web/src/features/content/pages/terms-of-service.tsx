@@ -2,9 +2,9 @@ import { CopyPageView } from '../components/copy-page-view';
 import { useContentPage } from '../hooks';
 import { pageLoader } from '../queries';
 
-export const loader = pageLoader('terms');
+export const termsOfServiceLoader = pageLoader('terms');
 
-export function Component() {
+export function TermsOfServicePage() {
   const page = useContentPage('terms');
   return <CopyPageView page={page} fallbackTitle="Terms of Service" />;
 }

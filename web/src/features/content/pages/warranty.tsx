@@ -4,9 +4,9 @@ import { RichText } from '../components/rich-text';
 import { useContentPage } from '../hooks';
 import { pageLoader } from '../queries';
 
-export const loader = pageLoader('warranty');
+export const warrantyLoader = pageLoader('warranty');
 
-export function Component() {
+export function WarrantyPage() {
   const page = useContentPage('warranty');
   return (
     <div className="page page--warranty">

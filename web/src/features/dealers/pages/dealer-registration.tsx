@@ -2,9 +2,9 @@ import { useId } from 'react';
 import { DealerRegistrationForm } from '../registration-form';
 import { PageMeta, RichText, pageLoader, useContentPage } from '../../content';
 
-export const loader = pageLoader('dealerregistration');
+export const dealerRegistrationLoader = pageLoader('dealerregistration');
 
-export function Component() {
+export function DealerRegistrationPage() {
   const page = useContentPage('dealerregistration');
   const headingId = useId();
   const title = page.title || 'Dealer Registration';

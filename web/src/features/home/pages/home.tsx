@@ -4,9 +4,9 @@ import { pageLoader } from '../../content';
 import { HeroCarousel } from '../components/hero-carousel';
 import { ImageRibbon } from '../components/image-ribbon';
 
-export const loader = pageLoader('home');
+export const homeLoader = pageLoader('home');
 
-export function Component() {
+export function HomePage() {
   const page = useContentPage('home');
   return (
     <div className="page page--home">

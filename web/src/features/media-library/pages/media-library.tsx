@@ -7,9 +7,9 @@ import { ImageRequestForm } from '../image-request-form';
 import { useObjectUrls } from '../use-object-urls';
 import { safeHref } from '../../../lib/safe-url';
 
-export const loader = pageLoader('medialibrary');
+export const mediaLibraryLoader = pageLoader('medialibrary');
 
-export function Component() {
+export function MediaLibraryPage() {
   const page = useContentPage('medialibrary');
   const fileUrls = page.downloads.flatMap((category) =>
     category.items.map((item) => safeHref(item.file.url)).filter((url): url is string => url !== null),

@@ -1,7 +1,7 @@
 import { PageMeta } from '../../content';
 import { ReviewsWidget } from '../reviews-widget';
 
-export function Component() {
+export function ReviewsPage() {
   return (
     <div className="page page--reviews">
       <PageMeta />

@@ -1,0 +1,1 @@
+export { BuilderPage as Component } from '../../features/builder/pages/builder';

@@ -1,0 +1,1 @@
+export { CopyPage as Component, copyLoader as loader } from '../../features/content/pages/copy';

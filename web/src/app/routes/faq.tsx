@@ -1,0 +1,1 @@
+export { FaqPage as Component, faqLoader as loader } from '../../features/content/pages/faq';

@@ -1,0 +1,1 @@
+export { HomePage as Component, homeLoader as loader } from '../../features/home/pages/home';

@@ -1,0 +1,4 @@
+export {
+  LimitedEditionPage as Component,
+  limitedEditionLoader as loader,
+} from '../../features/content/pages/limited-edition';

@@ -1,0 +1,4 @@
+export {
+  MediaLibraryPage as Component,
+  mediaLibraryLoader as loader,
+} from '../../features/media-library/pages/media-library';

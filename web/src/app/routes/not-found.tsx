@@ -1,0 +1,1 @@
+export { NotFoundPage as Component } from '../../features/content/pages/not-found';

@@ -1,0 +1,1 @@
+export { PatentsPage as Component, patentsLoader as loader } from '../../features/content/pages/patents';

@@ -1,0 +1,1 @@
+export { ResourcesPage as Component, resourcesLoader as loader } from '../../features/content/pages/resources';

@@ -1,0 +1,1 @@
+export { ReviewsPage as Component } from '../../features/reviews/pages/reviews';

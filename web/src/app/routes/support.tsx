@@ -1,0 +1,1 @@
+export { SupportPage as Component, supportLoader as loader } from '../../features/content/pages/support';

@@ -1,0 +1,1 @@
+export { WarrantyPage as Component, warrantyLoader as loader } from '../../features/content/pages/warranty';
