@@ -8,29 +8,26 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stylesheetsOutsideEntry } from './lib/prehydration.js';
 
-// The routes the BFF renders on the server (bff/src/seo/page.rs): the shopping pages, the
-// content pages and the dealer-locator shell. The account, checkout and builder screens are
-// rendered in the browser only and may load their styles with their chunks.
-const FIRST_SCREEN_ROUTES = [
-  'home',
-  'product',
-  'collection',
-  'search',
-  'dealer-locator',
-  'about-us',
-  'contact-us',
-  'copy',
-  'faq',
-  'limited-edition',
-  'patents',
-  'resources',
-  'support',
-  'terms-of-service',
-  'warranty',
-  'not-found',
-].map((name) => `src/app/routes/${name}.tsx`);
+const here = dirname(fileURLToPath(import.meta.url));
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+/** The page modules of the routes the route manifest has the BFF render on the server (`render`). */
+function serverRendered(routes) {
+  return routes.flatMap((route) => [
+    ...(route.render !== 'shell' && route.module ? [route.module] : []),
+    ...serverRendered(route.children ?? []),
+  ]);
+}
+
+// The routes the BFF renders on the server (src/app/routes.json, read by bff/src/seo/page.rs),
+// and two it answers with the shell whose first screens are kept to the same rule: the copy
+// pages and the not-found page. The account, checkout and builder screens are rendered in the
+// browser only and may load their styles with their chunks.
+const routeManifest = JSON.parse(readFileSync(join(here, '..', 'src', 'app', 'routes.json'), 'utf8'));
+const FIRST_SCREEN_ROUTES = [...serverRendered(routeManifest.routes), 'copy', routeManifest.notFound.module].map(
+  (name) => `src/app/routes/${name}.tsx`,
+);
+
+const dist = join(here, '..', 'dist');
 const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
 
 let failed = false;

@@ -20,7 +20,7 @@ use crate::edge::state::SharedState;
 use crate::http::error::ApiError;
 use crate::observe::metrics::{UNMATCHED_ROUTE, WebVital};
 use crate::routes::openapi::problems;
-use crate::seo::routes::ROUTES;
+use crate::seo::routes::routes;
 
 /// The largest report body accepted: a batch of a page's vitals is a few hundred bytes.
 pub const MAX_BODY_BYTES: usize = 8 * 1024;
@@ -30,7 +30,7 @@ const MAX_REPORTS: usize = 64;
 
 /// The app's route templates as the browser names them (`/product/:title`).
 static TEMPLATES: LazyLock<Vec<String>> = LazyLock::new(|| {
-    ROUTES
+    routes()
         .iter()
         .map(|route| format!("/{}", route.pattern))
         .collect()

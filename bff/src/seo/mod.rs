@@ -9,7 +9,8 @@
 //! answer carries the parts' `ETag` and `Surrogate-Key`, and is `no-cache` towards browsers: a
 //! purge refreshes it.
 //!
-//! - `routes`: the app's route table (kept equal to `web/src/app/page-table.tsx` by a test).
+//! - `routes`: the app's route table, read from the web app's route manifest
+//!   (`web/src/app/routes.json`).
 //! - `head`: the tags, escaped; `json_ld`: a product's schema.org `Product`.
 //! - `page`: the document handler; `robots`, `sitemap`: the two crawler files.
 //! - `settings`: what the head needs from the configuration, built once by the composition root.

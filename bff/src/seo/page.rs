@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::head::{Head, Offer};
 use super::json_ld::{self, ProductFacts};
-use super::routes::{AppRoute, HeadSource, match_path};
+use super::routes::{AppRoute, HeadSource, Render, match_path, not_found_page};
 use super::{Seo, SeoSettings, absolute, title_url};
 use crate::cache::{self, CachedAnswer, Epochs, Lookup};
 use crate::commerce::catalogue::query::search_query;
@@ -57,10 +57,7 @@ pub async fn document(
     let epochs = seo.catalogue.content.cache.epochs();
     // and L2's purge epoch, for the pages whose documents may go there: a purge after this
     // keeps the document out of L2
-    let shareable = match route.source {
-        HeadSource::Page(_) | HeadSource::Product | HeadSource::Collection => true,
-        HeadSource::Search | HeadSource::RedirectHome | HeadSource::Fixed => false,
-    };
+    let shareable = route.render == Render::Shared;
     let shared_epoch = if shareable && seo.renderer.is_running() {
         seo.catalogue.content.cache.shared_epoch().await
     } else {
@@ -73,11 +70,15 @@ pub async fn document(
         _ => path,
     };
     match route.source {
-        HeadSource::RedirectHome => (
-            StatusCode::MOVED_PERMANENTLY,
-            [(header::LOCATION, HeaderValue::from_static("/"))],
-        )
-            .into_response(),
+        HeadSource::Redirect(target) => match HeaderValue::from_str(target) {
+            Ok(location) => (
+                StatusCode::MOVED_PERMANENTLY,
+                [(header::LOCATION, location)],
+            )
+                .into_response(),
+            // a unit test of `routes` holds every target to a valid header value
+            Err(_) => not_found(&seo, path),
+        },
         HeadSource::Page(name) => {
             let lookup = seo
                 .catalogue
@@ -98,7 +99,7 @@ pub async fn document(
                         parts: vec![lookup],
                         answers: vec![answer],
                     };
-                    rendered(&seo, first, &head, request_id, &headers).await
+                    rendered(&seo, route, first, &head, request_id, &headers).await
                 }
                 _ => uncached(
                     &seo,
@@ -150,7 +151,7 @@ pub async fn document(
                         answers: vec![(api, 200, body)],
                         ..at
                     };
-                    rendered(&seo, first, &head, request_id, &headers).await
+                    rendered(&seo, route, first, &head, request_id, &headers).await
                 }
                 None => uncached(&seo, StatusCode::OK, &head),
             }
@@ -206,7 +207,7 @@ async fn priced(
                 answers: vec![(format!("/api/{api}/{param}"), 200, body)],
                 ..at
             };
-            rendered(seo, first, &head, request_id, headers).await
+            rendered(seo, route, first, &head, request_id, headers).await
         }
         Ok(Answer::Cached(lookup)) if lookup.entry.status == StatusCode::NOT_FOUND => {
             let head = not_found_head(settings, path);
@@ -268,10 +269,12 @@ fn canonical_path(path: &str) -> &str {
 }
 
 /// The document with the page's first screen rendered by React: the frame's content pages
-/// (`app`, `footer`) join the page's parts and answers. Without them, or without a web build
-/// id, the shell with the head as before.
+/// (`app`, `footer`) join the page's parts and answers. Without them, without a web build id,
+/// or for a route the manifest does not render on the server, the shell with the head as
+/// before.
 async fn rendered(
     seo: &Seo,
+    route: &AppRoute,
     mut page: Rendering<'_>,
     head: &Head,
     request_id: RequestId,
@@ -281,7 +284,10 @@ async fn rendered(
     let Some(shell) = seo.web.document(&head_html) else {
         return crate::edge::web_assets::WebAssets::not_built();
     };
-    let build = seo.web.build_id().filter(|_| seo.renderer.is_running());
+    let build = seo
+        .web
+        .build_id()
+        .filter(|_| route.render.on_server() && seo.renderer.is_running());
     let Some(build) = build else {
         let parts: Vec<&Lookup> = page.parts.iter().collect();
         return cached(seo, &parts, StatusCode::OK, head, headers);
@@ -404,9 +410,10 @@ fn not_found(seo: &Seo, path: &str) -> Response {
 }
 
 fn not_found_head(settings: &SeoSettings, path: &str) -> Head {
+    let (title, noindex) = not_found_page();
     Head {
-        title: format!("Page not found | {}", settings.brand),
-        noindex: true,
+        title: format!("{title} | {}", settings.brand),
+        noindex,
         ..defaults(settings, path)
     }
 }

@@ -1,14 +1,22 @@
 //! The web app's route table, as the BFF needs it: which paths the app renders (anything else
-//! is a 404), which content page gives a path its head, and which pages crawlers must not
-//! index. It mirrors `web/src/app/page-table.tsx`; `tests/seo_routes.rs` fails when the two differ.
+//! is a 404), which content page gives a path its head, which pages crawlers must not index and
+//! which the BFF renders. It is read from the app's own route manifest,
+//! `web/src/app/routes.json`, the file the web's router is built from (`page-table.tsx`): one
+//! table for both, so they cannot differ.
+
+use std::sync::LazyLock;
 
 use percent_encoding::percent_decode_str;
+use serde::Deserialize;
+
+/// The app's route manifest, compiled in.
+const MANIFEST: &str = include_str!("../../../web/src/app/routes.json");
 
 /// Where a route's head comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeadSource {
-    /// `/home`: a permanent redirect to `/`.
-    RedirectHome,
+    /// A permanent redirect to this path (`/home` to `/`).
+    Redirect(&'static str),
     /// The content page of this name (its `metaData`).
     Page(&'static str),
     /// The product named by the path's parameter.
@@ -19,6 +27,26 @@ pub enum HeadSource {
     Search,
     /// Nothing to look up: the route's own title and the site defaults.
     Fixed,
+}
+
+/// What the BFF answers a route's document with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Render {
+    /// The app shell with the route's head; the browser renders the page.
+    Shell,
+    /// The first screen rendered by React on the server, kept in this replica's cache only
+    /// (search results: who may search is limited per client).
+    Server,
+    /// Rendered on the server, and the document may go to the shared cache (L2).
+    Shared,
+}
+
+impl Render {
+    /// The BFF renders the page's first screen.
+    pub fn on_server(self) -> bool {
+        matches!(self, Self::Server | Self::Shared)
+    }
 }
 
 /// One route of the app.
@@ -33,107 +61,126 @@ pub struct AppRoute {
     pub title: &'static str,
     /// Personal, transactional or verification pages: `noindex`.
     pub noindex: bool,
+    pub render: Render,
 }
 
-const fn route(
-    pattern: &'static str,
-    source: HeadSource,
-    title: &'static str,
+/// The manifest as written: routes nest (a layout's pages are its children), each with its
+/// full path. Its strings are borrowed from the compiled-in text.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Manifest<'a> {
+    #[serde(borrow)]
+    routes: Vec<Entry<'a>>,
+    #[serde(borrow)]
+    not_found: NotFound<'a>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry<'a> {
+    path: &'a str,
+    /// The page's module (the web's business); a redirect has none.
+    #[serde(borrow, default)]
+    module: Option<&'a str>,
+    /// The layout module around the page and its children (the web's business).
+    #[serde(borrow, default)]
+    layout: Option<&'a str>,
+    head: &'a str,
+    title: &'a str,
     noindex: bool,
-) -> AppRoute {
-    AppRoute {
-        pattern,
-        source,
-        title,
-        noindex,
-    }
+    render: Render,
+    #[serde(borrow, default)]
+    redirect: Option<&'a str>,
+    #[serde(borrow, default)]
+    children: Vec<Entry<'a>>,
 }
 
-use HeadSource::{Collection, Fixed, Page, Product, RedirectHome, Search};
+/// The page of any path no route matches (its `module` is the web's business).
+#[derive(Deserialize)]
+struct NotFound<'a> {
+    title: &'a str,
+    noindex: bool,
+}
 
-/// Every route of `web/src/app/page-table.tsx`, nested routes with their full path.
-pub const ROUTES: &[AppRoute] = &[
-    route("", Page("home"), "", false),
-    route("home", RedirectHome, "", false),
-    // shopping
-    route("checkout", Fixed, "Checkout", true),
-    route("confirm/:orderId", Fixed, "Order Confirmation", true),
-    route(
-        "limited-edition",
-        Page("limitededition"),
-        "Limited Edition",
-        false,
-    ),
-    route(
-        "dealer-locator",
-        Page("dealerlocator"),
-        "Dealer Locator",
-        false,
-    ),
-    route(
-        "dealer-registration",
-        Page("dealerregistration"),
-        "Dealer Registration",
-        false,
-    ),
-    route("search/:query", Search, "Search", false),
-    route("product/:title", Product, "", false),
-    route("collection/:title", Collection, "", false),
-    route("3dbuilder", Fixed, "3D Builder", false),
-    // authentication
-    route("login", Page("login"), "Sign In", true),
-    route("register", Page("register"), "Create an Account", true),
-    route(
-        "forgot-password",
-        Page("forgotpassword"),
-        "Forgot Password",
-        true,
-    ),
-    route(
-        "auth/reset-password",
-        Page("resetpassword"),
-        "Reset Password",
-        true,
-    ),
-    route("verify-email", Fixed, "Verify Email", true),
-    route(
-        "Newsletter/verify/:token",
-        Fixed,
-        "Newsletter Verification",
-        true,
-    ),
-    // content
-    route("about-us", Page("aboutus"), "About Us", false),
-    route("contact-us", Page("contactus"), "Contact Us", false),
-    route(
-        "media-library",
-        Page("medialibrary"),
-        "Media Library",
-        false,
-    ),
-    route("support", Page("support"), "Support", false),
-    route("warranty", Page("warranty"), "Warranty", false),
-    route("faq", Page("faq"), "FAQ", false),
-    route("reviews", Fixed, "Customer Reviews", false),
-    route("resources", Page("resources"), "Resources", false),
-    route("patents", Page("patent"), "Patents", false),
-    route("copy/:copyId", Fixed, "", false),
-    route("terms-of-service", Page("terms"), "Terms of Service", false),
-    // account area
-    route("profile", Fixed, "My Account", true),
-    route("profile/details", Fixed, "My Account", true),
-    route("profile/update-password", Fixed, "My Account", true),
-    route("profile/newsletter", Fixed, "My Account", true),
-    route("profile/address-book", Fixed, "My Account", true),
-    route("profile/address-book/:id", Fixed, "My Account", true),
-    route("profile/orders", Fixed, "My Account", true),
-    route("profile/orders/:id", Fixed, "My Account", true),
-    route("profile/account-information", Fixed, "My Account", true),
-    route("profile/my-reviews", Fixed, "My Account", true),
-    route("profile/discount-programs", Fixed, "My Account", true),
-    route("profile/pro-deal", Fixed, "My Account", true),
-    route("profile/le-mil", Fixed, "My Account", true),
-];
+/// The routes, nested ones with their full path, and the not-found page's head.
+struct Table {
+    routes: Vec<AppRoute>,
+    not_found: NotFound<'static>,
+}
+
+static TABLE: LazyLock<Table> = LazyLock::new(|| match parse(MANIFEST) {
+    Ok(table) => table,
+    // the manifest is compiled in: a unit test parses it, so this cannot happen in a build
+    Err(error) => panic!("web/src/app/routes.json: {error}"),
+});
+
+/// Every route of the app, nested routes with their full path, in the manifest's order.
+pub fn routes() -> &'static [AppRoute] {
+    &TABLE.routes
+}
+
+/// The not-found page's title (the brand name is appended) and whether it is indexed.
+pub fn not_found_page() -> (&'static str, bool) {
+    (TABLE.not_found.title, TABLE.not_found.noindex)
+}
+
+fn parse(manifest: &'static str) -> Result<Table, String> {
+    let manifest: Manifest<'static> =
+        serde_json::from_str(manifest).map_err(|error| error.to_string())?;
+    let mut routes = Vec::new();
+    flatten(&manifest.routes, &mut routes)?;
+    Ok(Table {
+        routes,
+        not_found: manifest.not_found,
+    })
+}
+
+fn flatten(entries: &[Entry<'static>], routes: &mut Vec<AppRoute>) -> Result<(), String> {
+    for entry in entries {
+        let path = entry.path;
+        let source = match (entry.head, entry.redirect) {
+            ("redirect", Some(target)) => HeadSource::Redirect(target),
+            (_, Some(_)) => return Err(format!("{path}: a redirect's head is \"redirect\"")),
+            ("product", None) => HeadSource::Product,
+            ("collection", None) => HeadSource::Collection,
+            ("search", None) => HeadSource::Search,
+            ("fixed", None) => HeadSource::Fixed,
+            (head, None) => match head.strip_prefix("page:") {
+                Some(name) if !name.is_empty() => HeadSource::Page(name),
+                _ => return Err(format!("{path}: unknown head source {head:?}")),
+            },
+        };
+        if entry.module.is_none() && !matches!(source, HeadSource::Redirect(_)) {
+            return Err(format!("{path}: a page needs a module"));
+        }
+        if entry.layout.is_some() && entry.module.is_none() {
+            return Err(format!("{path}: a layout needs its index page's module"));
+        }
+        // the BFF renders a page from the content its head is made of
+        if entry.render.on_server() && matches!(source, HeadSource::Redirect(_) | HeadSource::Fixed)
+        {
+            return Err(format!("{path}: nothing to render it from"));
+        }
+        routes.push(AppRoute {
+            pattern: path,
+            source,
+            title: entry.title,
+            noindex: entry.noindex,
+            render: entry.render,
+        });
+        for child in &entry.children {
+            let nested = child
+                .path
+                .strip_prefix(path)
+                .is_some_and(|rest| rest.starts_with('/'));
+            if !nested {
+                return Err(format!("{}: not under its parent {path}", child.path));
+            }
+        }
+        flatten(&entry.children, routes)?;
+    }
+    Ok(())
+}
 
 /// A path matched to its route, with the parameter (decoded) when the pattern has one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,7 +203,7 @@ pub fn match_path(path: &str) -> Option<Matched> {
     } else {
         trimmed.split('/').collect()
     };
-    ROUTES.iter().find_map(|route| {
+    routes().iter().find_map(|route| {
         let pattern: Vec<&str> = if route.pattern.is_empty() {
             Vec::new()
         } else {
@@ -214,8 +261,71 @@ mod tests {
     }
 
     #[test]
+    fn the_manifest_parses() {
+        let routes = parse(MANIFEST).map(|table| table.routes.len());
+        assert!(matches!(routes, Ok(count) if count > 40), "{routes:?}");
+        assert_eq!(not_found_page(), ("Page not found", true));
+    }
+
+    #[test]
+    fn nested_routes_have_their_full_path() {
+        let patterns: Vec<&str> = routes().iter().map(|route| route.pattern).collect();
+        for pattern in [
+            "",
+            "home",
+            "product/:title",
+            "profile",
+            "profile/orders/:id",
+        ] {
+            assert!(patterns.contains(&pattern), "{pattern}");
+        }
+        // one route per path
+        let mut unique = patterns.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), patterns.len());
+    }
+
+    #[test]
+    fn home_redirects_to_a_route() {
+        let home = match_path("/home").map(|m| m.route.source);
+        assert_eq!(home, Some(HeadSource::Redirect("/")));
+        for route in routes() {
+            if let HeadSource::Redirect(target) = route.source {
+                assert!(match_path(target).is_some(), "{target}");
+                assert!(
+                    axum::http::HeaderValue::from_str(target).is_ok(),
+                    "{target}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_pages_with_content_are_rendered_on_the_server() {
+        let render = |path: &str| match_path(path).map(|m| m.route.render);
+        assert_eq!(render("/product/x"), Some(Render::Shared));
+        assert_eq!(render("/about-us"), Some(Render::Shared));
+        assert_eq!(render("/search/x"), Some(Render::Server));
+        assert_eq!(render("/checkout"), Some(Render::Shell));
+        assert_eq!(render("/profile"), Some(Render::Shell));
+    }
+
+    #[test]
+    fn malformed_manifests_are_refused() {
+        for manifest in [
+            r#"{"routes": [{"path": "a", "module": "a", "head": "nope", "title": "", "noindex": false, "render": "shell"}], "notFound": {"title": "", "noindex": true}}"#,
+            r#"{"routes": [{"path": "a", "module": "a", "head": "fixed", "title": "", "noindex": false, "render": "shared"}], "notFound": {"title": "", "noindex": true}}"#,
+            r#"{"routes": [{"path": "a", "head": "fixed", "title": "", "noindex": false, "render": "shell"}], "notFound": {"title": "", "noindex": true}}"#,
+            r#"{"routes": [{"path": "a", "module": "a", "head": "fixed", "title": "", "noindex": false, "render": "shell", "children": [{"path": "b", "module": "b", "head": "fixed", "title": "", "noindex": false, "render": "shell"}]}], "notFound": {"title": "", "noindex": true}}"#,
+        ] {
+            assert!(parse(manifest).is_err(), "{manifest}");
+        }
+    }
+
+    #[test]
     fn every_page_named_is_a_content_page() {
-        for route in ROUTES {
+        for route in routes() {
             if let HeadSource::Page(name) = route.source {
                 assert!(crate::content::PAGE_NAMES.contains(&name), "{name}");
             }

@@ -15,7 +15,7 @@ use percent_encoding::percent_decode_str;
 use serde_json::Value;
 
 use super::head::escape;
-use super::routes::{HeadSource, ROUTES};
+use super::routes::{HeadSource, routes};
 use super::{Seo, title_url};
 use crate::cache::{self, CachedAnswer, Lookup};
 use crate::http::request_id::RequestId;
@@ -72,7 +72,7 @@ pub async fn sitemap(
         parts.push(lookup);
     }
     let origin = &seo.settings.origin;
-    let mut urls: Vec<(String, Option<String>)> = ROUTES
+    let mut urls: Vec<(String, Option<String>)> = routes()
         .iter()
         .filter(|route| {
             !route.noindex

@@ -1,5 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { Outlet } from 'react-router';
+import { RouteMetaContext, type RouteMeta } from '../lib/route-meta';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { RouteErrorPage } from './route-error-page';
 import type { RouteModule } from './route-module';
@@ -16,10 +17,17 @@ export interface ShownPage {
 
 export const ShownPageContext = createContext<ShownPage>({ key: '', modules: new Map() });
 
-/** A page module's component, once loaded (a route's `element`). */
-export function LoadedPage({ module }: { module: string }) {
+/** A page module's component, once loaded (a route's `element`), with its route's title and noindex. */
+export function LoadedPage({ module, meta }: { module: string; meta?: RouteMeta | undefined }) {
   const Page = useContext(ShownPageContext).modules.get(module)?.Component;
-  return Page ? <Page /> : null;
+  if (!Page) return null;
+  return meta ? (
+    <RouteMetaContext.Provider value={meta}>
+      <Page />
+    </RouteMetaContext.Provider>
+  ) : (
+    <Page />
+  );
 }
 
 /** Where the pages render, inside the frame: a page that fails shows the error page there. */

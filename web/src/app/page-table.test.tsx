@@ -1,16 +1,16 @@
 import { act, screen, within } from '@testing-library/react';
-import type { RouteObject } from 'react-router';
+import { matchRoutes, type RouteObject } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
 import { order, profile, signedInHandlers } from '../test/fixtures/account';
 import { checkoutHandlers } from '../test/fixtures/checkout';
 import { renderRoute } from '../test/render';
 import { server } from '../test/server';
-import { resolveCopyId } from './routes/copy';
+import { resolveCopyId } from '../features/content/pages/copy';
 import { FrameSlot, LoadedPage, PageSlot } from './page-slots';
 import { pageTable } from './page-table';
 import { RootLayout } from './root-layout';
-import type { RouteModule } from './route-module';
+import type { RouteHandle, RouteModule } from './route-module';
 
 describe('page table', () => {
   beforeEach(() => {
@@ -74,6 +74,53 @@ describe('page table', () => {
     expect(resolveCopyId('terms')).toBe('terms');
     expect(resolveCopyId('cookies')).toBe('terms');
     expect(resolveCopyId(undefined)).toBe('terms');
+  });
+});
+
+describe('route manifest', () => {
+  /** The handle of the innermost route `path` renders. */
+  const handleOf = (path: string) => matchRoutes(pageTable, path)?.at(-1)?.route.handle as RouteHandle | undefined;
+
+  it('knows the private paths', () => {
+    for (const path of [
+      '/checkout',
+      '/confirm/42',
+      '/profile',
+      '/profile/orders/7',
+      '/login',
+      '/register',
+      '/forgot-password',
+      '/auth/reset-password',
+      '/verify-email',
+      '/Newsletter/verify/abc',
+    ]) {
+      expect(handleOf(path)?.noindex, path).toBe(true);
+    }
+    for (const path of ['/', '/product/summit%20lr', '/collection/rifles', '/search/summit', '/about-us']) {
+      expect(handleOf(path)?.noindex, path).toBe(false);
+    }
+  });
+
+  it('keeps paths it does not know, its not-found page, out of search results', () => {
+    for (const path of ['/profiles', '/checkouts', '/profile/unknown']) {
+      expect(handleOf(path), path).toMatchObject({ module: 'src/app/routes/not-found.tsx', noindex: true });
+    }
+  });
+
+  it('gives a page the title of its route, and its own wins', async () => {
+    renderRoute('/reviews');
+    await screen.findByRole('heading', { level: 1, name: 'Customer Reviews' });
+    await expect.poll(() => document.title).toBe('Customer Reviews | Test Arms');
+    await expect.poll(() => document.head.querySelector('meta[name="robots"]')).toBeNull();
+  });
+
+  it('marks a private page noindex', async () => {
+    server.use(...signedInHandlers(() => profile));
+    renderRoute('/profile');
+    await screen.findByRole('heading', { level: 1, name: 'My Account' });
+    await expect
+      .poll(() => document.head.querySelector('meta[name="robots"]')?.getAttribute('content'))
+      .toBe('noindex');
   });
 });
 

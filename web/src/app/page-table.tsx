@@ -1,22 +1,88 @@
 import type { RouteObject } from 'react-router';
 import { Navigate } from 'react-router';
+import type { RouteMeta } from '../lib/route-meta';
 import { RootLayout } from './root-layout';
-import type { RouteModule } from './route-module';
+import type { RouteHandle, RouteModule } from './route-module';
 import { FrameSlot, LoadedPage, PageSlot } from './page-slots';
+import manifest from './routes.json';
+
+/**
+ * One route of the manifest (`routes.json`), the app's route table shared with the BFF (which
+ * compiles it in for its heads, 404s and server renders: `bff/src/seo/routes.rs`).
+ */
+export interface ManifestRoute {
+  /** The full path without its leading `/` (`product/:title`), also for nested routes. */
+  path: string;
+  /** The page's module under `routes/`, without `.tsx` (`profile/orders`). */
+  module?: string;
+  /** A layout module around the page (its index) and its children. */
+  layout?: string;
+  /** Where the head comes from on the server: `page:<content page>`, `product`, `collection`, `search`, `fixed` or `redirect`. */
+  head: string;
+  /** The page's title (the brand name is appended); empty for the site's default. */
+  title: string;
+  noindex: boolean;
+  /** What the BFF answers with: the app `shell`, or the first screen rendered on the `server` (`shared`: across replicas too). */
+  render: string;
+  /** Where a redirect goes. */
+  redirect?: string;
+  children?: ManifestRoute[];
+}
+
+export interface RouteManifest {
+  routes: ManifestRoute[];
+  /** The page of any path no route matches. */
+  notFound: { module: string; title: string; noindex: boolean };
+}
+
+export const routeManifest: RouteManifest = manifest;
+
+/**
+ * The page modules, each its own lazily loaded chunk. The keys are their paths from here
+ * (`./routes/product.tsx`).
+ */
+const pageModules = import.meta.glob<RouteModule>(['./routes/**/*.tsx', '!./routes/**/*.test.tsx']);
+
+/** The source path of a page module, as Vite's manifest names it (`src/app/routes/product.tsx`). */
+export function modulePath(module: string): string {
+  return `src/app/routes/${module}.tsx`;
+}
+
+function page(module: string, meta: RouteMeta): Pick<RouteObject, 'handle' | 'element'> {
+  // `module` is the page's source path, as Vite's manifest names it: the server render lists
+  // that route's chunks for the boot script (`src/ssr/route-chunks.ts`)
+  const path = modulePath(module);
+  const load = pageModules[`./routes/${module}.tsx`];
+  if (!load) throw new Error(`routes.json names a page module that is not there: ${path}`);
+  const handle: RouteHandle = { module: path, load, ...meta };
+  return { handle, element: <LoadedPage module={path} meta={meta} /> };
+}
+
+/** A manifest route as React Router's, its path relative to its parent's (`parent`). */
+function routeObject(route: ManifestRoute, parent: string): RouteObject {
+  const path = parent === '' ? route.path : route.path.slice(parent.length + 1);
+  const meta = { title: route.title, noindex: route.noindex };
+  const at = path === '' ? { index: true as const } : { path };
+  if (route.redirect !== undefined) {
+    return { ...at, handle: { redirectTo: route.redirect }, element: <Navigate to={route.redirect} replace /> };
+  }
+  if (route.module === undefined) throw new Error(`routes.json: ${route.path} has no module`);
+  if (route.layout === undefined) return { ...at, ...page(route.module, meta) };
+  // a layout: its own page is the index of its children
+  const children = (route.children ?? []).map((child) => routeObject(child, route.path));
+  return {
+    path,
+    ...page(route.layout, meta),
+    children: [{ index: true, ...page(route.module, meta) }, ...children],
+  };
+}
 
 /**
  * Every screen of the specs, as a route table of React Router's declarative router
- * (`useRoutes`, `matchRoutes`). Each page is its own lazily loaded module (code-split chunk),
- * loaded with its data before it shows (`page-loads.ts`, `page-routes.tsx`); the frame (header,
- * footer) is in the entry bundle.
+ * (`useRoutes`, `matchRoutes`), built from the route manifest. Each page is its own lazily
+ * loaded module (code-split chunk), loaded with its data before it shows (`page-loads.ts`,
+ * `page-routes.tsx`); the frame (header, footer) is in the entry bundle.
  */
-function page(module: string, load: () => Promise<RouteModule>): Pick<RouteObject, 'handle' | 'element'> {
-  // `module` is the page's source path, as Vite's manifest names it: the server render lists
-  // that route's chunks for the boot script (`src/ssr/route-chunks.ts`); a test checks that it
-  // names the module `load` imports.
-  return { handle: { module, load }, element: <LoadedPage module={module} /> };
-}
-
 export const pageTable: RouteObject[] = [
   {
     path: '/',
@@ -31,135 +97,14 @@ export const pageTable: RouteObject[] = [
       {
         element: <PageSlot />,
         children: [
-          { index: true, ...page('src/app/routes/home.tsx', () => import('./routes/home')) },
-          { path: 'home', handle: { redirectTo: '/' }, element: <Navigate to="/" replace /> },
-
-          // shopping
-          { path: 'checkout', ...page('src/app/routes/checkout.tsx', () => import('./routes/checkout')) },
-          { path: 'confirm/:orderId', ...page('src/app/routes/confirm.tsx', () => import('./routes/confirm')) },
+          ...routeManifest.routes.map((route) => routeObject(route, '')),
           {
-            path: 'limited-edition',
-            ...page('src/app/routes/limited-edition.tsx', () => import('./routes/limited-edition')),
+            path: '*',
+            ...page(routeManifest.notFound.module, {
+              title: routeManifest.notFound.title,
+              noindex: routeManifest.notFound.noindex,
+            }),
           },
-          {
-            path: 'dealer-locator',
-            ...page('src/app/routes/dealer-locator.tsx', () => import('./routes/dealer-locator')),
-          },
-          {
-            path: 'dealer-registration',
-            ...page('src/app/routes/dealer-registration.tsx', () => import('./routes/dealer-registration')),
-          },
-          { path: 'search/:query', ...page('src/app/routes/search.tsx', () => import('./routes/search')) },
-          { path: 'product/:title', ...page('src/app/routes/product.tsx', () => import('./routes/product')) },
-          {
-            path: 'collection/:title',
-            ...page('src/app/routes/collection.tsx', () => import('./routes/collection')),
-          },
-          { path: '3dbuilder', ...page('src/app/routes/builder.tsx', () => import('./routes/builder')) },
-
-          // authentication
-          { path: 'login', ...page('src/app/routes/login.tsx', () => import('./routes/login')) },
-          { path: 'register', ...page('src/app/routes/register.tsx', () => import('./routes/register')) },
-          {
-            path: 'forgot-password',
-            ...page('src/app/routes/forgot-password.tsx', () => import('./routes/forgot-password')),
-          },
-          {
-            path: 'auth/reset-password',
-            ...page('src/app/routes/reset-password.tsx', () => import('./routes/reset-password')),
-          },
-          { path: 'verify-email', ...page('src/app/routes/verify-email.tsx', () => import('./routes/verify-email')) },
-          {
-            path: 'Newsletter/verify/:token',
-            ...page('src/app/routes/newsletter-verify.tsx', () => import('./routes/newsletter-verify')),
-          },
-
-          // content
-          { path: 'about-us', ...page('src/app/routes/about-us.tsx', () => import('./routes/about-us')) },
-          { path: 'contact-us', ...page('src/app/routes/contact-us.tsx', () => import('./routes/contact-us')) },
-          {
-            path: 'media-library',
-            ...page('src/app/routes/media-library.tsx', () => import('./routes/media-library')),
-          },
-          { path: 'support', ...page('src/app/routes/support.tsx', () => import('./routes/support')) },
-          { path: 'warranty', ...page('src/app/routes/warranty.tsx', () => import('./routes/warranty')) },
-          { path: 'faq', ...page('src/app/routes/faq.tsx', () => import('./routes/faq')) },
-          { path: 'reviews', ...page('src/app/routes/reviews.tsx', () => import('./routes/reviews')) },
-          { path: 'resources', ...page('src/app/routes/resources.tsx', () => import('./routes/resources')) },
-          { path: 'patents', ...page('src/app/routes/patents.tsx', () => import('./routes/patents')) },
-          { path: 'copy/:copyId', ...page('src/app/routes/copy.tsx', () => import('./routes/copy')) },
-          {
-            path: 'terms-of-service',
-            ...page('src/app/routes/terms-of-service.tsx', () => import('./routes/terms-of-service')),
-          },
-
-          // account area
-          {
-            path: 'profile',
-            ...page('src/app/routes/profile/layout.tsx', () => import('./routes/profile/layout')),
-            children: [
-              {
-                index: true,
-                ...page('src/app/routes/profile/account.tsx', () => import('./routes/profile/account')),
-              },
-              {
-                path: 'details',
-                ...page('src/app/routes/profile/details.tsx', () => import('./routes/profile/details')),
-              },
-              {
-                path: 'update-password',
-                ...page('src/app/routes/profile/update-password.tsx', () => import('./routes/profile/update-password')),
-              },
-              {
-                path: 'newsletter',
-                ...page('src/app/routes/profile/newsletter.tsx', () => import('./routes/profile/newsletter')),
-              },
-              {
-                path: 'address-book',
-                ...page('src/app/routes/profile/address-book.tsx', () => import('./routes/profile/address-book')),
-              },
-              {
-                path: 'address-book/:id',
-                ...page('src/app/routes/profile/address-form.tsx', () => import('./routes/profile/address-form')),
-              },
-              {
-                path: 'orders',
-                ...page('src/app/routes/profile/orders.tsx', () => import('./routes/profile/orders')),
-              },
-              {
-                path: 'orders/:id',
-                ...page('src/app/routes/profile/order-details.tsx', () => import('./routes/profile/order-details')),
-              },
-              {
-                path: 'account-information',
-                ...page(
-                  'src/app/routes/profile/account-information.tsx',
-                  () => import('./routes/profile/account-information'),
-                ),
-              },
-              {
-                path: 'my-reviews',
-                ...page('src/app/routes/profile/my-reviews.tsx', () => import('./routes/profile/my-reviews')),
-              },
-              {
-                path: 'discount-programs',
-                ...page(
-                  'src/app/routes/profile/discount-programs.tsx',
-                  () => import('./routes/profile/discount-programs'),
-                ),
-              },
-              {
-                path: 'pro-deal',
-                ...page('src/app/routes/profile/pro-deal.tsx', () => import('./routes/profile/pro-deal')),
-              },
-              {
-                path: 'le-mil',
-                ...page('src/app/routes/profile/le-mil.tsx', () => import('./routes/profile/le-mil')),
-              },
-            ],
-          },
-
-          { path: '*', ...page('src/app/routes/not-found.tsx', () => import('./routes/not-found')) },
         ],
       },
     ],

@@ -24,6 +24,10 @@ export interface RouteHandle {
   load?: () => Promise<RouteModule>;
   /** Where the route redirects to (a 302 from the server, a replace in the browser). */
   redirectTo?: string;
+  /** The page's title from the route manifest (`routes.json`). */
+  title?: string;
+  /** The page is kept out of search results (the route manifest's `noindex`). */
+  noindex?: boolean;
   /** The frame's data loads with this route (the root). */
   frame?: boolean;
 }

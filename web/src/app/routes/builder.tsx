@@ -1,12 +1,1 @@
-import { BuilderFrame } from '../../features/builder';
-import { PageMeta } from '../../features/content';
-
-export function Component() {
-  return (
-    <div className="page page--builder">
-      <PageMeta title="3D Builder" />
-      <h1 className="visually-hidden">3D Builder</h1>
-      <BuilderFrame />
-    </div>
-  );
-}
+export { BuilderPage as Component } from '../../features/builder/pages/builder';

@@ -6,7 +6,7 @@ import {
   useCollection,
   revalidateOnPathChange,
 } from '../../features/catalogue/collection';
-import { Component as NotFound } from './not-found';
+import { NotFoundPage as NotFound } from '../../features/content/pages/not-found';
 
 export const loader = collectionLoader;
 export const shouldRevalidate = revalidateOnPathChange;

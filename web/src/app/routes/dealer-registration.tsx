@@ -1,20 +1,4 @@
-import { useId } from 'react';
-import { DealerRegistrationForm } from '../../features/dealers';
-import { PageMeta, RichText, pageLoader, useContentPage } from '../../features/content';
-
-export const loader = pageLoader('dealerregistration');
-
-export function Component() {
-  const page = useContentPage('dealerregistration');
-  const headingId = useId();
-  const title = page.title || 'Dealer Registration';
-  return (
-    <div className="page page--dealer-registration">
-      <PageMeta title={title} metaData={page.metaData} />
-      <h1 id={headingId}>{title}</h1>
-      {page.greeting ? <p className="dealer-registration__greeting">{page.greeting}</p> : null}
-      {page.subText.length > 0 ? <RichText content={page.subText} /> : null}
-      <DealerRegistrationForm labelledBy={headingId} />
-    </div>
-  );
-}
+export {
+  DealerRegistrationPage as Component,
+  dealerRegistrationLoader as loader,
+} from '../../features/dealers/pages/dealer-registration';

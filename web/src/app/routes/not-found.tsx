@@ -1,16 +1,1 @@
-import { Link, useLocation } from 'react-router';
-import { PageMeta } from '../../features/content/components/page-meta';
-
-export function Component() {
-  const { pathname } = useLocation();
-  return (
-    <div className="page page--not-found">
-      <PageMeta title="Page not found" />
-      <h1>Page not found</h1>
-      <p>No route matches URL &quot;{pathname}&quot;</p>
-      <p>
-        <Link to="/">Go to the home page</Link>
-      </p>
-    </div>
-  );
-}
+export { NotFoundPage as Component } from '../../features/content/pages/not-found';

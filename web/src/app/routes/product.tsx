@@ -7,7 +7,7 @@ import {
   revalidateOnPathChange,
 } from '../../features/catalogue/product';
 import { ReviewsWidget } from '../../features/reviews/reviews-widget';
-import { Component as NotFound } from './not-found';
+import { NotFoundPage as NotFound } from '../../features/content/pages/not-found';
 
 export const loader = productLoader;
 export const shouldRevalidate = revalidateOnPathChange;

@@ -1,18 +1,1 @@
-import { PageMeta } from '../../features/content/components/page-meta';
-import { RichText } from '../../features/content/components/rich-text';
-import { useContentPage } from '../../features/content/hooks';
-import { pageLoader } from '../../features/content/queries';
-
-export const loader = pageLoader('resources');
-
-export function Component() {
-  const page = useContentPage('resources');
-  return (
-    <div className="page page--resources">
-      <PageMeta title="Resources" metaData={page.metaData} />
-      <h1>{page.heading || 'Resources'}</h1>
-      {page.subheading ? <p className="page__lead">{page.subheading}</p> : null}
-      <RichText content={page.content} />
-    </div>
-  );
-}
+export { ResourcesPage as Component, resourcesLoader as loader } from '../../features/content/pages/resources';

@@ -1,12 +1,1 @@
-import { PageMeta } from '../../features/content/components/page-meta';
-import { ReviewsWidget } from '../../features/reviews/reviews-widget';
-
-export function Component() {
-  return (
-    <div className="page page--reviews">
-      <PageMeta title="Customer Reviews" />
-      <h1>Customer Reviews</h1>
-      <ReviewsWidget kind="list" />
-    </div>
-  );
-}
+export { ReviewsPage as Component } from '../../features/reviews/pages/reviews';

@@ -49,7 +49,7 @@ export function DealerLocator() {
   return (
     <div className="page page--dealer-locator">
       {/* the page's title, description and social tags come from its content's metaData */}
-      <PageMeta title="Dealer Locator" metaData={texts?.metaData ?? undefined} />
+      <PageMeta metaData={texts?.metaData ?? undefined} />
       <h1>{heading}</h1>
       <div className="dealer-locator">
         <div className="dealer-locator__side">

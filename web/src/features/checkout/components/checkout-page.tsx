@@ -33,7 +33,7 @@ export function CheckoutPage() {
   if (cart.isPending) {
     return (
       <div className="page checkout">
-        <PageMeta title="Checkout" />
+        <PageMeta />
         <h1>Checkout</h1>
         <p role="status">Loading your cart…</p>
       </div>
@@ -42,7 +42,7 @@ export function CheckoutPage() {
   if (cart.isError) {
     return (
       <div className="page checkout">
-        <PageMeta title="Checkout" />
+        <PageMeta />
         <h1>Checkout</h1>
         <p role="alert">Your cart could not be loaded. Please try again.</p>
       </div>
@@ -58,7 +58,7 @@ export function CheckoutPage() {
 
   return (
     <div className="page checkout">
-      <PageMeta title="Checkout" />
+      <PageMeta />
       <div className="checkout__header">
         <h1>Checkout</h1>
         {session.signedIn ? null : (

@@ -15,7 +15,7 @@ export function ConfirmationPage({ orderId }: { orderId: string }) {
   if (order.isPending) {
     return (
       <div className="page confirmation">
-        <PageMeta title="Order Confirmation" />
+        <PageMeta />
         <p role="status">Loading your order…</p>
       </div>
     );
@@ -46,7 +46,7 @@ function OrderConfirmation({ order }: { order: Order }) {
   const subtotal = order.items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
   return (
     <div className="page confirmation">
-      <PageMeta title="Order Confirmation" />
+      <PageMeta />
       <h1>{ORDER_RECEIVED}</h1>
       <p className="confirmation__number">
         Order Number: <strong>{order.id}</strong>

@@ -1,35 +1,19 @@
-import { useEffect } from 'react';
+import { useContext, useEffect } from 'react';
+import { RouteMetaContext } from '../../../lib/route-meta';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
 import type { MetaData } from '../types';
 
 interface PageMetaProps {
-  /** The page's own title; the brand name is appended. */
+  /** The page's own title; the brand name is appended. By default, its route's (`routes.json`). */
   title?: string | undefined;
   /** Content-managed metadata; its title and description are used as written and win. */
   metaData?: MetaData | undefined;
-  /** Keep the page out of search results; by default, the private paths below are. */
+  /** Keep the page out of search results; by default, as its route says (`routes.json`). */
   noindex?: boolean | undefined;
 }
 
 /** The generic manufacturer description of the default site title and description (spec). */
 export const GENERIC_DESCRIPTION = 'Firearms, parts and accessories from the manufacturer';
-
-/**
- * Checkout, confirmation, profile, sign-in and verification pages: never indexed. The BFF's
- * route table (`bff/src/seo/routes.rs`) marks the same pages for the server-rendered head.
- */
-export const NOINDEX_PATHS: readonly RegExp[] = [
-  /^\/checkout\/?$/,
-  /^\/confirm\//,
-  /^\/profile(\/|$)/,
-  /^\/(login|register|forgot-password|verify-email)\/?$/,
-  /^\/auth\/reset-password\/?$/,
-  /^\/Newsletter\/verify\//,
-];
-
-export function isNoindexPath(pathname: string): boolean {
-  return NOINDEX_PATHS.some((pattern) => pattern.test(pathname));
-}
 
 /** The default site title: the brand name with the generic description. */
 export function defaultTitle(brandName: string): string {
@@ -52,13 +36,15 @@ const landingPath = typeof window === 'undefined' ? '' : window.location.pathnam
  * landing page the server's tags it does not manage (which described that page) are removed.
  */
 export function PageMeta({ title, metaData, noindex }: PageMetaProps) {
+  const route = useContext(RouteMetaContext);
   const brandName = useRuntimeConfig()?.brandName ?? '';
+  const pageTitle = title ?? route.title;
   const fullTitle =
-    metaData?.title || (title ? [title, brandName].filter(Boolean).join(' | ') : defaultTitle(brandName));
+    metaData?.title || (pageTitle ? [pageTitle, brandName].filter(Boolean).join(' | ') : defaultTitle(brandName));
   const description =
     metaData?.description || (brandName ? `${brandName}: ${GENERIC_DESCRIPTION}.` : `${GENERIC_DESCRIPTION}.`);
   const pathname = typeof window === 'undefined' ? '' : window.location.pathname;
-  const hidden = noindex ?? isNoindexPath(pathname);
+  const hidden = noindex ?? route.noindex;
 
   useEffect(() => {
     // On the landing page the server's head describes this very page: its canonical URL, type
