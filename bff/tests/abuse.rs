@@ -10,6 +10,7 @@ mod common;
 
 use bff::cache::entry::ENTRY_OVERHEAD_BYTES;
 use bff::config::Config;
+use common::SandboxHooks;
 use common::browser::{CAPTCHA, PASSWORD, SHOPPER};
 use common::cache_stats::{cache_stats, catalogue_and_pages, entries};
 use common::in_process::{InProcess, start_with_secrets};

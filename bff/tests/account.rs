@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::SandboxHooks;
 use common::browser::{Browser, CAPTCHA, SHOPPER};
 use common::in_process::start;
 use serde_json::{Value, json};

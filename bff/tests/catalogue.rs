@@ -11,6 +11,7 @@ use axum::body::Body;
 use axum::http::Request;
 use bff::cache::CachePolicy;
 use bff::config::Config;
+use common::SandboxHooks;
 use common::in_process::{Answer, InProcess, start_with_secrets};
 use common::test_config;
 use serde_json::{Value, json};

@@ -9,6 +9,7 @@ mod common;
 use std::time::Duration;
 
 use axum::http::Method;
+use common::SandboxHooks;
 use common::browser::{Answer, Browser};
 use common::in_process::{InProcess, json_request, start};
 use serde_json::{Value, json};

@@ -12,6 +12,7 @@
 
 mod common;
 
+use common::SandboxHooks;
 use common::browser::{CAPTCHA, SHOPPER};
 use common::{TestServer, test_config};
 use serde_json::{Value, json};

@@ -4,6 +4,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::Request;
+use common::SandboxHooks;
 use common::in_process::{self, SANDBOX_ORIGIN};
 use serde_json::json;
 

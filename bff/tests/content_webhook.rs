@@ -10,6 +10,7 @@ mod common;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use bff::content::webhook_signature::{SIGNATURE_HEADER, TIMESTAMP_HEADER, sign};
+use common::SandboxHooks;
 use common::TestServer;
 use serde_json::{Value, json};
 

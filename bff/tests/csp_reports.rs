@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::SandboxHooks;
 use common::in_process::start_with_web_build;
 use common::test_config;
 use serde_json::json;

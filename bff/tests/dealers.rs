@@ -5,6 +5,7 @@
 mod common;
 
 use bff::content::geo::{LatLng, miles_between};
+use common::SandboxHooks;
 use common::in_process::{InProcess, start, start_with_secrets};
 use serde_json::{Value, json};
 

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use bff::cache::CachePolicy;
 use bff::config::Config;
+use common::SandboxHooks;
 use common::in_process::{Answer, InProcess, get_request, start_reloadable, start_with_secrets};
 use common::{TestServer, test_config};
 use serde_json::{Value, json};

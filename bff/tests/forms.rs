@@ -8,6 +8,7 @@ mod common;
 
 use common::browser::{Answer, Browser, CAPTCHA};
 
+use common::SandboxHooks;
 use common::start;
 use serde_json::json;
 

@@ -5,6 +5,7 @@ mod common;
 use std::time::Duration;
 
 use bff::edge::server::StopError;
+use common::SandboxHooks;
 use common::{start, start_with, test_config};
 use serde_json::json;
 

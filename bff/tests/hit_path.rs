@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::SandboxHooks;
 use common::in_process::{Answer, InProcess, capture_logs, get_request, start_with_secrets};
 use common::test_config;
 use serde_json::json;

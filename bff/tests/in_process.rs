@@ -9,6 +9,7 @@ use axum::Router;
 use axum::routing::get;
 use bff::edge::state::Transports;
 use bff::upstream::transport::in_process;
+use common::SandboxHooks;
 use common::in_process::{self, capture_logs};
 use serde_json::{Value, json};
 

@@ -9,6 +9,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use axum::http::Method;
+use common::SandboxHooks;
 use common::browser::{Browser, CAPTCHA, PASSWORD, SHOPPER};
 use common::in_process::{InProcess, json_request, start};
 use serde_json::{Value, json};

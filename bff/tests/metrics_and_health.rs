@@ -5,6 +5,7 @@ mod common;
 use std::time::Duration;
 
 use bff::config::{Config, SANDBOX_PLACEHOLDER};
+use common::SandboxHooks;
 use common::{start, start_with, test_config};
 
 async fn metrics(server: &common::TestServer) -> String {

@@ -8,6 +8,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Method, Request};
+use common::SandboxHooks;
 use common::browser::{Browser, PASSWORD, SHOPPER};
 use common::in_process::{InProcess, SANDBOX_ORIGIN, json_request, start};
 use serde_json::json;

@@ -8,6 +8,7 @@
 
 mod common;
 
+use common::SandboxHooks;
 use common::TestServer;
 use common::browser::{Browser, CAPTCHA, SHOPPER};
 use serde_json::{Value, json};

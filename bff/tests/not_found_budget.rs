@@ -9,6 +9,7 @@
 mod common;
 
 use bff::config::Config;
+use common::SandboxHooks;
 use common::cache_stats::{cache_stats, catalogue_and_pages, entries};
 use common::in_process::{InProcess, start_with_secrets};
 use common::test_config;

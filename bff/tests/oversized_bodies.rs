@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+use common::SandboxHooks;
 
 use std::net::TcpListener as StdListener;
 use std::path::Path;

@@ -6,6 +6,7 @@ mod common;
 
 use std::time::Duration;
 
+use common::SandboxHooks;
 use common::{header, start_with, test_config};
 use serde_json::{Value, json};
 

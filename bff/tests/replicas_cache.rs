@@ -7,6 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::SandboxHooks;
 use common::redis::RedisServer;
 use common::replicas::{Replicas, SHARED_SECRETS, Setup};
 use common::{TestServer, header};

@@ -8,6 +8,7 @@ mod common;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use bff::config::Config;
+use common::SandboxHooks;
 use common::TestServer;
 use common::browser::{CAPTCHA, SHOPPER};
 use common::redis::RedisServer;

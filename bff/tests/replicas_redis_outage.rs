@@ -7,6 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::SandboxHooks;
 use common::browser::Browser;
 use common::redis::RedisServer;
 use common::replicas::{Replicas, Setup};

@@ -8,6 +8,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::SandboxHooks;
 use common::browser::Browser;
 use common::metrics::Scrape;
 use common::redis::RedisServer;

@@ -10,6 +10,7 @@
 
 mod common;
 
+use common::SandboxHooks;
 use common::TestServer;
 use common::browser::Browser;
 use common::metrics::Scrape;

@@ -2,6 +2,7 @@
 
 mod common;
 
+use common::SandboxHooks;
 use common::in_process::{get_request, start};
 
 #[tokio::test]

@@ -2,6 +2,7 @@
 
 mod common;
 
+use common::SandboxHooks;
 use common::{header, start, start_with, test_config};
 use serde_json::Value;
 

@@ -8,6 +8,7 @@ use axum::Router;
 use axum::routing::get;
 use bff::edge::state::Transports;
 use bff::upstream::transport::in_process;
+use common::SandboxHooks;
 use common::in_process::{Answer, InProcess, start, start_with};
 use common::test_config;
 use serde_json::{Value, json};

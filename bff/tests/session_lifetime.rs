@@ -7,6 +7,7 @@ mod common;
 
 use std::time::Duration;
 
+use common::SandboxHooks;
 use common::browser::Browser;
 use common::test_config;
 use serde_json::Value;

@@ -13,6 +13,7 @@ use common::browser::{Answer, Browser, CAPTCHA, PASSWORD, SHOPPER};
 use axum::body::Body;
 use axum::http::{Method, Request};
 use bff::config::Config;
+use common::SandboxHooks;
 use common::in_process::{InProcess, get_request, start_with_secrets};
 use common::test_config;
 use serde_json::{Value, json};

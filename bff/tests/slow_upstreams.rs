@@ -11,6 +11,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bff::cache::CachePolicy;
+use common::SandboxHooks;
 use common::{TestServer, header, start_with, test_config};
 use serde_json::{Value, json};
 

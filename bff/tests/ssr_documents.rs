@@ -7,6 +7,7 @@ mod common;
 
 use std::time::Duration;
 
+use common::SandboxHooks;
 use common::browser::{Browser, CAPTCHA};
 use common::in_process::{InProcess, capture_logs, start_with_web_build};
 use common::redis::RedisServer;

@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::SandboxHooks;
 use common::{TestServer, header, in_process, start_with, test_config};
 use serde_json::{Value, json};
 

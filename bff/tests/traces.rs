@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+use common::SandboxHooks;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};

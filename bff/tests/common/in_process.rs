@@ -262,11 +262,6 @@ impl InProcess {
         self.admin_send(get_request(path, &[])).await
     }
 
-    /// The metrics exposition, parsed.
-    pub async fn metrics(&self) -> super::metrics::Scrape {
-        super::metrics::Scrape::parse(&String::from_utf8_lossy(&self.admin("/metrics").await.body))
-    }
-
     /// The sandbox's own answer to `request` (its media, its test hooks).
     pub async fn sandbox(&self, request: Request<Body>) -> Answer {
         read(self.sandbox.clone().oneshot(request).await.unwrap()).await
@@ -278,38 +273,29 @@ impl InProcess {
         self.sandbox(json_request(Method::POST, path, body, headers))
             .await
     }
+}
 
-    pub async fn inject_fault(&self, fault: Value) {
-        let request = Request::post("/sandbox/faults")
-            .header("content-type", "application/json")
-            .body(Body::from(fault.to_string()))
-            .unwrap();
+impl super::SandboxHooks for InProcess {
+    async fn sandbox_call(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> (StatusCode, Bytes) {
+        let request = match body {
+            Some(body) => json_request(method, path, body, &[]),
+            None => Request::builder()
+                .method(method)
+                .uri(path)
+                .body(Body::empty())
+                .unwrap(),
+        };
         let answer = self.sandbox(request).await;
-        assert!(answer.status.is_success(), "fault not accepted: {fault}");
+        (answer.status, answer.body)
     }
 
-    /// Clears every fault injected into the sandbox.
-    pub async fn clear_faults(&self) {
-        let answer = self
-            .sandbox(
-                Request::delete("/sandbox/faults")
-                    .body(Body::empty())
-                    .unwrap(),
-            )
-            .await;
-        assert!(answer.status.is_success(), "faults not cleared");
-    }
-
-    /// What the sandbox received, most recent last.
-    pub async fn sandbox_requests(&self) -> Vec<Value> {
-        let answer = self.sandbox(get_request("/sandbox/requests", &[])).await;
-        serde_json::from_slice(&answer.body).unwrap()
-    }
-
-    /// How many requests the sandbox received on its route template `route`.
-    pub async fn upstream_calls(&self, route: &str) -> usize {
-        let stats = self.sandbox(get_request("/sandbox/stats", &[])).await;
-        super::route_count(&stats.json(), route)
+    async fn admin_body(&self, path: &str) -> Bytes {
+        self.admin(path).await.body
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod browser;
 pub mod cache_stats;
+pub mod hooks;
 pub mod in_process;
 pub mod metrics;
 pub mod redis;
@@ -14,9 +15,13 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
+use axum::http::{Method, StatusCode};
 use bff::config::{Config, Secrets};
 use bff::edge::server::Running;
+use bytes::Bytes;
 use serde_json::Value;
+
+pub use hooks::SandboxHooks;
 use tempfile::TempDir;
 
 pub const ASSET: &str = "/assets/index-Ab12Cd34.js";
@@ -141,70 +146,6 @@ impl TestServer {
             .unwrap()
     }
 
-    /// How many requests the sandbox received on its route template `route` (its counters,
-    /// not the bounded list of recent requests); the one request-counting helper.
-    pub async fn upstream_calls(&self, route: &str) -> usize {
-        let stats: Value = self
-            .client
-            .get(format!("{}/sandbox/stats", self.sandbox))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        route_count(&stats, route)
-    }
-
-    /// The admin port's metrics, parsed.
-    pub async fn metrics(&self) -> metrics::Scrape {
-        let text = self
-            .client
-            .get(format!("{}/metrics", self.admin))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        metrics::Scrape::parse(&text)
-    }
-
-    /// What the sandbox received, most recent last.
-    pub async fn sandbox_requests(&self) -> Vec<Value> {
-        self.client
-            .get(format!("{}/sandbox/requests", self.sandbox))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap()
-    }
-
-    pub async fn inject_fault(&self, fault: Value) {
-        let response = self
-            .client
-            .post(format!("{}/sandbox/faults", self.sandbox))
-            .json(&fault)
-            .send()
-            .await
-            .unwrap();
-        assert!(
-            response.status().is_success(),
-            "fault not accepted: {fault}"
-        );
-    }
-
-    /// Clears every fault injected into the sandbox.
-    pub async fn clear_faults(&self) {
-        self.client
-            .delete(format!("{}/sandbox/faults", self.sandbox))
-            .send()
-            .await
-            .unwrap();
-    }
-
     pub async fn stop(self) {
         self.running.shutdown();
         self.running.wait().await.unwrap();
@@ -219,10 +160,30 @@ pub fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
         .unwrap_or("")
 }
 
-/// The count of `route` (a sandbox route template, `/strapi/page/{name}`) in the sandbox's
-/// `/sandbox/stats` answer.
-pub fn route_count(stats: &Value, route: &str) -> usize {
-    stats["routes"][route]
-        .as_u64()
-        .map_or(0, |count| usize::try_from(count).unwrap())
+impl SandboxHooks for TestServer {
+    async fn sandbox_call(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> (StatusCode, Bytes) {
+        let mut request = self
+            .client
+            .request(method, format!("{}{path}", self.sandbox));
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let response = request.send().await.unwrap();
+        (response.status(), response.bytes().await.unwrap())
+    }
+
+    async fn admin_body(&self, path: &str) -> Bytes {
+        let response = self
+            .client
+            .get(format!("{}{path}", self.admin))
+            .send()
+            .await
+            .unwrap();
+        response.bytes().await.unwrap()
+    }
 }
