@@ -5,7 +5,7 @@
 //! `discountPercentage`, `inStock`), `noVariants` and `displayedSku`, plus the fields the
 //! composition reads (titles, sku codes, variants). Every other field is the content service's,
 //! relayed from its `rest` map (see [`super::content`]); those are documented by the
-//! `*Fields` schemas in `openapi::schemas::catalogue`, which have no runtime type of their own.
+//! `*Fields` schemas in [`super::fields`], which have no runtime type of their own.
 
 use bytes::Bytes;
 use serde::Serialize;
@@ -13,11 +13,9 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use super::content::SkuVariant;
+use super::fields::{CollectionFields, ProductCardFields, ProductPageFields, SkuFields};
 use super::pricing::amount;
 use crate::cache::{CachedAnswer, EdgeCache, Epochs, Lookup};
-use crate::routes::openapi::schemas::catalogue::{
-    CollectionFields, ProductCardFields, ProductPageFields, SkuFields,
-};
 
 /// A sellable variant of a product, with its live figures.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]

@@ -7,6 +7,7 @@
 //! - `content`: the content service's shapes (the upstream contract, checked at fetch time).
 //! - `pricing`: the commerce price map and the specs' price rule.
 //! - `compose`: content + prices → the answer types of `answer` (also the OpenAPI schemas).
+//! - `fields`: the content service's fields the answers relay, documented (never built).
 //! - `query`: the search query's rules.
 //!
 //! Caching: the parts are cached, not the composition. The content (product, group, search
@@ -22,6 +23,7 @@
 pub mod answer;
 pub mod compose;
 pub mod content;
+pub mod fields;
 pub mod pricing;
 pub mod query;
 mod service;

@@ -1,3 +1,2 @@
-//! Schemas of answers the BFF relays or composes from upstream JSON, for the OpenAPI document.
-pub mod catalogue;
+//! Schemas with no runtime type of their own, for the OpenAPI document.
 pub mod dealers;

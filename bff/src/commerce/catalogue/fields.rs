@@ -1,5 +1,5 @@
 //! The content service's fields of the catalogue answers, relayed as they are (camelCased).
-//! Documentation only: the answer types (`crate::commerce::catalogue::answer`: `ProductPage`,
+//! Documentation only: the answer types ([`super::answer`]: `ProductPage`,
 //! `ProductCard`, `ProductSku`, `Collection`, `SearchResults`) type the BFF's own keys and the
 //! fields the composition reads, and carry these in a map (`#[serde(flatten)]`, documented as the
 //! `*Fields` schemas below), so these types are never built.
