@@ -467,6 +467,38 @@ fn only_the_routes_and_the_composition_root_name_the_app_state() {
     );
 }
 
+/// The top of the tree is layered: the handlers (`routes/`, and `seo/` for the documents) and the
+/// edge (the composition root, the listeners) are at the top, and nothing below them names them.
+/// A service that named a route module (as the catalogue's answers once named the OpenAPI
+/// schemas under `routes/`), or the cache that named the edge, would be an arrow the wrong way
+/// that no cycle shows yet.
+const TOP_LAYER: &[&str] = &["routes/", "seo/", "edge/"];
+
+#[test]
+fn nothing_below_the_handlers_and_the_edge_depends_on_them() {
+    let krate = Crate::read(&src());
+    let relative = |file: usize| {
+        krate.files[file]
+            .strip_prefix(src())
+            .unwrap()
+            .display()
+            .to_string()
+    };
+    let on_top = |file: &str| file == "lib.rs" || TOP_LAYER.iter().any(|top| file.starts_with(top));
+    let wrong_way: Vec<String> = krate
+        .dependencies()
+        .iter()
+        .map(|(&(from, to), why)| (relative(from), relative(to), why))
+        .filter(|(from, to, _)| !on_top(from) && on_top(to))
+        .map(|(from, to, why)| format!("{from} -> {to} ({why})"))
+        .collect();
+    assert!(
+        wrong_way.is_empty(),
+        "files below the handlers and the edge depend on them:\n{}",
+        wrong_way.join("\n")
+    );
+}
+
 /// The reading itself: it finds the dependencies it must find, or the test above proves nothing.
 #[test]
 fn the_reading_resolves_uses_reexports_and_paths() {
