@@ -22,9 +22,8 @@ use redis::Script;
 
 use super::entry::{CachedResponse, SharedMeta};
 use super::policy::{CachePolicy, RouteKind};
-use crate::coordination::lease::{
-    self, Claim, Held, Keys, Lease, OnDrop, Operations, WhenDown, millis,
-};
+use crate::config::duration::millis;
+use crate::coordination::lease::{self, Claim, Held, Keys, Lease, OnDrop, Operations, WhenDown};
 use crate::coordination::replicas::purge_bus::{Purge, PurgeBus};
 use crate::coordination::replicas::{Redis, Unavailable};
 use crate::observe::metrics::RedisEvent;

@@ -121,6 +121,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn millis_saturates() {
+        assert_eq!(millis(Duration::from_millis(1500)), 1500);
+        assert_eq!(millis(Duration::MAX), u64::MAX);
+    }
+
+    #[test]
     fn humantime_strings_parse() {
         assert_eq!(parse("250ms"), Ok(Duration::from_millis(250)));
         assert_eq!(parse("5m"), Ok(Duration::from_secs(300)));

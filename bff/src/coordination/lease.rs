@@ -27,6 +27,7 @@ use redis::Script;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use crate::config::duration::millis;
 use crate::coordination::replicas::{Redis, Unavailable};
 
 /// Takes a free lease, unless a value is already published. KEYS: lease, [value]. ARGV: token,
@@ -86,11 +87,6 @@ static SCRIPTS: LazyLock<Scripts> = LazyLock::new(|| Scripts {
     release: Script::new(RELEASE),
     publish: Script::new(PUBLISH),
 });
-
-/// Milliseconds, as Redis takes TTLs (saturating: a TTL is never negative or wrapped).
-pub fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
-}
 
 /// The names of a lease's Redis commands in `bff_redis_errors_total{operation}`: each caller
 /// keeps its own, so the dashboards and alerts read as before.
@@ -461,12 +457,6 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
-
-    #[test]
-    fn millis_saturates() {
-        assert_eq!(millis(Duration::from_millis(1500)), 1500);
-        assert_eq!(millis(Duration::MAX), u64::MAX);
-    }
 
     #[tokio::test]
     async fn a_wait_looks_once_more_at_the_deadline() {

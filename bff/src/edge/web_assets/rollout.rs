@@ -7,11 +7,12 @@
 //! does not answer, a replica counts from its own start and closes on its own.
 
 use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::coordination::replicas::Redis;
+use crate::config::duration::millis;
+use crate::coordination::replicas::{Redis, unix_ms};
 
 /// How long the shared start and closing flag are reused before Redis is asked again.
 const REFRESH: Duration = Duration::from_secs(1);
@@ -176,16 +177,6 @@ impl RolloutWindow {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
-}
-
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
-}
-
-fn unix_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, millis)
 }
 
 #[cfg(test)]
