@@ -237,6 +237,12 @@ async fn an_answer_has_an_etag_per_search_and_revalidates_to_a_304() {
         "{}",
         all.header("surrogate-key")
     );
+    // As the document says: the answer tells what the cache did for the page it is made from.
+    assert!(
+        all.header("cache-status").starts_with("bff; "),
+        "{}",
+        all.header("cache-status")
+    );
     let again = app.get_if_none_match("/api/dealers", &etag).await;
     assert_eq!(again.status, 304);
     assert_eq!(again.header("etag"), etag);

@@ -58,5 +58,4 @@ impl CachedBody for DealerList {
     const DESCRIPTION: &'static str = "The dealers.";
     const ETAG: &'static str = "Of this answer; send it back as If-None-Match.";
     const CACHE_CONTROL: &'static str = "As fresh as the locator page the dealers come from.";
-    const BRIEF: bool = true;
 }

@@ -52,5 +52,5 @@ impl CachedBody for BrowserConfig {
     const DESCRIPTION: &'static str = "The configuration.";
     const ETAG: &'static str = "Of this configuration; send it back as If-None-Match.";
     const CACHE_CONTROL: &'static str = "`no-cache`: revalidate every time.";
-    const BRIEF: bool = true;
+    const FROM_THE_CACHE: bool = false;
 }

@@ -2864,6 +2864,8 @@ export interface operations {
                 headers: {
                     /** @description As fresh as the locator page the dealers come from. */
                     "Cache-Control"?: string;
+                    /** @description What the BFF's cache did (RFC 9211). */
+                    "Cache-Status"?: string;
                     /** @description Of this answer; send it back as If-None-Match. */
                     ETag?: string;
                     [name: string]: unknown;
@@ -2872,9 +2874,10 @@ export interface operations {
                     "application/json": components["schemas"]["DealerList"];
                 };
             };
-            /** @description Not modified: the If-None-Match ETag is current. */
+            /** @description Not modified: `If-None-Match` names the current `ETag`. */
             304: {
                 headers: {
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3787,9 +3790,10 @@ export interface operations {
                     "application/json": components["schemas"]["PublicConfig"];
                 };
             };
-            /** @description Not modified: the If-None-Match ETag is current. */
+            /** @description Not modified: `If-None-Match` names the current `ETag`. */
             304: {
                 headers: {
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;

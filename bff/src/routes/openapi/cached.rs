@@ -1,6 +1,6 @@
 //! The responses of an answer revalidated by its `ETag` (the edge cache's answers, and the
 //! configuration): a 200 with its body, `ETag` and `Cache-Control` (and `Cache-Status`), and
-//! the 304 a matching `If-None-Match` gets. An operation names them once,
+//! the 304 with the `ETag` that a matching `If-None-Match` gets. An operation names them once,
 //! `responses(CachedResponses<ProductPage>, (status = 404, …))`; what differs per operation is
 //! said by its body's [`CachedBody`] impl.
 
@@ -19,10 +19,9 @@ pub trait CachedBody: ToSchema {
     const ETAG: &'static str;
     /// What the `Cache-Control` says.
     const CACHE_CONTROL: &'static str;
-    /// Documented briefly: no `Cache-Status`, and a 304 that names no header. The dealers and
-    /// the configuration are, as they were first documented (the dealers do send `Cache-Status`,
-    /// and both send their `ETag` with a 304: the full form would say so, in a changed document).
-    const BRIEF: bool = false;
+    /// Whether the answer comes from the edge cache, which says what it did in `Cache-Status`
+    /// (the configuration does not: it is fixed for the process's life).
+    const FROM_THE_CACHE: bool = true;
 }
 
 /// The 200 with a `T` and the 304 of an answer revalidated by its `ETag`.
@@ -45,19 +44,15 @@ impl<T: CachedBody> IntoResponses for CachedResponses<T> {
                     .schema(Some(Ref::from_schema_name(T::name())))
                     .build(),
             );
-        let mut not_modified = ResponseBuilder::new();
-        if T::BRIEF {
-            not_modified =
-                not_modified.description("Not modified: the If-None-Match ETag is current.");
-        } else {
+        if T::FROM_THE_CACHE {
             ok = ok.header(
                 "Cache-Status",
                 header("What the BFF's cache did (RFC 9211)."),
             );
-            not_modified = not_modified
-                .description("Not modified: `If-None-Match` names the current `ETag`.")
-                .header("ETag", text().build());
         }
+        let not_modified = ResponseBuilder::new()
+            .description("Not modified: `If-None-Match` names the current `ETag`.")
+            .header("ETag", text().build());
         BTreeMap::from([
             ("200".to_owned(), RefOr::T(ok.build())),
             ("304".to_owned(), RefOr::T(not_modified.build())),
