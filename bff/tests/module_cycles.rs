@@ -189,6 +189,15 @@ impl Crate {
         None
     }
 
+    /// A file's path under `bff/src`, as the tests report it (`cache/l2.rs`).
+    fn relative(&self, file: usize) -> String {
+        self.files[file]
+            .strip_prefix(src())
+            .unwrap()
+            .display()
+            .to_string()
+    }
+
     /// Every path a module names (its own imports, not re-exports, and the paths of its code),
     /// with the module's index.
     fn named_paths(&self) -> impl Iterator<Item = (usize, &Vec<String>)> {
@@ -393,13 +402,6 @@ fn src() -> PathBuf {
 fn the_files_of_bff_src_have_no_import_cycle() {
     let krate = Crate::read(&src());
     let edges = krate.dependencies();
-    let relative = |file: usize| {
-        krate.files[file]
-            .strip_prefix(src())
-            .unwrap()
-            .display()
-            .to_string()
-    };
     let found = cycles(krate.files.len(), &edges);
     let report: Vec<String> = found
         .iter()
@@ -409,10 +411,14 @@ fn the_files_of_bff_src_have_no_import_cycle() {
                 .iter()
                 .filter(|((from, to), _)| members.contains(from) && members.contains(to))
                 .map(|((from, to), why)| {
-                    format!("    {} -> {} ({why})", relative(*from), relative(*to))
+                    format!(
+                        "    {} -> {} ({why})",
+                        krate.relative(*from),
+                        krate.relative(*to)
+                    )
                 })
                 .collect();
-            let names: Vec<String> = component.iter().map(|&file| relative(file)).collect();
+            let names: Vec<String> = component.iter().map(|&file| krate.relative(file)).collect();
             format!("  {}:\n{}", names.join(", "), inside.join("\n"))
         })
         .collect();
@@ -443,10 +449,7 @@ fn only_the_routes_and_the_composition_root_name_the_app_state() {
         if path.last().map(String::as_str) == Some("SharedState")
             && krate.resolve(index, path, 0) == Some(Target::Item(state))
         {
-            let file = krate.files[krate.modules[index].file]
-                .strip_prefix(src())
-                .unwrap();
-            readers.insert(file.display().to_string());
+            readers.insert(krate.relative(krate.modules[index].file));
         }
     }
     assert!(
@@ -477,18 +480,11 @@ const TOP_LAYER: &[&str] = &["routes/", "seo/", "edge/"];
 #[test]
 fn nothing_below_the_handlers_and_the_edge_depends_on_them() {
     let krate = Crate::read(&src());
-    let relative = |file: usize| {
-        krate.files[file]
-            .strip_prefix(src())
-            .unwrap()
-            .display()
-            .to_string()
-    };
     let on_top = |file: &str| file == "lib.rs" || TOP_LAYER.iter().any(|top| file.starts_with(top));
     let wrong_way: Vec<String> = krate
         .dependencies()
         .iter()
-        .map(|(&(from, to), why)| (relative(from), relative(to), why))
+        .map(|(&(from, to), why)| (krate.relative(from), krate.relative(to), why))
         .filter(|(from, to, _)| !on_top(from) && on_top(to))
         .map(|(from, to, why)| format!("{from} -> {to} ({why})"))
         .collect();
