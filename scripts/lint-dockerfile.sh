@@ -51,3 +51,5 @@ while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^HADOLINT_'
 "$VENV/bin/hadolint" --version >&2
 "$VENV/bin/hadolint" --config "$cfg" --no-color --failure-threshold style "${1:-Dockerfile}"
 log "ok: ${1:-Dockerfile} passes hadolint"
+# Its bases (digests, Debian 13, the pinned Rust) and provenance (cargo auditable, OCI labels).
+bash "$ROOT/scripts/check-dockerfile-bases.sh" "${1:-Dockerfile}"
