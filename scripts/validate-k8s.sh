@@ -374,6 +374,14 @@ def validate_rendering(name, path):
             ref = spec.get("scaleTargetRef") or {}
             if ref.get("name") not in names.get(ref.get("kind"), set()):
                 err(doc, "scaleTargetRef %s/%s is not rendered" % (ref.get("kind"), ref.get("name")))
+            # The HPA owns the count: a spec.replicas beside it resets the fleet to that number on
+            # every apply, until the HPA scales it back.
+            for target in docs:
+                if (target.get("kind") == ref.get("kind")
+                        and (target.get("metadata") or {}).get("name") == ref.get("name")
+                        and "replicas" in (target.get("spec") or {})):
+                    err(target, "sets spec.replicas, which the HPA %s owns"
+                        % (doc.get("metadata") or {}).get("name"))
 
     return errors, len(docs)
 
