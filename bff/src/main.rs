@@ -2,12 +2,23 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::LazyLock;
+use std::time::Duration;
 
 use bff::config::{Config, Secrets};
 use clap::{Parser, Subcommand};
 
+/// `bff --version`: the package version and the commit it was built from.
+static VERSION: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{} (commit {})",
+        env!("CARGO_PKG_VERSION"),
+        bff::observe::metrics::BUILD_COMMIT
+    )
+});
+
 #[derive(Debug, Parser)]
-#[command(about = "The storefront's backend-for-frontend")]
+#[command(about = "The storefront's backend-for-frontend", version = VERSION.as_str())]
 struct Args {
     /// The configuration file; `BFF__SECTION__KEY` environment variables override it.
     #[arg(
@@ -30,9 +41,10 @@ enum Command {
     /// Probe this instance's readiness (`GET /readyz` on the admin listener): exit 0 when it
     /// answers 200 within the timeout, else 1. The image's HEALTHCHECK (no shell in the image).
     Healthcheck {
-        /// How long the probe may take in all.
-        #[arg(long, default_value_t = 2000)]
-        timeout_ms: u64,
+        /// How long the probe may take in all, as every duration of the configuration is written
+        /// ("2s", "500ms").
+        #[arg(long, default_value = "2s", value_parser = humantime::parse_duration)]
+        timeout: Duration,
     },
 }
 
@@ -61,8 +73,8 @@ fn load(path: &std::path::Path) -> Result<(Config, Secrets, Warnings), String> {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if let Some(Command::Healthcheck { timeout_ms }) = args.command {
-        return healthcheck(&args.config, timeout_ms);
+    if let Some(Command::Healthcheck { timeout }) = args.command {
+        return healthcheck(&args.config, timeout);
     }
     let (config, secrets, warnings) = match load(&args.config) {
         Ok(loaded) => loaded,
@@ -89,12 +101,12 @@ fn main() -> ExitCode {
             }
         },
         Command::Serve => serve(config, secrets, &warnings, args.config),
-        Command::Healthcheck { timeout_ms } => healthcheck(&args.config, timeout_ms),
+        Command::Healthcheck { timeout } => healthcheck(&args.config, timeout),
     }
 }
 
 /// Only the configuration (for `admin.listen`): secrets are the server's business, not the probe's.
-fn healthcheck(path: &std::path::Path, timeout_ms: u64) -> ExitCode {
+fn healthcheck(path: &std::path::Path, timeout: Duration) -> ExitCode {
     let config = match Config::load(path) {
         Ok(config) => config,
         Err(err) => {
@@ -103,7 +115,7 @@ fn healthcheck(path: &std::path::Path, timeout_ms: u64) -> ExitCode {
         }
     };
     let target = bff::observe::healthcheck::local_target(config.admin.listen);
-    match bff::observe::healthcheck::probe(target, std::time::Duration::from_millis(timeout_ms)) {
+    match bff::observe::healthcheck::probe(target, timeout) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("healthcheck: {err}");
