@@ -87,7 +87,7 @@ COPY config/bff.toml /app/config/bff.toml
 # Production defaults; any of them can be overridden with -e / the pod env.
 # MALLOC_MMAP_THRESHOLD_ fixes glibc's mmap threshold at 1 MiB: an upload form's buffers (up to
 # 21 MiB) go back to the system when freed, instead of the heap keeping them after glibc raised
-# its threshold (bff/tests/oversized_bodies.rs measures the difference: 99 against 55 MiB).
+# its threshold (bff/tests/it/oversized_bodies.rs measures the difference: 99 against 55 MiB).
 ENV BFF__ENVIRONMENT=production \
     BFF__SERVER__LISTEN=0.0.0.0:8080 \
     BFF__ADMIN__LISTEN=0.0.0.0:9090 \

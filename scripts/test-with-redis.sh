@@ -3,6 +3,13 @@
 # redis-server (Debian's, installed by .ci/run) under a key prefix of its own, so each
 # behaviour test holds with the shared tier as it does in process. Started on a free port,
 # stopped by PID.
+#
+# Two things keep this pass cheap:
+#   - the same package and feature selection as the first pass (`--workspace`), so nothing is
+#     compiled again: the test binaries are chosen with --test, not with -p;
+#   - the tests that start a Redis server of their own (scripts/lib/own_redis_tests.py) already
+#     ran with it in the first pass, and are left out here: a binary of only such tests by not
+#     naming it, single tests with --skip.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -17,4 +24,20 @@ for _ in $(seq 100); do
 done
 redis-cli -p "$port" ping | grep -q PONG || { echo "test-with-redis: redis-server did not start" >&2; exit 1; }
 
-BFF_TEST_REDIS_URL="redis://127.0.0.1:$port/" ${CARGO:-cargo} test --locked -p bff --tests
+targets=() skips=() left_out=0
+while read -r stem kind tests; do
+    case $kind in
+        all) left_out=$((left_out + 1)) ;;
+        none) targets+=(--test "$stem") ;;
+        some)
+            targets+=(--test "$stem")
+            for test in $tests; do
+                skips+=(--skip "$test")
+                left_out=$((left_out + 1))
+            done
+            ;;
+    esac
+done < <(python3 scripts/lib/own_redis_tests.py bff/tests)
+((${#targets[@]} > 0)) || { echo "test-with-redis: no test binaries found" >&2; exit 1; }
+echo "test-with-redis: $((${#targets[@]} / 2)) test binaries; $left_out tests that start their own Redis ran in the first pass only"
+BFF_TEST_REDIS_URL="redis://127.0.0.1:$port/" ${CARGO:-cargo} test --locked --workspace "${targets[@]}" -- --exact "${skips[@]}"

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use bff::edge::hit_path::HitPath;

@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "it/common/mod.rs"]
 mod common;
 use common::SandboxHooks;
 

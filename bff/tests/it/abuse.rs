@@ -6,7 +6,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::assert_metric;
+use crate::common;
 
 use bff::cache::entry::ENTRY_OVERHEAD_BYTES;
 use bff::config::Config;

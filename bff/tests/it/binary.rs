@@ -367,7 +367,7 @@ async fn healthcheck_passes(admin: &str) -> bool {
     command
         .arg("--config")
         .arg(config)
-        .arg("healthcheck")
+        .args(["healthcheck", "--timeout", "2s"])
         .env("BFF__ADMIN__LISTEN", admin)
         .stdout(Stdio::null())
         .stderr(Stdio::null());

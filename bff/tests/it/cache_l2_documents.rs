@@ -4,7 +4,7 @@
 //! read back on another replica only from the same parts and under the same build id.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -3,29 +3,15 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
-use common::browser::{Answer, Browser};
+use common::browser::Browser;
 use common::in_process::start;
 use serde_json::{Value, json};
 
 const MOUNT: &str = "TF-QDS";
 const MOUNT_NAME: &str = "QD Sling Mount";
-
-impl Browser<'_> {
-    async fn add(&mut self, sku: &str, name: &str, quantity: i64) -> Answer {
-        let answer = self
-            .post(
-                "/api/cart/items",
-                json!({"productId": sku, "productName": name, "quantity": quantity,
-                       "options": [{"label": "Color", "value": "Black"}]}),
-            )
-            .await;
-        assert_eq!(answer.status, 200, "{}", answer.text);
-        answer
-    }
-}
 
 fn line(cart: &Value, sku: &str) -> Option<Value> {
     cart["items"]

@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -21,20 +21,6 @@ const MAGAZINE: &str = "TF-FEM-21RD-BLK";
 const RIFLE: &str = "TF-V15-556-16-BLK";
 const APPROVED: &str = "4111111111111111";
 const DECLINED: &str = "4000300011112220";
-
-impl Browser<'_> {
-    async fn add(&mut self, sku: &str, name: &str, quantity: i64) -> Answer {
-        let answer = self
-            .post(
-                "/api/cart/items",
-                json!({"productId": sku, "productName": name, "quantity": quantity,
-                       "options": [{"label": "Color", "value": "Black"}]}),
-            )
-            .await;
-        assert_eq!(answer.status, 200, "{}", answer.text);
-        answer
-    }
-}
 
 impl Browser<'_> {
     async fn checkout(&mut self, key: &str, body: Value) -> Answer {

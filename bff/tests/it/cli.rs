@@ -1,4 +1,5 @@
-//! `bff check-config`: validates, names the bad key, redacts secrets.
+//! The `bff` command line: `check-config` validates, names the bad key, redacts secrets;
+//! `--version` names the commit; `healthcheck` takes a duration as the configuration writes one.
 
 #![allow(clippy::unwrap_used)]
 
@@ -200,4 +201,54 @@ fn a_duration_set_in_both_spellings_exits_non_zero_naming_both() {
     );
     assert!(message.contains("cache.pages.ttl (from "), "{message}");
     assert!(message.contains("both set"), "{message}");
+}
+
+#[test]
+fn version_prints_the_package_version_and_the_commit_it_was_built_from() {
+    let output = Command::new(env!("CARGO_BIN_EXE_bff"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        stdout.trim(),
+        format!(
+            "bff {} (commit {})",
+            env!("CARGO_PKG_VERSION"),
+            bff::observe::metrics::BUILD_COMMIT
+        )
+    );
+    // Built from a git checkout without BFF_GIT_COMMIT, the commit is the checkout's HEAD.
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output();
+    if let Ok(head) = head
+        && head.status.success()
+        && option_env!("BFF_GIT_COMMIT").is_none()
+    {
+        let head = String::from_utf8(head.stdout).unwrap();
+        assert_eq!(bff::observe::metrics::BUILD_COMMIT, head.trim());
+    }
+}
+
+#[test]
+fn the_healthcheck_timeout_is_a_duration_and_a_bad_one_is_refused_naming_the_flag() {
+    let probe = |timeout: &str| {
+        let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
+        Command::new(env!("CARGO_BIN_EXE_bff"))
+            .arg("--config")
+            .arg(config)
+            .args(["healthcheck", "--timeout", timeout])
+            .env("BFF__ADMIN__LISTEN", "127.0.0.1:9")
+            .output()
+            .unwrap()
+    };
+    let bad = probe("2000");
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("--timeout"), "{}", stderr(&bad));
+    // Nothing listens on the discard port: the probe fails (exit 1).
+    let down = probe("300ms");
+    assert_eq!(down.status.code(), Some(1), "{}", stderr(&down));
 }

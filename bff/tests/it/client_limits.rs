@@ -10,7 +10,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::SandboxHooks;
 use common::browser::{CAPTCHA, SHOPPER};

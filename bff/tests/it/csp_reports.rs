@@ -5,7 +5,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::assert_metric;
+use crate::common;
 
 use common::SandboxHooks;
 use common::in_process::start_with_web_build;

@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use bff::content::geo::{LatLng, miles_between};
 use common::SandboxHooks;

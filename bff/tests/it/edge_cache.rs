@@ -4,7 +4,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::assert_metric;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

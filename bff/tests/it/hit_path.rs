@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::SandboxHooks;
 use common::in_process::{Answer, InProcess, capture_logs, get_request, start_with_secrets};

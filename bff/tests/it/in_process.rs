@@ -3,7 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::assert_metric;
+use crate::common;
 
 use axum::Router;
 use axum::routing::get;

@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -62,7 +62,7 @@ async fn request_durations_are_labelled_by_route_template() {
 
 /// `bff_upstream_breaker_state` is one series per state, not a code: each upstream has a
 /// `closed`, an `open` and a `half_open` series, exactly one of them at 1 (closed, at start; the
-/// transitions are in tests/slow_upstreams.rs).
+/// transitions are in tests/it/slow_upstreams.rs).
 #[tokio::test]
 async fn each_breaker_exposes_one_series_per_state_with_exactly_one_at_one() {
     let server = start().await;

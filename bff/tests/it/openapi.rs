@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -40,7 +40,7 @@ async fn openapi_document_is_committed() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == served,
-        "{} is stale: run `UPDATE_OPENAPI=1 cargo test -p bff --test openapi`, then \
+        "{} is stale: run `UPDATE_OPENAPI=1 cargo test -p bff --test it openapi::`, then \
          `npm run generate:api` in web/, and commit both",
         path.display()
     );

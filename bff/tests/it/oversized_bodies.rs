@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 use common::SandboxHooks;
 
 use std::net::TcpListener as StdListener;

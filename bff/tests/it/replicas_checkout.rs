@@ -3,7 +3,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::assert_metric;
+use crate::common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

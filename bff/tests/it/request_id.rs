@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::SandboxHooks;
 use common::in_process::{get_request, start};

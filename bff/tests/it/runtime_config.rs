@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::SandboxHooks;
 use common::{header, start, start_with, test_config};

@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::in_process::{SANDBOX_ORIGIN, start, start_with_secrets};
 use common::test_config;

@@ -2,7 +2,7 @@
 //! first HTML byte (from the edge cache), the status codes, `/robots.txt` and `/sitemap.xml`.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use axum::Router;
 use axum::routing::get;

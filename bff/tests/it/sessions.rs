@@ -4,7 +4,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::assert_metric;
+use crate::common;
 
 use std::time::Duration;
 
@@ -21,7 +22,8 @@ use serde_json::{Value, json};
 const RIFLE: &str = "TF-V15-556-16-BLK";
 
 impl Browser<'_> {
-    async fn add(&mut self, sku: &str, quantity: i64) -> Answer {
+    /// Adds `quantity` of the Vanguard 15 `sku`; the answer is the caller's to check.
+    async fn add_vanguard(&mut self, sku: &str, quantity: i64) -> Answer {
         self.post(
             "/api/cart/items",
             json!({"productId": sku, "productName": "Vanguard 15", "quantity": quantity,
@@ -76,9 +78,9 @@ async fn a_guest_cart_is_merged_into_the_user_cart_at_sign_in() {
     let app = start_with_secrets(test_config(), &[]);
     let other = another_sku(&app).await;
     let mut browser = Browser::new(&app);
-    assert_eq!(browser.add(RIFLE, 1).await.status, 200);
-    assert_eq!(browser.add(&other, 1).await.status, 200);
-    let cart = browser.add(RIFLE, 1).await;
+    assert_eq!(browser.add_vanguard(RIFLE, 1).await.status, 200);
+    assert_eq!(browser.add_vanguard(&other, 1).await.status, 200);
+    let cart = browser.add_vanguard(RIFLE, 1).await;
     assert_eq!(quantities(&cart.body), {
         let mut expected = vec![(RIFLE.to_owned(), 2), (other.clone(), 1)];
         expected.sort();
@@ -104,7 +106,7 @@ async fn a_guest_cart_is_merged_into_the_user_cart_at_sign_in() {
 async fn a_failed_merge_loses_nothing_and_succeeds_on_the_next_cart_read() {
     let app = start_with_secrets(test_config(), &[]);
     let mut browser = Browser::new(&app);
-    browser.add(RIFLE, 3).await;
+    browser.add_vanguard(RIFLE, 3).await;
     app.inject_fault(json!({"route": "/Cart/merge", "errorStatus": 503}))
         .await;
     let login = browser.login().await;
@@ -194,7 +196,7 @@ async fn a_refused_refresh_ends_the_session_with_session_expired() {
 async fn tampered_truncated_and_foreign_cookies_are_a_fresh_guest() {
     let app = start_with_secrets(test_config(), &[("BFF_SESSION_KEYS", "current-key")]);
     let mut browser = Browser::new(&app);
-    browser.add(RIFLE, 1).await;
+    browser.add_vanguard(RIFLE, 1).await;
     let good = browser.cookie.clone().unwrap();
     let (name, value) = good.split_once('=').unwrap();
     let mut flipped = value.to_owned().into_bytes();
@@ -203,7 +205,7 @@ async fn tampered_truncated_and_foreign_cookies_are_a_fresh_guest() {
     let foreign = {
         let other = start_with_secrets(test_config(), &[("BFF_SESSION_KEYS", "retired-key")]);
         let mut stranger = Browser::new(&other);
-        stranger.add(RIFLE, 1).await;
+        stranger.add_vanguard(RIFLE, 1).await;
         stranger.cookie.clone().unwrap()
     };
     for cookie in [
@@ -254,7 +256,7 @@ async fn no_body_carries_a_token_and_the_cookie_is_http_only_secure_lax() {
     config.server.public_origin = "https://shop.example".parse().unwrap();
     let app = start_with_secrets(config, &[]);
     let mut browser = Browser::new(&app);
-    let mut answers = vec![browser.add(RIFLE, 1).await];
+    let mut answers = vec![browser.add_vanguard(RIFLE, 1).await];
     // Signed in from the https origin; the Secure cookie is kept by hand (as over plain http).
     let login = browser
         .send_with(
@@ -557,7 +559,7 @@ fn cache_directives(header: &str) -> Vec<String> {
 async fn answers_that_read_the_session_are_private_and_never_stored() {
     let app = start_with_secrets(test_config(), &[("BFF_SESSION_KEYS", "current-key")]);
     let mut browser = Browser::new(&app);
-    assert_eq!(browser.add(RIFLE, 1).await.status, 200);
+    assert_eq!(browser.add_vanguard(RIFLE, 1).await.status, 200);
     for path in ["/api/session", "/api/cart", "/api/account"] {
         let answer = browser.get(path).await;
         assert_eq!(
@@ -646,7 +648,7 @@ async fn a_copied_cookie_is_signed_out_once_its_session_is_confirmed_after_sign_
     assert_eq!(server.upstream_calls("/Auth/refresh-token").await, 0);
     let metrics = server.metrics().await;
     // Issue 30: the sign-out revoked the session's id, so the copy is refused before any
-    // confirmation with the upstream is due (tests/replicas_sign_out.rs: on every replica).
+    // confirmation with the upstream is due (tests/it/replicas_sign_out.rs: on every replica).
     assert_metric!(metrics, "bff_session_events_total", {"event" => "revoked"}, 2);
     // The copy is a plain visitor now.
     copy.cookie = None;

@@ -3,7 +3,7 @@
 //! `make test` builds it), remembered in the edge cache and answered by the hit path.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::SandboxHooks;
 use common::{TestServer, header, in_process, start_with, test_config};

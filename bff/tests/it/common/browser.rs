@@ -53,6 +53,19 @@ pub struct Answer {
 }
 
 impl<'a> Browser<'a> {
+    /// Adds `quantity` of `sku` (option Color: Black) to the cart, asserting a 200.
+    pub async fn add(&mut self, sku: &str, name: &str, quantity: i64) -> Answer {
+        let answer = self
+            .post(
+                "/api/cart/items",
+                json!({"productId": sku, "productName": name, "quantity": quantity,
+                       "options": [{"label": "Color", "value": "Black"}]}),
+            )
+            .await;
+        assert_eq!(answer.status, 200, "{}", answer.text);
+        answer
+    }
+
     pub fn new(target: impl Into<Target<'a>>) -> Self {
         Self {
             target: target.into(),
