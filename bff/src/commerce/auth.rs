@@ -218,7 +218,7 @@ struct NoFields {}
 
 /// The session as the browser may know it; a token inside its refresh margin is renewed first,
 /// so the expiry shown is the real one, and a session the upstream has not accepted for
-/// `session.verify_after` is confirmed first (see [`confirm`]).
+/// `session.verify_after` is confirmed first (see `confirm`).
 pub async fn session(shopper: &Shopper) -> Result<SessionView, ApiError> {
     if let Some(user) = shopper.user().await?
         && shopper.confirmation_due(&user)

@@ -85,8 +85,8 @@ pub struct ServerConfig {
     pub shutdown_grace: Duration,
     /// After SIGTERM, how long `/readyz` answers 503 while the replica still serves, before
     /// it drains: the time load balancers and endpoints need to take it out of rotation (what
-    /// a `preStop` hook gives in Kubernetes). Unset: [`DEFAULT_SHUTDOWN_DELAY_PRODUCTION_MS`]
-    /// in production, [`DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT_MS`] otherwise (`make run`'s Ctrl-C).
+    /// a `preStop` hook gives in Kubernetes). Unset: [`DEFAULT_SHUTDOWN_DELAY_PRODUCTION`]
+    /// in production, [`DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT`] otherwise (`make run`'s Ctrl-C).
     #[serde(
         default,
         with = "duration::option",

@@ -3,9 +3,66 @@ use std::time::Duration;
 
 use super::*;
 
+/// What a build without the `sandbox` feature (the production image's) needs on top of a
+/// configuration that relies on the embedded sandbox: the sandbox off and real upstreams. Empty in
+/// the default build, so the tests below hold in both (`make test` runs them in both).
+const BUILD_ENV: &[(&str, &str)] = if cfg!(feature = "sandbox") {
+    &[]
+} else {
+    &[
+        ("BFF__SANDBOX__ENABLED", "false"),
+        (
+            "BFF__UPSTREAMS__COMMERCE__BASE_URL",
+            "http://commerce.test/",
+        ),
+        ("BFF__UPSTREAMS__CONTENT__BASE_URL", "http://content.test/"),
+        (
+            "BFF__SECURITY__CSP_FRAME_SRC",
+            "[\"https://third-party.test\"]",
+        ),
+        (
+            "BFF__SECURITY__CSP_IMG_SRC",
+            "[\"https://third-party.test\"]",
+        ),
+        (
+            "BFF__SECURITY__CSP_CONNECT_SRC",
+            "[\"https://third-party.test\"]",
+        ),
+        ("BFF__MAPS__TILE_URL", "https://tiles.test/{z}/{x}/{y}.png"),
+        ("BFF__SEO__DEFAULT_IMAGE", "https://media.test/logo.svg"),
+        (
+            "BFF__PUBLIC__CAPTCHA__SCRIPT_URL",
+            "https://third-party.test/api.js",
+        ),
+        (
+            "BFF__PUBLIC__PAYMENT__SCRIPT_URL",
+            "https://third-party.test/Accept.js",
+        ),
+        (
+            "BFF__PUBLIC__REVIEWS__SCRIPT_URL",
+            "https://third-party.test/widget.js",
+        ),
+    ]
+};
+
+/// The built-in defaults as this build can run them: with [`BUILD_ENV`] applied.
+fn default_for_this_build() -> Config {
+    load_from("", &[]).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// [`BUILD_ENV`], then `env` (which wins), as owned pairs.
+fn with_build_env(env: &[(&str, &str)]) -> Vec<(String, String)> {
+    BUILD_ENV
+        .iter()
+        .filter(|(key, _)| !env.iter().any(|(named, _)| named == key))
+        .chain(env)
+        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
+        .collect()
+}
+
 /// `toml` written to a fresh bff.toml, loaded with exactly `env` as the environment (the
 /// process's own is neither read nor changed, so tests can run in parallel).
-fn load_from(toml: &str, env: &[(&str, &str)]) -> Result<Config, ConfigError> {
+fn load_exactly(toml: &str, env: &[(&str, &str)]) -> Result<Config, ConfigError> {
     let dir = tempfile::tempdir().map_err(|err| ConfigError(err.to_string()))?;
     let path = dir.path().join("bff.toml");
     std::fs::write(&path, toml).map_err(|err| ConfigError(err.to_string()))?;
@@ -15,11 +72,24 @@ fn load_from(toml: &str, env: &[(&str, &str)]) -> Result<Config, ConfigError> {
     Config::load_with_env(&path, env)
 }
 
+/// As [`load_exactly`], with what this build needs ([`BUILD_ENV`]) under `env`.
+fn load_from(toml: &str, env: &[(&str, &str)]) -> Result<Config, ConfigError> {
+    let env = with_build_env(env);
+    let pairs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    load_exactly(toml, &pairs)
+}
+
 fn message_of(toml: &str, env: &[(&str, &str)]) -> String {
-    match load_from(toml, env) {
+    match load_exactly(toml, env) {
         Ok(_) => panic!("config should be rejected: {toml:?} {env:?}"),
         Err(err) => err.0,
     }
+}
+
+/// The shipped config/bff.toml, as this build can load it.
+fn load_shipped() -> Result<Config, ConfigError> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
+    Config::load_with_env(&path, with_build_env(&[]))
 }
 
 #[test]
@@ -53,7 +123,7 @@ fn environment_overrides_the_file() {
         "[server]\nlisten = \"127.0.0.1:1\"\nshutdown_grace = \"5ms\"\n",
         &[
             ("BFF__SERVER__LISTEN", "127.0.0.1:4242"),
-            ("BFF__SANDBOX__ENABLED", "true"),
+            ("BFF__SEO__ALLOW_INDEXING", "false"),
             ("BFF__SERVER__SHUTDOWN_GRACE", "7s"),
             ("BFF__WEB__PREVIOUS_DIST_DIRS", "[\"/app/previous\"]"),
             ("BFF__RATE_LIMIT__TRUSTED_PROXIES", "10.0.0.0/8,192.0.2.7"),
@@ -66,7 +136,7 @@ fn environment_overrides_the_file() {
     .unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(config.server.listen.port(), 4242);
     assert_eq!(config.server.shutdown_grace, Duration::from_secs(7));
-    assert!(config.sandbox.enabled);
+    assert!(!config.seo.allow_indexing);
     assert_eq!(
         config.web.previous_dist_dirs,
         [std::path::PathBuf::from("/app/previous")]
@@ -119,8 +189,13 @@ fn sandbox_placeholder_needs_the_sandbox() {
 #[test]
 fn the_shipped_config_file_loads() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
-    let config = Config::load(&path).unwrap_or_else(|err| panic!("{err}"));
-    assert!(config.sandbox.enabled);
+    if !cfg!(feature = "sandbox") {
+        // As shipped it runs the embedded sandbox, which this build refuses, saying why.
+        let refused = Config::load(&path).map(|_| ()).unwrap_err().to_string();
+        assert!(refused.contains(NO_SANDBOX_IN_THIS_BUILD), "{refused}");
+    }
+    let config = load_shipped().unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(config.sandbox.enabled, cfg!(feature = "sandbox"));
     assert_eq!(config.server.listen.port(), 8080);
     assert_eq!(config.admin.listen.port(), 9090);
 }
@@ -156,11 +231,10 @@ fn the_shipped_config_documents_every_key_with_its_default() {
 
 #[test]
 fn the_shipped_config_file_states_the_defaults() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/bff.toml");
-    let shipped = Config::load(&path).unwrap_or_else(|err| panic!("{err}"));
+    let shipped = load_shipped().unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(
         shipped.to_toml().unwrap_or_default(),
-        Config::default().to_toml().unwrap_or_default(),
+        default_for_this_build().to_toml().unwrap_or_default(),
         "config/bff.toml must show the built-in defaults"
     );
 }
@@ -249,7 +323,7 @@ fn the_tile_provider_template_is_checked() {
     assert!(err.contains("maps.key_header: not a header name"), "{err}");
 
     // no provider at all is a valid choice (the map draws its own outlines)
-    let mut none = Config::default();
+    let mut none = default_for_this_build();
     none.maps.tile_url = String::new();
     assert!(none.validate().is_ok());
 }
@@ -287,10 +361,7 @@ fn load_reporting(toml: &str, env: &[(&str, &str)]) -> Result<Loaded, ConfigErro
     let dir = tempfile::tempdir().map_err(|err| ConfigError(err.to_string()))?;
     let path = dir.path().join("bff.toml");
     std::fs::write(&path, toml).map_err(|err| ConfigError(err.to_string()))?;
-    let env = env
-        .iter()
-        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()));
-    Config::load_with_env_reporting(&path, env)
+    Config::load_with_env_reporting(&path, with_build_env(env))
 }
 
 #[test]
@@ -419,7 +490,7 @@ fn every_old_key_still_loads_to_the_same_value() {
     let text = toml::to_string(&old).unwrap_or_default();
     let loaded = load_reporting(&text, &[]).unwrap_or_else(|err| panic!("{err}\n{text}"));
     assert_eq!(loaded.deprecations.len(), 54, "{:?}", loaded.deprecations);
-    let mut expected = Config::default();
+    let mut expected = default_for_this_build();
     expected.server.shutdown_delay = Some(Duration::from_secs(5));
     assert_eq!(
         loaded.config.to_toml().unwrap_or_default(),

@@ -35,7 +35,7 @@ struct Done {
     at: Option<tokio::time::Instant>,
 }
 
-/// The coalescer: one [`TagSet`] per set of tags named.
+/// The coalescer: one `TagSet` per set of tags named.
 #[derive(Debug, Clone)]
 pub struct Coalescer {
     sets: moka::sync::Cache<String, Arc<TagSet>>,

@@ -105,7 +105,7 @@ impl WebAssets {
         &self.rollout
     }
 
-    /// The web build this instance serves (see [`build_id`]); `None` when it is not built.
+    /// The web build this instance serves (see `build_id`); `None` when it is not built.
     pub fn build_id(&self) -> Option<&str> {
         self.build_id.as_deref()
     }

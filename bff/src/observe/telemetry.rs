@@ -1,6 +1,6 @@
 //! Logs and traces: `tracing` everywhere; JSON logs in production and readable ones in
 //! development; OpenTelemetry traces over OTLP/HTTP when an endpoint is configured, or, with
-//! none configured, named by the standard `OTEL_*` variables ([`otel_env`]).
+//! none configured, named by the standard `OTEL_*` variables (`otel_env`).
 //!
 //! A tracer provider is always installed, exporting only when an endpoint is set: so a request
 //! always has a trace id (joined from the browser's `traceparent` when it sent one), which its

@@ -56,7 +56,7 @@ const DIRECTIVES: [&str; 24] = [
     "trusted-types",
 ];
 
-/// The label of a reported directive: its name when it is one of [`DIRECTIVES`] (a
+/// The label of a reported directive: its name when it is one of `DIRECTIVES` (a
 /// `violated-directive` may carry its sources after the name), else `other`.
 pub fn directive_label(reported: &str) -> &'static str {
     let name = reported

@@ -1,6 +1,6 @@
 //! The innermost service of an upstream stack: sends one `http::Request<Bytes>` and reads the
 //! whole answer. Production uses reqwest; tests can plug any service in (the sandbox's router
-//! in-process, say) with [`Transport::service`].
+//! in-process, say) with [`in_process`].
 
 use std::time::Duration;
 

@@ -92,7 +92,7 @@ fn parse_entry(entry: &str) -> Option<IpAddr> {
         .map(canonical)
 }
 
-/// The key a limit counts `address` under: an IPv4 address as it is (after [`canonical`]), an
+/// The key a limit counts `address` under: an IPv4 address as it is (after `canonical`), an
 /// IPv6 address with its last 64 bits cleared.
 pub fn limit_key(address: IpAddr) -> IpAddr {
     match canonical(address) {
