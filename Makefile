@@ -4,14 +4,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 
-# Before any cargo command: the toolchain pinned in rust-toolchain.toml, linked to an installed
-# stable one of that version or newer when it is missing, so nothing is downloaded (offline CI).
-RUST_TOOLCHAIN_READY := $(shell bash scripts/rust-toolchain.sh >&2 && echo yes)
-ifneq ($(RUST_TOOLCHAIN_READY),yes)
-$(error the Rust toolchain pinned in rust-toolchain.toml is not usable (see above))
-endif
-
-CARGO ?= cargo
+# Every cargo command runs through scripts/cargo.sh: the toolchain pinned in rust-toolchain.toml,
+# or under CI (or BFF_TOOLCHAIN_STAND_IN=1) a stand-in named as what it is. Nothing here changes the
+# user's rustup; a missing toolchain stops the first cargo command with the command to install it.
+CARGO ?= $(CURDIR)/scripts/cargo.sh
 NPM ?= npm
 # The pinned Node 22 and its npm (scripts/lib/node.sh: from the npm registry, sha256-checked,
 # installed once into .tools/), first on PATH for every recipe. NODE_BIN_DIR=/path uses that
@@ -31,7 +27,7 @@ BFF_RELEASE := target/release/bff
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/index.html web/public web/scripts web/stand-in-build web/vite.config.ts web/vite.ssr.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: node-check help run dev test test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability bench seo-audit clean
+.PHONY: node-check help run dev test test-scripts test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability bench seo-audit clean
 
 help:
 	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox (release build)"
@@ -59,29 +55,46 @@ run: web/dist/index.html
 	$(CARGO) build --release --locked -p bff
 	$(BFF_RELEASE)
 
-## dev: the same storefront from the debug build that `make test` also uses: seconds to rebuild
+## dev: the same storefront from a debug build of the bff alone: seconds to rebuild
 ## after a change, an order of magnitude slower per request.
 dev: web/dist/index.html
 	$(CARGO) build --locked -p bff
 	$(BFF)
 
 ## test: every check, cheapest first; one debug build serves the Rust, browser and API contract tests.
-test: test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability
+test: test-scripts test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability
+
+# One package and feature selection for every cargo build of `make test`: the test pass, the Redis
+# pass, the rolling restart and the bff binary the browser, API contract and observability stages
+# start all come from one build (a different selection would unify features differently and
+# compile most of the tree again).
+TEST_SELECTION := --locked --workspace
+
+## test-scripts: the build scripts' own tests (make leaves rustup alone; the Dockerfile's checks
+## fail when they should). About 1 s.
+test-scripts:
+	bash scripts/tests/rust-toolchain.test.sh
+	bash scripts/tests/dockerfile-bases.test.sh
 
 ## test-rust needs the web build: the server-rendering tests render documents with its bundle.
 test-rust: web/dist/index.html
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
-	$(CARGO) test --locked --workspace
+	@# The API docs, warnings (broken links among them) as errors; about 40 s, sharing the lints'
+	@# dependency metadata.
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc $(TEST_SELECTION) --no-deps
+	$(CARGO) test $(TEST_SELECTION)
 	CARGO=$(CARGO) bash scripts/test-with-redis.sh
-	@# The production build (no sandbox feature, as the Dockerfile builds it): clippy, not a second
-	@# build (about 1 min: the check is shared with the lints above but for bff itself), then its
-	@# crate graph (no SQLite, argon2, jsonwebtoken, aws-lc; about 2 s).
+	@# The production build (no sandbox feature, as the Dockerfile builds it): its lints, its
+	@# library's unit tests, then its crate graph (no SQLite, argon2, jsonwebtoken, aws-lc).
 	$(CARGO) clippy --locked -p bff --no-default-features -- -D warnings
+	$(CARGO) test --locked -p bff --lib --no-default-features
 	CARGO=$(CARGO) bash scripts/check-production-tree.sh
-	@# cargo-deny: bans, licenses, sources, advisories (offline, RustSec snapshot); about 10 s per
-	@# run, plus a one-time unoptimised install of cargo-deny into .tools/ (about 2 min on 2 cores).
+	@# cargo-deny: bans, licenses, sources, advisories (RustSec snapshot, else a fetch); about 10 s
+	@# per run, plus a one-time unoptimised install of cargo-deny into .tools/ (about 2 min on 2
+	@# cores). Then its own test: no snapshot and no fetch warn outside CI and fail under CI.
 	CARGO=$(CARGO) bash scripts/cargo-deny.sh
+	bash scripts/tests/cargo-deny.test.sh
 
 ## test-web: the build (with its budgets) is web/dist/index.html's rule, made once for every stage.
 test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html
@@ -93,19 +106,21 @@ test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html
 	cd web && $(NPM) run typecheck
 	cd web && $(NPM) test
 
+## test-e2e (and test-api, test-observability): the bff binary of the test build (a no-op after
+## test-rust), not a build of its own.
 test-e2e: $(NODE_STAMP) $(WEB_DEPS)
-	$(CARGO) build --locked -p bff
+	$(CARGO) test $(TEST_SELECTION) --no-run
 	cd web && BFF_BIN=../$(BFF) $(NPM) run e2e
 
 ## test-rollout: a rolling restart of three bff processes behind nginx, with Redis and the sandbox,
-## under 50 requests/s (bff/tests/rolling_restart.rs): 0 failed requests, and the new replicas'
+## under 50 requests/s (bff/tests/it/rolling_restart.rs): 0 failed requests, and the new replicas'
 ## hot keys come from the shared tier with no upstream call. About 30 s once the tests are built.
 test-rollout:
-	$(CARGO) test --locked -p bff --test rolling_restart -- --ignored --nocapture
+	$(CARGO) test $(TEST_SELECTION) --test it rolling_restart:: -- --ignored --nocapture
 
 ## test-api: schemathesis against the bff's own OpenAPI document (scripts/api-contract.sh).
 test-api:
-	$(CARGO) build --locked -p bff
+	$(CARGO) test $(TEST_SELECTION) --no-run
 	BFF_BIN=$(BFF) bash scripts/api-contract.sh
 
 ## test-k8s: every kustomization rendered and validated (CRD and HTTPRoute schemas included); on
@@ -121,7 +136,7 @@ test-k8s:
 ## test-observability: a real Prometheus scrapes two bff replicas (+ sandbox, Redis) under a short
 ## load; every dashboard query and every rule's series must have data (about 20 s; bounded).
 test-observability:
-	$(CARGO) build --locked -p bff
+	$(CARGO) test $(TEST_SELECTION) --no-run
 	BFF_BIN=$(BFF) timeout 150 bash scripts/test-observability.sh live
 
 test-docker:

@@ -257,3 +257,9 @@ PY
 run_pass signed-in "(+ the session cookie; without the sign-in, sign-out, registration and password operations)" \
     --header "Cookie: $cookie" \
     --exclude-path-regex '^/api/auth/(logout|login|register|change-password|reset-password|forgot-password)$'
+
+# schemathesis and hypothesis keep state in .schemathesis/ and .hypothesis/ of the folder they run
+# in: the runs above are in $tmp, removed on exit. Nothing of theirs may be left in the checkout.
+for leftover in .schemathesis .hypothesis web/.schemathesis web/.hypothesis; do
+    [[ ! -e "$ROOT/$leftover" ]] || die "$leftover was left in the checkout"
+done
