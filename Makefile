@@ -31,7 +31,7 @@ BFF_RELEASE := target/release/bff
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/index.html web/public web/scripts web/stand-in-build web/vite.config.ts web/vite.ssr.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: node-check help run dev test test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability bench seo-audit clean
+.PHONY: node-check help run dev test test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability bench seo-audit lint-renovate clean
 
 help:
 	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox (release build)"
@@ -39,6 +39,7 @@ help:
 	@echo "make test   every check: format, lint, unit, integration (in process, then with Redis), web, browser, API contract, k8s (with alert unit tests), Dockerfile, dashboards and alerts against a real Prometheus"
 	@echo "make bench  criterion benchmarks (the edge cache's hit path) and the HTTP benchmark (wrk)"
 	@echo "make seo-audit  Lighthouse (SEO, performance) on home, a product and a collection, mobile and desktop"
+	@echo "make lint-renovate  Renovate's own validator on renovate.json (installs renovate into .tools/ once)"
 
 $(NODE_STAMP): scripts/lib/node.sh
 	bash scripts/ensure-node.sh >/dev/null
@@ -142,6 +143,11 @@ bench: web/dist/index.html
 seo-audit: $(NODE_STAMP) web/dist/index.html
 	@if [[ -z "$${BFF_BIN:-}" ]]; then $(CARGO) build --release --locked -p bff; fi
 	BFF_BIN="$${BFF_BIN:-$(BFF_RELEASE)}" bash scripts/seo-audit.sh
+
+## lint-renovate: Renovate's config validator on renovate.json (scripts/lint-renovate.sh). Outside
+## `make test`: the first run installs renovate (about 620 packages) into .tools/.
+lint-renovate: $(NODE_STAMP)
+	bash scripts/lint-renovate.sh
 
 clean:
 	$(CARGO) clean
