@@ -87,6 +87,7 @@ test-rust: web/dist/index.html
 ## test-web: the build (with its budgets) is web/dist/index.html's rule, made once for every stage.
 test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html
 	bash scripts/check-node-pins.sh
+	node scripts/check-renovate-groups.mjs
 	cd web && $(NPM) run lint
 	@# Prettier, about 3 s
 	cd web && $(NPM) run format:check
