@@ -94,7 +94,10 @@ const patternMatches = (pattern, value) => {
   const regex = /^\/(.*)\/([a-z]*)$/.exec(pattern);
   return regex ? new RegExp(regex[1], regex[2]).test(value) : globToRegExp(pattern).test(value);
 };
-check(!config.ignorePaths?.length, 'renovate.json sets ignorePaths: check they spare the pinned files, then extend this script');
+check(
+  !config.ignorePaths?.length,
+  'renovate.json sets ignorePaths: check they spare the pinned files, then extend this script',
+);
 for (const pin of Object.values(pins).flat()) {
   const where = `${pin.file} (${pin.depName})`;
   if (pin.manager === 'regex') {
@@ -153,9 +156,7 @@ function settle(pin, updateType) {
 const summary = [];
 for (const [checkName, checkPins] of Object.entries(pins)) {
   for (const updateType of ['major', 'minor', 'patch']) {
-    const settled = checkPins
-      .map((pin) => ({ pin, ...settle(pin, updateType) }))
-      .filter(({ enabled }) => enabled);
+    const settled = checkPins.map((pin) => ({ pin, ...settle(pin, updateType) })).filter(({ enabled }) => enabled);
     const groups = new Set(settled.map(({ groupName }) => groupName ?? '(no group)'));
     check(
       groups.size <= 1 && !groups.has('(no group)'),
@@ -163,7 +164,8 @@ for (const [checkName, checkPins] of Object.entries(pins)) {
         .map(({ pin, groupName }) => `${pin.file} ${pin.depName} -> ${groupName ?? '(no group)'}`)
         .join('; ')}`,
     );
-    if (groups.size === 1) summary.push(`${checkName} ${updateType}: "${[...groups][0]}" (${String(settled.length)} pins)`);
+    if (groups.size === 1)
+      summary.push(`${checkName} ${updateType}: "${[...groups][0]}" (${String(settled.length)} pins)`);
   }
 }
 
