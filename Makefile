@@ -88,6 +88,8 @@ test-rust: web/dist/index.html
 test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html
 	bash scripts/check-node-pins.sh
 	node scripts/check-renovate-groups.mjs
+	@# both checks fail on planted mismatches (a scratch copy; about 3 s)
+	bash scripts/test-pin-checks.sh
 	cd web && $(NPM) run lint
 	@# Prettier, about 3 s
 	cd web && $(NPM) run format:check
