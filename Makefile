@@ -9,9 +9,9 @@ SHELL := /bin/bash
 # user's rustup; a missing toolchain stops the first cargo command with the command to install it.
 CARGO ?= $(CURDIR)/scripts/cargo.sh
 NPM ?= npm
-# The pinned Node 22 and its npm (scripts/lib/node.sh: from the npm registry, sha256-checked,
+# The pinned Node and its npm (scripts/lib/node.sh: from the npm registry, sha256-checked,
 # installed once into .tools/), first on PATH for every recipe. NODE_BIN_DIR=/path uses that
-# directory's Node 22 instead (off linux-x64); it is checked, never written.
+# directory's Node of the pinned major instead (off linux-x64); it is checked, never written.
 ifdef NODE_BIN_DIR
 NODE_BIN := $(NODE_BIN_DIR)
 NODE_STAMP := node-check
@@ -27,7 +27,7 @@ BFF_RELEASE := target/release/bff
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/index.html web/public web/scripts web/stand-in-build web/vite.config.ts web/vite.ssr.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: node-check help run dev test test-scripts test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability bench seo-audit clean
+.PHONY: node-check help run dev test test-scripts test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability bench seo-audit lint-renovate clean
 
 help:
 	@echo "make run    the storefront on http://localhost:8080 with the embedded sandbox (release build)"
@@ -35,6 +35,7 @@ help:
 	@echo "make test   every check: format, lint, unit, integration (in process, then with Redis), web, browser, API contract, k8s (with alert unit tests), Dockerfile, dashboards and alerts against a real Prometheus"
 	@echo "make bench  criterion benchmarks (the edge cache's hit path) and the HTTP benchmark (wrk)"
 	@echo "make seo-audit  Lighthouse (SEO, performance) on home, a product and a collection, mobile and desktop"
+	@echo "make lint-renovate  Renovate's own validator on renovate.json (installs renovate into .tools/ once)"
 
 $(NODE_STAMP): scripts/lib/node.sh
 	bash scripts/ensure-node.sh >/dev/null
@@ -99,6 +100,9 @@ test-rust: web/dist/index.html
 ## test-web: the build (with its budgets) is web/dist/index.html's rule, made once for every stage.
 test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html
 	bash scripts/check-node-pins.sh
+	node scripts/check-renovate-groups.mjs
+	@# both checks fail on planted mismatches (a scratch copy; about 3 s)
+	bash scripts/test-pin-checks.sh
 	cd web && $(NPM) run lint
 	@# Prettier, about 3 s
 	cd web && $(NPM) run format:check
@@ -157,6 +161,11 @@ bench: web/dist/index.html
 seo-audit: $(NODE_STAMP) web/dist/index.html
 	@if [[ -z "$${BFF_BIN:-}" ]]; then $(CARGO) build --release --locked -p bff; fi
 	BFF_BIN="$${BFF_BIN:-$(BFF_RELEASE)}" bash scripts/seo-audit.sh
+
+## lint-renovate: Renovate's config validator on renovate.json (scripts/lint-renovate.sh). Outside
+## `make test`: the first run installs renovate (about 620 packages) into .tools/.
+lint-renovate: $(NODE_STAMP)
+	bash scripts/lint-renovate.sh
 
 clean:
 	$(CARGO) clean

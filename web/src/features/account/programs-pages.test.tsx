@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../api/types';
 import { profile, signedInHandlers } from '../../test/fixtures/account';
+import { formDataOf } from '../../test/multipart';
 import { renderRoute } from '../../test/render';
 import { problem, server } from '../../test/server';
 
@@ -47,7 +48,7 @@ describe('Pro Deal', () => {
     const uploads: string[][] = [];
     server.use(
       http.post('/api/pro-deal', async ({ request }) => {
-        const form = await request.formData();
+        const form = await formDataOf(request);
         // jsdom's File loses its name on the way to Node's fetch: the content tells the files apart
         uploads.push(
           await Promise.all(

@@ -5,6 +5,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { US_STATES } from '../../lib/us-states';
 import { installFakeCaptcha } from '../../test/captcha';
 import { renderRoute } from '../../test/render';
+import { formDataOf } from '../../test/multipart';
 import { problem, server } from '../../test/server';
 
 const THANKS = 'Thank you for registering. Our dealer team will review your application and contact you.';
@@ -27,7 +28,7 @@ beforeEach(() => {
     http.post('/api/dealer-registrations', async ({ request }) => {
       expect(request.headers.get('X-CSRF')).toBe('1');
       expect(request.headers.get('Content-Type')).toMatch(/^multipart\/form-data; boundary=/);
-      const form = await request.formData();
+      const form = await formDataOf(request);
       const fields: Record<string, string> = {};
       const files: Record<string, string> = {};
       for (const [name, value] of form.entries()) {
