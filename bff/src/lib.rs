@@ -57,6 +57,7 @@ pub fn app(state: SharedState) -> Router {
                 &state.config,
                 state.metrics.clone(),
                 state.redis.clone(),
+                state.csrf.clone(),
             )),
             uploads::gate::gate,
         ))

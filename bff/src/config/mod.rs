@@ -290,6 +290,10 @@ pub struct RateLimitConfig {
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Dealer registrations per minute per client IP (checked before the upload is read).
     pub dealer_registrations_per_minute: u32,
+    /// Pro Deal applications per minute per client IP, and per account (from any number of
+    /// clients): both checked before the upload is read.
+    pub pro_deal_per_client_per_minute: u32,
+    pub pro_deal_per_account_per_minute: u32,
     /// Image requests per minute per client IP.
     pub image_requests_per_minute: u32,
     /// 404 answers for products and collections per minute per client IP: past them the client
@@ -312,6 +316,8 @@ impl Default for RateLimitConfig {
             trusted_client_ip_header: String::new(),
             trusted_proxies: Vec::new(),
             dealer_registrations_per_minute: 5,
+            pro_deal_per_client_per_minute: 5,
+            pro_deal_per_account_per_minute: 3,
             image_requests_per_minute: 5,
             not_found_per_minute: 60,
             csp_reports_per_minute: 30,
@@ -936,6 +942,12 @@ impl Config {
         }
         if self.server.body_min_bytes_per_second == 0 {
             problems.push("server.body_min_bytes_per_second: must be at least 1".to_owned());
+        }
+        if self.uploads.min_bytes_per_second == 0 {
+            problems.push("uploads.min_bytes_per_second: must be at least 1".to_owned());
+        }
+        if self.uploads.body_deadline < Duration::from_millis(1) {
+            problems.push("uploads.body_deadline: must be at least 1ms".to_owned());
         }
         if self.server.max_concurrent_requests == 0 {
             problems.push("server.max_concurrent_requests: must be at least 1".to_owned());
