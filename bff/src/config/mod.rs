@@ -105,6 +105,16 @@ pub struct ServerConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct AdminConfig {
     pub listen: SocketAddr,
+    /// As `server.header_read_timeout`, for the admin listener (so also its keep-alive idle
+    /// limit).
+    #[serde(with = "duration")]
+    pub header_read_timeout: Duration,
+    /// Open connections one peer address may hold on the admin listener (0: no cap).
+    pub max_connections_per_ip: usize,
+    /// How long an admin request may take (past it, 504): room for the purge receipts and the
+    /// explain fan-out, which wait on every replica.
+    #[serde(with = "duration")]
+    pub request_timeout: Duration,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -658,6 +668,9 @@ impl Default for AdminConfig {
     fn default() -> Self {
         Self {
             listen: SocketAddr::from(([127, 0, 0, 1], 9090)),
+            header_read_timeout: Duration::from_secs(10),
+            max_connections_per_ip: 32,
+            request_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -936,6 +949,12 @@ impl Config {
         }
         if self.server.header_read_timeout < Duration::from_millis(1) {
             problems.push("server.header_read_timeout: must be at least 1ms".to_owned());
+        }
+        if self.admin.header_read_timeout < Duration::from_millis(1) {
+            problems.push("admin.header_read_timeout: must be at least 1ms".to_owned());
+        }
+        if self.admin.request_timeout < Duration::from_millis(1) {
+            problems.push("admin.request_timeout: must be at least 1ms".to_owned());
         }
         if self.server.body_read_timeout < Duration::from_millis(1) {
             problems.push("server.body_read_timeout: must be at least 1ms".to_owned());
