@@ -276,8 +276,12 @@ pub struct RateLimitConfig {
     pub auth_per_minute: u32,
     /// Searches per minute per client IP.
     pub search_per_minute: u32,
-    /// Wrong passwords (or unknown e-mails) per account within `sign_in_failure_window`,
-    /// from any number of addresses; past them, sign-in for that account answers 429.
+    /// Wrong passwords (or unknown e-mails) per account and client (an address, or an IPv6
+    /// /64) within `sign_in_failure_window`; past them, that client's sign-ins to that account
+    /// answer 429, and every other client still signs in.
+    pub sign_in_failures_per_client: u32,
+    /// Wrong passwords per account within the window from any number of clients, a much higher
+    /// ceiling; past it, every sign-in to that account answers 429.
     pub sign_in_failures_per_account: u32,
     /// The per-account window, counted from the account's first failure.
     #[serde(with = "duration")]
@@ -318,7 +322,8 @@ impl Default for RateLimitConfig {
         Self {
             auth_per_minute: 10,
             search_per_minute: 120,
-            sign_in_failures_per_account: 10,
+            sign_in_failures_per_client: 10,
+            sign_in_failures_per_account: 100,
             sign_in_failure_window: Duration::from_secs(15 * 60),
             guests_per_minute: 30,
             promo_codes_per_cart_per_minute: 10,
@@ -919,6 +924,10 @@ impl Config {
         for (key, value) in [
             ("auth_per_minute", u64::from(limits.auth_per_minute)),
             ("search_per_minute", u64::from(limits.search_per_minute)),
+            (
+                "sign_in_failures_per_client",
+                u64::from(limits.sign_in_failures_per_client),
+            ),
             (
                 "sign_in_failures_per_account",
                 u64::from(limits.sign_in_failures_per_account),
