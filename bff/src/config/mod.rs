@@ -315,6 +315,8 @@ pub struct RateLimitConfig {
     pub not_found_per_minute: u32,
     /// CSP violation reports per minute per client IP.
     pub csp_reports_per_minute: u32,
+    /// Web Vitals reports (`POST /api/rum`) per minute per client IP.
+    pub rum_reports_per_minute: u32,
 }
 
 impl Default for RateLimitConfig {
@@ -336,6 +338,7 @@ impl Default for RateLimitConfig {
             image_requests_per_minute: 5,
             not_found_per_minute: 60,
             csp_reports_per_minute: 30,
+            rum_reports_per_minute: 30,
         }
     }
 }
