@@ -530,6 +530,16 @@ async fn twenty_concurrent_20_mb_uploads_cost_less_than_64_mib_of_memory() {
         .env("BFF__ADMIN__LISTEN", format!("127.0.0.1:{admin}"))
         .env("BFF__SERVER__MAX_CONNECTIONS_PER_IP", "0")
         .env("BFF__SANDBOX__ENABLED", "false")
+        // Without the embedded sandbox the development stand-ins are refused: secrets of its own.
+        .env("BFF_ADMIN_TOKEN", "oversized-bodies-admin-token-0123456789")
+        .env(
+            "BFF_WEBHOOK_SECRET",
+            "oversized-bodies-webhook-secret-0123456789",
+        )
+        .env(
+            "BFF_SESSION_KEYS",
+            "oversized-bodies-session-key-0123456789",
+        )
         .env("BFF__WEB__DIST_DIR", &dist)
         .env("BFF__READINESS__CACHE", "0s")
         .env(
