@@ -209,15 +209,19 @@ async fn two_mb_upload(server: &common::TestServer, from: &str) -> (u16, String)
 
 /// Issue 46, finding 1: 23 connections from 12 addresses each declare a 21 MiB upload and then
 /// trickle 1.2 KB a second. Another client's 2 MB upload is still accepted: the spool reserves
-/// what has arrived, not what is declared (it reserved 21 MiB per head, 441 MiB of 448, and
-/// the 2 MB upload got 503).
+/// what has arrived, not what is declared. The spool here holds 22 declared lengths (as the
+/// shipped 448 MiB holds 21): reserving per head, the tricklers filled it and the 2 MB upload
+/// got 503.
 #[tokio::test]
 async fn twenty_three_trickling_uploads_from_twelve_addresses_leave_another_upload_accepted() {
-    let server = common::start_with(behind_a_proxy(), &[]).await;
+    const DECLARED: u64 = 22_020_000;
+    let mut config = behind_a_proxy();
+    config.uploads.spool_capacity_bytes = 22 * DECLARED;
+    let server = common::start_with(config, &[]).await;
     let stop = CancellationToken::new();
     let tricklers: Vec<_> = (0..23)
         .map(|n| {
-            let head = upload_head(&server, &format!("203.0.113.{}", n % 12 + 1), 22_020_000);
+            let head = upload_head(&server, &format!("203.0.113.{}", n % 12 + 1), DECLARED);
             let (address, stop) = (server.running.main_addr, stop.clone());
             tokio::spawn(async move {
                 let mut stream = TcpStream::connect(address).await.unwrap();
