@@ -259,6 +259,16 @@ def main(overlay, rendered):
                 failures.append("%s %d/%s: %s, want %s" % (arrow, port, protocol,
                                                            "allowed" if got else "denied",
                                                            "allowed" if want else "denied"))
+    # The client address header is believed from the gateway's proxies only, never from the pod
+    # range: a pod in a trusted range chooses its own rate-limit identity. Inside the pod range
+    # a trusted CIDR is a proxy pool: at most 1/256 of the range (a /24 of a /16).
+    pods = ipaddress.ip_network(params["podCIDR"])
+    for cidr in str(params["trustedProxyCIDRs"]).split(","):
+        trusted = ipaddress.ip_network(cidr.strip())
+        if (trusted.version == pods.version and trusted.overlaps(pods)
+                and trusted.num_addresses > pods.num_addresses // 256):
+            failures.append("trustedProxyCIDRs %s covers much of the pod range %s: name the "
+                            "gateway's proxy pool only" % (trusted, pods))
     # The probes reach the admin listener: every probe of the bff container uses port 9090.
     for container in bff[0]["spec"]["template"]["spec"]["containers"] if bff else []:
         names = {p["name"]: p["containerPort"] for p in container.get("ports") or []}

@@ -57,6 +57,7 @@ pub fn app(state: SharedState) -> Router {
                 &state.config,
                 state.metrics.clone(),
                 state.redis.clone(),
+                state.csrf.clone(),
             )),
             uploads::gate::gate,
         ))
@@ -124,8 +125,9 @@ pub fn app(state: SharedState) -> Router {
         .with_state(state)
 }
 
-/// The admin router: metrics and probes.
+/// The admin router: metrics and probes, each request within `admin.request_timeout`.
 pub fn admin_app(state: SharedState) -> Router {
+    let metrics = state.metrics.clone();
     routes::admin::router(&state)
         .route("/healthz", get(routes::health::live))
         .route("/readyz", get(routes::health::ready))
@@ -133,7 +135,12 @@ pub fn admin_app(state: SharedState) -> Router {
             ServiceBuilder::new()
                 .layer(middleware::from_fn(request_id::assign))
                 .layer(trace_layer())
-                .layer(middleware::from_fn(error::log_errors)),
+                .layer(middleware::from_fn(error::log_errors))
+                .layer(HandleErrorLayer::new(move |error: BoxError| {
+                    let metrics = metrics.clone();
+                    async move { infrastructure_error(&metrics, error) }
+                }))
+                .timeout(state.config.admin.request_timeout),
         )
         .with_state(state)
 }

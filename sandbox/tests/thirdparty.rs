@@ -157,11 +157,7 @@ async fn bad_card_data_gets_authorize_net_errors() {
 #[tokio::test]
 async fn browser_endpoints_answer_cors_preflights() {
     let sandbox = common::start().await;
-    for path in [
-        "/3p/accept/v1/tokens",
-        "/3p/recaptcha/api/token",
-        "/3p/outbox.json",
-    ] {
+    for path in ["/3p/accept/v1/tokens", "/3p/recaptcha/api/token"] {
         let response = sandbox
             .client
             .request(reqwest::Method::OPTIONS, sandbox.url(path))
@@ -471,6 +467,42 @@ async fn identity_verification_refuses_bad_requests() {
             "{redirect}"
         );
     }
+    sandbox.stop().await;
+}
+
+/// Issue 46, finding 5: the outbox (every e-mail sent, with its verification and reset links)
+/// answered any origin with `Access-Control-Allow-Origin: *`, so any page could read it from a
+/// developer's browser. It answers its own origin only.
+#[tokio::test]
+async fn the_outbox_answers_its_own_origin_only() {
+    let sandbox = common::start().await;
+    let read = sandbox
+        .client
+        .get(sandbox.url("/3p/outbox.json"))
+        .header("Origin", "https://evil.example")
+        .send()
+        .await;
+    assert_eq!(read.status(), 200, "its own pages and tools still read it");
+    assert!(
+        read.headers().get("access-control-allow-origin").is_none(),
+        "{:?}",
+        read.headers()
+    );
+    let preflight = sandbox
+        .client
+        .request(reqwest::Method::OPTIONS, sandbox.url("/3p/outbox.json"))
+        .header("Origin", "https://evil.example")
+        .header("Access-Control-Request-Method", "GET")
+        .send()
+        .await;
+    assert!(
+        preflight
+            .headers()
+            .get("access-control-allow-origin")
+            .is_none(),
+        "{:?}",
+        preflight.headers()
+    );
     sandbox.stop().await;
 }
 

@@ -81,6 +81,9 @@ const OLD_KEYS: &[(&str, Unit)] = &[
     ("maps.queue_timeout_ms", Unit::Millis),
     ("maps.breaker_cool_off_ms", Unit::Millis),
     ("uploads.form_wait_ms", Unit::Millis),
+    ("uploads.body_deadline_ms", Unit::Millis),
+    ("admin.header_read_timeout_ms", Unit::Millis),
+    ("admin.request_timeout_ms", Unit::Millis),
     ("ssr.timeout_ms", Unit::Millis),
 ];
 

@@ -105,6 +105,16 @@ pub struct ServerConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct AdminConfig {
     pub listen: SocketAddr,
+    /// As `server.header_read_timeout`, for the admin listener (so also its keep-alive idle
+    /// limit).
+    #[serde(with = "duration")]
+    pub header_read_timeout: Duration,
+    /// Open connections one peer address may hold on the admin listener (0: no cap).
+    pub max_connections_per_ip: usize,
+    /// How long an admin request may take (past it, 504): room for the purge receipts and the
+    /// explain fan-out, which wait on every replica.
+    #[serde(with = "duration")]
+    pub request_timeout: Duration,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -266,8 +276,12 @@ pub struct RateLimitConfig {
     pub auth_per_minute: u32,
     /// Searches per minute per client IP.
     pub search_per_minute: u32,
-    /// Wrong passwords (or unknown e-mails) per account within `sign_in_failure_window`,
-    /// from any number of addresses; past them, sign-in for that account answers 429.
+    /// Wrong passwords (or unknown e-mails) per account and client (an address, or an IPv6
+    /// /64) within `sign_in_failure_window`; past them, that client's sign-ins to that account
+    /// answer 429, and every other client still signs in.
+    pub sign_in_failures_per_client: u32,
+    /// Wrong passwords per account within the window from any number of clients, a much higher
+    /// ceiling; past it, every sign-in to that account answers 429.
     pub sign_in_failures_per_account: u32,
     /// The per-account window, counted from the account's first failure.
     #[serde(with = "duration")]
@@ -290,6 +304,10 @@ pub struct RateLimitConfig {
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Dealer registrations per minute per client IP (checked before the upload is read).
     pub dealer_registrations_per_minute: u32,
+    /// Pro Deal applications per minute per client IP, and per account (from any number of
+    /// clients): both checked before the upload is read.
+    pub pro_deal_per_client_per_minute: u32,
+    pub pro_deal_per_account_per_minute: u32,
     /// Image requests per minute per client IP.
     pub image_requests_per_minute: u32,
     /// 404 answers for products and collections per minute per client IP: past them the client
@@ -297,6 +315,8 @@ pub struct RateLimitConfig {
     pub not_found_per_minute: u32,
     /// CSP violation reports per minute per client IP.
     pub csp_reports_per_minute: u32,
+    /// Web Vitals reports (`POST /api/rum`) per minute per client IP.
+    pub rum_reports_per_minute: u32,
 }
 
 impl Default for RateLimitConfig {
@@ -304,7 +324,8 @@ impl Default for RateLimitConfig {
         Self {
             auth_per_minute: 10,
             search_per_minute: 120,
-            sign_in_failures_per_account: 10,
+            sign_in_failures_per_client: 10,
+            sign_in_failures_per_account: 100,
             sign_in_failure_window: Duration::from_secs(15 * 60),
             guests_per_minute: 30,
             promo_codes_per_cart_per_minute: 10,
@@ -312,9 +333,12 @@ impl Default for RateLimitConfig {
             trusted_client_ip_header: String::new(),
             trusted_proxies: Vec::new(),
             dealer_registrations_per_minute: 5,
+            pro_deal_per_client_per_minute: 5,
+            pro_deal_per_account_per_minute: 3,
             image_requests_per_minute: 5,
             not_found_per_minute: 60,
             csp_reports_per_minute: 30,
+            rum_reports_per_minute: 30,
         }
     }
 }
@@ -652,6 +676,9 @@ impl Default for AdminConfig {
     fn default() -> Self {
         Self {
             listen: SocketAddr::from(([127, 0, 0, 1], 9090)),
+            header_read_timeout: Duration::from_secs(10),
+            max_connections_per_ip: 32,
+            request_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -901,6 +928,10 @@ impl Config {
             ("auth_per_minute", u64::from(limits.auth_per_minute)),
             ("search_per_minute", u64::from(limits.search_per_minute)),
             (
+                "sign_in_failures_per_client",
+                u64::from(limits.sign_in_failures_per_client),
+            ),
+            (
                 "sign_in_failures_per_account",
                 u64::from(limits.sign_in_failures_per_account),
             ),
@@ -931,11 +962,23 @@ impl Config {
         if self.server.header_read_timeout < Duration::from_millis(1) {
             problems.push("server.header_read_timeout: must be at least 1ms".to_owned());
         }
+        if self.admin.header_read_timeout < Duration::from_millis(1) {
+            problems.push("admin.header_read_timeout: must be at least 1ms".to_owned());
+        }
+        if self.admin.request_timeout < Duration::from_millis(1) {
+            problems.push("admin.request_timeout: must be at least 1ms".to_owned());
+        }
         if self.server.body_read_timeout < Duration::from_millis(1) {
             problems.push("server.body_read_timeout: must be at least 1ms".to_owned());
         }
         if self.server.body_min_bytes_per_second == 0 {
             problems.push("server.body_min_bytes_per_second: must be at least 1".to_owned());
+        }
+        if self.uploads.min_bytes_per_second == 0 {
+            problems.push("uploads.min_bytes_per_second: must be at least 1".to_owned());
+        }
+        if self.uploads.body_deadline < Duration::from_millis(1) {
+            problems.push("uploads.body_deadline: must be at least 1ms".to_owned());
         }
         if self.server.max_concurrent_requests == 0 {
             problems.push("server.max_concurrent_requests: must be at least 1".to_owned());

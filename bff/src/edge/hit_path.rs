@@ -118,7 +118,7 @@ impl HitPath {
         self.cache.count_served(&answer);
         let id = RequestId::of(request.headers());
         let headers = response.headers_mut();
-        self.security.apply_to(headers);
+        self.security.apply_to(headers, request.uri().path());
         headers.insert(X_REQUEST_ID.clone(), id.header_value().clone());
         let status = response.status();
         if let Some(span) = &span {

@@ -1,9 +1,11 @@
-//! The public listener's connection loop: hyper's HTTP/1.1 with a header-read timer (axum's
-//! `serve` sets no timer, so hyper's header timeout never fires there and a client could hold a
+//! The listeners' connection loop: hyper's HTTP/1.1 with a header-read timer (axum's `serve`
+//! sets no timer, so hyper's header timeout never fires there and a client could hold a
 //! connection open forever with half a request line), a cap on the connections one peer
-//! address may hold, a `Host` check (RFC 9112 §3.2), each connection served by the
-//! [`Storefront`] for its peer, and a graceful drain on shutdown that knows how many requests
-//! it is still waiting for.
+//! address may hold, and a graceful drain on shutdown. The public listener adds a `Host` check
+//! (RFC 9112 §3.2), each connection served by the [`Storefront`] for its peer, and counts the
+//! requests it is still waiting for; the admin listener serves its router through the same loop
+//! with limits of its own (`[admin]`): the kubelet's probes share that port, so anything the
+//! network policy admits to it must not be able to hold it open.
 //!
 //! HTTP/1.1 only: browsers speak HTTP/2 over TLS, which the ingress terminates, and sniffing
 //! for cleartext HTTP/2 would wait for bytes before any timer runs (a silent connection would
@@ -18,7 +20,7 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::{Ready, ready};
 use std::io;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -38,7 +40,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tower::Service;
 
-use crate::config::ServerConfig;
+use crate::config::{AdminConfig, ServerConfig};
 use crate::edge::storefront::Storefront;
 use crate::http::error::ApiError;
 
@@ -56,6 +58,13 @@ pub struct ConnectionLimits {
 
 impl ConnectionLimits {
     pub fn new(config: &ServerConfig) -> Self {
+        Self {
+            header_read_timeout: config.header_read_timeout,
+            max_connections_per_ip: config.max_connections_per_ip,
+        }
+    }
+
+    pub fn admin(config: &AdminConfig) -> Self {
         Self {
             header_read_timeout: config.header_read_timeout,
             max_connections_per_ip: config.max_connections_per_ip,
@@ -134,9 +143,9 @@ impl Drop for PeerSlot {
     }
 }
 
-/// Serves `listener` until `shutdown`, then stops accepting and waits for open connections to
-/// finish their requests (the caller bounds that wait with the shutdown grace, and reads
-/// `in_flight` when it runs out).
+/// Serves `listener` with the [`Storefront`] until `shutdown`, then stops accepting and waits
+/// for open connections to finish their requests (the caller bounds that wait with the shutdown
+/// grace, and reads `in_flight` when it runs out).
 pub async fn storefront(
     listener: TcpListener,
     storefront: Storefront,
@@ -144,6 +153,36 @@ pub async fn storefront(
     in_flight: InFlight,
     shutdown: CancellationToken,
 ) -> io::Result<()> {
+    let service_for = move |peer| Connection {
+        storefront: storefront.for_peer(peer),
+        in_flight: in_flight.clone(),
+    };
+    serve(listener, limits, shutdown, service_for).await
+}
+
+/// Serves `listener` with the admin router until `shutdown`, then drains as the public
+/// listener does.
+pub async fn admin(
+    listener: TcpListener,
+    router: axum::Router,
+    limits: ConnectionLimits,
+    shutdown: CancellationToken,
+) -> io::Result<()> {
+    serve(listener, limits, shutdown, move |_| router.clone()).await
+}
+
+/// The loop itself: each accepted connection, within its peer's cap, served by
+/// `service_for(peer)` under the header timer.
+async fn serve<S>(
+    listener: TcpListener,
+    limits: ConnectionLimits,
+    shutdown: CancellationToken,
+    service_for: impl Fn(SocketAddr) -> S,
+) -> io::Result<()>
+where
+    S: Service<Request<Incoming>, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -171,12 +210,10 @@ pub async fn storefront(
             drop(stream);
             continue;
         };
-        let service = Connection {
-            storefront: storefront.for_peer(peer),
-            in_flight: in_flight.clone(),
-        };
-        let connection =
-            builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
+        let connection = builder.serve_connection(
+            TokioIo::new(stream),
+            TowerToHyperService::new(service_for(peer)),
+        );
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(err) = connection.await {

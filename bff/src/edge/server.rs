@@ -1,6 +1,5 @@
 //! Listeners, the embedded sandbox, and graceful shutdown.
 
-use std::future::IntoFuture;
 use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -167,9 +166,12 @@ pub async fn start(
         in_flight.clone(),
         shutdown.clone(),
     );
-    let admin = axum::serve(admin_listener, crate::admin_app(state.clone()))
-        .with_graceful_shutdown(shutdown.clone().cancelled_owned())
-        .into_future();
+    let admin = crate::edge::serve::admin(
+        admin_listener,
+        crate::admin_app(state.clone()),
+        ConnectionLimits::admin(&state.config.admin),
+        shutdown.clone(),
+    );
 
     let task = tokio::spawn(async move {
         let drained = async { tokio::try_join!(main, admin).map(|_| ()) };

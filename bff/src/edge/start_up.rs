@@ -3,13 +3,16 @@
 //! stand-ins and short fixtures:
 //!
 //! - The development stand-ins (`dev-insecure-…`) are public: anyone can seal a session cookie
-//!   or call `/admin` with them. They are allowed only while nobody else can reach this
-//!   instance and no real shopper data flows through it: every listener on a loopback address
-//!   and every upstream on loopback or the embedded sandbox.
-//! - In production each secret the storefront owns (`BFF_ADMIN_TOKEN`, `BFF_WEBHOOK_SECRET`)
-//!   and the sealing session key (the first of `BFF_SESSION_KEYS`) must be at least
-//!   [`MIN_SECRET_BYTES`] long as configured. Older session keys, kept only to open cookies
-//!   sealed before a rotation, get a warning: refusing them would sign every shopper out.
+//!   or call `/admin` with them. They are allowed only in development with the embedded
+//!   sandbox on (so no real shopper data flows through), and only while nobody else can reach
+//!   this instance: every listener on a loopback address and every upstream on loopback or the
+//!   sandbox. Loopback alone was not enough: a reverse proxy on the same host reaches a
+//!   loopback listener, and with real upstreams behind it the stand-ins guarded real data.
+//! - In production each secret the storefront owns (`BFF_ADMIN_TOKEN`, `BFF_WEBHOOK_SECRET`,
+//!   `BFF_WEBHOOK_SIGNING_SECRET` when it is set) and the sealing session key (the first of
+//!   `BFF_SESSION_KEYS`) must be at least [`MIN_SECRET_BYTES`] long as configured. Older
+//!   session keys, kept only to open cookies sealed before a rotation, get a warning: refusing
+//!   them would sign every shopper out.
 //!
 //! Messages name the variable, never its value.
 
@@ -29,7 +32,15 @@ pub fn check_secrets(config: &Config, secrets: &Secrets) -> Result<Vec<String>, 
     let mut problems = Vec::new();
     let mut warnings = Vec::new();
     let stand_ins = secrets.development_stand_ins();
-    if !stand_ins.is_empty() {
+    if !stand_ins.is_empty() && (!config.sandbox.enabled || config.is_production()) {
+        problems.extend(stand_ins.iter().map(|name| {
+            format!(
+                "{name}: the development stand-in is allowed only with environment = \
+                 \"development\" and the embedded sandbox on (sandbox.enabled); set {name} or \
+                 {name}_FILE"
+            )
+        }));
+    } else if !stand_ins.is_empty() {
         let exposed = exposures(config);
         if !exposed.is_empty() {
             let not_loopback = exposed.join(", ");
@@ -47,6 +58,11 @@ pub fn check_secrets(config: &Config, secrets: &Secrets) -> Result<Vec<String>, 
             ("BFF_ADMIN_TOKEN", Some(&secrets.admin_token)),
             ("BFF_WEBHOOK_SECRET", Some(&secrets.webhook_secret)),
             ("BFF_SESSION_KEYS", secrets.session_keys.first()),
+            // Optional, but a short HMAC key is as guessable as a short token.
+            (
+                "BFF_WEBHOOK_SIGNING_SECRET",
+                secrets.webhook_signing_secret.as_ref(),
+            ),
         ] {
             if value.is_some_and(too_short) {
                 let what = if name == "BFF_SESSION_KEYS" {
@@ -148,15 +164,39 @@ mod tests {
     }
 
     #[test]
-    fn stand_ins_are_allowed_on_loopback_with_the_sandbox_or_local_upstreams() {
+    fn stand_ins_are_allowed_on_loopback_with_the_embedded_sandbox() {
         let mut config = Config::default();
-        assert!(check_secrets(&config, &secrets(&config, &[])).is_ok());
-        config.sandbox.enabled = false;
-        config.upstreams.commerce.base_url = "http://127.0.0.1:9000/".to_owned();
-        config.upstreams.content.base_url = "http://localhost:9001/api/".to_owned();
         assert!(check_secrets(&config, &secrets(&config, &[])).is_ok());
         config.upstreams.content.base_url = "http://[::1]:9001/api/".to_owned();
         assert!(check_secrets(&config, &secrets(&config, &[])).is_ok());
+    }
+
+    /// Issue 46, finding 5: the stand-ins were accepted whenever every listener was on
+    /// loopback, even with real upstreams behind a reverse proxy on the same host. They need
+    /// development with the embedded sandbox on.
+    #[test]
+    fn development_stand_ins_need_the_embedded_sandbox() {
+        let mut config = Config::default();
+        config.sandbox.enabled = false;
+        config.upstreams.commerce.base_url = "http://127.0.0.1:9000/".to_owned();
+        config.upstreams.content.base_url = "http://localhost:9001/api/".to_owned();
+        let err = check_secrets(&config, &secrets(&config, &[]))
+            .unwrap_err()
+            .0;
+        for name in ["BFF_ADMIN_TOKEN", "BFF_SESSION_KEYS", "BFF_WEBHOOK_SECRET"] {
+            assert!(err.contains(name), "{name}: {err}");
+        }
+        assert!(err.contains("sandbox.enabled"), "{err}");
+        assert!(!err.contains("dev-insecure"), "never the value: {err}");
+        let own = [
+            ("BFF_ADMIN_TOKEN", "an-admin-token-of-the-operators-own"),
+            (
+                "BFF_WEBHOOK_SECRET",
+                "a-webhook-secret-of-the-operators-own",
+            ),
+            ("BFF_SESSION_KEYS", "a-session-key-of-the-operators-own"),
+        ];
+        assert!(check_secrets(&config, &secrets(&config, &own)).is_ok());
     }
 
     #[test]
@@ -213,6 +253,34 @@ mod tests {
             "{err}"
         );
         assert!(!err.contains("BFF_WEBHOOK_SECRET"), "{err}");
+        assert!(!err.contains(&short), "never the secret: {err}");
+    }
+
+    /// Issue 46, finding 5: the optional webhook signing secret had no minimum length.
+    #[test]
+    fn production_needs_32_bytes_for_the_webhook_signing_secret_when_it_is_set() {
+        let mut config = Config::default();
+        config.environment = crate::config::Environment::Production;
+        config.sandbox.enabled = false;
+        let long = "x".repeat(MIN_SECRET_BYTES);
+        let short = "y".repeat(MIN_SECRET_BYTES - 1);
+        let owned = [
+            ("BFF_ADMIN_TOKEN", long.as_str()),
+            ("BFF_WEBHOOK_SECRET", long.as_str()),
+            ("BFF_SESSION_KEYS", long.as_str()),
+        ];
+        assert!(check_secrets(&config, &secrets(&config, &owned)).is_ok());
+        let with = |signing: &str| {
+            let mut set = owned.to_vec();
+            set.push(("BFF_WEBHOOK_SIGNING_SECRET", signing));
+            check_secrets(&config, &secrets(&config, &set))
+        };
+        assert!(with(&long).is_ok());
+        let err = with(&short).unwrap_err().0;
+        assert!(
+            err.contains("BFF_WEBHOOK_SIGNING_SECRET is shorter than 32 bytes"),
+            "{err}"
+        );
         assert!(!err.contains(&short), "never the secret: {err}");
     }
 }

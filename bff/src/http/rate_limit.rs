@@ -11,7 +11,13 @@
 //! `PEXPIRE` in one script), so the limit holds for all replicas together: 10 a minute on three
 //! replicas stays 10 a minute. Without Redis, or while it does not answer, each replica limits
 //! on its own (GCRA, via `governor`), as a single replica does: the limit still holds per
-//! replica, never not at all.
+//! replica, never not at all. This replica's limiter forgets the clients whose budget is whole
+//! again every [`SWEEP_EVERY`] checks, so a stream of new addresses costs memory for about a
+//! minute, not for the life of the process.
+//!
+//! An IPv6 client is its /64; the /48 around it (one site's allocation: 65,536 /64s) shares a
+//! coarser budget of [`SITE_FACTOR`] times the client's, so holding a /48 multiplies a budget
+//! by that, not by 65,536.
 
 pub mod account;
 pub mod budget;
@@ -20,9 +26,10 @@ pub mod edge;
 pub mod not_found;
 pub mod shopper_limits;
 
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::extract::{Request, State};
@@ -40,6 +47,13 @@ use client_ip::ClientAddress;
 /// The shared count's window.
 pub(crate) const WINDOW: Duration = Duration::from_secs(60);
 
+/// Checks between two sweeps of this replica's limiter (`retain_recent`: the clients whose
+/// budget is whole again are forgotten).
+const SWEEP_EVERY: u64 = 1024;
+
+/// How many times a client's budget the IPv6 /48 around it shares.
+pub const SITE_FACTOR: u32 = 16;
+
 /// Counts one request in a window; the first count starts the key's expiry (one window, so a
 /// key never outlives its window by more than that).
 pub(crate) const COUNT: &str = r"
@@ -55,6 +69,10 @@ pub struct ClientRateLimit {
     name: &'static str,
     /// This replica's own limit, used while no shared count answers.
     limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    /// The same for IPv6 /48s, at [`SITE_FACTOR`] times the budget.
+    sites: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Checks on this replica's limiters, for their sweeps.
+    checks: Arc<AtomicU64>,
     /// Who the client of a request is.
     client: ClientAddress,
     /// Refusals are counted in `bff_rate_limited_total` (and, for auth, as `rate_limited`
@@ -62,6 +80,8 @@ pub struct ClientRateLimit {
     metrics: Arc<Metrics>,
     /// The count all replicas share, when Redis is configured.
     shared: Option<SharedCount>,
+    /// The same for IPv6 /48s.
+    shared_sites: Option<SharedCount>,
 }
 
 /// Requests per client IP and window, counted in Redis.
@@ -70,6 +90,9 @@ struct SharedCount {
     redis: Redis,
     per_window: u64,
     script: Arc<redis::Script>,
+    /// A part of the keys naming what is counted beside the limit: `None` for clients,
+    /// `site` for IPv6 /48s.
+    scope: Option<&'static str>,
 }
 
 impl std::fmt::Debug for SharedCount {
@@ -99,28 +122,50 @@ impl ClientRateLimit {
         redis: Option<Redis>,
     ) -> Self {
         let per_minute = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
-        Self {
-            name,
-            limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
-            client: ClientAddress::new(config),
-            metrics,
-            shared: redis.map(|redis| SharedCount {
+        let per_site =
+            per_minute.saturating_mul(NonZeroU32::new(SITE_FACTOR).unwrap_or(NonZeroU32::MIN));
+        let shared = |per_minute: NonZeroU32, scope| {
+            redis.clone().map(|redis| SharedCount {
                 redis,
                 per_window: u64::from(per_minute.get()),
                 script: Arc::new(redis::Script::new(COUNT)),
-            }),
+                scope,
+            })
+        };
+        Self {
+            name,
+            limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
+            sites: Arc::new(RateLimiter::keyed(Quota::per_minute(per_site))),
+            checks: Arc::new(AtomicU64::new(0)),
+            client: ClientAddress::new(config),
+            metrics,
+            shared: shared(per_minute, None),
+            shared_sites: shared(per_site, Some("site")),
         }
     }
 
-    /// `Err(seconds to wait)` when `ip` is over its quota: the shared count's verdict, or this
-    /// replica's own when Redis does not answer.
+    /// `Err(seconds to wait)` when `ip` (or, for IPv6, its /48) is over its quota: the shared
+    /// count's verdict, or this replica's own when Redis does not answer.
     async fn check(&self, ip: IpAddr) -> Result<(), u64> {
-        if let Some(shared) = &self.shared
-            && let Ok(verdict) = shared.check(self.name, ip).await
+        self.check_one(&self.shared, &self.limiter, ip).await?;
+        match site_of(ip) {
+            Some(site) => self.check_one(&self.shared_sites, &self.sites, site).await,
+            None => Ok(()),
+        }
+    }
+
+    async fn check_one(
+        &self,
+        shared: &Option<SharedCount>,
+        limiter: &DefaultKeyedRateLimiter<IpAddr>,
+        key: IpAddr,
+    ) -> Result<(), u64> {
+        if let Some(shared) = shared
+            && let Ok(verdict) = shared.check(self.name, key).await
         {
             return verdict;
         }
-        self.check_here(ip)
+        self.check_local(limiter, key)
     }
 
     /// The client `request` is counted under.
@@ -139,12 +184,43 @@ impl ClientRateLimit {
         admitted
     }
 
-    /// This replica's own limit.
+    /// This replica's own limit (for IPv6, and its /48's).
     fn check_here(&self, ip: IpAddr) -> Result<(), u64> {
-        self.limiter.check_key(&ip).map_err(|not_until| {
+        self.check_local(&self.limiter, ip)?;
+        match site_of(ip) {
+            Some(site) => self.check_local(&self.sites, site),
+            None => Ok(()),
+        }
+    }
+
+    /// One check of one of this replica's limiters; every [`SWEEP_EVERY`] checks, both
+    /// forget the keys whose budget is whole again.
+    fn check_local(
+        &self,
+        limiter: &DefaultKeyedRateLimiter<IpAddr>,
+        key: IpAddr,
+    ) -> Result<(), u64> {
+        if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+            for limiter in [&self.limiter, &self.sites] {
+                limiter.retain_recent();
+                limiter.shrink_to_fit();
+            }
+        }
+        limiter.check_key(&key).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
         })
+    }
+}
+
+/// The IPv6 /48 around `ip` (its first address); `None` for IPv4.
+fn site_of(ip: IpAddr) -> Option<IpAddr> {
+    match ip {
+        IpAddr::V6(v6) => {
+            let prefix = u128::from(v6) & !(u128::MAX >> 48);
+            Some(IpAddr::V6(Ipv6Addr::from(prefix)))
+        }
+        IpAddr::V4(_) => None,
     }
 }
 
@@ -154,12 +230,12 @@ impl SharedCount {
     async fn check(&self, name: &str, ip: IpAddr) -> Result<Result<(), u64>, Unavailable> {
         let now_ms = unix_ms();
         let window = Window::at(now_ms);
-        let key = self.redis.key(&[
-            "ratelimit",
-            name,
-            &ip.to_string(),
-            &window.number.to_string(),
-        ]);
+        let ip = ip.to_string();
+        let number = window.number.to_string();
+        let key = match self.scope {
+            None => self.redis.key(&["ratelimit", name, &ip, &number]),
+            Some(scope) => self.redis.key(&["ratelimit", name, scope, &ip, &number]),
+        };
         let mut invocation = self.script.prepare_invoke();
         invocation.key(key).arg(window_ms());
         let count: u64 = self.redis.invoke("ratelimit", &invocation).await?;
@@ -265,6 +341,60 @@ mod tests {
         assert!(
             exposition.contains("bff_redis_errors_total{operation=\"ratelimit\"} 11"),
             "{exposition}"
+        );
+    }
+
+    /// Issue 46, finding 5: an IPv6 /48 holder had 65,536 budgets (one per /64). The /48
+    /// shares `SITE_FACTOR` times a client's.
+    #[tokio::test]
+    async fn an_ipv6_48_shares_a_coarser_budget_than_its_64s() {
+        let limit = ClientRateLimit::auth(
+            &RateLimitConfig {
+                auth_per_minute: 2,
+                ..RateLimitConfig::default()
+            },
+            Arc::new(Metrics::new()),
+            None,
+        );
+        let mut admitted = 0;
+        for subnet in 0..20u16 {
+            let client: IpAddr = format!("2001:db8:7:{subnet:x}::").parse().unwrap();
+            for _ in 0..2 {
+                admitted += usize::from(limit.check(client).await.is_ok());
+            }
+        }
+        assert_eq!(admitted, 2 * SITE_FACTOR as usize, "the /48's budget");
+        let elsewhere: IpAddr = "2001:db8:8::".parse().unwrap();
+        assert!(limit.check(elsewhere).await.is_ok(), "another /48");
+        let v4: IpAddr = "203.0.113.9".parse().unwrap();
+        assert!(limit.check(v4).await.is_ok());
+    }
+
+    /// Issue 46, finding 5: this replica's limiter kept every client it ever saw.
+    #[tokio::test]
+    async fn the_limiter_forgets_clients_whose_budget_is_whole_again() {
+        // 60,000 a minute: a client's one request is forgotten after a millisecond.
+        let limit = ClientRateLimit::auth(
+            &RateLimitConfig {
+                auth_per_minute: 60_000,
+                ..RateLimitConfig::default()
+            },
+            Arc::new(Metrics::new()),
+            None,
+        );
+        for n in 0..2_000u32 {
+            let client = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + n));
+            assert!(limit.check(client).await.is_ok());
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let one: IpAddr = "203.0.113.1".parse().unwrap();
+        for _ in 0..SWEEP_EVERY {
+            let _ = limit.check(one).await;
+        }
+        assert!(
+            limit.limiter.len() <= 1,
+            "{} remembered",
+            limit.limiter.len()
         );
     }
 

@@ -28,6 +28,7 @@ use tokio::time::{Instant, Sleep};
 
 use crate::config::ServerConfig;
 use crate::http::error::ApiError;
+use crate::http::uploads::UploadsConfig;
 
 /// The error a body read past its deadline ends with.
 #[derive(Debug, thiserror::Error)]
@@ -50,11 +51,14 @@ pub fn caused_by<E: std::error::Error + 'static>(
 }
 
 /// How request bodies are read: `server.body_read_timeout`, `body_min_bytes_per_second`
-/// and `max_body_bytes`.
+/// and `max_body_bytes`; for uploads, `uploads.min_bytes_per_second` and `body_deadline`.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyReading {
     timeout: Duration,
     min_bytes_per_second: u64,
+    /// However fast the body comes, it is cut this long after it began: a body that keeps
+    /// just above the minimum rate is still bounded.
+    absolute: Duration,
     /// The most read before the handler runs; a larger body is the handler's to read.
     read_first_up_to: usize,
 }
@@ -64,7 +68,20 @@ impl BodyReading {
         Self {
             timeout: config.body_read_timeout,
             min_bytes_per_second: config.body_min_bytes_per_second.max(1),
+            absolute: Duration::MAX,
             read_first_up_to: config.max_body_bytes,
+        }
+    }
+
+    /// An upload's body: the same grace (`server.body_read_timeout`), then at least
+    /// `uploads.min_bytes_per_second` on average (a slow mobile uplink's rate, not the 1 KiB/s
+    /// that lets a trickle hold its spool place for hours), and never past
+    /// `uploads.body_deadline`.
+    pub fn for_uploads(server: &ServerConfig, uploads: &UploadsConfig) -> Self {
+        Self {
+            min_bytes_per_second: uploads.min_bytes_per_second.max(1),
+            absolute: uploads.body_deadline,
+            ..Self::new(server)
         }
     }
 
@@ -73,10 +90,14 @@ impl BodyReading {
         let started = Instant::now();
         DeadlineBody {
             inner: body,
-            sleep: Box::pin(tokio::time::sleep_until(started + self.timeout)),
+            sleep: Box::pin(tokio::time::sleep_until(later(
+                started,
+                self.timeout.min(self.absolute),
+            ))),
             started,
             timeout: self.timeout,
             min_bytes_per_second: self.min_bytes_per_second,
+            absolute: self.absolute,
             received: 0,
         }
     }
@@ -89,16 +110,26 @@ pub struct DeadlineBody {
     started: Instant,
     timeout: Duration,
     min_bytes_per_second: u64,
+    absolute: Duration,
     received: u64,
 }
 
 impl DeadlineBody {
     /// The deadline once `received` bytes are here: the timeout, plus a second per
-    /// `min_bytes_per_second` of them.
+    /// `min_bytes_per_second` of them, and never later than the absolute deadline.
     fn deadline(&self) -> Instant {
         let earned_ms = self.received.saturating_mul(1000) / self.min_bytes_per_second;
-        self.started + self.timeout + Duration::from_millis(earned_ms)
+        let earned = self
+            .timeout
+            .saturating_add(Duration::from_millis(earned_ms));
+        later(self.started, earned.min(self.absolute))
     }
+}
+
+/// `from + by`, or a year on when that is past what an `Instant` holds (no absolute deadline).
+fn later(from: Instant, by: Duration) -> Instant {
+    from.checked_add(by)
+        .unwrap_or_else(|| from + Duration::from_secs(365 * 86_400))
 }
 
 impl HttpBody for DeadlineBody {
@@ -211,8 +242,27 @@ mod tests {
         BodyReading {
             timeout: Duration::from_millis(timeout_ms),
             min_bytes_per_second,
+            absolute: Duration::MAX,
             read_first_up_to: 1024,
         }
+    }
+
+    #[tokio::test]
+    async fn a_body_at_a_fair_rate_is_still_cut_at_the_absolute_deadline() {
+        // 1 KiB every 0.1 s earns ten seconds a second; the absolute deadline (0.5 s) ends it.
+        let chunk: &'static [u8] = &[b'x'; 1024];
+        let upload = BodyReading {
+            absolute: Duration::from_millis(500),
+            ..reading(1_000, 1024)
+        };
+        let started = std::time::Instant::now();
+        let body = upload.deadline(trickle(vec![chunk; 20], Duration::from_millis(100)));
+        let err = body.collect().await.err().map(|err| err.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("the request body was not received in time")
+        );
+        assert!(started.elapsed() < Duration::from_millis(900));
     }
 
     /// A body that sends `chunks`, one every `every`, then ends.

@@ -20,6 +20,11 @@ pub const DATA_CSP: HeaderValue =
 /// Where browsers send CSP violation reports ([`crate::routes::csp_reports`]).
 pub const CSP_REPORTS_PATH: &str = "/api/csp-reports";
 
+/// The one page that runs WebAssembly (the 3D builder): only its document's CSP allows
+/// compiling it. A CSP belongs to the document, so the app reaches this page by loading a new
+/// document, never by an in-app navigation that would keep the old policy.
+pub const BUILDER_PATH: &str = "/3dbuilder";
+
 /// `Reporting-Endpoints`: the `csp` endpoint of the document CSP's `report-to`.
 const REPORTING_ENDPOINTS: &str = "csp=\"/api/csp-reports\"";
 
@@ -28,6 +33,8 @@ const REPORTING_ENDPOINTS: &str = "csp=\"/api/csp-reports\"";
 pub struct SecurityHeaders {
     /// The document CSP, for everything that is not JSON.
     document_csp: HeaderValue,
+    /// The same with `'wasm-unsafe-eval'`, for the builder's document only.
+    builder_csp: HeaderValue,
     /// Every other security header, for every answer.
     headers: Vec<(HeaderName, HeaderValue)>,
     redirect_https: bool,
@@ -70,7 +77,8 @@ impl SecurityHeaders {
             headers.push((header::STRICT_TRANSPORT_SECURITY, value));
         }
         Self {
-            document_csp: content_security_policy(config, sandbox_origin),
+            document_csp: content_security_policy(config, sandbox_origin, Wasm::Refused),
+            builder_csp: content_security_policy(config, sandbox_origin, Wasm::Compiled),
             headers,
             redirect_https: config.server.redirect_https,
             public_origin: config.server.public_origin.clone(),
@@ -78,11 +86,14 @@ impl SecurityHeaders {
     }
 
     /// A `308` to the https origin when the proxy says the client came over plain http.
-    /// Adds every security header the answer does not set itself; the CSP is the data policy
-    /// for a JSON answer, the document policy for anything else.
-    pub fn apply_to(&self, headers: &mut HeaderMap) {
+    /// Adds every security header the answer to `path` does not set itself; the CSP is the
+    /// data policy for a JSON answer, the builder's for its page, the document policy for
+    /// anything else.
+    pub fn apply_to(&self, headers: &mut HeaderMap, path: &str) {
         let csp = if is_json(headers) {
             DATA_CSP
+        } else if path == BUILDER_PATH {
+            self.builder_csp.clone()
         } else {
             self.document_csp.clone()
         };
@@ -155,7 +166,18 @@ fn origin_of(url: &str) -> Option<String> {
     matches!(url.scheme(), "http" | "https").then(|| url.origin().ascii_serialization())
 }
 
-fn content_security_policy(config: &Config, sandbox_origin: Option<&str>) -> HeaderValue {
+/// Whether a document may compile WebAssembly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wasm {
+    Refused,
+    Compiled,
+}
+
+fn content_security_policy(
+    config: &Config,
+    sandbox_origin: Option<&str>,
+    wasm: Wasm,
+) -> HeaderValue {
     let resolve = |values: &[String]| -> Vec<String> {
         values
             .iter()
@@ -188,16 +210,24 @@ fn content_security_policy(config: &Config, sandbox_origin: Option<&str>) -> Hea
         }
         all.join(" ")
     };
-    // 'wasm-unsafe-eval': the 3D build compiles its WebAssembly (and allows nothing else: no
-    // 'unsafe-eval', so no eval() or new Function()). Styles: the app's stylesheets only, no
+    // 'wasm-unsafe-eval', on the builder's document only: the 3D build compiles its WebAssembly
+    // (and it allows nothing else: no 'unsafe-eval', so no eval() or new Function()). Trusted
+    // Types are not required yet: the third-party loaders (captcha, reviews, card tokenizer,
+    // the 3D build) set `script.src` from strings, each a sink a policy must take over first.
+    // Styles: the app's stylesheets only, no
     // 'unsafe-inline' (no inline style attribute or element is left in the web app or the server
     // render; scripts setting `element.style` are CSSOM, which CSP does not govern). Violations
     // are reported (report-uri for older browsers, report-to for the Reporting API).
     let policy = format!(
-        "default-src 'self'; script-src {} 'wasm-unsafe-eval'; style-src 'self'; img-src {} data: blob:; \
+        "default-src 'self'; script-src {}{}; style-src 'self'; img-src {} data: blob:; \
          font-src 'self' data:; connect-src {}; frame-src {}; object-src 'none'; base-uri 'self'; \
          form-action 'self'; frame-ancestors 'none'; report-uri {CSP_REPORTS_PATH}; report-to csp",
         list(scripts),
+        if wasm == Wasm::Compiled {
+            " 'wasm-unsafe-eval'"
+        } else {
+            ""
+        },
         list(images),
         list(connect),
         list(frames),
@@ -217,8 +247,9 @@ pub async fn apply(
     if let Some(redirect) = security.https_redirect(&request) {
         return redirect;
     }
+    let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
-    security.apply_to(response.headers_mut());
+    security.apply_to(response.headers_mut(), &path);
     response
 }
 
@@ -231,7 +262,7 @@ mod tests {
         let mut config = Config::default();
         config.public.captcha.script_url = "https://captcha.example/api.js?render=explicit".into();
         config.security.csp_frame_src = vec!["https://frames.example".into()];
-        let csp = content_security_policy(&config, Some("http://127.0.0.1:8081"));
+        let csp = content_security_policy(&config, Some("http://127.0.0.1:8081"), Wasm::Compiled);
         let csp = csp.to_str().unwrap_or_default();
         let directive = |name: &str| {
             csp.split(';')
@@ -263,7 +294,7 @@ mod tests {
             if let Some(content_type) = content_type {
                 headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
             }
-            security.apply_to(&mut headers);
+            security.apply_to(&mut headers, "/");
             headers[header::CONTENT_SECURITY_POLICY].clone()
         };
         for data in [
@@ -284,10 +315,42 @@ mod tests {
         }
     }
 
+    /// Issue 46, finding 5: `'wasm-unsafe-eval'` was on every document; only the builder
+    /// compiles WebAssembly.
+    #[test]
+    fn wasm_unsafe_eval_is_in_the_builders_csp_only() {
+        let security = SecurityHeaders::new(&Config::default(), None);
+        let csp_of = |path: &str, content_type: &'static str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+            security.apply_to(&mut headers, path);
+            headers[header::CONTENT_SECURITY_POLICY]
+                .to_str()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let html = "text/html; charset=utf-8";
+        for path in [
+            "/",
+            "/product/summit-lr",
+            "/3dbuilder/x",
+            "/search/3dbuilder",
+        ] {
+            assert!(!csp_of(path, html).contains("wasm"), "{path}");
+        }
+        assert_eq!(
+            csp_of(BUILDER_PATH, "application/json"),
+            DATA_CSP.to_str().unwrap_or_default()
+        );
+        let builder = csp_of(BUILDER_PATH, html);
+        assert!(builder.contains("'self' 'wasm-unsafe-eval';"), "{builder}");
+        assert!(!builder.contains("'unsafe-eval'"), "{builder}");
+    }
+
     #[test]
     fn unresolved_sandbox_origins_are_dropped() {
         let config = Config::default();
-        let csp = content_security_policy(&config, None);
+        let csp = content_security_policy(&config, None, Wasm::Refused);
         assert!(!csp.to_str().unwrap_or_default().contains("${"));
     }
 }

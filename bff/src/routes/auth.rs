@@ -32,8 +32,10 @@ pub async fn session(shopper: Shopper) -> Result<Json<SessionView>, ApiError> {
 /// Sign in with e-mail and password.
 ///
 /// Sets the session cookie; a guest cart is merged into the user's cart. Limited per client IP,
-/// and per account: past `rate_limit.sign_in_failures_per_account` wrong passwords in the
-/// window, from any address, that account's sign-ins answer 429 until the window ends.
+/// and per account: past `rate_limit.sign_in_failures_per_client` wrong passwords for an
+/// account in the window, that client's sign-ins to that account answer 429 until the window
+/// ends (other clients still sign in); past `sign_in_failures_per_account`, from any number of
+/// clients, every sign-in to it does.
 #[utoipa::path(post, operation_id = "login", path = "/auth/login", tag = "session", request_body = Login,
     responses(
         (status = 200, description = "Signed in.", body = SessionView),
@@ -49,7 +51,7 @@ pub async fn login(
 ) -> Result<Json<SessionView>, ApiError> {
     // The check and the count in one step: parallel guesses cannot all pass the check first.
     let attempt = failures
-        .attempt(form.email())
+        .attempt(form.email(), shopper.client())
         .await
         .map_err(|retry_after_seconds| ApiError::TooManyRequests {
             retry_after_seconds,

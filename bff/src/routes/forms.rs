@@ -23,7 +23,8 @@ use crate::http::validation::Validated;
 use crate::routes::openapi::problems;
 
 /// The forms' routes; image requests are limited per client IP (dealer registrations are too,
-/// before their upload is read: see [`crate::http::uploads::gate`]).
+/// and Pro Deal applications per client and per account, before their upload is read: see
+/// [`crate::http::uploads::gate`]).
 pub fn routes(state: &SharedState) -> OpenApiRouter<SharedState> {
     let uploads = || DefaultBodyLimit::max(MULTIPART_MAX_BODY_BYTES);
     let image_requests = Arc::new(ClientRateLimit::image_requests(
@@ -140,8 +141,9 @@ pub async fn dealer_registration(
 /// e-mail address and sets its Pro Deal status to pending. 401 without a signed-in session
 /// (checked before the body is read); 409 once the account's application is approved; 422
 /// without a document or when the account has no e-mail address; 400, 413 and 415 as
-/// described for the body; 429 past the client's upload bytes in flight; 503 with
-/// `Retry-After` while the upload spool is full.
+/// described for the body; 429 past `rate_limit.pro_deal_per_client_per_minute` for the client
+/// or `pro_deal_per_account_per_minute` for the account (both before the body is read), or past
+/// the client's upload bytes in flight; 503 with `Retry-After` while the upload spool is full.
 #[utoipa::path(
     post,
     operation_id = "applyForProDeal",

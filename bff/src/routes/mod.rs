@@ -92,8 +92,15 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
             crate::session::csrf::layer,
         ))
         // Browsers send it with `sendBeacon`, which cannot set `X-CSRF`: it checks the origin
-        // itself (see `rum`).
-        .routes(routes!(rum::report))
+        // itself (see `rum`); limited per client.
+        .routes(routes!(rum::report).layer(middleware::from_fn_with_state(
+            std::sync::Arc::new(crate::http::rate_limit::ClientRateLimit::rum_reports(
+                &state.config.rate_limit,
+                state.metrics.clone(),
+                state.redis.clone(),
+            )),
+            crate::http::rate_limit::layer,
+        )))
         // Browsers send CSP reports on their own, without `X-CSRF`; limited per client.
         .routes(
             routes!(csp_reports::report).layer(middleware::from_fn_with_state(

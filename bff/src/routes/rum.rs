@@ -103,7 +103,8 @@ fn invalid(detail: &str) -> ApiError {
 ///
 /// Sent by the web app with `navigator.sendBeacon` (a `text/plain` body holding JSON is accepted
 /// as well as `application/json`), so it needs no `X-CSRF` header; it must come from the
-/// storefront's own origin (`Origin`, `Sec-Fetch-Site`). Bodies over 8 KiB are refused.
+/// storefront's own origin (`Origin`, and `Sec-Fetch-Site` when sent: `cross-site` is a 403).
+/// Bodies over 8 KiB are refused; past `rate_limit.rum_reports_per_minute` for the client, 429.
 #[utoipa::path(post, operation_id = "reportWebVitals", path = "/rum", tag = "rum",
     request_body(content = RumBatch, content_type = "application/json"),
     responses(
@@ -111,6 +112,7 @@ fn invalid(detail: &str) -> ApiError {
         (status = 400, response = problems::BadRequest),
         (status = 403, response = problems::CsrfRejected),
         (status = 413, response = problems::PayloadTooLarge),
+        (status = 429, response = problems::TooManyRequests),
     )
 )]
 pub async fn report(

@@ -313,6 +313,7 @@ async fn rendered(
     let url = format!("{}{}", seo.settings.origin, page.path);
     let document = DocumentParts {
         path: page.path.to_owned(),
+        route: route.pattern,
         url,
         shell,
         parts: page.parts,

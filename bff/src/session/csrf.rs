@@ -74,16 +74,26 @@ pub struct Csrf {
     pub metrics: Arc<Metrics>,
 }
 
-pub async fn layer(State(csrf): State<Arc<Csrf>>, request: Request, next: Next) -> Response {
-    if let Some(reason) = violation(&request, &csrf.origin) {
-        csrf.metrics
+impl Csrf {
+    /// The check itself: a refusal (403 `csrf_rejected`, counted and logged) or `Ok`. The
+    /// upload gate runs it too, before it reserves or reads anything of an upload.
+    pub fn check(&self, request: &Request) -> Result<(), ApiError> {
+        let Some(reason) = violation(request, &self.origin) else {
+            return Ok(());
+        };
+        self.metrics
             .count_session_event(crate::observe::metrics::SessionEvent::CsrfRejected);
         tracing::info!(reason, method = %request.method(), "CSRF check failed");
-        return ApiError::Forbidden {
+        Err(ApiError::Forbidden {
             code: "csrf_rejected",
             detail: reason.to_owned(),
-        }
-        .into_response();
+        })
+    }
+}
+
+pub async fn layer(State(csrf): State<Arc<Csrf>>, request: Request, next: Next) -> Response {
+    if let Err(refused) = csrf.check(&request) {
+        return refused.into_response();
     }
     next.run(request).await
 }

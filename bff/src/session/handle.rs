@@ -250,8 +250,9 @@ impl Sessions {
 
     /// Opens a sealed cookie value into `inner`: the session, resealed with the newest key when
     /// an older one opened it; a value that does not open clears the cookie. A cookie without
-    /// an identity (sealed before they existed) gets a derived one, written at its next reseal;
-    /// a signed-in session past its absolute lifetime is over.
+    /// an identity (sealed before they existed) gets a derived one, beginning now, and is
+    /// resealed with it at once: left as it was, it began anew at every opening, so its
+    /// absolute lifetime never ran out. A signed-in session past that lifetime is over.
     fn open_into(&self, value: &str, inner: &mut Inner) {
         let opened = self.sealer.open(value).and_then(|opened| {
             serde_json::from_slice::<Envelope>(&opened.plaintext)
@@ -261,9 +262,15 @@ impl Sessions {
         });
         match opened {
             Some((envelope, stale_key)) => {
-                let identity = match (envelope.id, envelope.began_at_ms) {
-                    (Some(id), Some(began_at_ms)) => Some(SessionIdentity { id, began_at_ms }),
-                    _ => SessionIdentity::derived(&envelope.s),
+                let (identity, legacy) = match (envelope.id, envelope.began_at_ms) {
+                    (Some(id), Some(began_at_ms)) => {
+                        (Some(SessionIdentity { id, began_at_ms }), false)
+                    }
+                    _ => {
+                        let derived = SessionIdentity::derived(&envelope.s);
+                        let legacy = derived.is_some();
+                        (derived, legacy)
+                    }
                 };
                 if matches!(envelope.s, Session::User { .. })
                     && identity.as_ref().is_some_and(|identity| {
@@ -278,7 +285,7 @@ impl Sessions {
                 }
                 inner.session = envelope.s;
                 inner.identity = identity;
-                inner.dirty = stale_key;
+                inner.dirty = stale_key || legacy;
             }
             None => {
                 tracing::debug!("session cookie did not open; treating the visitor as new");
@@ -396,6 +403,33 @@ mod tests {
         serde_json::from_slice(&sessions.sealer.open(value).unwrap().plaintext).unwrap()
     }
 
+    /// Issue 46, finding 5: a cookie sealed before session ids existed began anew at every
+    /// opening (its 14 days never ran out) until something else resealed it. It is resealed
+    /// at its first opening, with the id and the beginning it got then.
+    #[test]
+    fn a_legacy_cookie_is_resealed_once_with_its_identity() {
+        let sessions = sessions(14 * 24 * 3600 * 1000);
+        let old = legacy_cookie(&sessions, &user("r1"));
+        let handle = SessionHandle::sealed(&old, &sessions);
+        assert_eq!(handle.get(), user("r1"));
+        assert!(
+            handle.lock_unopened().dirty,
+            "resealed at its first opening"
+        );
+        let derived = handle.identity().unwrap();
+        let resealed = sessions.seal_cookie(&handle.get(), Some(derived.clone()));
+        let value = resealed
+            .as_deref()
+            .and_then(|cookie| cookie.split(';').next())
+            .and_then(|pair| pair.split_once('='))
+            .map(|(_, value)| value.to_owned())
+            .unwrap();
+        // The resealed cookie keeps that beginning: opened again, it is not resealed.
+        let again = SessionHandle::sealed(&value, &sessions);
+        assert_eq!(again.identity().unwrap(), derived);
+        assert!(!again.lock_unopened().dirty, "once only");
+    }
+
     #[test]
     fn an_old_cookie_keeps_working_and_gets_an_id_and_beginning_at_its_next_reseal() {
         let sessions = sessions(14 * 24 * 3600 * 1000);
@@ -406,7 +440,6 @@ mod tests {
         // A copy of the same old cookie derives the same id (so a sign-out revokes it too).
         let copy = SessionHandle::sealed(&old, &sessions);
         assert_eq!(copy.identity().unwrap().id, derived.id);
-        assert!(!handle.lock_unopened().dirty, "not resealed for this alone");
 
         handle.update(|session| session.with_tokens(UserTokens::for_test("r2")));
         let (session, identity) = {

@@ -43,6 +43,9 @@ pub fn document_key(build: &str, path: &str) -> String {
 pub struct DocumentParts {
     /// The request's path as sent.
     pub path: String,
+    /// The app's route template it matched (`search/:query`): what the logs name, never the
+    /// path, which carries what a shopper searched for.
+    pub route: &'static str,
     /// The page's absolute URL, for the router.
     pub url: String,
     /// The shell with the page's head (today's document, without the first screen).
@@ -197,7 +200,7 @@ impl Renderer {
         let screen = match self.render(&page.url, &answers).await {
             Ok(screen) => screen,
             Err(error) => {
-                tracing::warn!(document = %key, %error, "server render failed: the shell with the page's data is served instead");
+                tracing::warn!(route = page.route, %error, "server render failed: the shell with the page's data is served instead");
                 return Filled::Made(Bytes::from(fill_root(&shell, "", &answers, &[])));
             }
         };

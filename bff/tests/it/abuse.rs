@@ -242,6 +242,54 @@ async fn sign_in_failures_are_limited_per_account_across_addresses() {
     assert_metric!(app.metrics().await, "bff_rate_limited_total", {"limit" => "sign_in_account"}, 2);
 }
 
+/// Issue 46, finding 3: sign-in failures are counted per account and client, so no stranger
+/// can lock an account. Ten wrong passwords from other clients leave the owner's right password
+/// from a fresh client accepted; a client past its budget for an account gets 429 with
+/// `Retry-After` for that account, and not for another one.
+#[tokio::test]
+async fn strangers_cannot_lock_the_owner_out_and_a_client_past_its_budget_is_refused_for_that_account_only()
+ {
+    let app = behind_the_ingress(|config| {
+        config.rate_limit.sign_in_failures_per_client = 3;
+        config.rate_limit.auth_per_minute = 100;
+    });
+    // Ten wrong passwords from four strangers: three, three, three and one.
+    for attempt in 0..10 {
+        let from = format!("198.51.100.{}", 20 + attempt / 3);
+        let (status, problem, _) = post_from(
+            &app,
+            "/api/auth/login",
+            wrong_password(SHOPPER),
+            Some(&from),
+        )
+        .await;
+        assert_eq!(status, 401, "attempt {attempt}: {problem}");
+    }
+    let (status, problem, retry_after) = post_from(
+        &app,
+        "/api/auth/login",
+        wrong_password(SHOPPER),
+        Some("198.51.100.20"),
+    )
+    .await;
+    assert_eq!(status, 429, "past the client's budget: {problem}");
+    assert_eq!(problem["code"], "rate_limited");
+    assert!(retry_after.parse::<u64>().unwrap() >= 1);
+    let (status, problem, _) = post_from(
+        &app,
+        "/api/auth/login",
+        wrong_password("someone-else@talonforge.example"),
+        Some("198.51.100.20"),
+    )
+    .await;
+    assert_eq!(status, 401, "another account, from that client: {problem}");
+    let right = json!({"email": SHOPPER, "password": PASSWORD, "captcha": CAPTCHA});
+    let (status, problem, _) =
+        post_from(&app, "/api/auth/login", right, Some("203.0.113.99")).await;
+    assert_eq!(status, 200, "the owner, from a fresh client: {problem}");
+    assert_metric!(app.metrics().await, "bff_rate_limited_total", {"limit" => "sign_in_client"}, 1);
+}
+
 // Over TCP: the fallback is the peer address, which only a socket gives.
 
 /// Issue 22 (defect 5): with the trusted header configured, a request without it, or with a

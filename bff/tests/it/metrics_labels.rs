@@ -333,3 +333,30 @@ async fn web_vitals_beacons_from_elsewhere_too_large_or_malformed_are_refused() 
         "nothing refused was counted"
     );
 }
+
+/// Issue 46, finding 5: `/api/rum` accepted forged reports without limit. From one client,
+/// reports past `rate_limit.rum_reports_per_minute` get 429 with `Retry-After`, and a report
+/// whose `Sec-Fetch-Site` is `cross-site` gets 403.
+#[tokio::test]
+async fn web_vitals_beacons_past_the_clients_budget_get_429_and_cross_site_ones_403() {
+    let mut config = common::test_config();
+    config.rate_limit.rum_reports_per_minute = 3;
+    let app = common::in_process::start_with_secrets(config, &[]);
+    let one = json!({"reports": [{"route": "/", "name": "LCP", "value": 1000}]}).to_string();
+    let cross_site = beacon(&app, one.clone(), &[("sec-fetch-site", "cross-site")]);
+    assert_eq!(app.send(cross_site).await.status, 403);
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        statuses.push(
+            app.send(beacon(&app, one.clone(), &[]))
+                .await
+                .status
+                .as_u16(),
+        );
+    }
+    let refused = app.send(beacon(&app, one, &[])).await;
+    // The cross-site report counted against the budget too: the third is the budget's last.
+    assert_eq!(statuses, [204, 204, 429]);
+    assert_eq!(refused.status, 429);
+    assert!(refused.header("retry-after").parse::<u64>().unwrap() >= 1);
+}

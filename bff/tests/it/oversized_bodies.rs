@@ -169,6 +169,215 @@ async fn image_requests_and_dealer_registrations_are_limited_per_client() {
     server.stop().await;
 }
 
+/// The server's config for the upload tests: client addresses from `X-Forwarded-For` (each
+/// upload says which client it is), no cap on one peer's connections (every test connection is
+/// 127.0.0.1's).
+fn behind_a_proxy() -> bff::config::Config {
+    let mut config = common::test_config();
+    config.server.max_connections_per_ip = 0;
+    config.rate_limit.trusted_client_ip_header = "x-forwarded-for".to_owned();
+    config.rate_limit.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    config
+}
+
+/// The head of a dealer registration from `from` that declares `length` bytes.
+fn upload_head(server: &common::TestServer, from: &str, length: u64) -> String {
+    format!(
+        "POST /api/dealer-registrations HTTP/1.1\r\nHost: {}\r\n\
+         Content-Type: multipart/form-data; boundary=x\r\nX-CSRF: 1\r\n\
+         X-Forwarded-For: {from}\r\nContent-Length: {length}\r\n\r\n",
+        server.running.main_addr
+    )
+}
+
+/// A 2 MB dealer registration from `from`: its status and body.
+async fn two_mb_upload(server: &common::TestServer, from: &str) -> (u16, String) {
+    let (content_type, body) = dealer_form(1_000_000);
+    let answer = server
+        .client
+        .post(server.url("/api/dealer-registrations"))
+        .header("x-csrf", "1")
+        .header("x-forwarded-for", from)
+        .header("content-type", content_type)
+        .body(body)
+        .timeout(Duration::from_secs(30))
+        .send()
+        .await
+        .unwrap();
+    (answer.status().as_u16(), answer.text().await.unwrap())
+}
+
+/// Issue 46, finding 1: 23 connections from 12 addresses each declare a 21 MiB upload and then
+/// trickle 1.2 KB a second. Another client's 2 MB upload is still accepted: the spool reserves
+/// what has arrived, not what is declared. The spool here holds 22 declared lengths (as the
+/// shipped 448 MiB holds 21): reserving per head, the tricklers filled it and the 2 MB upload
+/// got 503.
+#[tokio::test]
+async fn twenty_three_trickling_uploads_from_twelve_addresses_leave_another_upload_accepted() {
+    const DECLARED: u64 = 22_020_000;
+    let mut config = behind_a_proxy();
+    config.uploads.spool_capacity_bytes = 22 * DECLARED;
+    let server = common::start_with(config, &[]).await;
+    let stop = CancellationToken::new();
+    let tricklers: Vec<_> = (0..23)
+        .map(|n| {
+            let head = upload_head(&server, &format!("203.0.113.{}", n % 12 + 1), DECLARED);
+            let (address, stop) = (server.running.main_addr, stop.clone());
+            tokio::spawn(async move {
+                let mut stream = TcpStream::connect(address).await.unwrap();
+                stream.write_all(head.as_bytes()).await.unwrap();
+                let mut sent = 0;
+                loop {
+                    if stream.write_all(&[b'.'; 1200]).await.is_err() {
+                        break;
+                    }
+                    sent += 1200;
+                    tokio::select! {
+                        () = stop.cancelled() => break,
+                        () = tokio::time::sleep(Duration::from_secs(1)) => {}
+                    }
+                }
+                sent
+            })
+        })
+        .collect();
+    // Every head is in and has trickled.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (status, text) = two_mb_upload(&server, "198.51.100.7").await;
+    stop.cancel();
+    let mut trickled = 0;
+    for trickler in tricklers {
+        trickled += trickler.await.unwrap();
+    }
+    println!("23 tricklers sent {trickled} bytes in all; the 2 MB upload answered {status}");
+    assert_eq!(status, 200, "{text}");
+    server.stop().await;
+}
+
+/// Issue 46, finding 1: an upload that would be refused whatever its body is refused before a
+/// byte of it is read or reserved: without `X-CSRF` (403; any page can make its visitors'
+/// browsers post `multipart/form-data`), and a Pro Deal application without a session (401).
+#[tokio::test]
+async fn an_upload_without_csrf_or_a_pro_deal_without_a_session_is_refused_with_no_body_read() {
+    let server = common::start_with(behind_a_proxy(), &[]).await;
+    let head = |path: &str, csrf: &str| {
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: {}\r\n\
+             Content-Type: multipart/form-data; boundary=x\r\n{csrf}\
+             Content-Length: 5000000\r\n\r\n",
+            server.running.main_addr
+        )
+    };
+    for (path, csrf, status, code) in [
+        ("/api/pro-deal", "", "403", "csrf_rejected"),
+        ("/api/dealer-registrations", "", "403", "csrf_rejected"),
+        ("/api/pro-deal", "X-CSRF: 1\r\n", "401", "unauthorized"),
+    ] {
+        let mut stream = TcpStream::connect(server.running.main_addr).await.unwrap();
+        let started = Instant::now();
+        let answer = head_only(&mut stream, &head(path, csrf), Duration::from_secs(2)).await;
+        println!("{path} ({csrf:?}): answered in {:?}", started.elapsed());
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "{path}: {answer}"
+        );
+        assert!(answer.contains(code), "{path}: {answer}");
+    }
+    server.stop().await;
+}
+
+/// Issue 46, finding 1: an upload body slower than `uploads.min_bytes_per_second` (after
+/// `server.body_read_timeout`'s grace) is cut by `body_read_timeout + received / min rate`,
+/// answered 408, and its spool reservation given back: the next upload finds the room.
+#[tokio::test]
+async fn a_trickle_below_the_minimum_upload_rate_is_cut_and_its_reservation_released() {
+    let mut config = behind_a_proxy();
+    config.server.body_read_timeout = Duration::from_millis(500);
+    config.uploads.min_bytes_per_second = 1024 * 1024;
+    config.uploads.spool_capacity_bytes = 3 * MIB;
+    let server = common::start_with(config, &[]).await;
+    // 2.4 MiB at once, then 1 KB every 200 ms: 2.9 s of credit, then too slow.
+    let burst = 2_400 * 1024;
+    let documented = Duration::from_millis(500) + Duration::from_secs_f64(2.4 * 1000.0 / 1024.0);
+    let mut stream = TcpStream::connect(server.running.main_addr).await.unwrap();
+    let started = Instant::now();
+    stream
+        .write_all(upload_head(&server, "203.0.113.1", 2_600 * 1024).as_bytes())
+        .await
+        .unwrap();
+    stream.write_all(&vec![b'.'; burst]).await.unwrap();
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 4096];
+    let cut = tokio::time::timeout(documented + Duration::from_secs(3), async {
+        loop {
+            tokio::select! {
+                read = stream.read(&mut buffer) => match read {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => answer.extend_from_slice(&buffer[..n]),
+                },
+                () = tokio::time::sleep(Duration::from_millis(200)) => {
+                    if stream.write_all(&[b'.'; 1000]).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    })
+    .await;
+    let took = started.elapsed();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    println!("the trickle was answered after {took:?} (documented: {documented:?})");
+    assert!(cut.is_ok(), "still open after {took:?}: {answer}");
+    // The 408, unless the reset for the trickle's unread bytes overtook it on the way.
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
+    let (status, text) = two_mb_upload(&server, "198.51.100.7").await;
+    assert_eq!(status, 200, "the reservation was given back: {text}");
+    server.stop().await;
+}
+
+/// Issue 46, finding 1: Pro Deal applications are limited per client
+/// (`pro_deal_per_client_per_minute`) and per account (`pro_deal_per_account_per_minute`,
+/// from any number of clients), before the upload is read.
+#[tokio::test]
+async fn pro_deal_applications_are_limited_per_client_and_per_account() {
+    let mut config = behind_a_proxy();
+    config.rate_limit.pro_deal_per_client_per_minute = 2;
+    config.rate_limit.pro_deal_per_account_per_minute = 3;
+    let server = common::start_with(config, &[]).await;
+    let mut browser = common::browser::Browser::new(&server);
+    browser.login().await;
+    let boundary = "pro-deal-limit-test";
+    let content_type = format!("multipart/form-data; boundary={boundary}");
+    // An empty application is 422 (no document), once it passed the limits.
+    let mut statuses = Vec::new();
+    for from in [
+        "203.0.113.1",
+        "203.0.113.1",
+        "203.0.113.1",
+        "203.0.113.2",
+        "203.0.113.3",
+    ] {
+        let answer = browser
+            .send_raw(
+                reqwest::Method::POST,
+                "/api/pro-deal",
+                &[("content-type", &content_type), ("x-forwarded-for", from)],
+                format!("--{boundary}--\r\n").into_bytes(),
+            )
+            .await;
+        statuses.push(answer.status);
+    }
+    assert_eq!(
+        statuses,
+        [422, 422, 429, 422, 429],
+        "the client's third, then the account's fourth"
+    );
+    server.stop().await;
+}
+
 /// A valid dealer registration with two PDF documents of `document_bytes` each, as a
 /// multipart body and its content type.
 fn dealer_form(document_bytes: usize) -> (String, Bytes) {
@@ -325,6 +534,16 @@ async fn twenty_concurrent_20_mb_uploads_cost_less_than_64_mib_of_memory() {
         .env("BFF__ADMIN__LISTEN", format!("127.0.0.1:{admin}"))
         .env("BFF__SERVER__MAX_CONNECTIONS_PER_IP", "0")
         .env("BFF__SANDBOX__ENABLED", "false")
+        // Without the embedded sandbox the development stand-ins are refused: secrets of its own.
+        .env("BFF_ADMIN_TOKEN", "oversized-bodies-admin-token-0123456789")
+        .env(
+            "BFF_WEBHOOK_SECRET",
+            "oversized-bodies-webhook-secret-0123456789",
+        )
+        .env(
+            "BFF_SESSION_KEYS",
+            "oversized-bodies-session-key-0123456789",
+        )
         .env("BFF__WEB__DIST_DIR", &dist)
         .env("BFF__READINESS__CACHE", "0s")
         .env(

@@ -245,6 +245,64 @@ async fn a_client_that_trickles_its_header_or_idles_is_disconnected_after_the_he
     server.stop().await;
 }
 
+/// Issue 46, finding 2: the admin listener has a header timeout and a per-peer connection cap
+/// of its own (it had neither: one header line a second kept a connection open for 45 s and
+/// more). A connection that sends a header line a second is closed within the header timeout,
+/// and a peer past the cap is closed at once.
+#[tokio::test]
+async fn an_admin_connection_sending_a_header_line_a_second_is_closed_within_the_header_timeout() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let timeout = Duration::from_millis(1500);
+    let mut config = test_config();
+    config.admin.header_read_timeout = timeout;
+    config.admin.max_connections_per_ip = 2;
+    let server = start_with(config, &[]).await;
+    let address = server.admin.trim_start_matches("http://").to_owned();
+
+    let mut trickling = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let started = std::time::Instant::now();
+    trickling
+        .write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n")
+        .await
+        .unwrap();
+    let mut buffer = [0u8; 1024];
+    let mut lines = 0;
+    let closed = tokio::time::timeout(Duration::from_secs(15), async {
+        loop {
+            tokio::select! {
+                read = trickling.read(&mut buffer) => if matches!(read, Ok(0) | Err(_)) { break },
+                () = tokio::time::sleep(Duration::from_secs(1)) => {
+                    lines += 1;
+                    let line = format!("X-Line-{lines}: 1\r\n");
+                    if trickling.write_all(line.as_bytes()).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    })
+    .await;
+    let took = started.elapsed();
+    println!("the admin connection sending a header line a second was closed after {took:?}");
+    assert!(closed.is_ok(), "still open after {took:?}");
+    assert!(
+        took < timeout + Duration::from_secs(2),
+        "closed after {took:?}, the header timeout is {timeout:?}"
+    );
+
+    // Two connections are this peer's cap: a third is closed unread.
+    let _first = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let _second = tokio::net::TcpStream::connect(&address).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut third = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let refused = tokio::time::timeout(Duration::from_secs(1), third.read(&mut buffer)).await;
+    assert!(
+        matches!(refused, Ok(Ok(0) | Err(_))),
+        "a third connection from one peer is closed at once: {refused:?}"
+    );
+    server.stop().await;
+}
+
 /// A POST that sends its head and one byte of a 100-byte body, then nothing.
 async fn slow_body_request(address: &str) -> tokio::net::TcpStream {
     use tokio::io::AsyncWriteExt;

@@ -357,6 +357,39 @@ async fn a_failed_render_serves_the_shell_with_the_data_inlined() {
     assert!(root(&html).contains("Summit LR</h1>"));
 }
 
+/// Issue 46, finding 5: a failed render's warning named the document by its path, so what a
+/// shopper searched for reached a WARN line. It names the route template instead.
+#[tokio::test]
+async fn a_failed_render_logs_the_route_template_never_the_path() {
+    let (logs, _guard) = capture_logs();
+    let mut config = test_config();
+    config.ssr.fault_for_tests = true;
+    let app = start_with_web_build(config, &[]);
+    let answer = app.get("/search/Summit%20Rimfire%20Gift").await;
+    assert_eq!(answer.status, 200);
+    let warnings: Vec<String> = logs
+        .lines()
+        .into_iter()
+        .filter(|line| {
+            line["fields"]["message"]
+                .as_str()
+                .is_some_and(|message| message.starts_with("server render failed"))
+        })
+        .map(|line| line.to_string())
+        .collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        !warnings[0].contains("Rimfire") && !warnings[0].contains("/search/"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[0].contains(r#""route":"search/:query""#),
+        "{}",
+        warnings[0]
+    );
+}
+
 #[tokio::test]
 async fn shoppers_never_see_each_others_name_or_cart_in_a_document() {
     let app = start_with_web_build(test_config(), &[]);

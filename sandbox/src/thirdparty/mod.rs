@@ -41,12 +41,14 @@ pub fn routes() -> Router<Arc<SandboxState>> {
         .route("/recaptcha/api/siteverify", post(recaptcha::siteverify))
         .route("/tiles/{z}/{x}/{file}", get(tiles::tile))
         .route("/reviews/widget.js", get(embeds::reviews_script))
-        .route("/outbox.json", get(outbox::list_json))
         .layer(middleware::from_fn(allow_any_origin));
-    // Top-level pages of the sandbox's own origin.
+    // The sandbox's own origin only: top-level pages, and the outbox's JSON (every e-mail the
+    // sandbox sent, verification and reset links included: no other origin's script may read
+    // it; tests and tools read it directly, where CORS does not apply).
     let pages = Router::new()
         .route("/idv/authorize", get(idv::authorize_page).post(idv::decide))
         .route("/outbox", get(outbox::page))
+        .route("/outbox.json", get(outbox::list_json))
         .route("/builder/index.html", get(embeds::builder_page));
     cross_origin.merge(pages)
 }

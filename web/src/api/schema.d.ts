@@ -16,8 +16,10 @@ export interface paths {
         /**
          * Sign in with e-mail and password.
          * @description Sets the session cookie; a guest cart is merged into the user's cart. Limited per client IP,
-         *     and per account: past `rate_limit.sign_in_failures_per_account` wrong passwords in the
-         *     window, from any address, that account's sign-ins answer 429 until the window ends.
+         *     and per account: past `rate_limit.sign_in_failures_per_client` wrong passwords for an
+         *     account in the window, that client's sign-ins to that account answer 429 until the window
+         *     ends (other clients still sign in); past `sign_in_failures_per_account`, from any number of
+         *     clients, every sign-in to it does.
          */
         post: operations["login"];
         delete?: never;
@@ -654,8 +656,9 @@ export interface paths {
          *     e-mail address and sets its Pro Deal status to pending. 401 without a signed-in session
          *     (checked before the body is read); 409 once the account's application is approved; 422
          *     without a document or when the account has no e-mail address; 400, 413 and 415 as
-         *     described for the body; 429 past the client's upload bytes in flight; 503 with
-         *     `Retry-After` while the upload spool is full.
+         *     described for the body; 429 past `rate_limit.pro_deal_per_client_per_minute` for the client
+         *     or `pro_deal_per_account_per_minute` for the account (both before the body is read), or past
+         *     the client's upload bytes in flight; 503 with `Retry-After` while the upload spool is full.
          */
         post: operations["applyForProDeal"];
         delete?: never;
@@ -719,7 +722,8 @@ export interface paths {
          * Report Web Vitals.
          * @description Sent by the web app with `navigator.sendBeacon` (a `text/plain` body holding JSON is accepted
          *     as well as `application/json`), so it needs no `X-CSRF` header; it must come from the
-         *     storefront's own origin (`Origin`, `Sec-Fetch-Site`). Bodies over 8 KiB are refused.
+         *     storefront's own origin (`Origin`, and `Sec-Fetch-Site` when sent: `cross-site` is a 403).
+         *     Bodies over 8 KiB are refused; past `rate_limit.rum_reports_per_minute` for the client, 429.
          */
         post: operations["reportWebVitals"];
         delete?: never;
@@ -3871,6 +3875,7 @@ export interface operations {
             403: components["responses"]["CsrfRejected"];
             408: components["responses"]["RequestTimedOut"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
             503: components["responses"]["Overloaded"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExternalHref, paths } from './paths';
+import { isExternalHref, needsNewDocument, paths } from './paths';
 
 describe('paths', () => {
   it('lower-cases and URL-encodes titles and queries', () => {
@@ -14,5 +14,12 @@ describe('paths', () => {
     expect(isExternalHref('mailto:support@example.com')).toBe(true);
     expect(isExternalHref('/collection/rifles')).toBe(false);
     expect(isExternalHref('about-us')).toBe(false);
+  });
+
+  it('names the paths that load a document of their own', () => {
+    expect(needsNewDocument('/3dbuilder')).toBe(true);
+    expect(needsNewDocument('/3dbuilder?sku=TF-1')).toBe(true);
+    expect(needsNewDocument('/3dbuilders')).toBe(false);
+    expect(needsNewDocument('/search/3dbuilder')).toBe(false);
   });
 });

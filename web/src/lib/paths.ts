@@ -16,6 +16,15 @@ export const paths = {
   account: () => '/profile',
 } as const;
 
+/**
+ * True for in-app paths that must load a new document: the 3D builder's page is the one whose
+ * Content-Security-Policy allows WebAssembly, and a policy belongs to the document, so an in-app
+ * navigation there would keep the old one and the build could not start.
+ */
+export function needsNewDocument(href: string): boolean {
+  return /^\/3dbuilder(?:[?#]|$)/.test(href);
+}
+
 /** True for links that leave the single-page app (other origins, mailto:, tel:, files). */
 export function isExternalHref(href: string): boolean {
   return /^(?:[a-z][a-z\d+.-]*:|\/\/)/i.test(href);

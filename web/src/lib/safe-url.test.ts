@@ -92,6 +92,18 @@ describe('in the server renderer (its own URL class, in QuickJS)', () => {
     }
   });
 
+  // Issue 46, finding 5: read as a path, `/\evil.example/x` passed for a same-origin link.
+  it('reads a backslash as the browser does', () => {
+    for (const url of ['/\\evil.example/x', '\\\\evil.example/x', 'https:\\\\evil.example\\x', '/a\\b?c\\d']) {
+      const rendered = new HostURL(url, 'http://localhost/');
+      const browser = new browserUrl(url, 'http://localhost/');
+      expect(`${rendered.origin}${rendered.pathname}${rendered.search}`, JSON.stringify(url)).toBe(
+        `${browser.origin}${browser.pathname}${browser.search}`,
+      );
+    }
+    expect(new HostURL('/\\evil.example/x', 'http://localhost/').host).toBe('evil.example');
+  });
+
   it('keeps what the browser keeps, serialised the same', () => {
     for (const url of [
       '/collection/rifles',

@@ -131,6 +131,22 @@ function preprocess(text: string): string {
   return text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
 }
 
+/** The schemes whose URLs the WHATWG parser reads `\` in as `/` (before the query). */
+const SPECIAL_SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'file']);
+
+/**
+ * `\` as `/` before the query, as a browser reads a special scheme's URL or a relative
+ * reference: `/\evil.example/x` is `//evil.example/x`, another host, and read as a path it
+ * passed for a same-origin link.
+ */
+function slashes(text: string): string {
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(text)?.[1]?.toLowerCase();
+  if (scheme !== undefined && !SPECIAL_SCHEMES.has(scheme)) return text;
+  const end = text.search(/[?#]/);
+  const head = end < 0 ? text : text.slice(0, end);
+  return head.replace(/\\/g, '/') + (end < 0 ? '' : text.slice(end));
+}
+
 export class HostURL {
   protocol = '';
   host = '';
@@ -143,7 +159,7 @@ export class HostURL {
   private opaque = false;
 
   constructor(input: string | HostURL, base?: string | HostURL) {
-    const text = preprocess(input.toString());
+    const text = slashes(preprocess(input.toString()));
     let match: ArrayLike<string | undefined> | null = ABSOLUTE.exec(text);
     // As a browser's parser does: a scheme makes the URL absolute, whatever the base.
     const opaque = match ? null : OPAQUE.exec(text);

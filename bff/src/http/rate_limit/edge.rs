@@ -57,6 +57,17 @@ impl ClientRateLimit {
         Self::new("csp_report", per_minute, config, metrics, redis)
     }
 
+    /// The limit on Web Vitals reports: a forged `Origin` is easy to send, so without one a
+    /// single client could skew the charts and the alerts that read them at will.
+    pub fn rum_reports(
+        config: &RateLimitConfig,
+        metrics: Arc<Metrics>,
+        redis: Option<Redis>,
+    ) -> Self {
+        let per_minute = config.rum_reports_per_minute;
+        Self::new("rum_report", per_minute, config, metrics, redis)
+    }
+
     /// The budget of requests whose `traceparent` sampled flag is honoured.
     pub fn traceparent(
         per_minute: u32,

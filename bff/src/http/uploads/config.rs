@@ -4,6 +4,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+/// The slowest uplink an upload is read from: 0.5 Mbit/s, a slow mobile connection, in bytes
+/// a second. At it the largest form (21 MiB) takes about 6 minutes.
+pub const SLOW_UPLINK_BYTES_PER_SECOND: u64 = 62_500;
+
 /// Bodies larger than `server.max_body_bytes` (only the upload routes take them) are spooled
 /// to a temporary file (under `TMPDIR`, the pod's `/tmp` volume) before the request takes a
 /// concurrency slot.
@@ -23,6 +27,13 @@ pub struct UploadsConfig {
     /// before it is answered 503 with `Retry-After`.
     #[serde(with = "crate::config::duration")]
     pub form_wait: Duration,
+    /// The average rate an upload body must keep after `server.body_read_timeout`'s grace:
+    /// past `body_read_timeout + received / min_bytes_per_second` it is cut (408) and its
+    /// spool reservation given back.
+    pub min_bytes_per_second: u64,
+    /// However fast it comes, an upload body is cut this long after it began (408).
+    #[serde(with = "crate::config::duration")]
+    pub body_deadline: Duration,
 }
 
 impl Default for UploadsConfig {
@@ -32,6 +43,9 @@ impl Default for UploadsConfig {
             client_in_flight_bytes: 60_000_000,
             max_concurrent_forms: 1,
             form_wait: Duration::from_secs(60),
+            min_bytes_per_second: SLOW_UPLINK_BYTES_PER_SECOND,
+            // 21 MiB at the slow uplink's rate is 352 s; with the 10 s grace and a margin.
+            body_deadline: Duration::from_secs(390),
         }
     }
 }

@@ -3,6 +3,10 @@
 //! not memory. Two caps, each given back when the upload's request ends: all spooled bytes
 //! together (`uploads.spool_capacity_bytes`, past it 503 with `Retry-After`), and the bytes one
 //! client has in flight (`uploads.client_in_flight_bytes`, past it 429 with `Retry-After`).
+//!
+//! Only bytes that have arrived are reserved, never a declared length: a `Content-Length` costs
+//! nothing to send, so a few clients declaring 21 MiB each and sending almost nothing could
+//! otherwise hold the whole spool against everyone else.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -22,9 +26,6 @@ use crate::http::request_body::{DeadlineBody, unreadable};
 
 /// The wait a refused upload is told to observe.
 pub const RETRY_AFTER_SECONDS: u64 = 5;
-
-/// How much is reserved at a time for a body of unknown length.
-const RESERVE_STEP: u64 = 1024 * 1024;
 
 /// How large the chunks read back from the file are.
 const READ_CHUNK: usize = 64 * 1024;
@@ -145,24 +146,16 @@ impl Spool {
         self.inner.used.load(Ordering::Acquire)
     }
 
-    /// Reads `body` (of `declared` bytes, when known) from `ip` to a temporary file, and
-    /// returns a body that reads it back. The caps are checked before a byte is read when the
-    /// length is declared, and as the bytes arrive when it is not; they are held until the
-    /// returned body is dropped (the end of the request).
-    pub async fn take(
-        &self,
-        ip: IpAddr,
-        declared: Option<u64>,
-        mut body: DeadlineBody,
-    ) -> Result<Body, ApiError> {
+    /// Reads `body` from `ip` to a temporary file, and returns a body that reads it back. The
+    /// caps are checked as the bytes arrive, each frame reserved before it is written; what is
+    /// reserved is held until the returned body is dropped (the end of the request), or given
+    /// back at once when the body fails (cut for its slowness, say).
+    pub async fn take(&self, ip: IpAddr, mut body: DeadlineBody) -> Result<Body, ApiError> {
         let mut held = Held {
             spool: self.inner.clone(),
             ip,
             bytes: 0,
         };
-        if let Some(length) = declared {
-            held.grow(length)?;
-        }
         let file = tempfile::tempfile().map_err(|err| {
             tracing::error!(error = %err, "cannot create an upload spool file");
             ApiError::Overloaded {
@@ -184,7 +177,7 @@ impl Spool {
             };
             written += data.len() as u64;
             if written > held.bytes {
-                held.grow((written - held.bytes).max(RESERVE_STEP))?;
+                held.grow(written - held.bytes)?;
             }
             file.write_all(&data).await.map_err(written_fails)?;
         }
@@ -230,10 +223,7 @@ mod tests {
     async fn a_spooled_body_reads_back_whole_and_its_bytes_come_back_when_dropped() {
         let spool = spool(100, 100);
         let ip: IpAddr = [203, 0, 113, 1].into();
-        let back = spool
-            .take(ip, Some(11), body(b"hello world"))
-            .await
-            .unwrap();
+        let back = spool.take(ip, body(b"hello world")).await.unwrap();
         assert_eq!(spool.used(), 11);
         assert_eq!(
             read_back(back).await,
@@ -243,35 +233,59 @@ mod tests {
         assert!(spool.inner.clients().is_empty());
     }
 
+    /// A body that sends `first`, then nothing until `release` is dropped.
+    fn stalled(first: &'static [u8], release: tokio::sync::oneshot::Receiver<()>) -> DeadlineBody {
+        let chunks = futures::stream::iter([Ok::<_, std::io::Error>(Frame::data(
+            bytes::Bytes::from_static(first),
+        ))])
+        .chain(futures::stream::once(async move {
+            let _ = release.await;
+            Err(std::io::Error::other("the client went away"))
+        }));
+        BodyReading::new(&ServerConfig::default())
+            .deadline(Body::new(http_body_util::StreamBody::new(chunks)))
+    }
+
+    #[tokio::test]
+    async fn only_the_bytes_that_arrived_are_reserved_never_the_declared_length() {
+        // Capacity for 100 bytes; a client that declared 21 MiB and sent 5 holds 5 of them,
+        // and gives them back when its body fails.
+        let spool = spool(100, 100);
+        let ip: IpAddr = [203, 0, 113, 1].into();
+        let (release, released) = tokio::sync::oneshot::channel();
+        let slow = tokio::spawn({
+            let spool = spool.clone();
+            async move { spool.take(ip, stalled(b"hello", released)).await.is_ok() }
+        });
+        for _ in 0..100 {
+            if spool.used() == 5 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(spool.used(), 5);
+        let other: IpAddr = [203, 0, 113, 2].into();
+        let whole = spool.take(other, body(b"hello world")).await.unwrap();
+        assert_eq!(spool.used(), 16);
+        drop(whole);
+        drop(release);
+        assert!(!slow.await.unwrap(), "the failed body is refused");
+        assert_eq!(spool.used(), 0, "and its reservation given back");
+    }
+
     #[tokio::test]
     async fn past_the_global_cap_is_503_and_past_the_clients_cap_429() {
         let spool = spool(20, 15);
         let one: IpAddr = [203, 0, 113, 1].into();
         let two: IpAddr = [203, 0, 113, 2].into();
-        let first = spool
-            .take(one, Some(11), body(b"hello world"))
-            .await
-            .unwrap();
-        let busy = spool
-            .take(one, Some(5), body(b"hello"))
-            .await
-            .err()
-            .unwrap();
+        let first = spool.take(one, body(b"hello world")).await.unwrap();
+        let busy = spool.take(one, body(b"hello")).await.err().unwrap();
         assert_eq!(busy.status(), 429);
-        let full = spool
-            .take(two, Some(11), body(b"hello world"))
-            .await
-            .err()
-            .unwrap();
+        let full = spool.take(two, body(b"hello world")).await.err().unwrap();
         assert_eq!(full.status(), 503);
         assert_eq!(spool.used(), 11, "a refusal keeps nothing");
         drop(first);
         assert_eq!(spool.used(), 0);
-        assert!(
-            spool
-                .take(two, Some(11), body(b"hello world"))
-                .await
-                .is_ok()
-        );
+        assert!(spool.take(two, body(b"hello world")).await.is_ok());
     }
 }

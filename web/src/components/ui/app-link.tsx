@@ -1,6 +1,6 @@
 import type { AnchorHTMLAttributes, ReactNode } from 'react';
 import { Link } from 'react-router';
-import { isExternalHref } from '../../lib/paths';
+import { isExternalHref, needsNewDocument } from '../../lib/paths';
 import { safeHref } from '../../lib/safe-url';
 
 interface AppLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
@@ -11,6 +11,7 @@ interface AppLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'hr
 /**
  * A router link for in-app paths, a plain anchor for anything else (other sites, files, mailto:).
  * A URL with an unsafe scheme (`javascript:` and the like) renders as plain text, never as a link.
+ * A path that needs a document of its own (the 3D builder, for its CSP) loads one.
  */
 export function AppLink({ to, children, ...rest }: AppLinkProps) {
   const href = safeHref(to);
@@ -23,7 +24,7 @@ export function AppLink({ to, children, ...rest }: AppLinkProps) {
     );
   }
   return (
-    <Link to={href} {...rest}>
+    <Link to={href} reloadDocument={needsNewDocument(href)} {...rest}>
       {children}
     </Link>
   );

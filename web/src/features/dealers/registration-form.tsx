@@ -13,6 +13,7 @@ import { registerDealer } from './api';
 import {
   COMPANY_ADDRESS_FIELDS,
   DOCUMENT_ACCEPT,
+  DOCUMENT_HINT,
   LOCATOR_ADDRESS_FIELDS,
   dealerRegistrationSchema,
   emptyDealerRegistration,
@@ -271,14 +272,14 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
             </div>
             <FileField
               label="FFL Document"
-              hint="PDF, TIF or TIFF"
+              hint={DOCUMENT_HINT}
               required
               error={errors.fflDocument?.message}
               {...documentInput('fflDocument')}
             />
             <FileField
               label="SOT Document (optional)"
-              hint="PDF, TIF or TIFF"
+              hint={DOCUMENT_HINT}
               error={errors.sotDocument?.message}
               {...documentInput('sotDocument')}
             />

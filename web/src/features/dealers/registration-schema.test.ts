@@ -111,6 +111,16 @@ describe('dealer registration rules', () => {
     ).toEqual({});
   });
 
+  // Issue 46, finding 1: the form states the size limit and holds to it before sending.
+  it('refuses a document of 10 MB or more before it is sent, naming the file', () => {
+    const withFfl = { ...valid, hasFflSot: true, fflNumber: '1-23-456' };
+    const sized = (bytes: number) => new File([new Uint8Array(bytes)], 'licence.pdf', { type: 'application/pdf' });
+    expect(errorsOf({ ...withFfl, fflDocument: sized(9_999_999) })).toEqual({});
+    expect(errorsOf({ ...withFfl, fflDocument: sized(10_000_000) })).toEqual({
+      fflDocument: 'licence.pdf is too large: each file must be under 10 MB',
+    });
+  });
+
   it('accepts only pdf, tif and tiff documents, naming the refused file', () => {
     const withFfl = { ...valid, hasFflSot: true, fflNumber: '1-23-456' };
     expect(errorsOf({ ...withFfl, fflDocument: new File(['x'], 'licence.png', { type: 'image/png' }) })).toEqual({

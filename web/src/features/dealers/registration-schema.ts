@@ -14,6 +14,10 @@ export const INVALID_EMAIL = 'Must be a valid email address';
 export const CAPTCHA_REQUIRED = 'Please complete the reCAPTCHA';
 export const ACCEPTED_DOCUMENT_EXTENSIONS = ['pdf', 'tif', 'tiff'] as const;
 export const DOCUMENT_ACCEPT = '.pdf,.tif,.tiff,application/pdf,image/tiff';
+/** Each document must be smaller than this, as the BFF counts (`DEALER_DOCUMENTS`). */
+export const DOCUMENT_MAX_BYTES_EXCLUSIVE = 10_000_000;
+/** What the form says before a file is sent: its types and its size limit. */
+export const DOCUMENT_HINT = 'PDF, TIF or TIFF, under 10 MB';
 
 /** The server's rules, the same patterns (contract: `DealerRegistrationForm`). */
 const WEBSITE_PATTERN =
@@ -42,6 +46,11 @@ const REQUIRED_TEXT_FIELDS = [
 /** The message for a document that is not a pdf or tif/tiff, naming the file (as the server words it). */
 export function documentTypeMessage(fileName: string): string {
   return `${fileName} is not an accepted file type: only pdf, tif and tiff files are accepted`;
+}
+
+/** The message for a document of the limit or more, naming the file (as the server words it). */
+export function documentSizeMessage(fileName: string): string {
+  return `${fileName} is too large: each file must be under 10 MB`;
 }
 
 export function isAcceptedDocument(file: File): boolean {
@@ -101,6 +110,8 @@ export const dealerRegistrationSchema = z
         for (const field of ['fflDocument', 'sotDocument'] as const) {
           const file = form[field];
           if (file && !isAcceptedDocument(file)) issue(field, documentTypeMessage(file.name));
+          // refused before a byte is sent, not after 10 MB or more went up a slow uplink
+          else if (file && file.size >= DOCUMENT_MAX_BYTES_EXCLUSIVE) issue(field, documentSizeMessage(file.name));
         }
       }
 
