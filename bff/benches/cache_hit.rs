@@ -157,7 +157,7 @@ fn product_hits(
     ));
     cache
         .remember_document(
-            bff::ssr::document_key(BUILD, PRODUCT_DOCUMENT),
+            bff::ssr::document_key(BUILD, PRODUCT_DOCUMENT, None),
             epochs,
             &parts,
             &document,

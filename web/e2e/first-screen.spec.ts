@@ -14,7 +14,9 @@ const COLLECTION = '/collection/rifles';
 interface Sku {
   sku: string;
   finalPrice: number;
+  discountPercentage?: number;
   imgUrl?: { src: string } | null;
+  variants?: { label: string; productVariantType: { displayTitle: string } }[];
 }
 interface Priced {
   title: string;
@@ -47,6 +49,36 @@ async function expectLoaded(image: Locator): Promise<void> {
 /** What React's `onRecoverableError` reported (`src/ssr/recoverable-errors.ts`); undefined unless the page hydrated server markup. */
 function recoverableErrors(page: Page): Promise<string[] | undefined> {
   return page.evaluate(() => (window as Window & { __recoverableErrors?: string[] }).__recoverableErrors);
+}
+
+/** A sku of the product other than the displayed one, at another price: a shared variant link. */
+function otherSku(product: Priced): Sku {
+  const shown = displayed(product);
+  // not discounted: the price group shows one price
+  const sku = product.skus.find(
+    (candidate) => candidate.finalPrice !== shown.finalPrice && candidate.discountPercentage === 0,
+  );
+  if (!sku) throw new Error(`${product.title}: every sku has the displayed price`);
+  return sku;
+}
+
+interface Tabbed {
+  filterCategories: { title: string; options: { value: string }[] }[];
+  products: { title: string; filterOptions: { filterCategory: string; filterValue: string }[] }[];
+}
+
+/** The rifles' second tab (issue 43: the first screen of `?activeFilter=`), and its products. */
+async function secondTab(page: Page): Promise<{ tab: string; titles: string[] }> {
+  const collection = await api<Tabbed>(page, '/api/collections/rifles');
+  const [category] = collection.filterCategories;
+  const tab = category?.options[1]?.value;
+  if (!category || !tab) throw new Error('rifles: no second tab');
+  const titles = collection.products
+    .filter((card) =>
+      card.filterOptions.some((tag) => tag.filterCategory === category.title && tag.filterValue === tab),
+    )
+    .map((card) => card.title);
+  return { tab, titles };
 }
 
 async function expectMainNavigation(page: Page): Promise<void> {
@@ -92,6 +124,30 @@ test.describe('with JavaScript disabled', () => {
     await expectLoaded(main.getByRole('article').first().locator('img').first());
   });
 
+  test("a shared variant link shows that sku's price and options", async ({ page }) => {
+    const product = await api<Priced>(page, '/api/products/summit%20lr');
+    const sku = otherSku(product);
+    await page.goto(`${PRODUCT}?sku=${sku.sku}&utm_source=share`);
+    const main = page.getByRole('main');
+    await expect(main.getByRole('group', { name: 'Price' })).toHaveText(usd.format(sku.finalPrice));
+    for (const variant of sku.variants ?? []) {
+      await expect(main.getByRole('combobox', { name: variant.productVariantType.displayTitle })).toHaveValue(
+        variant.label,
+      );
+    }
+  });
+
+  test('a tab link shows that tab selected, with its products', async ({ page }) => {
+    const { tab, titles } = await secondTab(page);
+    expect(titles.length).toBeGreaterThan(0);
+    await page.goto(`${COLLECTION}?activeFilter=${encodeURIComponent(tab)}`);
+    const main = page.getByRole('main');
+    await expect(main.getByRole('tab', { name: tab, exact: true })).toHaveAttribute('aria-selected', 'true');
+    await expect(main.getByRole('tab', { name: 'All', exact: true })).toHaveAttribute('aria-selected', 'false');
+    await expect(main.getByRole('article')).toHaveCount(titles.length);
+    for (const title of titles) await expect(main.getByRole('article', { name: title, exact: true })).toBeVisible();
+  });
+
   test("home shows the carousel's first slide and the ribbon", async ({ page }) => {
     const home = await api<{ carousel: { title: string }[]; ribbon: { title: string }[] }>(page, '/api/pages/home');
     await page.goto('/');
@@ -130,6 +186,38 @@ test.describe('with JavaScript', () => {
       expect(errors.filter((text) => text.includes('hydrat'))).toEqual([]);
     });
   }
+
+  test('variant and filter links hydrate without a recoverable error, then show what they name', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const product = await api<Priced>(page, '/api/products/summit%20lr');
+    const sku = otherSku(product);
+    const { tab, titles } = await secondTab(page);
+    const upgrades = await api<{ products: { title: string }[] }>(page, '/api/collections/upgrades');
+    const main = page.getByRole('main');
+
+    await gotoHydrated(page, `${PRODUCT}?sku=${sku.sku}`);
+    expect(await recoverableErrors(page), `${PRODUCT}?sku=`).toEqual([]);
+    await expect(main.getByRole('group', { name: 'Price' })).toHaveText(usd.format(sku.finalPrice));
+
+    await gotoHydrated(page, `${COLLECTION}?activeFilter=${encodeURIComponent(tab)}`);
+    expect(await recoverableErrors(page), `${COLLECTION}?activeFilter=`).toEqual([]);
+    await expect(main.getByRole('article')).toHaveCount(titles.length);
+
+    // the filterable grid's own parameters: the document is the unfiltered grid, the browser
+    // applies them once it has taken the page over
+    await gotoHydrated(page, '/collection/upgrades?q=a&sort=title-desc&category=Triggers');
+    expect(await recoverableErrors(page), '/collection/upgrades?q=&sort=&category=').toEqual([]);
+    await expect(
+      main.getByRole('checkbox', { name: 'Triggers' }).or(main.getByRole('radio', { name: 'Triggers' })),
+    ).toBeChecked();
+    await expect(main.getByRole('searchbox')).toHaveValue('a');
+    await expect(main.getByRole('combobox', { name: 'Sort by' })).toHaveValue('title-desc');
+    await expect(main.getByRole('article')).not.toHaveCount(upgrades.products.length);
+    expect(errors.filter((text) => text.includes('hydrat'))).toEqual([]);
+  });
 
   test("the product document lists its route's chunks, and the app's scripts load only after its main image", async ({
     page,

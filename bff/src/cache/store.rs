@@ -246,6 +246,9 @@ pub struct CacheStats {
     pub negative_entries: u64,
     pub negative_bytes: u64,
     pub negative_capacity_bytes: u64,
+    /// Server-rendered documents remembered here (both budgets; not in `entries`): one per
+    /// page and variant asked for.
+    pub documents: u64,
     pub in_flight: usize,
     pub routes: Vec<RouteStats>,
 }
@@ -960,9 +963,20 @@ impl EdgeCache {
             negative_entries: self.inner.negative_entries.entry_count(),
             negative_bytes: self.inner.negative_entries.weighted_size(),
             negative_capacity_bytes: config.negative_capacity_bytes,
+            documents: self.document_count(),
             in_flight: self.inner.inflight.len(),
             routes,
         }
+    }
+
+    /// The documents remembered in both budgets of remembered answers.
+    fn document_count(&self) -> u64 {
+        let documents = [&self.inner.remembered, &self.inner.remembered_searches]
+            .into_iter()
+            .flat_map(|remembered| remembered.iter())
+            .filter(|(key, _)| key.starts_with("document:"))
+            .count();
+        u64::try_from(documents).unwrap_or(u64::MAX)
     }
 
     /// Entry count and weighted size of both storages, for the metrics gauges (after applying

@@ -313,6 +313,9 @@ pub struct RateLimitConfig {
     /// 404 answers for products and collections per minute per client IP: past them the client
     /// gets 429 on those routes (cold misses that find the title are not counted).
     pub not_found_per_minute: u32,
+    /// Server renders per minute per client IP, on each replica: past them the client's
+    /// document misses get the shell with the page's data, unrendered (hits are not counted).
+    pub renders_per_minute: u32,
     /// CSP violation reports per minute per client IP.
     pub csp_reports_per_minute: u32,
     /// Web Vitals reports (`POST /api/rum`) per minute per client IP.
@@ -337,6 +340,7 @@ impl Default for RateLimitConfig {
             pro_deal_per_account_per_minute: 3,
             image_requests_per_minute: 5,
             not_found_per_minute: 60,
+            renders_per_minute: 120,
             csp_reports_per_minute: 30,
             rum_reports_per_minute: 30,
         }

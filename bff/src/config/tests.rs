@@ -433,6 +433,9 @@ fn an_old_key_is_accepted_with_a_deprecation_naming_it_and_its_successor() {
     assert!(env.contains("server.shutdown_grace = \"7s\""), "{env}");
 }
 
+/// Duration keys added after durations took units: they never had an old spelling.
+const BORN_WITH_A_UNIT: &[&str] = &["ssr.failed_render_ttl"];
+
 /// Every duration key of the defaults, written in its old spelling, in its unit.
 fn old_spelling(table: &toml::Table, path: &mut Vec<String>, out: &mut toml::Table) -> usize {
     let mut written = 0;
@@ -443,6 +446,9 @@ fn old_spelling(table: &toml::Table, path: &mut Vec<String>, out: &mut toml::Tab
                 let mut section = toml::Table::new();
                 written += old_spelling(inner, path, &mut section);
                 out.insert(key.clone(), toml::Value::Table(section));
+            }
+            toml::Value::String(_) if BORN_WITH_A_UNIT.contains(&path.join(".").as_str()) => {
+                out.insert(key.clone(), value.clone());
             }
             toml::Value::String(text) if duration::parse(text).is_ok() => {
                 let duration = duration::parse(text).unwrap_or_default();

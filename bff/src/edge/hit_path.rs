@@ -91,7 +91,7 @@ impl HitPath {
         }
         let path = request.uri().path();
         let started = Instant::now();
-        let (route, answer) = match self.document(path, started) {
+        let (route, answer) = match self.document(path, request.uri().query(), started) {
             Some(found) => found,
             None => {
                 let (route, segment) = self.routes.iter().find_map(|route| {
@@ -155,10 +155,12 @@ impl HitPath {
 
 impl HitPath {
     /// A remembered server-rendered document for `path`: any path outside the API and the
-    /// static files (`/assets/…`, a last segment with a dot).
+    /// static files (`/assets/…`, a last segment with a dot), in the variant its `query` asks
+    /// for (only `sku` and `activeFilter` name one: any other parameter is ignored).
     fn document(
         &self,
         path: &str,
+        query: Option<&str>,
         now: Instant,
     ) -> Option<(&HitRoute, Arc<crate::cache::Rendered>)> {
         let (build, route) = self.documents.as_ref()?;
@@ -172,9 +174,9 @@ impl HitPath {
         {
             return None;
         }
-        let answer = self
-            .cache
-            .remembered_document(&crate::ssr::document_key(build, path), now)?;
+        let variant = crate::ssr::Variant::requested(path, query);
+        let key = crate::ssr::document_key(build, path, variant.as_ref());
+        let answer = self.cache.remembered_document(&key, now)?;
         Some((route, answer))
     }
 }

@@ -266,6 +266,7 @@ impl AppState {
                 &config.ssr,
                 metrics.clone(),
                 public_config.clone(),
+                ClientRateLimit::renders(&config.rate_limit, metrics.clone()),
             )),
             shutdown,
             stopping: CancellationToken::new(),

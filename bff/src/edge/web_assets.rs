@@ -173,12 +173,7 @@ fn build_id(index_template: &str) -> String {
 
 /// Puts the config JSON into the page, escaped so no value can close the script element.
 fn render_index(template: &str, public_config_json: &str) -> String {
-    let safe = public_config_json
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029");
+    let safe = crate::http::json_in_html::script_safe(public_config_json);
     let element = format!("{CONFIG_ELEMENT_START}{safe}</script>");
     if let Some(start) = template.find(CONFIG_ELEMENT_START)
         && let Some(length) = template[start..].find("</script>")

@@ -3,6 +3,7 @@
 
 pub mod error;
 pub mod extract;
+pub mod json_in_html;
 pub mod rate_limit;
 pub mod request_body;
 pub mod request_id;

@@ -167,6 +167,11 @@ struct RenderLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FallbackLabels {
+    reason: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct DirectiveLabels {
     directive: &'static str,
 }
@@ -319,6 +324,8 @@ pub struct Metrics {
     contract_violations: Family<PageLabels, Counter>,
     ssr_renders: Family<RenderLabels, Counter>,
     ssr_render_duration: Histogram,
+    ssr_fallbacks: Family<FallbackLabels, Counter>,
+    ssr_engine_loads: Family<RenderLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -487,9 +494,23 @@ impl Metrics {
             "Time one server render took on its render thread",
             ssr_render_duration.clone(),
         );
+        let ssr_fallbacks = Family::<FallbackLabels, Counter>::default();
+        registry.register(
+            "bff_ssr_fallbacks",
+            "Document misses answered with the shell and the page's data, without a first screen, by reason: render_failed (this fill's render failed), failed_recently (the document's last render failed within ssr.failed_render_ttl), over_budget (the client is past rate_limit.renders_per_minute), fill_lost",
+            ssr_fallbacks.clone(),
+        );
+        let ssr_engine_loads = Family::<RenderLabels, Counter>::default();
+        registry.register(
+            "bff_ssr_engine_loads",
+            "Server bundles loaded into a new render engine (at start, and after a render that stopped its engine), by outcome (ok, failed)",
+            ssr_engine_loads.clone(),
+        );
         Self {
             ssr_renders,
             ssr_render_duration,
+            ssr_fallbacks,
+            ssr_engine_loads,
             breaker_state,
             breaker_transitions,
             active_requests,
@@ -535,6 +556,21 @@ impl Metrics {
         if outcome == "ok" {
             self.ssr_render_duration.observe(elapsed.as_secs_f64());
         }
+    }
+
+    /// One document miss answered with the shell and its data instead of a render, by reason
+    /// (`render_failed`, `failed_recently`, `over_budget`, `fill_lost`).
+    pub fn count_render_fallback(&self, reason: &'static str) {
+        self.ssr_fallbacks
+            .get_or_create(&FallbackLabels { reason })
+            .inc();
+    }
+
+    /// One load of the server bundle into a new engine, by outcome (`ok`, `failed`).
+    pub fn count_engine_load(&self, outcome: &'static str) {
+        self.ssr_engine_loads
+            .get_or_create(&RenderLabels { outcome })
+            .inc();
     }
 
     pub fn observe_server(&self, route: &str, method: &str, status: u16, elapsed: Duration) {

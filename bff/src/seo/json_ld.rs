@@ -3,6 +3,8 @@
 
 use serde_json::{Value, json};
 
+use crate::http::json_in_html::script_safe;
+
 /// What the `Product` states.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProductFacts<'a> {
@@ -48,16 +50,6 @@ pub fn product(facts: &ProductFacts<'_>) -> String {
         });
     }
     script_safe(&document.to_string())
-}
-
-/// JSON with `<`, `>`, `&` and the two JavaScript line terminators as `\u` escapes: still the
-/// same JSON, but `</script>` and `<!--` can no longer appear in it.
-pub fn script_safe(json: &str) -> String {
-    json.replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
 }
 
 #[cfg(test)]

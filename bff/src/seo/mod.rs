@@ -13,8 +13,11 @@
 //!   (`web/src/app/routes.json`).
 //! - `head`: the tags, escaped; `json_ld`: a product's schema.org `Product`.
 //! - `page`: the document handler; `robots`, `sitemap`: the two crawler files.
+//! - `canonical`: one spelling per page (any other is a permanent redirect to it);
+//!   `variants`: the `sku` or tab a link asks for, checked against the page's data.
 //! - `settings`: what the head needs from the configuration, built once by the composition root.
 
+mod canonical;
 pub mod head;
 pub mod json_ld;
 mod page;
@@ -22,11 +25,12 @@ pub mod robots;
 pub mod routes;
 mod settings;
 pub mod sitemap;
+mod variants;
 
 use std::sync::Arc;
 
 use axum::extract::FromRef;
-use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 pub use page::document;
 pub use robots::robots;
@@ -37,23 +41,28 @@ use crate::commerce::catalogue::Catalogue;
 use crate::edge::state::SharedState;
 use crate::edge::web_assets::WebAssets;
 
-/// What a path segment may not hold as is (the URL spec's path-segment set).
-const SEGMENT: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'<')
-    .add(b'>')
-    .add(b'?')
-    .add(b'`')
-    .add(b'{')
-    .add(b'}')
-    .add(b'/')
-    .add(b'%');
+/// What a title's path segment may not hold as is: everything `encodeURIComponent` encodes,
+/// so the canonical URL is the one the app's own links (`paths.ts`) spell, and following one of
+/// them never costs a redirect.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// `/{prefix}/{title}`, the title percent-encoded as one segment.
+pub fn title_path(prefix: &str, title: &str) -> String {
+    format!("/{prefix}/{}", utf8_percent_encode(title, SEGMENT))
+}
 
 /// `{origin}/{prefix}/{title}`, the title percent-encoded as one segment.
 pub fn title_url(origin: &str, prefix: &str, title: &str) -> String {
-    format!("{origin}/{prefix}/{}", utf8_percent_encode(title, SEGMENT))
+    format!("{origin}{}", title_path(prefix, title))
 }
 
 /// The document handler's and the sitemap's services.
@@ -88,6 +97,15 @@ mod tests {
         assert_eq!(
             title_url("https://s.example", "product", "a b/c?d#e%"),
             "https://s.example/product/a%20b%2Fc%3Fd%23e%25"
+        );
+    }
+
+    #[test]
+    fn titles_are_encoded_as_the_apps_links_encode_them() {
+        // encodeURIComponent("apparel & gear, 5.56 (x'y)!~*;=:@$+")
+        assert_eq!(
+            title_path("collection", "apparel & gear, 5.56 (x'y)!~*;=:@$+"),
+            "/collection/apparel%20%26%20gear%2C%205.56%20(x'y)!~*%3B%3D%3A%40%24%2B"
         );
     }
 }

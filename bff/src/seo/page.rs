@@ -8,16 +8,18 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
+use super::canonical::{Spelling, redirect, spelling};
 use super::head::{Head, Offer};
 use super::json_ld::{self, ProductFacts};
 use super::routes::{AppRoute, HeadSource, Render, match_path, not_found_page};
+use super::variants::checked;
 use super::{Seo, SeoSettings, absolute, title_url};
 use crate::cache::{self, CachedAnswer, Epochs, Lookup};
 use crate::commerce::catalogue::query::search_query;
 use crate::commerce::catalogue::{Answer, SearchQuery};
 use crate::http::error::ApiError;
 use crate::http::request_id::RequestId;
-use crate::ssr::DocumentParts;
+use crate::ssr::{DocumentParts, Variant};
 use bytes::Bytes;
 
 /// The generic manufacturer description of the default title and description, as the app's
@@ -52,7 +54,23 @@ pub async fn document(
         return not_found(&seo, path);
     };
     let route = matched.route;
+    // one document per page: any other spelling is sent to the canonical one, unrendered
+    match spelling(route, path, matched.param.as_deref()) {
+        Spelling::Canonical => {}
+        Spelling::Of(canonical) => {
+            return redirect(&canonical, uri.query()).unwrap_or_else(|| not_found(&seo, path));
+        }
+        Spelling::Nothing => return not_found(&seo, path),
+    }
+    // the pages the app alone renders keep their spellings; their head names the path without
+    // a trailing slash
+    let path = match path.strip_suffix('/') {
+        Some(trimmed) if !trimmed.is_empty() => trimmed,
+        _ => path,
+    };
     let param = matched.param.unwrap_or_default();
+    // the variant the link asks for (`sku`, `activeFilter`), checked against the page's data
+    let requested = Variant::requested(path, uri.query());
     // read before any part is looked up: a store or purge after this makes the document stale
     let epochs = seo.catalogue.content.cache.epochs();
     // and L2's purge epoch, for the pages whose documents may go there: a purge after this
@@ -63,12 +81,7 @@ pub async fn document(
     } else {
         None
     };
-    let raw_path = path;
-    // one canonical URL per page: `/about-us/` is `/about-us`
-    let path = match path.strip_suffix('/') {
-        Some(trimmed) if !trimmed.is_empty() => trimmed,
-        _ => path,
-    };
+    let asked = Asked { route, client };
     match route.source {
         HeadSource::Redirect(target) => match HeaderValue::from_str(target) {
             Ok(location) => (
@@ -93,13 +106,11 @@ pub async fn document(
                     head.preload_image = home_hero(name, &page);
                     let answer = (format!("/api/pages/{name}"), 200, lookup.entry.body.clone());
                     let first = Rendering {
-                        path: raw_path,
-                        epochs,
-                        shared_epoch,
                         parts: vec![lookup],
                         answers: vec![answer],
+                        ..Rendering::at(path, epochs, shared_epoch)
                     };
-                    rendered(&seo, route, first, &head, request_id, &headers).await
+                    rendered(&seo, asked, first, &head, request_id, &headers).await
                 }
                 _ => uncached(
                     &seo,
@@ -110,18 +121,24 @@ pub async fn document(
         }
         HeadSource::Product => {
             let answer = seo.catalogue.product(&param, request_id.clone()).await;
-            let at = Rendering::at(raw_path, epochs, shared_epoch);
+            let at = Rendering {
+                variant: requested,
+                ..Rendering::at(path, epochs, shared_epoch)
+            };
             priced(
-                &seo, route, at, "product", &param, answer, request_id, &headers,
+                &seo, asked, at, "product", &param, answer, request_id, &headers,
             )
             .await
         }
         HeadSource::Collection => {
             let answer = seo.catalogue.collection(&param, request_id.clone()).await;
-            let at = Rendering::at(raw_path, epochs, shared_epoch);
+            let at = Rendering {
+                variant: requested,
+                ..Rendering::at(path, epochs, shared_epoch)
+            };
             priced(
                 &seo,
-                route,
+                asked,
                 at,
                 "collection",
                 &param,
@@ -139,7 +156,7 @@ pub async fn document(
                 canonical: title_url(&settings.origin, "search", &cache::normalise(&param)),
                 ..fixed_head(settings, route, path)
             };
-            let at = Rendering::at(raw_path, epochs, shared_epoch);
+            let at = Rendering::at(path, epochs, shared_epoch);
             match search_results(&seo, &param, client, request_id.clone()).await {
                 Some((parts, body)) => {
                     let page: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
@@ -151,7 +168,7 @@ pub async fn document(
                         answers: vec![(api, 200, body)],
                         ..at
                     };
-                    rendered(&seo, route, first, &head, request_id, &headers).await
+                    rendered(&seo, asked, first, &head, request_id, &headers).await
                 }
                 None => uncached(&seo, StatusCode::OK, &head),
             }
@@ -170,7 +187,7 @@ pub async fn document(
 #[allow(clippy::too_many_arguments)]
 async fn priced(
     seo: &Seo,
-    route: &AppRoute,
+    asked: Asked,
     at: Rendering<'_>,
     prefix: &str,
     param: &str,
@@ -179,13 +196,17 @@ async fn priced(
     headers: &HeaderMap,
 ) -> Response {
     let settings = &seo.settings;
-    let path = canonical_path(at.path);
+    let route = asked.route;
+    let path = at.path;
     match answer {
         Ok(Answer::Composed { parts, body, .. }) => {
             let page: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            // a variant's canonical URL is its page's
             let canonical = title_url(&settings.origin, prefix, &cache::normalise(param));
+            let variant = checked(&page, at.variant.clone());
+            let shown_sku = variant.as_ref().map(|sku| sku.value.as_str());
             let mut head = if prefix == "product" {
-                product_head(settings, &page, canonical)
+                product_head(settings, &page, canonical, shown_sku)
             } else {
                 Head {
                     canonical,
@@ -193,7 +214,7 @@ async fn priced(
                 }
             };
             head.preload_image = if prefix == "product" {
-                product_image(&page)
+                product_image(&page, shown_sku)
             } else {
                 first_card_image(&page)
             };
@@ -202,12 +223,21 @@ async fn priced(
             } else {
                 "collections"
             };
+            // a variant stays in this replica's cache (as search results do): only the page's
+            // canonical document goes to L2
+            let shared_epoch = if variant.is_some() {
+                None
+            } else {
+                at.shared_epoch
+            };
             let first = Rendering {
                 parts,
                 answers: vec![(format!("/api/{api}/{param}"), 200, body)],
+                variant,
+                shared_epoch,
                 ..at
             };
-            rendered(seo, route, first, &head, request_id, headers).await
+            rendered(seo, asked, first, &head, request_id, headers).await
         }
         Ok(Answer::Cached(lookup)) if lookup.entry.status == StatusCode::NOT_FOUND => {
             let head = not_found_head(settings, path);
@@ -237,10 +267,21 @@ async fn search_results(
     }
 }
 
-/// A document to render: the request's path, the cache's counters read before any lookup, the
-/// page's own parts and its API answers (the frame's are added by [`rendered`]).
+/// Which route was asked for, by whom (renders are counted per client).
+#[derive(Clone, Copy)]
+struct Asked {
+    route: &'static AppRoute,
+    client: IpAddr,
+}
+
+/// A document to render: the page's canonical path and the variant asked for, the cache's
+/// counters read before any lookup, the page's own parts and its API answers (the frame's are
+/// added by [`rendered`]).
 struct Rendering<'a> {
     path: &'a str,
+    /// Before the page's data is read, the variant the request asks for; after, the one the
+    /// page has (`None`: the canonical document).
+    variant: Option<Variant>,
     epochs: Epochs,
     /// L2's purge epoch, read before any lookup (`None`: the document stays out of L2).
     shared_epoch: Option<String>,
@@ -252,19 +293,12 @@ impl<'a> Rendering<'a> {
     fn at(path: &'a str, epochs: Epochs, shared_epoch: Option<String>) -> Self {
         Self {
             path,
+            variant: None,
             epochs,
             shared_epoch,
             parts: Vec::new(),
             answers: Vec::new(),
         }
-    }
-}
-
-/// `path` without one trailing slash (the canonical form).
-fn canonical_path(path: &str) -> &str {
-    match path.strip_suffix('/') {
-        Some(trimmed) if !trimmed.is_empty() => trimmed,
-        _ => path,
     }
 }
 
@@ -274,7 +308,7 @@ fn canonical_path(path: &str) -> &str {
 /// before.
 async fn rendered(
     seo: &Seo,
-    route: &AppRoute,
+    asked: Asked,
     mut page: Rendering<'_>,
     head: &Head,
     request_id: RequestId,
@@ -284,6 +318,7 @@ async fn rendered(
     let Some(shell) = seo.web.document(&head_html) else {
         return crate::edge::web_assets::WebAssets::not_built();
     };
+    let route = asked.route;
     let build = seo
         .web
         .build_id()
@@ -313,7 +348,9 @@ async fn rendered(
     let url = format!("{}{}", seo.settings.origin, page.path);
     let document = DocumentParts {
         path: page.path.to_owned(),
+        variant: page.variant,
         route: route.pattern,
+        client: asked.client,
         url,
         shell,
         parts: page.parts,
@@ -338,9 +375,9 @@ fn home_hero(name: &str, page: &Value) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// A product's main image: its displayed sku's, else its own.
-fn product_image(product: &Value) -> Option<String> {
-    let displayed = text(&product["displayedSku"]);
+/// A product's main image: the sku shown's (`shown`, else its displayed sku), else its own.
+fn product_image(product: &Value, shown: Option<&str>) -> Option<String> {
+    let displayed = shown.or_else(|| text(&product["displayedSku"]));
     product["skus"]
         .as_array()
         .and_then(|skus| skus.iter().find(|sku| text(&sku["sku"]) == displayed))
@@ -475,8 +512,14 @@ fn page_head(settings: &SeoSettings, route: &AppRoute, path: &str, page: &Value)
     head
 }
 
-/// A product's head: `og:type=product`, the displayed sku's final price and stock, JSON-LD.
-fn product_head(settings: &SeoSettings, product: &Value, canonical: String) -> Head {
+/// A product's head: `og:type=product`, the final price and stock of the sku shown (`shown`, else
+/// the displayed sku), JSON-LD.
+fn product_head(
+    settings: &SeoSettings,
+    product: &Value,
+    canonical: String,
+    shown: Option<&str>,
+) -> Head {
     let name = text(&product["title"]).unwrap_or_default();
     let meta = &product["metaData"];
     let mut head = defaults(settings, "");
@@ -485,7 +528,7 @@ fn product_head(settings: &SeoSettings, product: &Value, canonical: String) -> H
     if let Some(description) = text(&meta["description"]).or_else(|| text(&product["subtitle"])) {
         head.description = description.to_owned();
     }
-    let displayed = text(&product["displayedSku"]);
+    let displayed = shown.or_else(|| text(&product["displayedSku"]));
     let sku = product["skus"]
         .as_array()
         .and_then(|skus| skus.iter().find(|sku| text(&sku["sku"]) == displayed));

@@ -7,8 +7,17 @@
 //! and nothing renders: the part's refresh is under way, and the first request after it
 //! renders the document once. A render that fails (an error, the time or memory limit, a full
 //! queue, the test fault switch) answers the shell with the data inlined: counted, logged once
-//! for the fill, never an error page and never remembered.
+//! for the fill (naming the route template, never the path or the query: a search term is
+//! personal), never an error page.
+//!
+//! A document whose render failed is remembered as failed, per document key, for
+//! `ssr.failed_render_ttl` while its parts are the same entries: meanwhile its misses get the
+//! shell with the data and no render, so one page that cannot render (a CMS edit every
+//! document includes) costs one render per key and window, not one per request. Renders are
+//! also counted per client (`rate_limit.renders_per_minute`): past it, that client's misses get
+//! the shell with the data. Both limits sit just before the render, behind every cache hit.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -21,31 +30,29 @@ use super::engine::RenderError;
 use super::markup::fill_root;
 use super::pool::Pool;
 use super::settings::SsrConfig;
+use super::variant::{Variant, document_key};
 use crate::cache::{CachedAnswer, EdgeCache, Epochs, Lookup, Rendered};
 use crate::coordination::single_flight::{Outcome, SingleFlight};
+use crate::http::rate_limit::ClientRateLimit;
 use crate::observe::metrics::Metrics;
 
 const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
 
-/// The remembered answers' key of the document at `path` (the request's path as sent, one
-/// trailing slash dropped) for the web build `build`: a pod never answers a document whose
-/// chunks another build named.
-pub fn document_key(build: &str, path: &str) -> String {
-    let path = match path.strip_suffix('/') {
-        Some(trimmed) if !trimmed.is_empty() => trimmed,
-        _ => path,
-    };
-    format!("document:{build}:{path}")
-}
+/// Document keys remembered as failed at once, at most: a bound on memory however many keys
+/// fail.
+const MAX_FAILED_KEYS: u64 = 10_000;
 
 /// What a page's document is made of.
 #[derive(Debug, Clone)]
 pub struct DocumentParts {
-    /// The request's path as sent.
+    /// The page's canonical path (the router redirects any other spelling).
     pub path: String,
-    /// The app's route template it matched (`search/:query`): what the logs name, never the
-    /// path, which carries what a shopper searched for.
+    /// The variant of the page the document shows (checked against the page's data), if any.
+    pub variant: Option<Variant>,
+    /// The app's route pattern (`product/:title`): what logs name, never the path.
     pub route: &'static str,
+    /// Who asked: renders are counted per client.
+    pub client: IpAddr,
     /// The page's absolute URL, for the router.
     pub url: String,
     /// The shell with the page's head (today's document, without the first screen).
@@ -70,6 +77,11 @@ pub struct Renderer {
     public_config: Arc<str>,
     /// Document fills in flight, by document key.
     fills: SingleFlight<String, Filled>,
+    /// Documents whose last render failed, by document key, with the parts it was made from
+    /// (`key etag` each): for `ssr.failed_render_ttl`, or until a part changes.
+    failed: moka::sync::Cache<String, Arc<str>>,
+    /// Renders per client (this replica's CPU: counted here, not across replicas).
+    budget: ClientRateLimit,
 }
 
 impl Renderer {
@@ -80,12 +92,18 @@ impl Renderer {
         config: &SsrConfig,
         metrics: Arc<Metrics>,
         public_config: Arc<str>,
+        budget: ClientRateLimit,
     ) -> Self {
         Self {
-            pool: Pool::start(bundle, config),
+            pool: Pool::start(bundle, config, metrics.clone()),
             metrics,
             public_config,
             fills: SingleFlight::default(),
+            failed: moka::sync::Cache::builder()
+                .max_capacity(MAX_FAILED_KEYS)
+                .time_to_live(config.failed_render_ttl)
+                .build(),
+            budget,
         }
     }
 
@@ -107,8 +125,10 @@ impl Renderer {
 pub(super) enum Filled {
     /// Rendered and remembered: the hit path's answer from now on.
     Remembered(Arc<Rendered>),
-    /// A document not remembered (a part was stale, or the render failed).
+    /// A document not remembered (a part was stale).
     Made(Bytes),
+    /// No first screen: the shell with the data, for this reason (`bff_ssr_fallbacks_total`).
+    Shell(&'static str),
 }
 
 #[derive(Debug, Deserialize)]
@@ -140,7 +160,15 @@ impl Renderer {
         request_headers: &HeaderMap,
     ) -> Response<Body> {
         let now = Instant::now();
-        let key = document_key(build, &page.path);
+        let key = document_key(build, &page.path, page.variant.as_ref());
+        // the hit path answers most hits; a request it passed on (a variant spelled otherwise,
+        // an unknown sku) may still name a remembered document
+        if let Some(remembered) = cache.remembered_document(&key, now) {
+            cache.count_served(&remembered);
+            return CachedAnswer::remembered(&remembered)
+                .at(now)
+                .send(request_headers);
+        }
         let parts_fresh = page
             .parts
             .iter()
@@ -149,6 +177,9 @@ impl Renderer {
             return CachedAnswer::remembered(&stale)
                 .at(now)
                 .send(request_headers);
+        }
+        if self.failed_recently(&key, &page.parts) {
+            return self.shell(&page, "failed_recently", request_headers);
         }
         let renderer = self.clone();
         let filling = cache.clone();
@@ -169,17 +200,44 @@ impl Renderer {
                 return CachedAnswer::remembered(&rendered).send(request_headers);
             }
             Outcome::Completed(Filled::Made(body)) => body,
+            Outcome::Completed(Filled::Shell(reason)) => {
+                return self.shell(&page, reason, request_headers);
+            }
             // the fill's task was lost: the shell with the data, as after a failed render
-            Outcome::Panicked | Outcome::Cancelled => Bytes::from(fill_root(
-                &shell_text(&page.shell),
-                "",
-                &answers_json(&page.answers),
-                &[],
-            )),
+            Outcome::Panicked | Outcome::Cancelled => {
+                return self.shell(&page, "fill_lost", request_headers);
+            }
         };
         CachedAnswer::document(&page.parts, StatusCode::OK, HTML, made)
             .revalidated()
             .send(request_headers)
+    }
+
+    /// The shell with the page's data and no first screen, counted under `reason`.
+    fn shell(
+        &self,
+        page: &DocumentParts,
+        reason: &'static str,
+        request_headers: &HeaderMap,
+    ) -> Response<Body> {
+        self.metrics.count_render_fallback(reason);
+        let body = fill_root(
+            &shell_text(&page.shell),
+            "",
+            &answers_json(&page.answers),
+            &[],
+        );
+        CachedAnswer::document(&page.parts, StatusCode::OK, HTML, Bytes::from(body))
+            .revalidated()
+            .send(request_headers)
+    }
+
+    /// Whether the document's last render, from these very parts, failed within
+    /// `ssr.failed_render_ttl`.
+    fn failed_recently(&self, key: &str, parts: &[Lookup]) -> bool {
+        self.failed
+            .get(key)
+            .is_some_and(|made_from| *made_from == *part_signature(parts))
     }
 
     /// Renders `page` and remembers it under `key` when every part is fresh.
@@ -195,13 +253,24 @@ impl Renderer {
                 return Filled::Remembered(shared);
             }
         }
+        // the last check before the CPU is spent: every cache has been asked
+        if !self.budget.admits(page.client).await {
+            return Filled::Shell("over_budget");
+        }
         let answers = answers_json(&page.answers);
         let shell = shell_text(&page.shell);
-        let screen = match self.render(&page.url, &answers).await {
+        let url = match &page.variant {
+            Some(variant) => format!("{}?{}", page.url, variant.query()),
+            None => page.url.clone(),
+        };
+        let screen = match self.render(&url, &answers).await {
             Ok(screen) => screen,
             Err(error) => {
-                tracing::warn!(route = page.route, %error, "server render failed: the shell with the page's data is served instead");
-                return Filled::Made(Bytes::from(fill_root(&shell, "", &answers, &[])));
+                if error.is_the_documents() {
+                    self.failed.insert(key, part_signature(&page.parts));
+                }
+                tracing::warn!(http.route = %format_args!("/{}", page.route), %error, "server render failed: the shell with the page's data is served instead");
+                return Filled::Shell("render_failed");
             }
         };
         let body = Bytes::from(fill_root(&shell, &screen.markup, &answers, &screen.chunks));
@@ -245,11 +314,24 @@ impl Renderer {
             Err(RenderError::Timeout) => "timeout",
             Err(RenderError::Busy) => "busy",
             Err(RenderError::Fault) => "fault",
+            Err(RenderError::Backoff) => "backoff",
             Err(_) => "failed",
         };
         self.metrics.count_render(outcome, elapsed);
         result
     }
+}
+
+/// The parts a document is made from, each `key etag`: a failure is remembered for these.
+fn part_signature(parts: &[Lookup]) -> Arc<str> {
+    let mut signature = String::new();
+    for part in parts {
+        signature.push_str(&part.key);
+        signature.push(' ');
+        signature.push_str(part.entry.etag.to_str().unwrap_or_default());
+        signature.push('\n');
+    }
+    signature.into()
 }
 
 fn shell_text(shell: &Bytes) -> String {

@@ -24,8 +24,21 @@ pub enum RenderError {
     Busy,
     #[error("the renderer is stopped")]
     Stopped,
+    #[error("the engine is waiting to be loaded again after it was stopped")]
+    Backoff,
     #[error("the test-only fault switch failed the render")]
     Fault,
+}
+
+impl RenderError {
+    /// A failure of the document's own render (what it ran into), not of the renderer's state
+    /// (a full queue, a stopped renderer, an engine not loaded yet): remembered for its key.
+    pub fn is_the_documents(&self) -> bool {
+        matches!(
+            self,
+            Self::Script(_) | Self::Timeout | Self::Stalled | Self::Fault
+        )
+    }
 }
 
 // Fields drop in order: the context before the runtime that owns its memory.

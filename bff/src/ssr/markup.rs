@@ -1,18 +1,9 @@
 //! The rendered first screen and the page's data, put into the shell's `#root`.
 
+use crate::http::json_in_html::script_safe;
+
 /// The element the app mounts into, as Vite's `index.html` writes it.
 const ROOT: &str = r#"<div id="root"></div>"#;
-
-/// `json` made safe inside `<script type="application/json">`: nothing in it can close the
-/// element or start a comment (`<`, `>`, `&` and the two JavaScript line separators are
-/// written as escapes, which JSON reads back as the same characters).
-pub fn script_safe(json: &str) -> String {
-    json.replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
-}
 
 /// `shell` with `body` (the server-rendered markup, or nothing) inside `#root`, then the page's
 /// data (`answers`, JSON) and the scripts of its route (`chunks`, paths such as

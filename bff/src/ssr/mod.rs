@@ -7,6 +7,8 @@
 //!   remembers it under the build id for the hit path, a stale copy answers while a purged
 //!   document renders again, and a failed render serves the shell with the data inlined.
 //! - `markup`: the rendered body and the page's data put into the shell.
+//! - `variant`: what names a document: its canonical path and the one parameter (`sku`,
+//!   `activeFilter`) that changes its first screen.
 //! - `settings`: `[ssr]` in the configuration.
 
 mod document;
@@ -14,12 +16,13 @@ mod engine;
 mod markup;
 mod pool;
 mod settings;
+mod variant;
 
-pub use document::{DocumentParts, Renderer, document_key};
+pub use document::{DocumentParts, Renderer};
 pub use engine::RenderError;
-pub use markup::script_safe;
 pub use pool::Pool;
 pub use settings::SsrConfig;
+pub use variant::{Variant, VariantParam, document_key};
 
 /// Where the server bundle lives in a web build.
 pub fn bundle_path(dist_dir: &std::path::Path) -> std::path::PathBuf {

@@ -18,6 +18,11 @@ pub struct SsrConfig {
     pub timeout: Duration,
     /// The most memory one engine may hold.
     pub memory_mb: usize,
+    /// How long a document whose render failed is answered with the shell and its data
+    /// without rendering again (while its parts are unchanged): one render per document key
+    /// and window, however many requests ask for it.
+    #[serde(with = "crate::config::duration")]
+    pub failed_render_ttl: Duration,
     /// Tests only: every render fails, as a timed-out one would. Never set in production.
     pub fault_for_tests: bool,
 }
@@ -29,6 +34,7 @@ impl Default for SsrConfig {
             queue: 32,
             timeout: Duration::from_secs(1),
             memory_mb: 128,
+            failed_render_ttl: Duration::from_secs(30),
             fault_for_tests: false,
         }
     }

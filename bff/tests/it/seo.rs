@@ -117,7 +117,7 @@ async fn a_product_carries_its_price_availability_and_json_ld() {
             true,
         ),
         (
-            "/product/Falcon%2010mm",
+            "/product/falcon%2010mm",
             "/api/products/falcon%2010mm",
             false,
         ),
@@ -195,7 +195,11 @@ async fn the_second_request_for_a_products_html_makes_no_upstream_call() {
     let products = app.upstream_calls("/strapi/products/{title}").await;
     let prices = app.upstream_calls("/Products").await;
     assert_eq!((products, prices), (1, 1));
-    let again = app.get("/product/Summit%20LR").await;
+    // another spelling is a redirect to the page's one URL: nothing looked up
+    let spelled = app.get("/product/Summit%20LR").await;
+    assert_eq!(spelled.status, 301);
+    assert_eq!(spelled.header("location"), "/product/summit%20lr");
+    let again = app.get("/product/summit%20lr").await;
     assert_eq!(again.status, 200);
     assert_eq!(app.upstream_calls("/strapi/products/{title}").await, 1);
     assert_eq!(app.upstream_calls("/Products").await, 1);
@@ -231,9 +235,9 @@ async fn a_content_purge_refreshes_the_html() {
 async fn a_collection_and_a_search_page_carry_their_heads() {
     let app = start();
     let collection = app.get("/api/collections/rifles").await.json();
-    let (answer, html) = page(&app, "/collection/Rifles").await;
+    let (answer, html) = page(&app, "/collection/rifles").await;
     assert_eq!(answer.status, 200);
-    assert_common_head(&html, "/collection/Rifles");
+    assert_common_head(&html, "/collection/rifles");
     assert_eq!(
         title(&html),
         collection["metaData"]["title"].as_str().unwrap()
@@ -245,19 +249,22 @@ async fn a_collection_and_a_search_page_carry_their_heads() {
     assert_eq!(canonical(&html), format!("{ORIGIN}/collection/rifles"));
     assert!(answer.header("surrogate-key").contains("collection:rifles"));
 
-    let html = app.get("/about-us/?utm_source=x").await.text();
+    let spelled = app.get("/about-us/?utm_source=x").await;
+    assert_eq!(spelled.status, 301);
+    assert_eq!(spelled.header("location"), "/about-us?utm_source=x");
+    let html = app.get("/about-us?utm_source=x").await.text();
     assert_eq!(
         canonical(&html),
         format!("{ORIGIN}/about-us"),
         "one URL per page"
     );
 
-    let (answer, html) = page(&app, "/search/Summit").await;
+    let (answer, html) = page(&app, "/search/summit").await;
     assert_eq!(answer.status, 200);
-    assert_common_head(&html, "/search/Summit");
+    assert_common_head(&html, "/search/summit");
     assert_eq!(
         title(&html),
-        "Results for &quot;Summit&quot; | Talonforge Arms",
+        "Results for &quot;summit&quot; | Talonforge Arms",
         "as the app's search page titles itself"
     );
     assert_eq!(canonical(&html), format!("{ORIGIN}/search/summit"));

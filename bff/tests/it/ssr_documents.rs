@@ -201,7 +201,7 @@ async fn a_search_results_document_carries_the_results_in_its_body() {
     let found = app.get("/api/search?q=summit").await.json();
     let results = found["results"].as_array().unwrap();
     assert!(results.len() >= 2, "{found}");
-    let answer = app.get("/search/Summit").await;
+    let answer = app.get("/search/summit").await;
     assert_eq!(answer.status, 200);
     assert_eq!(answer.header("cache-control"), "no-cache");
     assert!(
@@ -212,7 +212,7 @@ async fn a_search_results_document_carries_the_results_in_its_body() {
     let html = answer.text();
     let body = root(&html);
     assert!(
-        body.contains(r#"Results for &quot;Summit&quot;</h1>"#),
+        body.contains(r#"Results for &quot;summit&quot;</h1>"#),
         "{body}"
     );
     for card in results {
@@ -225,10 +225,10 @@ async fn a_search_results_document_carries_the_results_in_its_body() {
     }
     assert!(!body.contains("Search is unavailable"), "{body}");
     // the answer the app asks for travels with it (its query as shown, trimmed)
-    assert_eq!(document_data(&html)["/api/search?q=Summit"]["body"], found);
+    assert_eq!(document_data(&html)["/api/search?q=summit"]["body"], found);
     assert_eq!(renders(&app, "ok").await, 1.0);
     // remembered, in the search results' own budget: the next one is a hit, not a render
-    let again = app.get("/search/Summit").await;
+    let again = app.get("/search/summit").await;
     assert!(
         again.header("cache-status").contains("; hit"),
         "{:?}",
@@ -322,6 +322,7 @@ async fn a_failed_render_serves_the_shell_with_the_data_inlined() {
     let (logs, _guard) = capture_logs();
     let mut config = test_config();
     config.ssr.fault_for_tests = true;
+    config.ssr.failed_render_ttl = Duration::from_millis(500);
     let app = start_with_web_build(config, &[]);
     let product = app.get("/api/products/summit%20lr").await.json();
     for _ in 0..2 {
@@ -339,8 +340,10 @@ async fn a_failed_render_serves_the_shell_with_the_data_inlined() {
         // no first screen, no route list: the app's router loads the route itself
         assert!(route_chunks(&html).is_empty(), "{html}");
     }
-    assert_eq!(renders(&app, "fault").await, 2.0);
+    // the failure is remembered for the document's key: the second request renders nothing
+    assert_eq!(renders(&app, "fault").await, 1.0);
     assert_eq!(renders(&app, "ok").await, 0.0);
+    assert_eq!(fallbacks(&app, "failed_recently").await, 1.0);
     let warnings = logs
         .lines()
         .into_iter()
@@ -350,9 +353,11 @@ async fn a_failed_render_serves_the_shell_with_the_data_inlined() {
                 .is_some_and(|message| message.starts_with("server render failed"))
         })
         .count();
-    assert_eq!(warnings, 2, "one line per key and fill");
+    assert_eq!(warnings, 1, "one line per key and fill");
 
+    // once the failure's window has passed, the document renders again
     app.state.ssr.set_fault(false);
+    tokio::time::sleep(Duration::from_millis(600)).await;
     let html = app.get("/product/summit%20lr").await.text();
     assert!(root(&html).contains("Summit LR</h1>"));
 }
@@ -365,7 +370,7 @@ async fn a_failed_render_logs_the_route_template_never_the_path() {
     let mut config = test_config();
     config.ssr.fault_for_tests = true;
     let app = start_with_web_build(config, &[]);
-    let answer = app.get("/search/Summit%20Rimfire%20Gift").await;
+    let answer = app.get("/search/summit%20rimfire%20gift").await;
     assert_eq!(answer.status, 200);
     let warnings: Vec<String> = logs
         .lines()
@@ -379,12 +384,12 @@ async fn a_failed_render_logs_the_route_template_never_the_path() {
         .collect();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
-        !warnings[0].contains("Rimfire") && !warnings[0].contains("/search/"),
+        !warnings[0].contains("rimfire") && !warnings[0].contains("/search/summit"),
         "{}",
         warnings[0]
     );
     assert!(
-        warnings[0].contains(r#""route":"search/:query""#),
+        warnings[0].contains(r#""http.route":"/search/:query""#),
         "{}",
         warnings[0]
     );
@@ -667,4 +672,421 @@ async fn a_policy_reload_rebuilds_a_document_from_l2_under_the_new_windows_witho
     assert_eq!(after.text(), before.text());
     assert!(cache_status_ttl(&after) > 500, "{:?}", after.headers);
     assert_eq!(renders(&app, "ok").await, 1.0, "not rendered again");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 43: one document per page a shopper can see.
+
+const SUMMIT: &str = "/product/summit%20lr";
+
+/// Every server render, whatever its outcome.
+async fn all_renders(app: &InProcess) -> f64 {
+    app.metrics()
+        .await
+        .by_label("bff_ssr_renders_total", &[], "outcome")
+        .values()
+        .sum()
+}
+
+async fn fallbacks(app: &InProcess, reason: &str) -> f64 {
+    app.metrics()
+        .await
+        .value("bff_ssr_fallbacks_total", &[("reason", reason)])
+        .unwrap_or(0.0)
+}
+
+/// The documents this replica remembers (`/admin/cache`).
+async fn documents_in_l1(app: &InProcess) -> u64 {
+    common::cache_stats::cache_stats(app, ADMIN_TOKEN).await["documents"]
+        .as_u64()
+        .unwrap()
+}
+
+/// The `href` of the document's `<link rel=canonical>`.
+fn canonical_link(html: &str) -> &str {
+    let marker = r#"<link data-seo rel="canonical" href=""#;
+    let start = html.find(marker).unwrap() + marker.len();
+    let end = html[start..].find('"').unwrap() + start;
+    &html[start..end]
+}
+
+#[tokio::test]
+async fn thirty_spellings_of_a_product_path_redirect_to_one_document_rendered_once() {
+    let redis = RedisServer::start();
+    let prefix = format!("ssr-spellings-{}:", uuid::Uuid::new_v4());
+    let app = start_with_web_build(sharing(&redis, &prefix), SECRETS);
+    let spellings = [
+        "/product/Summit%20LR",
+        "/product/SUMMIT%20LR",
+        "/product/summit%20LR",
+        "/product/sUMMIT%20lR",
+        "/product/%73ummit%20lr",
+        "/product/%53UMMIT%20LR",
+        "/product/summi%74%20lr",
+        "/product/summit%20%6Cr",
+        "/product/%20summit%20lr",
+        "/product/summit%20lr%20",
+        "/product/%20summit%20lr%20",
+        "/product/%20%20summit%20lr",
+        "/product/summit%20lr%20%20",
+        "/product/%09summit%20lr",
+        "/product/summit%20lr%09",
+        "/product/%09summit%20lr%09",
+        "/product/%20%09summit%20lr",
+        "/product/summit%20lr%09%20",
+        "/product/Summit%20LR%20",
+        "/product/%09SUMMIT%20LR",
+        "/product/%73ummit%20lr%09",
+        "/product/summit%20lr/",
+        "/product/SUMMIT%20LR/",
+        "/product/%20Summit%20Lr/",
+        "/product/Summit%20LR?utm_source=newsletter&utm_medium=email",
+        "/product/%73ummit%20lr?gclid=abc123",
+        "/product/summit%20lr%20?ref=footer&utm_content=x",
+        "/product/%20summit%20lr?fbclid=x&made_up=1",
+        "/product/SUMMIT%20lr%09?utm_campaign=spring%20sale",
+        "/product/%09%73UMMIT%20LR%20?q=a&sort=title-asc",
+    ];
+    assert_eq!(spellings.len(), 30);
+    for spelling in spellings {
+        let answer = app.get(spelling).await;
+        assert_eq!(answer.status, 301, "{spelling}: {:?}", answer.headers);
+        let query = spelling.split_once('?').map(|(_, query)| query);
+        let expected = match query {
+            Some(query) => format!("{SUMMIT}?{query}"),
+            None => SUMMIT.to_owned(),
+        };
+        assert_eq!(answer.header("location"), expected, "{spelling}");
+        assert!(!answer.text().contains("aria-busy"), "{spelling}");
+    }
+    assert_eq!(all_renders(&app).await, 0.0, "no spelling renders");
+    assert_eq!(documents_in_l1(&app).await, 0);
+
+    // the redirect's target is the canonical URL, and its document has its first screen
+    let canonical = app.get(SUMMIT).await;
+    let html = canonical.text();
+    assert_eq!(canonical.status, 200);
+    assert!(root(&html).contains("Summit LR</h1>"), "{html}");
+    assert!(!root(&html).contains(r#"aria-busy="true""#), "{html}");
+    assert!(canonical_link(&html).ends_with(SUMMIT), "{html}");
+    for spelling in spellings {
+        let location = app.get(spelling).await.header("location").to_owned();
+        let answer = app.get(&location).await;
+        assert_eq!(answer.status, 200, "{location}");
+    }
+    assert_eq!(
+        all_renders(&app).await,
+        1.0,
+        "one render for every spelling"
+    );
+    assert_eq!(documents_in_l1(&app).await, 1);
+    let stored = redis.cli(&["--scan", "--pattern", &format!("{prefix}*document*")]);
+    assert_eq!(stored.lines().count(), 1, "{stored}");
+}
+
+/// The values of the `<option>`s the markup marks selected.
+fn selected_options(markup: &str) -> Vec<String> {
+    markup
+        .split("<option")
+        .skip(1)
+        .filter(|option| option[..option.find('>').unwrap()].contains(r#"selected="""#))
+        .map(|option| {
+            let start = option.find(r#"value=""#).unwrap() + r#"value=""#.len();
+            let end = option[start..].find('"').unwrap() + start;
+            option[start..end].to_owned()
+        })
+        .collect()
+}
+
+/// The markup of the price group.
+fn price_group(markup: &str) -> &str {
+    let start = markup.find(r#"aria-label="Price""#).unwrap();
+    let end = markup[start..].find("</div>").unwrap() + start;
+    &markup[start..end]
+}
+
+#[tokio::test]
+async fn a_variant_link_shows_its_sku_or_tab_on_the_first_screen() {
+    let app = start_with_web_build(test_config(), SECRETS);
+    let product = app.get("/api/products/summit%20lr").await.json();
+    let default_price = displayed_price(&product);
+    let sku = product["skus"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|sku| {
+            sku["finalPrice"].as_f64().unwrap() != default_price
+                && sku["discountPercentage"].as_f64() == Some(0.0)
+        })
+        .unwrap()
+        .clone();
+    let code = sku["sku"].as_str().unwrap();
+    // as a shared link may spell it (the app compares skus ignoring case)
+    let path = format!("{SUMMIT}?sku={}&utm_source=share", code.to_lowercase());
+    let answer = app.get(&path).await;
+    assert_eq!(answer.status, 200);
+    let html = answer.text();
+    let body = root(&html);
+    let price = price_group(body);
+    assert!(
+        price.contains(&usd(sku["finalPrice"].as_f64().unwrap())),
+        "{price}"
+    );
+    assert!(!price.contains(&usd(default_price)), "{price}");
+    let options: Vec<String> = sku["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|variant| html_text(variant["label"].as_str().unwrap()))
+        .collect();
+    assert_eq!(selected_options(body), options, "{body}");
+    // one page, one canonical URL
+    assert_eq!(
+        canonical_link(&html),
+        format!("http://localhost:8080{SUMMIT}")
+    );
+    assert_eq!(renders(&app, "ok").await, 1.0);
+    // the variant is a document of its own: remembered, a hit from the hit path, whatever
+    // the case of its value
+    let again = app.get(&format!("{SUMMIT}?sku={code}")).await;
+    assert!(
+        again.header("cache-status").contains("; hit"),
+        "{:?}",
+        again.headers
+    );
+    assert_eq!(again.text(), html);
+    let canonical = app.get(SUMMIT).await.text();
+    assert!(price_group(root(&canonical)).contains(&usd(default_price)));
+    assert_eq!(renders(&app, "ok").await, 2.0);
+
+    // a tab of a tabbed collection: that tab selected, with its products
+    let collection = app.get("/api/collections/rifles").await.json();
+    let tab = collection["filterCategories"][0]["options"][1]["value"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let category = collection["filterCategories"][0]["title"].as_str().unwrap();
+    let in_tab: Vec<&str> =
+        collection["products"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|card| {
+                card["filterOptions"].as_array().unwrap().iter().any(|tag| {
+                    tag["filterCategory"] == category && tag["filterValue"] == tab.as_str()
+                })
+            })
+            .map(|card| card["title"].as_str().unwrap())
+            .collect();
+    assert!(!in_tab.is_empty() && in_tab.len() < collection["products"].as_array().unwrap().len());
+    let html = app
+        .get(&format!(
+            "/collection/rifles?activeFilter={}",
+            tab.to_lowercase()
+        ))
+        .await
+        .text();
+    let body = root(&html);
+    let selected = &body[body.find(r#"aria-selected="true""#).unwrap()..];
+    let selected = &selected[selected.find('>').unwrap() + 1..selected.find("</button>").unwrap()];
+    assert_eq!(selected, html_text(&tab));
+    assert_eq!(
+        body.matches(r#"class="product-card""#).count(),
+        in_tab.len(),
+        "{body}"
+    );
+    for title in in_tab {
+        assert!(
+            body.contains(&format!(">{}</", html_text(title))),
+            "{title}"
+        );
+    }
+    assert_eq!(
+        canonical_link(&html),
+        "http://localhost:8080/collection/rifles"
+    );
+}
+
+#[tokio::test]
+async fn made_up_parameters_and_unknown_values_make_no_render_and_no_entry() {
+    let app = start_with_web_build(test_config(), SECRETS);
+    let product = app.get(SUMMIT).await;
+    let collection = app.get("/collection/rifles").await;
+    assert_eq!(renders(&app, "ok").await, 2.0);
+    assert_eq!(documents_in_l1(&app).await, 2);
+    let displayed = app.get("/api/products/summit%20lr").await.json()["displayedSku"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut rng = fastrand::Rng::with_seed(43);
+    for request in 0..50 {
+        let word: String = (0..8).map(|_| rng.lowercase()).collect();
+        let (path, same_as) = match request % 10 {
+            0 => (
+                format!("{SUMMIT}?utm_source={word}&utm_medium=cpc"),
+                &product,
+            ),
+            1 => (format!("{SUMMIT}?gclid={word}"), &product),
+            2 => (format!("{SUMMIT}?fbclid={word}&{word}=1"), &product),
+            3 => (format!("{SUMMIT}?sku=TF-{word}"), &product),
+            4 => (format!("{SUMMIT}?sku={displayed}&x={word}"), &product),
+            5 => (
+                format!("{SUMMIT}?activeFilter=Semi-Auto&{word}={word}"),
+                &product,
+            ),
+            6 => (format!("/collection/rifles?{word}={word}"), &collection),
+            7 => (
+                format!("/collection/rifles?activeFilter={word}"),
+                &collection,
+            ),
+            8 => (
+                format!("/collection/rifles?activeFilter=All&sku={word}"),
+                &collection,
+            ),
+            _ => (
+                format!("/collection/rifles?utm_campaign={word}"),
+                &collection,
+            ),
+        };
+        let answer = app.get(&path).await;
+        assert_eq!(answer.status, 200, "{path}");
+        assert_eq!(answer.header("etag"), same_as.header("etag"), "{path}");
+    }
+    assert_eq!(all_renders(&app).await, 2.0, "no new render");
+    assert_eq!(documents_in_l1(&app).await, 2, "no new entry");
+}
+
+#[tokio::test]
+async fn one_client_renders_no_more_than_its_budget() {
+    const BUDGET: u32 = 10;
+    let mut config = test_config();
+    config.rate_limit.renders_per_minute = BUDGET;
+    config.rate_limit.search_per_minute = 1_000;
+    let app = start_with_web_build(config, SECRETS);
+    // distinct real variants: every non-default sku of every product, every tab of the rifles
+    let mut paths = Vec::new();
+    for api in common::cache_stats::catalogue_and_pages() {
+        let Some(title) = api.strip_prefix("/api/products/") else {
+            continue;
+        };
+        let product = app.get(&api).await.json();
+        for sku in product["skus"].as_array().into_iter().flatten() {
+            if sku["sku"] != product["displayedSku"] {
+                paths.push(format!(
+                    "/product/{title}?sku={}",
+                    sku["sku"].as_str().unwrap()
+                ));
+            }
+        }
+    }
+    for tab in ["bolt%20action", "semi-auto", "rimfire", "lever%20action"] {
+        paths.push(format!("/collection/rifles?activeFilter={tab}"));
+    }
+    // and distinct search terms
+    let mut term = 0;
+    while paths.len() < 200 {
+        term += 1;
+        paths.push(format!("/search/rifle{term}"));
+    }
+    paths.truncate(200);
+    let before = all_renders(&app).await;
+    let started = std::time::Instant::now();
+    let mut shells = 0u32;
+    for path in &paths {
+        let answer = app.get(path).await;
+        assert_eq!(answer.status, 200, "{path}");
+        let html = answer.text();
+        assert!(
+            html.contains(r#"id="document-data""#),
+            "{path}: the page's data"
+        );
+        if html.contains(r#"<div id="root"></div>"#) {
+            shells += 1;
+        }
+    }
+    let renders = all_renders(&app).await - before;
+    // the budget refills at BUDGET a minute
+    let refilled = (started.elapsed().as_secs_f64() * f64::from(BUDGET) / 60.0).floor();
+    assert!(
+        renders <= f64::from(BUDGET) + refilled,
+        "{renders} renders, budget {BUDGET} + {refilled}"
+    );
+    assert!(
+        f64::from(shells) >= 200.0 - f64::from(BUDGET) - refilled,
+        "{shells}"
+    );
+    assert_eq!(fallbacks(&app, "over_budget").await, f64::from(shells));
+}
+
+#[tokio::test]
+async fn a_footer_that_cannot_render_costs_one_render_per_document_and_window() {
+    let (logs, _guard) = capture_logs();
+    let app = start_with_web_build(test_config(), SECRETS);
+    let (status, _) = app
+        .sandbox_call(
+            axum::http::Method::PUT,
+            "/sandbox/pages/footer/variant",
+            Some(&json!({"variant": "unrenderable"})),
+        )
+        .await;
+    assert!(status.is_success());
+    let pages = [
+        "/",
+        SUMMIT,
+        "/collection/rifles",
+        "/about-us",
+        "/search/summit",
+    ];
+    let mut took = Vec::new();
+    for request in 0..100 {
+        let path = pages[request % pages.len()];
+        let started = std::time::Instant::now();
+        let answer = app.get(path).await;
+        took.push(started.elapsed());
+        assert_eq!(answer.status, 200, "{path}");
+        let html = answer.text();
+        // the shell with the data inlined, the broken footer's among it
+        assert!(html.contains(r#"<div id="root"></div>"#), "{path}: {html}");
+        assert!(
+            document_data(&html)["/api/pages/footer"]["status"] == 200,
+            "{path}"
+        );
+    }
+    took.sort_unstable();
+    println!(
+        "100 documents under a broken footer: p50 {:?}, p99 {:?} (in process)",
+        took[49], took[98]
+    );
+    let failed = all_renders(&app).await;
+    assert!((1.0..=pages.len() as f64).contains(&failed), "{failed}");
+    assert_eq!(renders(&app, "ok").await, 0.0);
+    assert_eq!(fallbacks(&app, "failed_recently").await, 100.0 - failed);
+    let loads = app
+        .metrics()
+        .await
+        .value("bff_ssr_engine_loads_total", &[("outcome", "ok")])
+        .unwrap_or(0.0);
+    assert_eq!(loads, 1.0, "no engine reload after the first load");
+    let lines: Vec<Value> = logs
+        .lines()
+        .into_iter()
+        .filter(|line| {
+            line["fields"]["message"]
+                .as_str()
+                .is_some_and(|message| message.starts_with("server render failed"))
+        })
+        .collect();
+    assert_eq!(lines.len() as f64, failed, "one line per key and fill");
+    for line in &lines {
+        let route = line["fields"]["http.route"].as_str().unwrap();
+        assert!(
+            route.starts_with('/') && !route.contains("summit"),
+            "{line}"
+        );
+        let text = line.to_string();
+        assert!(
+            !text.contains("summit%20lr") && !text.contains("/search/summit"),
+            "{line}"
+        );
+    }
 }

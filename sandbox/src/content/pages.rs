@@ -98,6 +98,11 @@ const VARIANTS: &[Variant] = &[
         name: "items-renamed",
         apply: with_items_renamed,
     },
+    Variant {
+        page: "footer",
+        name: "unrenderable",
+        apply: with_rich_text_label,
+    },
 ];
 
 /// About Us with no open positions: the storefront then hides its careers section.
@@ -112,6 +117,25 @@ fn with_items_renamed(page: &mut Value) {
         && let Some(items) = data.remove("items")
     {
         data.insert("questions".to_owned(), items);
+    }
+}
+
+/// The footer after a CMS edit that made its last bottom text a rich-text field (nested lists):
+/// every page's frame includes it, and no renderer can draw blocks where the footer shows text.
+/// The BFF relays it (counted as a shape break), and the server render of every document fails.
+fn with_rich_text_label(page: &mut Value) {
+    let text = |text: &str| json!({"type": "text", "text": text});
+    let mut list = json!({"type": "list", "format": "unordered", "children": [
+        {"type": "list-item", "children": [text("© 2026 Talonforge Arms")]}
+    ]});
+    for _ in 0..20 {
+        list = json!({"type": "list", "format": "unordered", "children": [list]});
+    }
+    if let Some(last) = page["data"]["bottom_texts"]
+        .as_array_mut()
+        .and_then(|texts| texts.last_mut())
+    {
+        last["label"] = json!([list]);
     }
 }
 

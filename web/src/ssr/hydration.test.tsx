@@ -2,15 +2,18 @@ import { act, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { unstable_HistoryRouter as HistoryRouter } from 'react-router';
 import { hydrateRoot } from 'react-dom/client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../app/app';
 import { createQueryClient } from '../app/query-client';
 import { loadFirstScreen } from '../app/first-screen';
 import { createAppHistory } from '../app/browser-history';
 import { appPage, footerPage, homePage, runtimeConfig } from '../test/fixtures';
-import { productPage, riflesCollection } from '../test/fixtures/catalogue';
+import { collection, productPage, riflesCollection } from '../test/fixtures/catalogue';
 import { setDocumentAnswers, type DocumentAnswers } from './document-data';
+import { server } from '../test/server';
 import { renderPage } from './render';
+import { HYDRATED_ATTRIBUTE } from '../lib/use-hydrated';
 
 const product = productPage();
 
@@ -156,5 +159,93 @@ describe('add to cart before its code is there', () => {
       expect(addButton()).toBeEnabled();
     });
     expect(recoverable).not.toHaveBeenCalled();
+  });
+});
+
+/**
+ * Issue 43: a link's parameters. The BFF renders a document's variant (`sku`, `activeFilter`)
+ * with the value spelled as the page's data spells it, while the browser's URL keeps the link's
+ * spelling; and it renders a filterable grid unfiltered whatever its query (`q`, `sort`, one per
+ * filter category), which the browser applies once hydrated. Neither may cost a hydration error.
+ */
+describe('a link with parameters', () => {
+  const upgrades = collection();
+  // the app's refetches once hydrated find the same data
+  beforeEach(() => {
+    server.use(
+      http.get('/api/products/:title', () => HttpResponse.json(product)),
+      http.get('/api/collections/rifles', () => HttpResponse.json(riflesCollection)),
+      http.get('/api/collections/upgrades', () => HttpResponse.json(upgrades)),
+    );
+  });
+  const links: [string, string, string, DocumentAnswers, (root: HTMLElement) => void][] = [
+    [
+      'a product sku, spelled otherwise',
+      `/product/${encodeURIComponent(product.title)}?sku=TF-SLR-308-20-FDE`,
+      `/product/${encodeURIComponent(product.title)}?sku=tf-slr-308-20-fde&utm_source=x`,
+      { [`/api/products/${product.title}`]: { status: 200, body: product } },
+      (root) => {
+        const linked = product.skus.find((candidate) => candidate.sku === 'TF-SLR-308-20-FDE');
+        const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+        expect(root.querySelector('[aria-label="Price"] .price__final')?.textContent).toBe(
+          price.format(linked?.finalPrice ?? NaN),
+        );
+      },
+    ],
+    [
+      'a tab of a tabbed collection',
+      `/collection/rifles?activeFilter=Semi-Auto`,
+      `/collection/rifles?activeFilter=semi-auto&gclid=y`,
+      { '/api/collections/rifles': { status: 200, body: riflesCollection } },
+      (root) => {
+        expect(root.querySelector('[aria-selected="true"]')?.textContent).toBe('Semi-Auto');
+      },
+    ],
+    [
+      "the filterable grid's choices",
+      `/collection/upgrades`,
+      `/collection/upgrades?q=a&sort=title-desc&category=Triggers`,
+      { '/api/collections/upgrades': { status: 200, body: upgrades } },
+      (root) => {
+        expect(root.querySelector('.filterable-grid__count')?.textContent).toBe('1 Product');
+      },
+    ],
+  ];
+
+  it.each(links)('%s hydrates without an error', async (_name, rendered, shown, own, expectShown) => {
+    const answers = { ...frame, ...own };
+    const output = await renderPage({ url: `${window.location.origin}${rendered}`, config: runtimeConfig, answers });
+    if (output.kind !== 'html') throw new Error(`rendered ${output.kind}`);
+    window.history.replaceState(null, '', shown);
+    // a fresh page: not yet taken over by an earlier test's app
+    document.documentElement.removeAttribute(HYDRATED_ATTRIBUTE);
+    const container = document.createElement('div');
+    container.id = 'root';
+    container.innerHTML = output.html;
+    document.body.append(container);
+
+    const errors = vi.spyOn(console, 'error');
+    const recoverable = vi.fn();
+    setDocumentAnswers(answers);
+    const queryClient = createQueryClient();
+    const first = await loadFirstScreen(queryClient, new URL(window.location.href));
+    if (first.kind !== 'page') throw new Error(`loaded ${first.kind}`);
+    await act(async () => {
+      hydrateRoot(
+        container,
+        <StrictMode>
+          <HistoryRouter history={createAppHistory()}>
+            <App queryClient={queryClient} first={first} />
+          </HistoryRouter>
+        </StrictMode>,
+        { onRecoverableError: recoverable },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(errors).not.toHaveBeenCalled();
+    expect(recoverable).not.toHaveBeenCalled();
+    await waitFor(() => {
+      expectShown(container);
+    });
   });
 });

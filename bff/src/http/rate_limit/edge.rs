@@ -47,6 +47,12 @@ impl ClientRateLimit {
         )
     }
 
+    /// The budget of server renders per client: counted on this replica alone (a render is
+    /// this pod's CPU), and only when a document miss would render, never on a hit.
+    pub fn renders(config: &RateLimitConfig, metrics: Arc<Metrics>) -> Self {
+        Self::new("render", config.renders_per_minute, config, metrics, None)
+    }
+
     /// The limit on CSP violation reports.
     pub fn csp_reports(
         config: &RateLimitConfig,

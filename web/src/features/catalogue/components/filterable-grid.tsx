@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useHydrated } from '../../../lib/use-hydrated';
 import {
   filterProducts,
   filterStateFromParams,
@@ -13,15 +14,23 @@ import {
 import type { Collection, FilterCategory } from '../types';
 import { ProductGrid } from './product-card';
 
+/** The grid's state before the app has taken the page over: no choices, as the server renders it. */
+const NO_CHOICES = new URLSearchParams();
+
 /**
  * The filterable grid: a sidebar with an accordion per filter category (Model only under a chosen
  * host manufacturer), 'Reset All', a search box, a sort, the result count and 'Product not found'.
  * Every choice lives in the URL, so a filtered view can be shared.
+ *
+ * The choices are not part of the server's document (one document per collection, whatever the
+ * query): the server renders the unfiltered grid, hydration renders the same, and the choices in
+ * the URL apply once the app has taken the page over.
  */
 export function FilterableGrid({ collection }: { collection: Collection }) {
   const [params, setParams] = useSearchParams();
+  const hydrated = useHydrated();
   const categories = collection.filterCategories;
-  const state = filterStateFromParams(params, categories);
+  const state = filterStateFromParams(hydrated ? params : NO_CHOICES, categories);
   const products = filterProducts(collection.products, state);
   const headingId = useId();
   const searchId = useId();
