@@ -116,7 +116,9 @@ describe('dealer registration', { timeout: 20_000 }, () => {
     await user.click(within(form).getByRole('checkbox', { name: 'I have an FFL / SOT' }));
     await user.click(within(form).getByRole('button', { name: 'Submit' }));
     expect(within(form).getByRole('textbox', { name: 'FFL Number' })).toHaveAccessibleDescription('Required');
-    expect(within(form).getByLabelText('FFL Document')).toHaveAccessibleDescription('PDF, TIF or TIFF, under 10 MB Required');
+    expect(within(form).getByLabelText('FFL Document')).toHaveAccessibleDescription(
+      'PDF, TIF or TIFF, under 10 MB Required',
+    );
     expect(within(form).getByRole('textbox', { name: 'SOT / EIN (optional)' })).not.toHaveAttribute('aria-invalid');
   });
 
