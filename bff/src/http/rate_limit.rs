@@ -12,7 +12,7 @@
 //! replicas stays 10 a minute. Without Redis, or while it does not answer, each replica limits
 //! on its own (GCRA, via `governor`), as a single replica does: the limit still holds per
 //! replica, never not at all. This replica's limiter forgets the clients whose budget is whole
-//! again every [`SWEEP_EVERY`] checks, so a stream of new addresses costs memory for about a
+//! again every `SWEEP_EVERY` checks, so a stream of new addresses costs memory for about a
 //! minute, not for the life of the process.
 //!
 //! An IPv6 client is its /64; the /48 around it (one site's allocation: 65,536 /64s) shares a
