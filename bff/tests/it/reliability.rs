@@ -303,6 +303,53 @@ async fn an_admin_connection_sending_a_header_line_a_second_is_closed_within_the
     server.stop().await;
 }
 
+/// Issue 46, finding 2: a request on the admin listener gets its own time limit
+/// (`admin.request_timeout`), as the public one does. A webhook call that sends its head and
+/// then one byte of its body is answered 504 (problem+json) at the limit, not left open.
+#[tokio::test]
+async fn an_admin_request_past_the_admin_request_timeout_gets_504() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limit = Duration::from_millis(1200);
+    let mut config = test_config();
+    config.admin.request_timeout = limit;
+    let server = start_with(config, &[]).await;
+    let address = server.admin.trim_start_matches("http://").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let started = std::time::Instant::now();
+    stream
+        .write_all(
+            b"POST /admin/webhooks/content HTTP/1.1\r\nHost: localhost\r\n\
+              Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+    let mut received = Vec::new();
+    let mut buffer = [0u8; 4096];
+    let answered = tokio::time::timeout(Duration::from_secs(10), async {
+        while !String::from_utf8_lossy(&received).contains("\r\n\r\n") {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(read) => received.extend_from_slice(&buffer[..read]),
+            }
+        }
+    })
+    .await;
+    let took = started.elapsed();
+    let text = String::from_utf8_lossy(&received).to_lowercase();
+    println!("a stalled admin request was answered after {took:?}");
+    assert!(answered.is_ok(), "no answer after {took:?}");
+    assert!(text.starts_with("http/1.1 504"), "{text}");
+    assert!(
+        text.contains("content-type: application/problem+json"),
+        "{text}"
+    );
+    assert!(
+        took >= limit && took < limit + Duration::from_secs(2),
+        "answered after {took:?}, the limit is {limit:?}"
+    );
+    server.stop().await;
+}
+
 /// A POST that sends its head and one byte of a 100-byte body, then nothing.
 async fn slow_body_request(address: &str) -> tokio::net::TcpStream {
     use tokio::io::AsyncWriteExt;
