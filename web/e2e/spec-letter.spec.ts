@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/frame';
-import { gotoHydrated, reloadHydrated } from './support/hydration';
+import { gotoHydrated, reloadHydrated, waitForHydration } from './support/hydration';
 
 /*
  * Issue 32: the specs' letter, each item in real Chromium against the real bff + sandbox.
@@ -218,16 +218,27 @@ test('the dealer registration offers the 50 states and DC, and keeps the ZIP to 
   await expect(zip).toHaveValue('20001');
 });
 
-test('the 3D page hosts the build on a canvas from /Build/: wasm under the CSP, ready at progress 1, the bridge wired to it', async ({
+test('the 3D page, reached by the Rifles menu link from home, hosts the build on a canvas from /Build/: wasm under its own CSP, ready at progress 1, the bridge wired to it', async ({
   page,
 }) => {
   const cspViolations: string[] = [];
   page.on('console', (message) => {
     if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
   });
+  // Issue 46: only the builder's document allows wasm, so the link from a page without it must
+  // load a new document (an in-app navigation would keep the home page's CSP and the build fail).
+  const home = await gotoHydrated(page, '/');
+  expect(home?.headers()['content-security-policy'] ?? '').not.toContain("'wasm-unsafe-eval'");
   const wasm = page.waitForResponse((response) => new URL(response.url()).pathname === '/Build/builder.wasm.br');
-  const document = await gotoHydrated(page, '/3dbuilder');
-  const csp = document?.headers()['content-security-policy'] ?? '';
+  const builderDocument = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/3dbuilder' && response.request().resourceType() === 'document',
+  );
+  const nav = page.getByRole('banner').getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'Rifles', exact: true }).click();
+  await nav.getByRole('link', { name: '3D Builder' }).click();
+  const document = await builderDocument;
+  await waitForHydration(page);
+  const csp = document.headers()['content-security-policy'] ?? '';
   const scriptSrc =
     csp
       .split(';')
