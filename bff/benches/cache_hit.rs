@@ -155,13 +155,13 @@ fn product_hits(
         "<div class=\"product\">Summit LR</div>".repeat(400),
         String::from_utf8_lossy(&product),
     ));
-    cache
-        .remember_document(
+    runtime
+        .block_on(cache.remember_document(
             bff::ssr::document_key(BUILD, PRODUCT_DOCUMENT, None),
             epochs,
             &parts,
             &document,
-        )
+        ))
         .unwrap_or_else(|| panic!("the document is remembered"));
     let hits = HitPath::new(
         cache,

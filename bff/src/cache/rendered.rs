@@ -58,6 +58,9 @@ impl EpochCounters {
     }
 }
 
+/// A server-rendered document's `Content-Type`.
+const DOCUMENT_TYPE: &str = "text/html; charset=utf-8";
+
 /// The headers added to a remembered answer as it is sent: the timed ones (`Age`,
 /// `Cache-Control`, `Cache-Status`), the security headers (up to 9 with HSTS) and the request id.
 const ADDED_PER_ANSWER: usize = 16;
@@ -93,16 +96,28 @@ impl Rendered {
     pub(super) fn document(
         parts: &[&Lookup],
         body: &Bytes,
+        (gzip, brotli): (Option<Bytes>, Option<Bytes>),
         epochs: Epochs,
         now: Instant,
     ) -> Option<Self> {
-        Self::new(
+        Self::with_variants(
             parts,
-            Some((body, HeaderValue::from_static("text/html; charset=utf-8"))),
+            Some((body, HeaderValue::from_static(DOCUMENT_TYPE))),
+            Some((gzip, brotli)),
             epochs,
             now,
             Some(HeaderValue::from_static("no-cache")),
         )
+    }
+
+    /// A document's gzip and brotli variants, made on the blocking pool, off the runtime's
+    /// workers (none if that task is lost: the document is then sent as it is).
+    pub(super) async fn document_variants(body: Bytes) -> (Option<Bytes>, Option<Bytes>) {
+        tokio::task::spawn_blocking(move || {
+            compressed_variants(&body, &HeaderValue::from_static(DOCUMENT_TYPE))
+        })
+        .await
+        .unwrap_or_default()
     }
 
     /// A document another replica rendered from the same parts, with the compressed variants it
@@ -115,10 +130,7 @@ impl Rendered {
     ) -> Option<Self> {
         Self::with_variants(
             parts,
-            Some((
-                &stored.body,
-                HeaderValue::from_static("text/html; charset=utf-8"),
-            )),
+            Some((&stored.body, HeaderValue::from_static(DOCUMENT_TYPE))),
             Some((stored.gzip, stored.brotli)),
             epochs,
             now,

@@ -363,14 +363,25 @@ impl EdgeCache {
     /// Remembers the server-rendered document `body` made from `parts` (looked up after
     /// `epochs` were read) under `key`, for the hit path: `None` (nothing remembered) unless
     /// every part is a fresh 200. A document made from search results goes to their budget.
-    pub fn remember_document(
+    ///
+    /// Its compressed variants are made on the blocking pool: brotli of an 80 kB document
+    /// takes about 16 ms, and on a runtime worker every connection that worker serves (hits
+    /// included) would wait that long, the hit path's p99.
+    pub async fn remember_document(
         &self,
         key: String,
         epochs: Epochs,
         parts: &[&Lookup],
         body: &Bytes,
     ) -> Option<Arc<Rendered>> {
-        let rendered = Arc::new(Rendered::document(parts, body, epochs, Instant::now())?);
+        let variants = Rendered::document_variants(body.clone()).await;
+        let rendered = Arc::new(Rendered::document(
+            parts,
+            body,
+            variants,
+            epochs,
+            Instant::now(),
+        )?);
         let searched = parts
             .iter()
             .any(|part| part.entry.route == RouteKind::Search);

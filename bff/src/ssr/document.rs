@@ -279,7 +279,10 @@ impl Renderer {
             Some(epochs) => epochs,
             None => page.epochs,
         };
-        match cache.remember_document(key.clone(), epochs, &parts, &body) {
+        match cache
+            .remember_document(key.clone(), epochs, &parts, &body)
+            .await
+        {
             Some(rendered) => {
                 if let Some(epoch) = &page.shared_epoch {
                     cache.share_document(&key, epoch, &parts, &rendered).await;

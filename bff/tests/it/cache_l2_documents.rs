@@ -67,6 +67,7 @@ async fn a_document_write_that_began_before_a_purge_is_refused_and_one_after_is_
     b.purge_tags(&["page:home".to_owned()]).await;
     let rendered = a
         .remember_document(KEY.to_owned(), a.epochs(), &[&part], &body)
+        .await
         .unwrap();
     assert!(
         !a.share_document(KEY, &epoch, &[&part], &rendered).await,
