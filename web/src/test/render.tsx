@@ -10,11 +10,14 @@ import {
   type To,
 } from 'react-router';
 import { App } from '../app/app';
+import { sharedErrorHandler } from '../app/query-client';
 import { PageRoutes } from '../app/page-routes';
 
 /** A fresh client per test, without retries (TkDodo's testing advice). */
 export function createTestQueryClient(): QueryClient {
   return new QueryClient({
+    // the app's shared error handler (the `Error: …` toast), as the shopper sees it
+    ...sharedErrorHandler(),
     defaultOptions: {
       queries: { retry: false, gcTime: Infinity },
       mutations: { retry: false },

@@ -25,6 +25,8 @@ export function useAddToCart() {
   return useMutation<AddToCartResult, Error, NewCartItem, Pending>({
     mutationKey: [...cartKeys.all, 'add'],
     scope: CART_SCOPE,
+    // announced in the banner and the drawer's own live region (feedback.ts)
+    meta: { errorToast: false },
     onMutate: (item, { client }) => {
       cartDrawerStore.set(true);
       pendingIds -= 1;
