@@ -1,5 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { defined } from '../../../test/defined';
 import { cardBrand } from '../card';
 import { CardBrands } from './card-brands';
 
@@ -32,7 +33,7 @@ describe('card brand logos (spec: card form)', () => {
       .getAllByRole('listitem')
       .filter((item) => item.getAttribute('aria-current') === 'true');
     expect(current).toHaveLength(1);
-    expect(within(current[0]!).getByRole('img', { name })).toBeInTheDocument();
+    expect(within(defined(current[0], name)).getByRole('img', { name })).toBeInTheDocument();
     expect(current[0]).toHaveClass('card-brands__brand--active');
     const announcement = screen.getByText(`${name} card detected`);
     expect(announcement).toHaveAttribute('aria-live', 'polite');
