@@ -35,6 +35,8 @@ export function renderWithClient(ui: ReactElement, queryClient = createTestQuery
  */
 export interface TestRouter {
   readonly location: Location;
+  /** Every path and search the history has been at, in order (the first included). */
+  readonly visited: readonly string[];
   navigate: (to: To | number, options?: NavigateOptions) => void;
 }
 
@@ -50,6 +52,10 @@ interface RenderRouteOptions {
 export function renderRoute(path: string, options: RenderRouteOptions = {}) {
   const queryClient = options.queryClient ?? createTestQueryClient();
   const history = UNSAFE_createMemoryHistory({ initialEntries: [path], v5Compat: true });
+  const visited = [`${history.location.pathname}${history.location.search}`];
+  history.listen(({ location }) => {
+    visited.push(`${location.pathname}${location.search}`);
+  });
   const pages = options.routes ? (
     <QueryClientProvider client={queryClient}>
       <PageRoutes routes={options.routes} queryClient={queryClient} first={null} />
@@ -62,6 +68,7 @@ export function renderRoute(path: string, options: RenderRouteOptions = {}) {
     get location() {
       return history.location;
     },
+    visited,
     navigate: (to, navigateOptions) => {
       if (typeof to === 'number') history.go(to);
       else if (navigateOptions?.replace) history.replace(to, navigateOptions.state);
