@@ -1,12 +1,15 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../api/types';
 import '../../app/routes/login';
 import { notificationStore } from '../../components/notifications/store';
 import { installFakeCaptcha } from '../../test/captcha';
-import { profile, signedInHandlers } from '../../test/fixtures/account';
+import { defined } from '../../test/defined';
+import { profile, signedInHandlers, summitOrder } from '../../test/fixtures/account';
 import { renderRoute } from '../../test/render';
 import { problem, server } from '../../test/server';
 
@@ -137,5 +140,77 @@ describe('the forgot-password form, to the letter (issue 47)', () => {
     await waitFor(() => {
       expect(router.location.pathname).toBe('/login');
     });
+  });
+});
+
+describe('orders on a phone, to the letter (issue 47)', () => {
+  // jsdom applies no stylesheet: the markup is checked here, the phone rules in account.css
+  const css = readFileSync(join(process.cwd(), 'src/features/account/account.css'), 'utf8');
+  const phone = /@media \(max-width: 900px\) \{([\s\S]*?)\n\}/.exec(css)?.[1] ?? '';
+
+  it('the order list has a card per order (Order, Date, Payment Status, Total), shown instead of the table on phones', async () => {
+    renderRoute('/profile/orders');
+    await heading('My Orders');
+    const cards = screen.getAllByRole('list').find((list) => list.classList.contains('order-cards'));
+    const card = defined(within(defined(cards, 'order cards')).getAllByRole('listitem')[0], 'order card');
+    expect([...card.querySelectorAll('dt')].map((term) => term.textContent)).toEqual([
+      'Order',
+      'Date',
+      'Payment Status',
+      'Total',
+    ]);
+    expect(within(card).getByRole('link')).toHaveAttribute('href', `/profile/orders/${String(summitOrder.id)}`);
+    expect(card).toHaveTextContent('01/09/2025');
+    expect(phone).toMatch(/\.orders-table\s*\{\s*display:\s*none;/);
+    expect(phone).toMatch(/\.order-cards\s*\{\s*display:\s*grid;/);
+  });
+
+  it("the order's unit price is hidden on phones", async () => {
+    server.use(http.get('/api/orders/:id', () => HttpResponse.json(summitOrder)));
+    renderRoute(`/profile/orders/${String(summitOrder.id)}`);
+    const table = await screen.findByRole('table', {}, { timeout: 4000 });
+    const price = within(table).getByRole('columnheader', { name: 'Price' });
+    expect(price).toHaveClass('hide-on-mobile');
+    const row = defined(within(table).getAllByRole('row')[1], 'order line');
+    const column = [...(price.parentElement?.children ?? [])].indexOf(price);
+    expect(row.children[column]).toHaveClass('hide-on-mobile');
+    expect(phone).toMatch(/\.hide-on-mobile\s*\{\s*display:\s*none;/);
+  });
+});
+
+describe('the discount programs’ texts, to the letter (issue 47)', () => {
+  it('Pro Deal: what it is, eligibility, documents and terms', async () => {
+    renderRoute('/profile/pro-deal');
+    await heading('Pro Deal');
+    expect(
+      screen.getByText(/special pricing to professionals of the firearms and outdoor industry/),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('Dealers, FFLs and retail employees are ineligible for the Pro Deal program.'),
+    ).toBeInTheDocument();
+    const terms = screen.getByRole('heading', { name: 'Terms' }).nextElementSibling as HTMLElement;
+    expect(
+      within(terms)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Pro Deal purchases are for personal use only.',
+      'No resale of Pro Deal purchases.',
+      'All sales are final.',
+      'Orders may be rejected if an item is out of stock.',
+      'The program may be changed at any time.',
+      'Abuse of the program results in the loss of Pro Deal privileges.',
+    ]);
+  });
+
+  it('LE/MIL: what it is, how it is verified, and the terms', async () => {
+    renderRoute('/profile/le-mil');
+    await heading('LE / MIL Verification');
+    expect(
+      screen.getByText(/Active and retired law enforcement officers and members of the military save/),
+    ).toBeInTheDocument();
+    const terms = screen.getByRole('heading', { name: 'Terms' }).nextElementSibling as HTMLElement;
+    expect(within(terms).getAllByRole('listitem')).toHaveLength(3);
+    expect(terms).toHaveTextContent('LE / MIL purchases are for personal use only and may not be resold.');
   });
 });
