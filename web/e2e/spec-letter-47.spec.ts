@@ -42,3 +42,19 @@ test("clicking Summit LR's card on the rifles collection opens a page whose pric
   // the canonical URL stays the page without the parameter
   await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/product\/summit%20lr$/);
 });
+
+test("the dealer map's markers have their fixed colours", async ({ page }) => {
+  await gotoHydrated(page, '/dealer-locator');
+  const pin = page.locator('.dealer-marker__pin').first();
+  await expect(pin).toBeVisible();
+  const colours = await pin.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return { fill: style.backgroundColor, edge: style.borderTopColor };
+  });
+  // every marker the same: the brand's red with a white edge (dealers.css)
+  expect(colours).toEqual({ fill: 'rgb(164, 22, 26)', edge: 'rgb(255, 255, 255)' });
+  const fills = await page
+    .locator('.dealer-marker__pin')
+    .evaluateAll((pins) => [...new Set(pins.map((element) => getComputedStyle(element).backgroundColor))]);
+  expect(fills).toEqual(['rgb(164, 22, 26)']);
+});
