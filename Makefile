@@ -107,6 +107,8 @@ test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html
 	@# Prettier, about 3 s
 	cd web && $(NPM) run format:check
 	cd web && $(NPM) run check:api
+	@# every test web/e2e/SPEC-COVERAGE.md names exists (file and title); well under 1 s
+	cd web && $(NPM) run check:coverage
 	cd web && $(NPM) run typecheck
 	cd web && $(NPM) test
 

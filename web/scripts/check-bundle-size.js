@@ -35,7 +35,10 @@ const BUDGET_BYTES = 130 * 1000; // 130 kB gzipped (spec of the storefront's fra
 // (src/app/routes.json, issue 33): each page's title and noindex now ship with the table instead
 // of a regex list and literals in the lazy page chunks, with the BFF's head source and render
 // mode (0.17 kB of the manifest's 0.82 kB): 124.22 kB.
-const PREHYDRATION_BUDGET_BYTES = 124.3 * 1000;
+// Raised to 124.9 kB for issue 47: the one shared error handler on the query and mutation caches
+// (app/query-client.ts, which the entry holds: it must see every read and write) and the product
+// page's not-yet-priced Add to Cart: 124.79 kB.
+const PREHYDRATION_BUDGET_BYTES = 124.9 * 1000;
 const PREHYDRATION_ROUTE = 'src/app/routes/product.tsx';
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 

@@ -39,6 +39,7 @@ pub async fn get(shopper: Shopper) -> Result<Json<Cart>, ApiError> {
         (status = 404, response = problems::NotFound),
         (status = 422, response = problems::Invalid),
         (status = 429, response = problems::TooManyRequests),
+        (status = 503, response = problems::CartLineUnpriced),
     )
 )]
 pub async fn add_item(
@@ -46,7 +47,7 @@ pub async fn add_item(
     shopper: Shopper,
     Validated(item): Validated<NewCartItem>,
 ) -> Result<Json<Cart>, ApiError> {
-    let line = CheckedLine::of(&catalogue, &item, shopper.request_id()).await;
+    let line = CheckedLine::of(&catalogue, &item, shopper.request_id()).await?;
     cart::add_item(&shopper, &line).await.map(Json)
 }
 

@@ -6,6 +6,7 @@
 use crate::common;
 
 use axum::http::Method;
+use common::SandboxHooks;
 use common::browser::Browser;
 use common::in_process::start;
 use serde_json::{Value, json};
@@ -323,5 +324,86 @@ async fn a_cart_line_is_named_by_the_catalogue_in_the_cart_and_the_confirmation_
     assert!(
         !body.contains("FREE") && !body.contains("Free of charge"),
         "{body}"
+    );
+}
+
+const SUMMIT_SKU: &str = "TF-SLR-65CM-24-BLK";
+
+/// Summit LR's first sku with the 20 MOA rail: what the product page sends.
+fn summit_with_rail() -> Value {
+    json!({
+        "productId": SUMMIT_SKU, "quantity": 1, "productName": "Summit LR",
+        "productUrl": "/product/summit%20lr",
+        "options": [{"label": "Add-Ons", "value": "Ironclad 20 MOA Rail"}],
+    })
+}
+
+/// Issue 47: when the catalogue could not be read at the moment of the add, the line went out
+/// bare (sku and quantity) and the upstream charged the sku alone while the toast named the
+/// add-on. An add that cannot be priced in full is refused with its own code, naming the
+/// product, and nothing is added; once the catalogue is back, the add-on is charged.
+#[tokio::test]
+async fn an_add_that_cannot_be_priced_in_full_is_refused_and_nothing_is_added() {
+    let app = start();
+    let mut browser = Browser::new(&app);
+    let refused_as = |answer: &common::browser::Answer, name: &str| {
+        assert_eq!(answer.status, 503, "{}", answer.text);
+        assert_eq!(answer.body["code"], "cart_line_unpriced", "{}", answer.text);
+        let detail = answer.body["detail"].as_str().unwrap_or_default();
+        assert!(
+            detail.starts_with(&format!("{name} was not added to your cart")),
+            "{detail}"
+        );
+    };
+
+    // the content service down: the product cannot be read
+    app.inject_fault(json!({"route": "/strapi/products/{title}", "errorStatus": 503}))
+        .await;
+    let refused = browser.post("/api/cart/items", summit_with_rail()).await;
+    refused_as(&refused, "Summit LR");
+    app.clear_faults().await;
+
+    // the live prices down: the product is read, its price cannot be
+    app.inject_fault(json!({"route": "/Products", "errorStatus": 500}))
+        .await;
+    let refused = browser.post("/api/cart/items", summit_with_rail()).await;
+    refused_as(&refused, "Summit LR");
+    app.clear_faults().await;
+
+    // add-ons for a product the hints do not find cannot be priced either
+    let unknown = browser
+        .post(
+            "/api/cart/items",
+            json!({
+                "productId": SUMMIT_SKU, "quantity": 1, "productName": "No Such Rifle",
+                "options": [{"label": "Add-Ons", "value": "Ironclad 20 MOA Rail"}],
+            }),
+        )
+        .await;
+    refused_as(&unknown, "No Such Rifle");
+
+    let cart = browser.get("/api/cart").await;
+    assert!(
+        line(&cart.body, SUMMIT_SKU).is_none(),
+        "nothing added: {}",
+        cart.text
+    );
+
+    // everything readable: the line carries the add-on and its price
+    let added = browser.post("/api/cart/items", summit_with_rail()).await;
+    assert_eq!(added.status, 200, "{}", added.text);
+    let summit = line(&added.body, SUMMIT_SKU).unwrap();
+    assert_eq!(
+        summit["options"],
+        json!([
+            {"label": "Caliber", "value": "6.5 Creedmoor"},
+            {"label": "Barrel Length", "value": "24\""},
+            {"label": "Color", "value": "Black"},
+            {"label": "Add-Ons", "value": "Ironclad 20 MOA Rail"},
+        ])
+    );
+    assert!(
+        (money(&summit["productPrice"]) - 2288.0).abs() < 0.001,
+        "{summit}"
     );
 }

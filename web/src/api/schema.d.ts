@@ -2341,6 +2341,19 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description The line cannot be priced in full now (the catalogue or the live prices cannot be read,
+         *     or add-ons were chosen for a product the catalogue does not find): nothing was added, and
+         *     the detail names the product (`code`: cart_line_unpriced).
+         */
+        CartLineUnpriced: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request conflicts with the resource's state (`code` per operation). */
         Conflict: {
             headers: {
@@ -3030,7 +3043,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamFailed"];
-            503: components["responses"]["Overloaded"];
+            503: components["responses"]["CartLineUnpriced"];
             504: components["responses"]["TimedOut"];
         };
     };

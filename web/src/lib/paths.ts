@@ -6,7 +6,9 @@ function segment(value: string): string {
 
 export const paths = {
   home: () => '/',
-  product: (title: string) => `/product/${segment(title)}`,
+  /** A product page; with `sku`, opened on that sku (`?sku=`; the canonical URL stays without it). */
+  product: (title: string, sku?: string) =>
+    sku ? `/product/${segment(title)}?sku=${encodeURIComponent(sku)}` : `/product/${segment(title)}`,
   collection: (title: string) => `/collection/${segment(title)}`,
   search: (query: string) => `/search/${segment(query)}`,
   dealerLocator: () => '/dealer-locator',

@@ -41,7 +41,7 @@ export type RenderOutput =
  */
 export async function renderPage(input: RenderInput): Promise<RenderOutput> {
   setDocumentAnswers(input.answers, true);
-  const queryClient = createQueryClient();
+  const queryClient = createQueryClient({ errorToasts: false });
   if (input.config) queryClient.setQueryData(runtimeConfigQuery.queryKey, input.config);
   const url = new URL(input.url);
   const load = await loadFirstScreen(queryClient, url);

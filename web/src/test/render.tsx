@@ -10,11 +10,14 @@ import {
   type To,
 } from 'react-router';
 import { App } from '../app/app';
+import { sharedErrorHandler } from '../app/query-client';
 import { PageRoutes } from '../app/page-routes';
 
 /** A fresh client per test, without retries (TkDodo's testing advice). */
 export function createTestQueryClient(): QueryClient {
   return new QueryClient({
+    // the app's shared error handler (the `Error: …` toast), as the shopper sees it
+    ...sharedErrorHandler(),
     defaultOptions: {
       queries: { retry: false, gcTime: Infinity },
       mutations: { retry: false },
@@ -32,6 +35,8 @@ export function renderWithClient(ui: ReactElement, queryClient = createTestQuery
  */
 export interface TestRouter {
   readonly location: Location;
+  /** Every path and search the history has been at, in order (the first included). */
+  readonly visited: readonly string[];
   navigate: (to: To | number, options?: NavigateOptions) => void;
 }
 
@@ -47,6 +52,10 @@ interface RenderRouteOptions {
 export function renderRoute(path: string, options: RenderRouteOptions = {}) {
   const queryClient = options.queryClient ?? createTestQueryClient();
   const history = UNSAFE_createMemoryHistory({ initialEntries: [path], v5Compat: true });
+  const visited = [`${history.location.pathname}${history.location.search}`];
+  history.listen(({ location }) => {
+    visited.push(`${location.pathname}${location.search}`);
+  });
   const pages = options.routes ? (
     <QueryClientProvider client={queryClient}>
       <PageRoutes routes={options.routes} queryClient={queryClient} first={null} />
@@ -59,6 +68,7 @@ export function renderRoute(path: string, options: RenderRouteOptions = {}) {
     get location() {
       return history.location;
     },
+    visited,
     navigate: (to, navigateOptions) => {
       if (typeof to === 'number') history.go(to);
       else if (navigateOptions?.replace) history.replace(to, navigateOptions.state);

@@ -10,17 +10,27 @@
 //! the product's own add-on labels. The line's prices are the catalogue's too (specs: cart line
 //! payload, `productPrice` the listed price and `price` the final one): the sku's live price and
 //! final price, each plus the chosen add-ons' `add_on_price`; commerce checks them and charges
-//! them. When the product cannot be found (a wrong hint, or the content service down) those
-//! fields are dropped and commerce names and prices the line from its own sku table. `notes` and `buildId` are never relayed: no screen of the specs shows or edits either
-//! (the payload's `buildId` is null, and the web sends `notes` as null too).
+//! them. When the hints name no product of the catalogue and the shopper chose no add-ons, those
+//! fields are dropped and commerce names and prices the line from its own sku table. An add that
+//! cannot be priced in full is refused, and nothing is added (issue 47: the upstream charged the
+//! bare sku while the toast named the add-on): the catalogue cannot be read, the live price map
+//! cannot price the sku, or add-ons were chosen for a product the hints do not find. The refusal
+//! is a 503 `cart_line_unpriced` naming the product. `notes` and `buildId` are never relayed: no
+//! screen of the specs shows or edits either (the payload's `buildId` is null, and the web sends
+//! `notes` as null too).
 
+use axum::http::StatusCode;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::model::{CartOption, NewCartItem};
 use crate::commerce::catalogue::content::{ProductContent, SkuContent};
 use crate::commerce::catalogue::{Catalogue, SkuPricing};
+use crate::http::error::ApiError;
 use crate::http::request_id::RequestId;
+
+/// The problem `code` of an add refused because it cannot be priced in full.
+pub const UNPRICED_CODE: &str = "cart_line_unpriced";
 
 /// The option pair that carries a line's add-ons (the web's `ADD_ONS_LABEL`).
 const ADD_ONS_LABEL: &str = "Add-Ons";
@@ -53,29 +63,37 @@ pub struct CheckedLine {
 
 impl CheckedLine {
     /// `item` as the catalogue has it: its product looked up by the title in `productUrl`,
-    /// then by `productName` (each through the edge cache).
-    pub async fn of(catalogue: &Catalogue, item: &NewCartItem, request_id: &RequestId) -> Self {
+    /// then by `productName` (each through the edge cache), priced from the live price map with
+    /// its add-ons. Refused ([`unpriced`]) when that cannot be done in full.
+    pub async fn of(
+        catalogue: &Catalogue,
+        item: &NewCartItem,
+        request_id: &RequestId,
+    ) -> Result<Self, ApiError> {
         for title in hinted_titles(item) {
             match catalogue.product_content(&title, request_id.clone()).await {
                 Ok(Some(product)) => {
                     if let Some(mut line) = Self::from_product(item, &product) {
                         let live = catalogue
                             .live_pricing(&item.product_id, request_id.clone())
-                            .await;
-                        if let Some(live) = live {
-                            line.priced(&live, add_ons_price(&line.options, &product));
-                        }
-                        return line;
+                            .await
+                            .ok_or_else(|| unpriced(&product.title))?;
+                        line.priced(&live, add_ons_price(&line.options, &product));
+                        return Ok(line);
                     }
                 }
                 Ok(None) => {}
                 Err(err) => {
-                    tracing::warn!(error = %err, "catalogue unavailable for a cart line; its shown fields are left to commerce");
-                    break;
+                    tracing::warn!(error = %err, "catalogue unavailable for a cart line: the add is refused");
+                    return Err(unpriced(&shown_name(item)));
                 }
             }
         }
-        Self::bare(item)
+        if chose_add_ons(item) {
+            // add-ons of a product the catalogue does not know cannot be priced: not dropped unseen
+            return Err(unpriced(&shown_name(item)));
+        }
+        Ok(Self::bare(item))
     }
 
     /// The line with `product`'s name, URL, image and options, when the sku is one of its skus.
@@ -132,6 +150,39 @@ impl CheckedLine {
             price: None,
         }
     }
+}
+
+/// The refusal of an add that cannot be priced in full: a 503 (the catalogue or the price map
+/// is expected back), naming the product, and nothing added.
+fn unpriced(product: &str) -> ApiError {
+    ApiError::Refused {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        code: UNPRICED_CODE,
+        detail: format!(
+            "{product} was not added to your cart: its price, with the options and add-ons you chose, cannot be checked right now. Please try again in a moment."
+        ),
+        errors: None,
+        members: serde_json::Map::new(),
+    }
+}
+
+/// The product's name for the refusal when the catalogue cannot say it: the name the page sent
+/// (bounded by the payload's validation), else the sku.
+fn shown_name(item: &NewCartItem) -> String {
+    item.product_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .unwrap_or(&item.product_id)
+        .to_owned()
+}
+
+/// Whether the shopper chose any add-on (a non-empty `Add-Ons` pair).
+fn chose_add_ons(item: &NewCartItem) -> bool {
+    item.options
+        .iter()
+        .flatten()
+        .any(|option| option.label == ADD_ONS_LABEL && !option.value.trim().is_empty())
 }
 
 /// Where the browser says the product is: the title of its `/product/{title}` URL, then its

@@ -68,6 +68,10 @@ problem_responses! {
     /// search_unavailable), or the BFF is at its concurrency limit (`code`: overloaded);
     /// `Retry-After` says when to retry.
     SearchUnavailable;
+    /// The line cannot be priced in full now (the catalogue or the live prices cannot be read,
+    /// or add-ons were chosen for a product the catalogue does not find): nothing was added, and
+    /// the detail names the product (`code`: cart_line_unpriced).
+    CartLineUnpriced;
     /// The request or an upstream call exceeded its deadline (`code`: timeout, upstream_timeout).
     TimedOut;
 }

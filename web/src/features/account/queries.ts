@@ -40,11 +40,15 @@ export const orderQuery = (id: string) =>
   queryOptions({
     queryKey: accountKeys.order(id),
     queryFn: ({ signal }) => getOrder(id, signal),
+    // the confirmation page answers these itself ("Order not found")
+    meta: { quietStatuses: [400, 404] },
   });
 
 export const newsletterStatusQuery = queryOptions({
   queryKey: accountKeys.newsletter(),
   queryFn: ({ signal }) => getNewsletterStatus(signal),
+  // without it the form starts from the profile's own flag
+  meta: { errorToast: false },
 });
 
 export function useAccount() {
@@ -56,6 +60,8 @@ export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (update: ProfileUpdate) => updateAccount(update),
+    // the form shows field errors inline and hands the rest to notifyError itself
+    meta: { errorToast: false },
     onSuccess: async (profile: Profile) => {
       queryClient.setQueryData(accountKeys.profile(), profile);
       await queryClient.invalidateQueries({ queryKey: sessionKeys.all });
@@ -69,6 +75,8 @@ export function useSaveAddress() {
   return useMutation({
     mutationFn: ({ id, address }: { id: number | null; address: Address }) =>
       id === null ? createAddress(address) : updateAddress(id, address),
+    // the form shows field errors inline and hands the rest to notifyError itself
+    meta: { errorToast: false },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.profile() }),
   });
 }
@@ -83,11 +91,11 @@ export function useDeleteAddress() {
 }
 
 export function useChangePassword() {
-  return useMutation({ mutationFn: (change: ChangePassword) => changePassword(change) });
+  return useMutation({ mutationFn: (change: ChangePassword) => changePassword(change), meta: { errorToast: false } });
 }
 
 export function useResendVerification() {
-  return useMutation({ mutationFn: resendVerification });
+  return useMutation({ mutationFn: resendVerification, meta: { errorToast: false } });
 }
 
 interface NewsletterChange {
@@ -102,6 +110,7 @@ interface NewsletterChange {
 export function useNewsletterPreference() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorToast: false },
     mutationFn: (change: NewsletterChange) =>
       change.subscribe
         ? subscribe({
@@ -123,6 +132,8 @@ export function useApplyForProDeal() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (files: readonly File[]) => applyForProDeal(files),
+    // the form shows its own texts for a refused application
+    meta: { errorToast: false },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.profile() }),
   });
 }
@@ -135,6 +146,8 @@ export function useCompleteMilitaryVerification() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (callback: MilitaryCallback) => completeMilitaryVerification(callback),
+    // on error nothing further happens (companion spec, LE/MIL flow): the failure is only logged
+    meta: { errorToast: false },
     onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.profile() }),
   });
 }

@@ -13,18 +13,28 @@ import { login, register } from './api';
 
 export function useSignIn() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: login, onSuccess: (session) => signedIn(queryClient, session) });
+  return useMutation({
+    mutationFn: login,
+    meta: { errorToast: false },
+    onSuccess: (session) => signedIn(queryClient, session),
+  });
 }
 
 export function useRegister() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: register, onSuccess: (session) => signedIn(queryClient, session) });
+  return useMutation({
+    mutationFn: register,
+    meta: { errorToast: false },
+    onSuccess: (session) => signedIn(queryClient, session),
+  });
 }
 
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => unwrap(api.POST('/api/auth/logout')),
+    // nothing to tell: the session is gone either way
+    meta: { errorToast: false },
     // the BFF has dropped the session even when the upstream logout failed: forget it either way
     onSettled: () => forgetSignedInUser(queryClient),
   });

@@ -37,6 +37,8 @@ export function useSetCartItemQuantity() {
   return useMutation<Cart, Error, QuantityChange, Pending>({
     mutationKey: [...cartKeys.all, 'quantity'],
     scope: CART_SCOPE,
+    // announced in the banner and the drawer's own live region (feedback.ts)
+    meta: { errorToast: false },
     onMutate: (change, { client }) => {
       const quantity = Math.max(0, 'by' in change ? shownQuantity(client, change.id) + change.by : change.quantity);
       targets.set(change, quantity);
@@ -69,6 +71,8 @@ export function useRemoveCartItem() {
   return useMutation<Cart, Error, { id: number }, Pending>({
     mutationKey: [...cartKeys.all, 'remove'],
     scope: CART_SCOPE,
+    // announced in the banner and the drawer's own live region (feedback.ts)
+    meta: { errorToast: false },
     onMutate: ({ id }, { client }) => begin(client, { kind: 'remove', id }),
     mutationFn: ({ id }) => cartApi.removeCartItem(id),
     onSuccess: (cart, _line, _pending, { client }) => {
@@ -90,6 +94,8 @@ export function useApplyPromoCode() {
   return useMutation<Cart, Error, string, Pending>({
     mutationKey: [...cartKeys.all, 'promo-code'],
     scope: CART_SCOPE,
+    // announced in the banner and the drawer's own live region (feedback.ts)
+    meta: { errorToast: false },
     onMutate: (_code, { client }) => begin(client, { kind: 'none' }),
     mutationFn: (code) => cartApi.applyPromoCode(code.trim()),
     onSuccess: (cart, _code, _pending, { client }) => {

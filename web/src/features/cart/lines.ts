@@ -31,6 +31,23 @@ export function existingLine(cart: Pick<Cart, 'items'>, item: NewCartItem): Cart
   return cart.items.find((line) => isSameLine(line, item));
 }
 
+/**
+ * The line of an add's answer that the add made or grew: the line grown (`grownId`), else the
+ * sku's line with the item's options, else the sku's newest line. The toast names this line, as
+ * the cart has it, not what the page sent (issue 47: a page's add-on the cart did not take must
+ * not be announced as added).
+ */
+export function answeredLine(cart: Pick<Cart, 'items'>, item: NewCartItem, grownId?: number): CartItem | undefined {
+  const grown = grownId === undefined ? undefined : cart.items.find((line) => line.id === grownId);
+  if (grown) return grown;
+  const lines = cart.items.filter((line) => line.productId === item.productId);
+  const sameChoice = lines.find((line) => sameOptions(line.options, optionsOf(item)));
+  return (
+    sameChoice ??
+    lines.reduce<CartItem | undefined>((newest, line) => (!newest || line.id > newest.id ? line : newest), undefined)
+  );
+}
+
 /** '{product and options}' of the add and update messages: `Name (Label: Value, Label: Value)`. */
 export function describeItem(name: string, options: readonly CartOption[]): string {
   if (options.length === 0) return name;

@@ -2,11 +2,11 @@ import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import { cartItem } from '../../test/fixtures';
+import { cartItem, emptyCart } from '../../test/fixtures';
 import { createFakeCart, newItem } from '../../test/fixtures/cart';
 import { createTestQueryClient } from '../../test/render';
 import { problem, server } from '../../test/server';
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { notificationStore } from '../../components/notifications/store';
 import { cartAnnouncementStore } from './feedback';
 import { cartDrawerStore, cartQuery, useCartItemCount } from './index';
@@ -199,6 +199,69 @@ describe('useAddToCart', () => {
     });
     expect(notificationStore.get()).toEqual({ type: 'error', message: 'Error: The commerce service failed' });
     expect(result.current.count).toBe(0);
+    expect(result.current.cart?.items).toEqual([]);
+  });
+  it('names in its toast what the cart answer says was added, not what the page asked for (issue 47)', async () => {
+    const fake = createFakeCart();
+    server.use(...fake.handlers);
+    const { result } = setup();
+    await waitFor(() => {
+      expect(result.current.cart).toBeDefined();
+    });
+    // the cart's answer holds the sku without the add-on the page sent
+    const answered = {
+      ...emptyCart,
+      items: [
+        cartItem({
+          id: 7,
+          productId: 'TF-SLR-65CM-24-BLK',
+          productName: 'Summit LR',
+          options: [{ label: 'Caliber', value: '6.5 Creedmoor' }],
+        }),
+      ],
+    };
+    server.use(http.post('/api/cart/items', () => HttpResponse.json(answered)));
+
+    act(() => {
+      result.current.add.mutate(
+        newItem('TF-SLR-65CM-24-BLK', {
+          options: [
+            { label: 'Caliber', value: '6.5 Creedmoor' },
+            { label: 'Add-Ons', value: 'Ironclad 20 MOA Rail' },
+          ],
+        }),
+      );
+    });
+    await waitFor(() => {
+      expect(result.current.add.isSuccess).toBe(true);
+    });
+    expect(notificationStore.get()?.message).toBe('You added Summit LR (Caliber: 6.5 Creedmoor) to your shopping cart');
+  });
+
+  it("announces the BFF's refusal of an add it cannot price in full, naming the product, and adds nothing", async () => {
+    const fake = createFakeCart();
+    server.use(...fake.handlers);
+    const { result } = setup();
+    await waitFor(() => {
+      expect(result.current.cart).toBeDefined();
+    });
+    const detail =
+      'Summit LR was not added to your cart: its price, with the options and add-ons you chose, cannot be checked right now. Please try again in a moment.';
+    server.use(
+      http.post('/api/cart/items', () =>
+        problem(503, { title: 'Service Unavailable', detail, code: 'cart_line_unpriced' }),
+      ),
+    );
+
+    act(() => {
+      result.current.add.mutate(
+        newItem('TF-SLR-65CM-24-BLK', { options: [{ label: 'Add-Ons', value: 'Ironclad 20 MOA Rail' }] }),
+      );
+    });
+    await waitFor(() => {
+      expect(result.current.add.isError).toBe(true);
+    });
+    expect(notificationStore.get()).toEqual({ type: 'error', message: `Error: ${detail}` });
     expect(result.current.cart?.items).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { Cart, NewCartItem } from '../../api/types';
 import * as cartApi from './api';
 import { announce, announceCartError, announceInventoryWarnings } from './feedback';
-import { addedMessage, describeItem, existingLine, optionsOf, updatedMessage } from './lines';
+import { addedMessage, answeredLine, describeItem, existingLine, optionsOf, updatedMessage } from './lines';
 import { cartDrawerStore, cartKeys } from './queries';
 import { begin, CART_SCOPE, confirm, confirmedCart, settle, type Pending } from './sync';
 
@@ -12,6 +12,8 @@ let pendingIds = 0;
 export interface AddToCartResult {
   cart: Cart;
   action: 'added' | 'updated';
+  /** The line grown, for an update. */
+  lineId?: number;
 }
 
 /**
@@ -25,6 +27,8 @@ export function useAddToCart() {
   return useMutation<AddToCartResult, Error, NewCartItem, Pending>({
     mutationKey: [...cartKeys.all, 'add'],
     scope: CART_SCOPE,
+    // announced in the banner and the drawer's own live region (feedback.ts)
+    meta: { errorToast: false },
     onMutate: (item, { client }) => {
       cartDrawerStore.set(true);
       pendingIds -= 1;
@@ -34,13 +38,17 @@ export function useAddToCart() {
       const line = existingLine(await confirmedCart(client), item);
       if (line) {
         const cart = await cartApi.updateCartItem(line.id, line.quantity + (item.quantity ?? 1));
-        return { cart, action: 'updated' };
+        return { cart, action: 'updated', lineId: line.id };
       }
       return { cart: await cartApi.addCartItem(item), action: 'added' };
     },
-    onSuccess: ({ cart, action }, item, _pending, { client }) => {
+    onSuccess: ({ cart, action, lineId }, item, _pending, { client }) => {
       confirm(client, cart);
-      const description = describeItem(item.productName ?? item.productId, optionsOf(item));
+      // the line as the cart's answer has it: what was added, not what the page asked for
+      const line = answeredLine(cart, item, lineId);
+      const description = line
+        ? describeItem(line.productName, line.options)
+        : describeItem(item.productName ?? item.productId, optionsOf(item));
       announce(action === 'added' ? addedMessage(description) : updatedMessage(description), 'success');
       announceInventoryWarnings(cart);
     },

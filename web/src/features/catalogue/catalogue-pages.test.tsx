@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { installFakeCaptcha } from '../../test/captcha';
 import { collection, productCard, productPage, riflesCollection, sku } from '../../test/fixtures/catalogue';
 import { renderRoute } from '../../test/render';
+import { NOT_YET_PRICED } from './components/product-page';
 import { problem, server } from '../../test/server';
 
 // the lazily loaded route modules, compiled once before the tests (not inside the first one's time)
@@ -102,7 +103,7 @@ describe('product page', { timeout: 20_000 }, () => {
     });
   });
 
-  it("reads 'Coming Soon' for a sku priced 0 and offers no Add to Cart", async () => {
+  it("reads 'Coming Soon' for an in-stock sku priced 0, with a disabled Add to Cart that says why and no notify form", async () => {
     const copperhead = productPage({
       title: 'Copperhead Limited',
       skus: [sku('TF-CPH', 0, 0, 1, [])],
@@ -112,8 +113,25 @@ describe('product page', { timeout: 20_000 }, () => {
     renderRoute('/product/copperhead%20limited');
     await h1('Copperhead Limited');
     expect(screen.getByRole('group', { name: 'Price' })).toHaveTextContent('Coming Soon');
-    expect(screen.queryByRole('button', { name: 'Add to Cart' })).not.toBeInTheDocument();
+    const add = screen.getByRole('button', { name: 'Add to Cart' });
+    expect(add).toBeDisabled();
+    expect(add).toHaveAccessibleDescription(NOT_YET_PRICED);
+    expect(screen.queryByRole('form', { name: /Out of stock/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
+  });
+
+  it("reads 'Coming Soon' for an out-of-stock sku priced 0: no Add to Cart, the notify form", async () => {
+    const copperhead = productPage({
+      title: 'Copperhead Limited',
+      skus: [sku('TF-CPH', 0, 0, 0, [])],
+      displayType: 'product-short',
+    });
+    server.use(http.get('/api/products/:title', () => HttpResponse.json(copperhead)));
+    renderRoute('/product/copperhead%20limited');
+    await h1('Copperhead Limited');
+    expect(screen.getByRole('group', { name: 'Price' })).toHaveTextContent('Coming Soon');
+    expect(screen.queryByRole('button', { name: 'Add to Cart' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('form', { name: /Out of stock/ })).toBeInTheDocument();
   });
 
   it('shows the not-found page for a product that does not exist', async () => {

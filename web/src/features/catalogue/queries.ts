@@ -24,6 +24,8 @@ export function productQuery(title: string) {
     queryKey: catalogueKeys.product(title),
     queryFn: ({ signal }) => fetchProduct(normalise(title), signal),
     staleTime: FIVE_MINUTES,
+    // the page shows its 404 as "Page not found"
+    meta: { quietStatuses: [404] },
   });
 }
 
@@ -32,6 +34,8 @@ export function collectionQuery(title: string) {
     queryKey: catalogueKeys.collection(title),
     queryFn: ({ signal }) => fetchCollection(normalise(title), signal),
     staleTime: FIVE_MINUTES,
+    // the page shows its 404 as "Page not found"
+    meta: { quietStatuses: [404] },
   });
 }
 
@@ -42,6 +46,8 @@ export function searchQuery(query: string) {
     staleTime: FIVE_MINUTES,
     // the BFF already retried, coalesced and served what it had: its 503 or 429 is an answer
     retry: false,
+    // the page says "Search is unavailable" or "Too many searches" itself (lib/search-failure.ts)
+    meta: { errorToast: false },
   });
 }
 

@@ -13,6 +13,8 @@ export function pageQuery<N extends PageName>(name: N) {
     queryKey: contentKeys.page(name),
     queryFn: ({ signal }) => fetchPage(name, signal),
     staleTime: 5 * 60_000,
+    // content page failures fall back to defaults silently (spec §8)
+    meta: { errorToast: false },
   });
 }
 

@@ -13,6 +13,8 @@ export function dealersQuery(search: DealerSearch) {
     queryKey: dealerKeys.search(search),
     queryFn: ({ signal }) => fetchDealers(search, signal),
     staleTime: 5 * 60_000,
+    // an unknown zip's 404 is the page's own 'Geocoding request failed'
+    meta: { quietStatuses: [404] },
   });
 }
 
@@ -23,7 +25,11 @@ export function dealersQuery(search: DealerSearch) {
 export function dealersLoader(queryClient: QueryClient) {
   return async ({ request }: LoaderFunctionArgs) => {
     const search = searchFromParams(new URL(request.url).searchParams);
-    await queryClient.query({ ...dealersQuery(search), staleTime: 'static' }).catch(() => undefined);
+    // the page shows this load's failure as it is (no second fetch on mount), so it is told now
+    const query = dealersQuery(search);
+    await queryClient
+      .query({ ...query, staleTime: 'static', meta: { ...query.meta, pageLoad: true } })
+      .catch(() => undefined);
     return null;
   };
 }

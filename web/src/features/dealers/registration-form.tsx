@@ -48,6 +48,8 @@ const SERVER_FIELDS = [
  */
 export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) {
   const send = useMutation({
+    // the form resets its captcha and shows the failure itself (onFailure below)
+    meta: { errorToast: false },
     mutationFn: (values: DealerRegistrationValues) =>
       registerDealer(
         registrationParts(values),

@@ -24,7 +24,7 @@ const empty: Values = { firstName: '', lastName: '', email: '', lookingFor: '', 
  * clears the form; failure clears and resets the captcha and goes to the shared error handler.
  */
 export function ImageRequestForm({ labelledBy }: { labelledBy: string }) {
-  const send = useMutation({ mutationFn: requestImages });
+  const send = useMutation({ mutationFn: requestImages, meta: { errorToast: false } });
   const {
     form: {
       register,

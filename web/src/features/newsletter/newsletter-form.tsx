@@ -23,7 +23,7 @@ interface NewsletterFormProps {
  */
 export function NewsletterForm({ labelledBy, submitLabel = 'Subscribe' }: NewsletterFormProps) {
   const { user } = useSession();
-  const subscribe = useMutation({ mutationFn: subscribeToNewsletter });
+  const subscribe = useMutation({ mutationFn: subscribeToNewsletter, meta: { errorToast: false } });
   const {
     form: {
       register,

@@ -29,6 +29,8 @@ export function suggestionsQuery(query: string) {
     },
     staleTime: 60_000,
     retry: false,
+    // the overlay says "Search is unavailable" or "Too many searches" itself
+    meta: { errorToast: false },
   });
 }
 

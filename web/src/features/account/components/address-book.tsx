@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Profile, StoredAddress } from '../../../api/types';
 import { Dialog } from '../../../components/ui/dialog';
-import { notify, notifyError } from '../../../components/notifications/store';
+import { notify } from '../../../components/notifications/store';
 import { useDeleteAddress } from '../queries';
 import { AccountPage } from './account-page';
 import { AddressLines, defaultAddresses, DefaultAddressCard } from './address-card';
@@ -101,9 +101,9 @@ function AddressBook({ profile }: { profile: Profile }) {
                     setPendingDelete(null);
                     notify({ message: 'The address has been deleted.', type: 'success' });
                   },
-                  onError: (error) => {
+                  // the failure itself is told by the shared handler (app/query-client.ts)
+                  onError: () => {
                     setPendingDelete(null);
-                    notifyError(error);
                   },
                 });
               }}

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Profile } from '../../../api/types';
-import { notify, notifyError } from '../../../components/notifications/store';
+import { notify } from '../../../components/notifications/store';
 import { once } from '../once';
 import { militaryProgram } from '../programs';
 import { useCompleteMilitaryVerification, useStartMilitaryVerification } from '../queries';
@@ -119,7 +119,7 @@ function StartVerification() {
                 type: 'error',
               });
           },
-          onError: notifyError,
+          // a failure is told by the shared handler (app/query-client.ts)
         });
       }}
     >

@@ -13,7 +13,7 @@ export const FORGOT_PASSWORD_FAILED = 'Something went wrong, please try again la
 /** Request a password reset. Success: the server's message on the login page; failure: a generic error (spec). */
 export function ForgotPasswordForm() {
   const navigate = useNavigateWhenShown();
-  const request = useMutation({ mutationFn: forgotPassword });
+  const request = useMutation({ mutationFn: forgotPassword, meta: { errorToast: false } });
   const {
     form: {
       register,

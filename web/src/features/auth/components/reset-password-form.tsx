@@ -13,7 +13,7 @@ export const PASSWORD_RESET_FAILED = 'Something went wrong, please try again';
 /** Set a new password with the token from the e-mailed link (query parameter `token`). */
 export function ResetPasswordForm({ token }: { token: string }) {
   const navigate = useNavigateWhenShown();
-  const reset = useMutation({ mutationFn: resetPassword });
+  const reset = useMutation({ mutationFn: resetPassword, meta: { errorToast: false } });
   const {
     form: {
       register,

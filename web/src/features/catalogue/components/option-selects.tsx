@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { OptionSelect } from '../logic/options';
+import { isColourSelect, type OptionSelect } from '../logic/options';
 import type { ColorOption } from '../types';
 
 /** Marks a value that exists but is out of stock (it stays selectable). */
@@ -27,7 +27,7 @@ export function OptionSelects({ selects, colorOptions, onChoose }: OptionSelects
               onChoose(index, value);
             }}
           />
-          {select.key === 'color' && colorOptions.length > 0 ? (
+          {isColourSelect(select.key) && colorOptions.length > 0 ? (
             <Swatches
               select={select}
               colorOptions={colorOptions}

@@ -43,7 +43,7 @@ interface ProductCardProps {
 
 /**
  * A product as collections, search results and related products show it: image, title, subtitle
- * and the displayed sku's price, linking to the product page (prefetched on hover, focus or
+ * and the displayed sku's price, linking to the product page opened on that sku (`?sku=`) (prefetched on hover, focus or
  * touchstart, and on touch devices when it enters the viewport: use-in-view-prefetch.ts), and a
  * quick '+' add-to-cart button when the product has no variants and is in stock.
  */
@@ -61,7 +61,8 @@ export function ProductCard({ product, showFfl = false, headingLevel = 2, imageL
   return (
     <article className="product-card" aria-labelledby={titleId}>
       <Link
-        to={paths.product(product.title)}
+        // opens on the sku whose price the card shows (issue 47)
+        to={paths.product(product.title, sku?.sku)}
         className="product-card__link"
         onMouseEnter={prefetch}
         onFocus={prefetch}

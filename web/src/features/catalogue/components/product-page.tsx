@@ -1,5 +1,5 @@
 import '../catalogue.css';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Breadcrumbs, PageMeta } from '../../content';
 import { canAddToCart, cartLineFor, cartOptions } from '../logic/cart-line';
@@ -105,6 +105,8 @@ export function ProductPage({ product, reviews }: ProductPageProps) {
             <AddToCartButton line={cartLineFor({ product, sku, addOns })} className="button product-page__add">
               Add to Cart
             </AddToCartButton>
+          ) : sku?.inStock ? (
+            <NotYetPriced />
           ) : null}
           <StockAlertForm
             productName={product.title}
@@ -126,6 +128,27 @@ export function ProductPage({ product, reviews }: ProductPageProps) {
         </section>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * An in-stock sku priced 0 reads 'Coming Soon' (spec): Add to Cart is there but disabled, and says
+ * why. No back-in-stock form: the sku is in stock, so such an alert would never fire (a deliberate
+ * difference, web/e2e/SPEC-COVERAGE.md).
+ */
+export const NOT_YET_PRICED = 'This item is not priced yet, so it cannot be added to the cart. Please check back soon.';
+
+function NotYetPriced() {
+  const whyId = useId();
+  return (
+    <>
+      <button type="button" className="button product-page__add" disabled aria-describedby={whyId}>
+        Add to Cart
+      </button>
+      <p id={whyId} className="product-page__why">
+        {NOT_YET_PRICED}
+      </p>
+    </>
   );
 }
 

@@ -28,7 +28,7 @@ export interface StockAlertFormProps {
 export default function StockAlertFields({ productName, sku, options }: StockAlertFormProps) {
   const headingId = useId();
   const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
-  const send = useMutation({ mutationFn: sendStockAlert });
+  const send = useMutation({ mutationFn: sendStockAlert, meta: { errorToast: false } });
   const {
     form: {
       register,

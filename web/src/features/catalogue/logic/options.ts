@@ -42,6 +42,15 @@ export function selectKeys(skus: readonly ProductSku[]): SelectKey[] {
   }));
 }
 
+/**
+ * Whether a select is the colour, whose values get swatches: the variant type's title in any
+ * letter case and either spelling (`color`, `Color`, `colour`, ` COLOURS `), as the content
+ * service's editors type it.
+ */
+export function isColourSelect(key: string): boolean {
+  return /^colou?rs?$/.test(key.trim().toLowerCase());
+}
+
 function valueOf(sku: ProductSku, key: string): string | undefined {
   return sku.variants.find((variant) => variant.productVariantType.title === key)?.label;
 }

@@ -4,7 +4,6 @@ import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useNavigateWhenShown } from '../../../lib/page-navigation';
 import type { Cart, CartItem, Profile, StoredAddress } from '../../../api/types';
-import { notifyError } from '../../../components/notifications/store';
 import { CheckboxField, TextField } from '../../../components/ui/field';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
 import { useSession } from '../../session';
@@ -153,7 +152,7 @@ function BillingForms({ cart, onLeave, initial, lockedEmail }: BillingFormsProps
       storeCart(queryClient, computed);
       if (computed.items.length > 0) await navigate('/checkout?stepId=payment');
     },
-    onError: notifyError,
+    // a failure is told by the shared handler (app/query-client.ts)
   });
 
   const next = async () => {

@@ -12,12 +12,13 @@ import { errorMessage } from '../../../lib/api';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
 import { recordPurchase } from '../../analytics';
 import { checkoutBody, placeOrder } from '../api';
-import { CARD_BRANDS, cardBrand, EXPIRY_MONTHS, expiryYears, formatCardNumber, maxCardDigits } from '../card';
+import { cardBrand, EXPIRY_MONTHS, expiryYears, formatCardNumber, maxCardDigits } from '../card';
 import { resetCart } from '../cart-bridge';
 import { createOrderPlacer } from '../idempotency';
 import { cardSchema, emptyCardForm, type BillingForm, type CardForm, type DealerForm } from '../schemas';
 import { clearForms } from '../storage';
 import { tokenizeCard } from '../tokenizer';
+import { CardBrands } from './card-brands';
 import { SelectField } from '../../../components/ui/select-field';
 
 interface PaymentStepProps {
@@ -94,17 +95,7 @@ export function PaymentStep({ cart, billing, dealer, onLeave }: PaymentStepProps
       </p>
       <fieldset className="checkout-form__section">
         <legend>Credit Card</legend>
-        <ul className="card-brands" aria-label="Accepted cards">
-          {CARD_BRANDS.map((name) => (
-            <li
-              key={name}
-              className={name === brand ? 'card-brands__brand card-brands__brand--active' : 'card-brands__brand'}
-              aria-current={name === brand ? 'true' : undefined}
-            >
-              {name}
-            </li>
-          ))}
-        </ul>
+        <CardBrands brand={brand} />
         <TextField
           label="Card Number"
           inputMode="numeric"
