@@ -350,6 +350,83 @@ fn a_redis_url_with_a_password_or_another_scheme_is_refused_naming_the_key() {
 }
 
 #[test]
+fn redis_and_valkey_urls_plain_and_over_tls_are_what_the_client_speaks() {
+    for url in [
+        "redis://cache:6379/0",
+        "rediss://cache.example.com:6380/0",
+        "valkey://cache:6379",
+        "valkeys://cache.example.com:6380",
+    ] {
+        let config = load_from(&format!("[redis]\nurl = \"{url}\"\n"), &[])
+            .unwrap_or_else(|err| panic!("{url}: {err}"));
+        assert!(config.redis.enabled());
+    }
+    let tls = load_from(
+        "[redis]\nurl = \"valkeys://cache:6380\"\n[redis.tls]\nca_file = \"/etc/redis/ca.pem\"\n",
+        &[],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert!(tls.redis.uses_tls());
+    let unix = message_of("[redis]\nurl = \"unix:///run/redis.sock\"\n", &[]);
+    assert!(
+        unix.contains("redis.url: must start with redis://, rediss://"),
+        "{unix}"
+    );
+}
+
+#[test]
+fn what_would_weaken_or_contradict_redis_tls_is_refused_naming_the_key() {
+    let insecure = message_of("[redis]\nurl = \"rediss://cache:6380/#insecure\"\n", &[]);
+    assert!(insecure.contains("redis.url: #insecure"), "{insecure}");
+    let plain_with_ca = message_of(
+        "[redis]\nurl = \"redis://cache:6379\"\n[redis.tls]\nca_file = \"/ca.pem\"\n",
+        &[],
+    );
+    assert!(
+        plain_with_ca.contains("redis.tls: set, but redis.url is not rediss://"),
+        "{plain_with_ca}"
+    );
+    let cert_alone = message_of(
+        "[redis]\nurl = \"rediss://cache:6380\"\n[redis.tls]\nclient_cert_file = \"/c.pem\"\n",
+        &[],
+    );
+    assert!(
+        cert_alone.contains("redis.tls.client_key_file: required"),
+        "{cert_alone}"
+    );
+    let user = message_of("[redis]\nurl = \"rediss://bff@cache:6380\"\n", &[]);
+    assert!(user.contains("BFF_REDIS_USERNAME"), "{user}");
+    let protocol = message_of(
+        "[redis]\nurl = \"redis://cache:6379/?protocol=resp3\"\n",
+        &[],
+    );
+    assert!(protocol.contains("redis.url: the protocol"), "{protocol}");
+}
+
+#[test]
+fn an_acl_user_without_its_password_is_refused() {
+    let config = Config::default();
+    let secrets = Secrets::from_lookup(&config, |name| {
+        (name == "BFF_REDIS_USERNAME").then(|| "storefront".to_owned())
+    });
+    let err = secrets.map(|_| ()).unwrap_err().0;
+    assert!(
+        err.contains("BFF_REDIS_USERNAME: set, but BFF_REDIS_PASSWORD is not"),
+        "{err}"
+    );
+    let both = Secrets::from_lookup(&config, |name| match name {
+        "BFF_REDIS_USERNAME" => Some("storefront".to_owned()),
+        "BFF_REDIS_PASSWORD" => Some("hunter2".to_owned()),
+        _ => None,
+    })
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert!(both.redis.is_set());
+    assert!(both.redis.password_file.is_none(), "from the environment");
+    assert!(format!("{both:?}").contains("BFF_REDIS_USERNAME"));
+    assert!(!format!("{both:?}").contains("hunter2"));
+}
+
+#[test]
 fn without_a_redis_url_redis_is_off() {
     let config = load_from("", &[]).unwrap_or_else(|err| panic!("{err}"));
     assert!(!config.redis.enabled());

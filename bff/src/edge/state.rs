@@ -143,11 +143,7 @@ impl AppState {
     ) -> Result<SharedState, ConfigError> {
         let metrics = Arc::new(Metrics::new());
         metrics.declare_contract_pages(crate::content::PAGE_NAMES);
-        let redis = Redis::from_config(
-            &config.redis,
-            secrets.redis_password.as_ref(),
-            metrics.clone(),
-        )?;
+        let redis = Redis::from_config(&config.redis, Some(&secrets.redis), metrics.clone())?;
         let upstream = |name: &'static str,
                         upstream_config: &crate::config::UpstreamConfig,
                         credential,
@@ -187,6 +183,9 @@ impl AppState {
                 .with_previous_releases(&config.web, redis.clone()),
         );
         let shutdown = CancellationToken::new();
+        if let Some(redis) = &redis {
+            crate::coordination::replicas::monitor::spawn(redis.clone(), shutdown.clone());
+        }
         let cache =
             EdgeCache::with_shared_tier(config.cache.clone(), metrics.clone(), redis.clone());
         cache.listen_for_purges(shutdown.clone());

@@ -187,6 +187,11 @@ struct LimitLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct TierLabels {
+    tier: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RedisEventLabels {
     event: RedisEvent,
 }
@@ -311,6 +316,8 @@ pub struct Metrics {
     session_events: Family<EventLabels, Counter>,
     redis_errors: Family<OperationLabels, Counter>,
     redis_events: Family<RedisEventLabels, Counter>,
+    redis_connected: Family<TierLabels, Gauge>,
+    redis_reconnects: Family<TierLabels, Counter>,
     breaker_state: Family<BreakerStateLabels, Gauge>,
     breaker_transitions: Family<TransitionLabels, Counter>,
     active_requests: Gauge,
@@ -400,6 +407,18 @@ impl Metrics {
             "bff_redis_events",
             "What the replicas' shared tier did: L2 hits, stale and misses, fill-lock waits, purge messages, refresh leases, shared idempotency answers",
             redis_events.clone(),
+        );
+        let redis_connected = Family::<TierLabels, Gauge>::default();
+        registry.register(
+            "bff_redis_connected",
+            "Whether this replica reaches the Redis of each tier (cache, coordination): 1 connected, 0 serving on its own",
+            redis_connected.clone(),
+        );
+        let redis_reconnects = Family::<TierLabels, Counter>::default();
+        registry.register(
+            "bff_redis_reconnects",
+            "Times this replica reached a tier's Redis again after losing it",
+            redis_reconnects.clone(),
         );
         let breaker_state = Family::<BreakerStateLabels, Gauge>::default();
         registry.register(
@@ -522,6 +541,8 @@ impl Metrics {
             session_events,
             redis_errors,
             redis_events,
+            redis_connected,
+            redis_reconnects,
             rate_limited,
             csp_violations,
             contract_violations,
@@ -668,6 +689,19 @@ impl Metrics {
     pub fn count_redis_error(&self, operation: &'static str) {
         self.redis_errors
             .get_or_create(&OperationLabels { operation })
+            .inc();
+    }
+
+    /// Whether this replica reaches `tier`'s Redis now.
+    pub fn set_redis_connected(&self, tier: &'static str, connected: bool) {
+        self.redis_connected
+            .get_or_create(&TierLabels { tier })
+            .set(i64::from(connected));
+    }
+
+    pub fn count_redis_reconnect(&self, tier: &'static str) {
+        self.redis_reconnects
+            .get_or_create(&TierLabels { tier })
             .inc();
     }
 

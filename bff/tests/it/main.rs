@@ -39,6 +39,7 @@ mod replicas_redis_outage;
 mod replicas_rollout_window;
 mod replicas_sessions;
 mod replicas_sign_out;
+mod replicas_tls;
 mod request_id;
 mod rolling_restart;
 mod runtime_config;

@@ -5,20 +5,32 @@
 //! milliseconds, and a command that fails or times out is counted in
 //! `bff_redis_errors_total{operation}`, logged, and answered with [`Unavailable`], on which each
 //! feature falls back to what a single replica does on its own. Connections are made lazily and
-//! remade in the background, so the BFF starts, and keeps answering, with Redis down.
+//! remade in the background, so the BFF starts, and keeps answering, with Redis down; the
+//! [`monitor`] says so.
 
+pub mod cause;
+pub mod credentials;
+pub mod endpoint;
+pub mod monitor;
 pub mod purge_bus;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
+use redis::FromRedisValue;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::{FromRedisValue, IntoConnectionInfo};
-use secrecy::{ExposeSecret, SecretString};
 
+use self::cause::Cause;
+use self::credentials::Credentials;
+use self::endpoint::Endpoint;
+use crate::config::secrets::RedisCredentials;
 use crate::config::{ConfigError, RedisConfig};
 use crate::observe::metrics::{Metrics, RedisEvent};
+
+/// The tiers one Redis serves when the configuration names one: the cache (L2 values) and the
+/// coordination data (leases, idempotency keys, limits, revocations), as the gauges name them.
+pub const BOTH_TIERS: &[&str] = &["cache", "coordination"];
 
 /// A Redis command did not answer in time, or failed: the caller falls back to its in-process
 /// behaviour. Already counted and logged.
@@ -35,10 +47,22 @@ pub struct Redis {
 }
 
 struct Inner {
-    /// For the purge subscriber's own connection (a subscribed connection carries nothing else).
-    client: redis::Client,
-    /// Multiplexed connections, each reconnecting on its own; commands go round-robin.
-    connections: Vec<ConnectionManager>,
+    /// The server and how it is reached, for connections of their own (the purge subscriber's,
+    /// the monitor's probe).
+    endpoint: Endpoint,
+    /// The ACL user and password of the moment (`None`: no `AUTH`).
+    credentials: Option<Credentials>,
+    connect_timeout: Duration,
+    /// The tiers this server holds, as `bff_redis_connected{tier}` names them.
+    tiers: &'static [&'static str],
+    /// Multiplexed connections, each reconnecting on its own; commands go round-robin. Remade
+    /// by the monitor when they fail while a fresh connection works: a manager whose
+    /// connection was refused for a reason other than I/O (a password since rotated) keeps
+    /// that refusal instead of trying again.
+    connections: RwLock<Vec<ConnectionManager>>,
+    /// How the connections are made, to make them again.
+    manager_config: ConnectionManagerConfig,
+    pool_size: usize,
     next: AtomicUsize,
     prefix: String,
     command_timeout: Duration,
@@ -49,33 +73,33 @@ impl std::fmt::Debug for Redis {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Redis")
             .field("prefix", &self.inner.prefix)
-            .field("connections", &self.inner.connections.len())
+            .field("pool_size", &self.inner.pool_size)
             .finish_non_exhaustive()
     }
 }
 
 impl Redis {
-    /// The handle for `[redis]`, or `None` when no URL is set. Connects nothing yet.
+    /// The handle for `[redis]`, or `None` when no URL is set. Connects nothing yet; a file
+    /// the configuration names (the CA, the client certificate or key) that cannot be read is
+    /// refused naming its key.
     pub fn from_config(
         config: &RedisConfig,
-        password: Option<&SecretString>,
+        credentials: Option<&RedisCredentials>,
         metrics: Arc<Metrics>,
     ) -> Result<Option<Self>, ConfigError> {
         if !config.enabled() {
             return Ok(None);
         }
-        let refuse = |err: redis::RedisError| ConfigError(format!("redis.url: {err}"));
-        let mut info = config.url.trim().into_connection_info().map_err(refuse)?;
-        if let Some(password) = password {
-            let settings = info
-                .redis_settings()
-                .clone()
-                .set_password(password.expose_secret());
-            info = info.set_redis_settings(settings);
-        }
-        let client = redis::Client::open(info).map_err(refuse)?;
+        // The client's TLS config takes the process's provider: ring, as for every other
+        // connection (a test binary links aws-lc too, and rustls then cannot choose alone).
+        crate::upstream::tls::install_crypto_provider();
+        let endpoint = Endpoint::from_config(config)?;
+        let credentials = credentials.and_then(Credentials::from_secrets);
+        let client = endpoint
+            .client(credentials.as_ref())
+            .map_err(|err| ConfigError(format!("redis.url: {err}")))?;
         let command_timeout = config.command_timeout;
-        let manager_config = ConnectionManagerConfig::new()
+        let mut manager_config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(config.connect_timeout))
             .set_response_timeout(Some(command_timeout))
             // Reconnection happens in the background; a command never waits on more than one
@@ -83,16 +107,20 @@ impl Redis {
             .set_number_of_retries(1)
             .set_min_delay(Duration::from_millis(50))
             .set_max_delay(Duration::from_secs(2));
-        let connections = (0..config.pool_size.max(1))
-            .map(|_| {
-                ConnectionManager::new_lazy_with_config(client.clone(), manager_config.clone())
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(refuse)?;
+        if let Some(credentials) = &credentials {
+            manager_config = manager_config.set_credentials_provider(credentials.clone());
+        }
+        let connections = pool(&client, &manager_config, config.pool_size)
+            .map_err(|err| ConfigError(format!("redis.url: {err}")))?;
         Ok(Some(Self {
             inner: Arc::new(Inner {
-                client,
-                connections,
+                endpoint,
+                credentials,
+                connect_timeout: config.connect_timeout,
+                tiers: BOTH_TIERS,
+                connections: RwLock::new(connections),
+                manager_config,
+                pool_size: config.pool_size,
                 next: AtomicUsize::new(0),
                 prefix: config.key_prefix.clone(),
                 command_timeout,
@@ -126,8 +154,45 @@ impl Redis {
     }
 
     fn connection(&self) -> ConnectionManager {
-        let index = self.inner.next.fetch_add(1, Ordering::Relaxed) % self.inner.connections.len();
-        self.inner.connections[index].clone()
+        let connections = self
+            .inner
+            .connections
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let index = self.inner.next.fetch_add(1, Ordering::Relaxed) % connections.len();
+        connections[index].clone()
+    }
+
+    /// Makes the pooled connections again, with the credentials of the moment.
+    fn renew_pool(&self) {
+        let renewed = self
+            .client()
+            .and_then(|client| pool(&client, &self.inner.manager_config, self.inner.pool_size));
+        match renewed {
+            Ok(connections) => {
+                *self
+                    .inner
+                    .connections
+                    .write()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = connections;
+            }
+            Err(error) => tracing::warn!(%error, "redis: cannot remake the pooled connections"),
+        }
+    }
+
+    /// Whether a pooled connection answers `PING` within the command timeout; unlike
+    /// [`Self::ping`], neither counted nor logged (the monitor reports what it finds).
+    async fn pool_answers(&self) -> bool {
+        let mut connection = self.connection();
+        let ping = redis::cmd("PING");
+        matches!(
+            tokio::time::timeout(
+                self.inner.command_timeout,
+                ping.query_async::<String>(&mut connection)
+            )
+            .await,
+            Ok(Ok(_))
+        )
     }
 
     /// Runs `command`, within the command timeout. `operation` names it in the error metric.
@@ -197,10 +262,51 @@ impl Redis {
             .is_ok()
     }
 
-    /// The client, for connections of their own (the purge subscriber).
-    pub fn client(&self) -> &redis::Client {
-        &self.inner.client
+    /// A client signing in with the credentials of the moment, for connections of their own
+    /// (the purge subscriber).
+    pub fn client(&self) -> redis::RedisResult<redis::Client> {
+        self.inner.endpoint.client(self.inner.credentials.as_ref())
     }
+
+    /// The tiers this server holds.
+    pub fn tiers(&self) -> &'static [&'static str] {
+        self.inner.tiers
+    }
+
+    /// Connects afresh and sends `PING`, within `redis.connect_timeout` each: what the
+    /// monitor and `bff check-config --connect` ask, with the cause when it fails.
+    pub async fn probe(&self) -> Result<(), Cause> {
+        let tls = self.inner.endpoint.uses_tls();
+        let timeout = self.inner.connect_timeout;
+        let attempt = async {
+            let client = self.client()?;
+            let config = redis::AsyncConnectionConfig::new()
+                .set_connection_timeout(Some(timeout))
+                .set_response_timeout(Some(timeout));
+            let mut connection = client
+                .get_multiplexed_async_connection_with_config(&config)
+                .await?;
+            redis::cmd("PING")
+                .query_async::<String>(&mut connection)
+                .await
+        };
+        match tokio::time::timeout(timeout * 2, attempt).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(error)) => Err(Cause::of(&error, "redis.url", tls)),
+            Err(_) => Err(Cause::timed_out("redis.url")),
+        }
+    }
+}
+
+/// `size` lazy connection managers for `client` (none connects before its first command).
+fn pool(
+    client: &redis::Client,
+    config: &ConnectionManagerConfig,
+    size: usize,
+) -> redis::RedisResult<Vec<ConnectionManager>> {
+    (0..size.max(1))
+        .map(|_| ConnectionManager::new_lazy_with_config(client.clone(), config.clone()))
+        .collect()
 }
 
 /// Unix time in milliseconds: what replicas agree on (an `Instant` means nothing to another

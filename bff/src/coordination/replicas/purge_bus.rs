@@ -142,7 +142,7 @@ impl PurgeBus {
 
     async fn subscribe(&self) -> Result<redis::aio::PubSub, String> {
         let connect = async {
-            let mut pubsub = self.redis.client().get_async_pubsub().await?;
+            let mut pubsub = self.redis.client()?.get_async_pubsub().await?;
             pubsub.subscribe(&self.channel).await?;
             Ok::<_, redis::RedisError>(pubsub)
         };

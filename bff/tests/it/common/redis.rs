@@ -1,22 +1,51 @@
 //! A real `redis-server` (Debian's, installed by `.ci/run`) on a free port, stopped by PID when
-//! dropped; it can be stopped and started again on the same port to test the fallbacks.
+//! dropped; it can be stopped and started again on the same port to test the fallbacks. It may
+//! speak TLS only (certificates from a [`super::test_ca::TestCa`]) and sign clients in as an
+//! ACL user, the `default` user off, as a managed Redis does.
 
 use std::net::TcpListener;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// How a server is set up, beyond a port and no persistence.
+#[derive(Default, Clone)]
+pub struct Options {
+    /// TLS only, with this certificate and key, on the server's port (no plain port).
+    pub tls: Option<ServerTls>,
+    /// An ACL user and its password, with every right; the `default` user is then off.
+    pub user: Option<(String, String)>,
+}
+
+#[derive(Clone)]
+pub struct ServerTls {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+    /// The CA that signed `cert`: `redis-cli` verifies the server with it.
+    pub ca: PathBuf,
+}
+
 pub struct RedisServer {
     pub port: u16,
+    options: Options,
     child: Option<Child>,
 }
 
 impl RedisServer {
     pub fn start() -> Self {
+        Self::start_with(Options::default())
+    }
+
+    pub fn start_with(options: Options) -> Self {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .map(|addr| addr.port())
             .expect("a free port");
-        let mut server = Self { port, child: None };
+        let mut server = Self {
+            port,
+            options,
+            child: None,
+        };
         server.resume();
         server
     }
@@ -25,13 +54,70 @@ impl RedisServer {
         format!("redis://127.0.0.1:{}/", self.port)
     }
 
+    /// The `rediss://` URL of a TLS server.
+    pub fn tls_url(&self) -> String {
+        format!("rediss://127.0.0.1:{}/", self.port)
+    }
+
+    /// The password `redis-cli` signs in with from now on (after a rotation).
+    pub fn set_password(&mut self, password: &str) {
+        if let Some((_, current)) = &mut self.options.user {
+            *current = password.to_owned();
+        }
+    }
+
+    /// Arguments that make `redis-cli` reach this server (TLS, user).
+    fn cli_args(&self) -> Vec<String> {
+        let mut args = vec!["-p".to_owned(), self.port.to_string()];
+        if let Some(tls) = &self.options.tls {
+            args.extend(["--tls".to_owned(), "--cacert".to_owned()]);
+            args.push(tls.ca.display().to_string());
+        }
+        if let Some((user, password)) = &self.options.user {
+            args.extend(["--user".to_owned(), user.clone(), "--pass".to_owned()]);
+            args.push(password.clone());
+            args.push("--no-auth-warning".to_owned());
+        }
+        args
+    }
+
+    /// The server's own arguments for TLS and ACL users.
+    fn server_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        match &self.options.tls {
+            Some(tls) => {
+                args.extend(["--port", "0", "--tls-port"].map(str::to_owned));
+                args.push(self.port.to_string());
+                for (flag, path) in [
+                    ("--tls-cert-file", &tls.cert),
+                    ("--tls-key-file", &tls.key),
+                    ("--tls-ca-cert-file", &tls.ca),
+                ] {
+                    args.push(flag.to_owned());
+                    args.push(path.display().to_string());
+                }
+                // Clients without a certificate are allowed, as on managed offerings.
+                args.extend(["--tls-auth-clients", "optional"].map(str::to_owned));
+            }
+            None => {
+                args.push("--port".to_owned());
+                args.push(self.port.to_string());
+            }
+        }
+        if let Some((user, password)) = &self.options.user {
+            args.push("--user".to_owned());
+            args.extend([user.clone(), "on".to_owned(), format!(">{password}")]);
+            args.extend(["~*", "&*", "+@all", "--user", "default", "off"].map(str::to_owned));
+        }
+        args
+    }
+
     /// Starts the server (again) on its port, with no persistence, and waits until it answers.
     pub fn resume(&mut self) {
         assert!(self.child.is_none(), "already running");
         let child = Command::new("redis-server")
+            .args(self.server_args())
             .args([
-                "--port",
-                &self.port.to_string(),
                 "--bind",
                 "127.0.0.1",
                 "--save",
@@ -65,6 +151,9 @@ impl RedisServer {
     }
 
     fn ping(&self) -> bool {
+        if self.options.tls.is_some() || self.options.user.is_some() {
+            return self.cli(&["PING"]) == "PONG";
+        }
         use std::io::{Read, Write};
         let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", self.port)) else {
             return false;
@@ -80,7 +169,7 @@ impl RedisServer {
     /// Runs `redis-cli` against this server, for assertions on what is stored.
     pub fn cli(&self, args: &[&str]) -> String {
         let output = Command::new("redis-cli")
-            .args(["-p", &self.port.to_string()])
+            .args(self.cli_args())
             .args(args)
             .output()
             .expect("redis-cli");
