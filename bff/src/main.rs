@@ -113,12 +113,24 @@ fn check_config(
             return ExitCode::FAILURE;
         }
     };
-    if config.redis.enabled()
-        && let Err(err) =
-            bff::coordination::replicas::endpoint::Endpoint::from_config(&config.redis)
-    {
-        eprintln!("invalid configuration:\n{err}");
-        return ExitCode::from(2);
+    if config.redis.enabled() {
+        use bff::coordination::replicas::endpoint::Endpoint;
+        let mut endpoints = vec![Endpoint::new(
+            "redis.url",
+            config.redis.url.trim(),
+            &config.redis,
+        )];
+        if config.redis.coordination.is_separate() {
+            endpoints.push(Endpoint::new(
+                "redis.coordination.url",
+                config.redis.coordination.url.trim(),
+                &config.redis,
+            ));
+        }
+        if let Some(Err(err)) = endpoints.into_iter().find(Result::is_err) {
+            eprintln!("invalid configuration:\n{err}");
+            return ExitCode::from(2);
+        }
     }
     for warning in warnings.deprecations.iter().chain(&warnings.secrets) {
         eprintln!("warning: {warning}");
@@ -149,28 +161,30 @@ fn check_connections(config: &Config, secrets: &Secrets) -> ExitCode {
     };
     runtime.block_on(async {
         let metrics = std::sync::Arc::new(bff::observe::metrics::Metrics::new());
-        let redis = match bff::coordination::replicas::Redis::from_config(
+        let tiers = match bff::coordination::replicas::Tiers::from_config(
             &config.redis,
             Some(&secrets.redis),
             metrics,
         ) {
-            Ok(Some(redis)) => redis,
+            Ok(Some(tiers)) => tiers,
             Ok(None) => return ExitCode::SUCCESS,
             Err(err) => {
                 eprintln!("{err}");
                 return ExitCode::from(2);
             }
         };
-        match redis.probe().await {
-            Ok(()) => {
-                println!("# redis: connected ({})", redis.tiers().join(", "));
-                ExitCode::SUCCESS
-            }
-            Err(cause) => {
-                eprintln!("cannot connect to redis: {cause}");
-                ExitCode::FAILURE
+        let mut code = ExitCode::SUCCESS;
+        for redis in tiers.distinct() {
+            let tiers = redis.tiers().join(", ");
+            match redis.probe().await {
+                Ok(()) => println!("# redis: connected ({tiers})"),
+                Err(cause) => {
+                    eprintln!("cannot connect to redis ({tiers}): {cause}");
+                    code = ExitCode::FAILURE;
+                }
             }
         }
+        code
     })
 }
 

@@ -37,14 +37,20 @@ const WAIT_POLL: Duration = Duration::from_millis(20);
 /// say (a holder's fetch is bounded by its upstream timeout; this bounds a confused one).
 const WAIT_MAX: Duration = Duration::from_secs(15);
 
-/// Writes an entry unless a purge happened since its fetch began; records its versions.
-/// KEYS: entry, epoch, route generation, tag (and, for a document, part key) versions…; ARGV: epoch seen, ttl ms, meta, body,
-/// gzip, brotli.
+/// Writes an entry unless a purge happened since its fetch began; records its versions. With a
+/// byte budget (ARGV 7 > 0), counts the entry's bytes and names the oldest-written values to
+/// drop until the count is back within it (the caller deletes them: a script touches only the
+/// keys it declares). A value that expired or was dropped by a purge stays counted until its
+/// turn comes, so the count can only overstate what L2 holds.
+/// KEYS: entry, epoch, route generation, budget order (zset), budget sizes (hash), budget
+/// total, tag (and, for a document, part key) versions…; ARGV: epoch seen, ttl ms, meta, body,
+/// gzip, brotli, budget bytes, now (ms).
+/// Returns 0 when refused, else {1, values to delete…}.
 const FILL: &str = r"
 if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
 local versions = {}
 local tag_keys = {}
-for i = 4, #KEYS do
+for i = 7, #KEYS do
   tag_keys[#tag_keys + 1] = KEYS[i]
   versions[#versions + 1] = redis.call('GET', KEYS[i]) or '0'
 end
@@ -53,7 +59,27 @@ redis.call('HSET', KEYS[1], 'meta', ARGV[3], 'body', ARGV[4], 'gzip', ARGV[5], '
   'gen', redis.call('GET', KEYS[3]) or '0', 'tagkeys', table.concat(tag_keys, '\n'),
   'tagvers', table.concat(versions, '\n'))
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
+local dropped = {1}
+local budget = tonumber(ARGV[7])
+if budget > 0 then
+  local size = #ARGV[3] + #ARGV[4] + #ARGV[5] + #ARGV[6]
+  local before = tonumber(redis.call('HGET', KEYS[5], KEYS[1]) or '0')
+  redis.call('HSET', KEYS[5], KEYS[1], size)
+  redis.call('ZADD', KEYS[4], ARGV[8], KEYS[1])
+  local total = redis.call('INCRBY', KEYS[6], size - before)
+  while total > budget do
+    local oldest = redis.call('ZPOPMIN', KEYS[4])
+    if #oldest == 0 then
+      redis.call('SET', KEYS[6], 0)
+      break
+    end
+    local freed = tonumber(redis.call('HGET', KEYS[5], oldest[1]) or '0')
+    redis.call('HDEL', KEYS[5], oldest[1])
+    total = redis.call('DECRBY', KEYS[6], freed)
+    dropped[#dropped + 1] = oldest[1]
+  end
+end
+return dropped
 ";
 
 /// Reads an entry whose recorded versions are all current; drops one that a purge outdated.
@@ -163,6 +189,11 @@ impl SharedTier {
         self.redis.key(&["cache", "keyv", key])
     }
 
+    /// The L2 byte budget's bookkeeping: values by write time, their sizes, and the total.
+    fn budget_keys(&self) -> [String; 3] {
+        ["order", "sizes", "total"].map(|part| self.redis.key(&["cache", "budget", part]))
+    }
+
     fn lock_keys(&self, key: &str) -> Keys {
         Keys::lease_only(self.redis.key(&["cache", "lock", key]))
     }
@@ -251,6 +282,9 @@ impl SharedTier {
             .key(self.entry_key(key))
             .key(self.epoch_key())
             .key(self.route_generation_key(route));
+        for budget_key in self.budget_keys() {
+            invocation.key(budget_key);
+        }
         for version in versions {
             invocation.key(version);
         }
@@ -260,13 +294,31 @@ impl SharedTier {
             .arg(written.meta)
             .arg(written.body.as_ref())
             .arg(written.gzip.map(Bytes::as_ref).unwrap_or_default())
-            .arg(written.brotli.map(Bytes::as_ref).unwrap_or_default());
-        matches!(
-            self.redis
-                .invoke::<i64>("cache_l2_write", &invocation)
-                .await,
-            Ok(1)
-        )
+            .arg(written.brotli.map(Bytes::as_ref).unwrap_or_default())
+            .arg(self.redis.l2_max_bytes())
+            .arg(crate::coordination::replicas::unix_ms());
+        let answer = self
+            .redis
+            .invoke::<redis::Value>("cache_l2_write", &invocation)
+            .await;
+        let Ok(redis::Value::Array(answer)) = answer else {
+            return false;
+        };
+        // Past the budget: the values the script took off the books, deleted here.
+        let dropped: Vec<Vec<u8>> = answer
+            .into_iter()
+            .skip(1)
+            .filter_map(|key| match key {
+                redis::Value::BulkString(key) => Some(key),
+                _ => None,
+            })
+            .collect();
+        if !dropped.is_empty() {
+            let mut unlink = redis::cmd("UNLINK");
+            unlink.arg(dropped);
+            let _ = self.redis.query::<i64>("cache_l2_evict", &unlink).await;
+        }
+        true
     }
 
     /// The document stored under `key` whose recorded versions are all current: its meta,

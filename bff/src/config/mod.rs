@@ -10,6 +10,7 @@ mod error;
 mod layers;
 pub mod public;
 mod redis;
+mod redis_coordination;
 mod redis_tls;
 pub mod secrets;
 
@@ -22,6 +23,7 @@ use url::Url;
 
 pub use error::ConfigError;
 pub use redis::{RedisConfig, SCHEMES as REDIS_SCHEMES, is_tls_scheme};
+pub use redis_coordination::RedisCoordinationConfig;
 pub use redis_tls::RedisTlsConfig;
 pub use secrets::Secrets;
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use super::duration;
+use super::redis_coordination::RedisCoordinationConfig;
 use super::redis_tls::RedisTlsConfig;
 
 /// The URL schemes the client speaks: Redis's and Valkey's names for the same protocol, plain
@@ -39,8 +40,14 @@ pub struct RedisConfig {
     pub command_timeout: Duration,
     /// Put before every key and channel, so several storefronts can share one Redis.
     pub key_prefix: String,
+    /// The most bytes L2 values (entries, documents and their compressed variants) may take
+    /// in Redis; past it the oldest written are dropped, by the BFF, before anything else. 0:
+    /// no budget of its own (a cache tier apart, under `allkeys-lru`, may leave it to Redis).
+    pub l2_max_bytes: u64,
     /// How the server is verified and this client proves itself, for a `rediss://` URL.
     pub tls: RedisTlsConfig,
+    /// A Redis of its own for the data cache pressure must never evict.
+    pub coordination: RedisCoordinationConfig,
 }
 
 impl Default for RedisConfig {
@@ -51,7 +58,11 @@ impl Default for RedisConfig {
             connect_timeout: Duration::from_millis(250),
             command_timeout: Duration::from_millis(100),
             key_prefix: "bff:".to_owned(),
+            // A quarter of a small managed Redis (1 GiB): room for a few thousand documents,
+            // with the rest left to coordination data.
+            l2_max_bytes: 256 * 1024 * 1024,
             tls: RedisTlsConfig::default(),
+            coordination: RedisCoordinationConfig::default(),
         }
     }
 }
@@ -63,7 +74,16 @@ impl RedisConfig {
 
     /// Whether the URL asks for TLS (`rediss://`, `valkeys://`).
     pub fn uses_tls(&self) -> bool {
-        Url::parse(self.url.trim()).is_ok_and(|url| is_tls_scheme(url.scheme()))
+        url_uses_tls(&self.url)
+    }
+
+    /// The coordination tier's URL: its own, or the cache's.
+    pub fn coordination_url(&self) -> &str {
+        if self.coordination.is_separate() {
+            self.coordination.url.trim()
+        } else {
+            self.url.trim()
+        }
     }
 
     pub(super) fn problems(&self) -> Vec<String> {
@@ -72,10 +92,19 @@ impl RedisConfig {
             if self.tls.is_set() {
                 problems.push("redis.tls: set, but redis.url is empty".to_owned());
             }
+            if self.coordination.is_separate() {
+                problems.push("redis.coordination.url: set, but redis.url is empty".to_owned());
+            }
             return problems;
         }
         problems.extend(url_problems("redis.url", self.url.trim()));
-        problems.extend(self.tls.problems(self.uses_tls()));
+        let mut tls = self.uses_tls();
+        if self.coordination.is_separate() {
+            let url = self.coordination.url.trim();
+            problems.extend(url_problems("redis.coordination.url", url));
+            tls |= url_uses_tls(url);
+        }
+        problems.extend(self.tls.problems(tls));
         if self.pool_size == 0 {
             problems.push("redis.pool_size: must be at least 1".to_owned());
         }
@@ -86,6 +115,10 @@ impl RedisConfig {
         }
         problems
     }
+}
+
+fn url_uses_tls(url: &str) -> bool {
+    Url::parse(url.trim()).is_ok_and(|url| is_tls_scheme(url.scheme()))
 }
 
 /// What is wrong with `url` as the address of a Redis the client can use, naming `key`.

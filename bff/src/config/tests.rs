@@ -404,6 +404,32 @@ fn what_would_weaken_or_contradict_redis_tls_is_refused_naming_the_key() {
 }
 
 #[test]
+fn a_coordination_tier_of_its_own_is_checked_as_the_cache_tier_is() {
+    let two = load_from(
+        "[redis]\nurl = \"redis://cache:6379\"\n[redis.coordination]\nurl = \"rediss://coord:6380\"\n",
+        &[],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(two.redis.coordination_url(), "rediss://coord:6380");
+    let one = load_from("[redis]\nurl = \"redis://cache:6379\"\n", &[])
+        .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(one.redis.coordination_url(), "redis://cache:6379");
+    let alone = message_of("[redis.coordination]\nurl = \"redis://coord:6379\"\n", &[]);
+    assert!(
+        alone.contains("redis.coordination.url: set, but redis.url is empty"),
+        "{alone}"
+    );
+    let scheme = message_of(
+        "[redis]\nurl = \"redis://cache:6379\"\n[redis.coordination]\nurl = \"memcached://coord\"\n",
+        &[],
+    );
+    assert!(
+        scheme.contains("redis.coordination.url: must start with"),
+        "{scheme}"
+    );
+}
+
+#[test]
 fn an_acl_user_without_its_password_is_refused() {
     let config = Config::default();
     let secrets = Secrets::from_lookup(&config, |name| {

@@ -35,6 +35,7 @@ mod oversized_bodies;
 mod reliability;
 mod replicas_cache;
 mod replicas_checkout;
+mod replicas_eviction;
 mod replicas_redis_outage;
 mod replicas_rollout_window;
 mod replicas_sessions;

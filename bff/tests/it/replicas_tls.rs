@@ -33,6 +33,7 @@ fn tls_server(ca: &TestCa) -> RedisServer {
             ca: ca.ca_cert.clone(),
         }),
         user: Some((USER.to_owned(), PASSWORD.to_owned())),
+        args: Vec::new(),
     })
 }
 
@@ -429,11 +430,19 @@ async fn a_wrong_ca_a_wrong_password_or_a_plain_url_is_named_at_start_and_the_re
     assert!(String::from_utf8_lossy(&output.stdout).contains("# redis: connected"));
 }
 
-/// `toml` with its `[name]` section (up to the next top-level section) replaced by `section`.
+/// `toml` with its `[name]` section and its subsections (up to the next other top-level
+/// section) replaced by `section`.
 fn replace_section(toml: &str, name: &str, section: &str) -> String {
     let start = toml.find(&format!("\n[{name}]\n")).unwrap() + 1;
-    let end = toml[start..]
-        .find("\n[")
-        .map_or(toml.len(), |offset| start + offset + 1);
+    let mut end = toml.len();
+    let mut at = start + 1;
+    while let Some(offset) = toml[at..].find("\n[") {
+        let header = at + offset + 2;
+        if !toml[header..].starts_with(&format!("{name}.")) {
+            end = at + offset + 1;
+            break;
+        }
+        at = header;
+    }
     format!("{}{section}{}", &toml[..start], &toml[end..])
 }

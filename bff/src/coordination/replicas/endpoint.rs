@@ -34,12 +34,16 @@ impl std::fmt::Debug for Endpoint {
 impl Endpoint {
     /// The endpoint of `[redis]` (`url` and `tls`), its files read now.
     pub fn from_config(config: &RedisConfig) -> Result<Self, ConfigError> {
-        let info = config
-            .url
-            .trim()
+        Self::new("redis.url", config.url.trim(), config)
+    }
+
+    /// The endpoint of `url` (named `url_key` in errors), with `[redis.tls]`'s files when it
+    /// asks for TLS.
+    pub fn new(url_key: &str, url: &str, config: &RedisConfig) -> Result<Self, ConfigError> {
+        let info = url
             .into_connection_info()
-            .map_err(|err| ConfigError(format!("redis.url: {err}")))?;
-        let tls = if config.uses_tls() {
+            .map_err(|err| ConfigError(format!("{url_key}: {err}")))?;
+        let tls = if crate::config::is_tls_scheme(url.split("://").next().unwrap_or_default()) {
             let root_cert = config
                 .tls
                 .ca_file

@@ -31,6 +31,77 @@ use crate::observe::metrics::{Metrics, RedisEvent};
 /// The tiers one Redis serves when the configuration names one: the cache (L2 values) and the
 /// coordination data (leases, idempotency keys, limits, revocations), as the gauges name them.
 pub const BOTH_TIERS: &[&str] = &["cache", "coordination"];
+const CACHE_TIER: &[&str] = &["cache"];
+const COORDINATION_TIER: &[&str] = &["coordination"];
+
+/// The two roles Redis plays, each a handle (one and the same when one Redis holds both).
+#[derive(Debug, Clone)]
+pub struct Tiers {
+    /// L2 entries and documents, their purge versions and fill locks, and the purge channel:
+    /// all of it may be evicted (a purge version's loss is caught by the replicas' memory of
+    /// versions) or lost without harm beyond a refetch.
+    pub cache: Redis,
+    /// Leases, checkout idempotency keys, rate limits, sign-out revocations, the rollout
+    /// window: what a shopper would miss, never evicted.
+    pub coordination: Redis,
+}
+
+impl Tiers {
+    /// The tiers of `[redis]`: `redis.url` for the cache, `redis.coordination.url` (else the
+    /// same) for coordination. `None` without Redis.
+    pub fn from_config(
+        config: &RedisConfig,
+        credentials: Option<&RedisCredentials>,
+        metrics: Arc<Metrics>,
+    ) -> Result<Option<Self>, ConfigError> {
+        if !config.enabled() {
+            return Ok(None);
+        }
+        if !config.coordination.is_separate() {
+            let both = Redis::connect(
+                "redis.url",
+                config.url.trim(),
+                config,
+                credentials,
+                metrics,
+                BOTH_TIERS,
+            )?;
+            return Ok(Some(Self {
+                cache: both.clone(),
+                coordination: both,
+            }));
+        }
+        let cache = Redis::connect(
+            "redis.url",
+            config.url.trim(),
+            config,
+            credentials,
+            metrics.clone(),
+            CACHE_TIER,
+        )?;
+        let coordination = Redis::connect(
+            "redis.coordination.url",
+            config.coordination.url.trim(),
+            config,
+            credentials,
+            metrics,
+            COORDINATION_TIER,
+        )?;
+        Ok(Some(Self {
+            cache,
+            coordination,
+        }))
+    }
+
+    /// Each distinct handle once (one when both tiers share a Redis).
+    pub fn distinct(&self) -> Vec<&Redis> {
+        if Arc::ptr_eq(&self.cache.inner, &self.coordination.inner) {
+            vec![&self.cache]
+        } else {
+            vec![&self.cache, &self.coordination]
+        }
+    }
+}
 
 /// A Redis command did not answer in time, or failed: the caller falls back to its in-process
 /// behaviour. Already counted and logged.
@@ -50,11 +121,15 @@ struct Inner {
     /// The server and how it is reached, for connections of their own (the purge subscriber's,
     /// the monitor's probe).
     endpoint: Endpoint,
+    /// The configuration key of its URL, for causes.
+    url_key: &'static str,
     /// The ACL user and password of the moment (`None`: no `AUTH`).
     credentials: Option<Credentials>,
     connect_timeout: Duration,
     /// The tiers this server holds, as `bff_redis_connected{tier}` names them.
     tiers: &'static [&'static str],
+    /// `redis.l2_max_bytes`: what L2 values may take here (0: no budget of their own).
+    l2_max_bytes: u64,
     /// Multiplexed connections, each reconnecting on its own; commands go round-robin. Remade
     /// by the monitor when they fail while a fresh connection works: a manager whose
     /// connection was refused for a reason other than I/O (a password since rotated) keeps
@@ -79,9 +154,9 @@ impl std::fmt::Debug for Redis {
 }
 
 impl Redis {
-    /// The handle for `[redis]`, or `None` when no URL is set. Connects nothing yet; a file
-    /// the configuration names (the CA, the client certificate or key) that cannot be read is
-    /// refused naming its key.
+    /// The handle for `[redis]`'s `url`, holding both tiers, or `None` when no URL is set.
+    /// Connects nothing yet; a file the configuration names (the CA, the client certificate
+    /// or key) that cannot be read is refused naming its key.
     pub fn from_config(
         config: &RedisConfig,
         credentials: Option<&RedisCredentials>,
@@ -90,14 +165,34 @@ impl Redis {
         if !config.enabled() {
             return Ok(None);
         }
+        Self::connect(
+            "redis.url",
+            config.url.trim(),
+            config,
+            credentials,
+            metrics,
+            BOTH_TIERS,
+        )
+        .map(Some)
+    }
+
+    /// The handle for `url` (the configuration's `url_key`), holding `tiers`.
+    fn connect(
+        url_key: &'static str,
+        url: &str,
+        config: &RedisConfig,
+        credentials: Option<&RedisCredentials>,
+        metrics: Arc<Metrics>,
+        tiers: &'static [&'static str],
+    ) -> Result<Self, ConfigError> {
         // The client's TLS config takes the process's provider: ring, as for every other
         // connection (a test binary links aws-lc too, and rustls then cannot choose alone).
         crate::upstream::tls::install_crypto_provider();
-        let endpoint = Endpoint::from_config(config)?;
+        let endpoint = Endpoint::new(url_key, url, config)?;
         let credentials = credentials.and_then(Credentials::from_secrets);
         let client = endpoint
             .client(credentials.as_ref())
-            .map_err(|err| ConfigError(format!("redis.url: {err}")))?;
+            .map_err(|err| ConfigError(format!("{url_key}: {err}")))?;
         let command_timeout = config.command_timeout;
         let mut manager_config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(config.connect_timeout))
@@ -111,13 +206,15 @@ impl Redis {
             manager_config = manager_config.set_credentials_provider(credentials.clone());
         }
         let connections = pool(&client, &manager_config, config.pool_size)
-            .map_err(|err| ConfigError(format!("redis.url: {err}")))?;
-        Ok(Some(Self {
+            .map_err(|err| ConfigError(format!("{url_key}: {err}")))?;
+        Ok(Self {
             inner: Arc::new(Inner {
                 endpoint,
+                url_key,
                 credentials,
                 connect_timeout: config.connect_timeout,
-                tiers: BOTH_TIERS,
+                tiers,
+                l2_max_bytes: config.l2_max_bytes,
                 connections: RwLock::new(connections),
                 manager_config,
                 pool_size: config.pool_size,
@@ -126,7 +223,7 @@ impl Redis {
                 command_timeout,
                 metrics,
             }),
-        }))
+        })
     }
 
     /// A key under this storefront's prefix: `prefix` + the parts joined by `:`.
@@ -273,6 +370,11 @@ impl Redis {
         self.inner.tiers
     }
 
+    /// The bytes L2 values may take on this server (0: no budget of their own).
+    pub fn l2_max_bytes(&self) -> u64 {
+        self.inner.l2_max_bytes
+    }
+
     /// Connects afresh and sends `PING`, within `redis.connect_timeout` each: what the
     /// monitor and `bff check-config --connect` ask, with the cause when it fails.
     pub async fn probe(&self) -> Result<(), Cause> {
@@ -292,8 +394,8 @@ impl Redis {
         };
         match tokio::time::timeout(timeout * 2, attempt).await {
             Ok(Ok(_)) => Ok(()),
-            Ok(Err(error)) => Err(Cause::of(&error, "redis.url", tls)),
-            Err(_) => Err(Cause::timed_out("redis.url")),
+            Ok(Err(error)) => Err(Cause::of(&error, self.inner.url_key, tls)),
+            Err(_) => Err(Cause::timed_out(self.inner.url_key)),
         }
     }
 }

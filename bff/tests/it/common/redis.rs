@@ -15,6 +15,8 @@ pub struct Options {
     pub tls: Option<ServerTls>,
     /// An ACL user and its password, with every right; the `default` user is then off.
     pub user: Option<(String, String)>,
+    /// More `redis-server` arguments (`--maxmemory 2mb`, ...).
+    pub args: Vec<String>,
 }
 
 #[derive(Clone)]
@@ -109,6 +111,7 @@ impl RedisServer {
             args.extend([user.clone(), "on".to_owned(), format!(">{password}")]);
             args.extend(["~*", "&*", "+@all", "--user", "default", "off"].map(str::to_owned));
         }
+        args.extend(self.options.args.iter().cloned());
         args
     }
 
@@ -164,6 +167,26 @@ impl RedisServer {
         }
         let mut answer = [0u8; 7];
         stream.read_exact(&mut answer).is_ok() && &answer == b"+PONG\r\n"
+    }
+
+    /// Pipes `commands` (one per line, in Redis's inline form) through `redis-cli --pipe`, one
+    /// command at a time as the server sees them (each may evict under `maxmemory`).
+    pub fn pipe(&self, commands: &str) {
+        use std::io::Write;
+        let mut child = Command::new("redis-cli")
+            .args(self.cli_args())
+            .arg("--pipe")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-cli");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(commands.as_bytes())
+            .unwrap();
+        assert!(child.wait().unwrap().success());
     }
 
     /// Runs `redis-cli` against this server, for assertions on what is stored.
