@@ -268,6 +268,7 @@ impl EdgeCache {
     ) -> Self {
         // Composed answers are new bytes; single entries share theirs.
         let remembered_capacity = config.capacity_bytes / 2;
+        let lifetime = config.longest_entry_lifetime();
         let remembered_search_capacity = config.search_capacity_bytes / 2;
         let entries = bounded_entries(config.capacity_bytes, metrics.clone());
         let search_entries = bounded_entries(config.search_capacity_bytes, metrics.clone());
@@ -288,7 +289,7 @@ impl EdgeCache {
                 remembered: remembered_answers(remembered_capacity),
                 remembered_searches: remembered_answers(remembered_search_capacity),
                 epochs: EpochCounters::default(),
-                shared: redis.map(SharedTier::new),
+                shared: redis.map(|redis| SharedTier::new(redis, lifetime)),
                 pending_purges: std::sync::Mutex::default(),
                 l2_reads: SingleFlight::default(),
             }),
@@ -308,7 +309,12 @@ impl EdgeCache {
                 let cache = cache.clone();
                 Box::pin(async move {
                     let purged = match event {
-                        BusEvent::Purge(purge) => cache.purge_local(&purge).await,
+                        BusEvent::Purge { purge, version } => {
+                            if let (Some(shared), Some(version)) = (&cache.inner.shared, version) {
+                                shared.remember_purge(&purge, version);
+                            }
+                            cache.purge_local(&purge).await
+                        }
                         BusEvent::Rejoined => {
                             cache.replay_pending_purges().await;
                             cache.purge_local(&Purge::All).await
@@ -773,7 +779,10 @@ impl EdgeCache {
         };
         let purged = self.purge_local(&purge).await;
         if let Some((shared, applied)) = shared {
-            let published = applied && shared.bus.publish(purge.clone()).await;
+            let published = match applied {
+                Some(version) => shared.bus.publish(purge.clone(), Some(version)).await,
+                None => false,
+            };
             if !published {
                 self.keep_pending(purge);
             }
@@ -789,7 +798,9 @@ impl EdgeCache {
         if is_empty(&purge) {
             return;
         }
-        if shared.purge(&purge).await && shared.bus.publish(purge.clone()).await {
+        if let Some(version) = shared.purge(&purge).await
+            && shared.bus.publish(purge.clone(), Some(version)).await
+        {
             return;
         }
         self.keep_pending(purge);

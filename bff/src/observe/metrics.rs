@@ -223,6 +223,9 @@ pub enum RedisEvent {
     SuccessorUsed,
     /// A checkout key's answer (or run) was found in Redis, made by this or another replica.
     IdempotencyShared,
+    /// A purge version in L2 was below what this replica had seen (a failover lost the purge's
+    /// write) and was set back up before any entry under it was used.
+    VersionRestored,
 }
 
 impl RedisEvent {
@@ -241,6 +244,7 @@ impl RedisEvent {
             Self::LeaseWaited => "lease_waited",
             Self::SuccessorUsed => "successor_used",
             Self::IdempotencyShared => "idempotency_shared",
+            Self::VersionRestored => "version_restored",
         }
     }
 }

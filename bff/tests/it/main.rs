@@ -36,6 +36,7 @@ mod reliability;
 mod replicas_cache;
 mod replicas_checkout;
 mod replicas_eviction;
+mod replicas_failover;
 mod replicas_redis_outage;
 mod replicas_rollout_window;
 mod replicas_sessions;

@@ -30,6 +30,8 @@ pub struct ServerTls {
 pub struct RedisServer {
     pub port: u16,
     options: Options,
+    /// Its working directory: a replica's full sync writes the primary's snapshot there.
+    dir: tempfile::TempDir,
     child: Option<Child>,
 }
 
@@ -46,6 +48,7 @@ impl RedisServer {
         let mut server = Self {
             port,
             options,
+            dir: tempfile::TempDir::new().expect("a temporary directory"),
             child: None,
         };
         server.resume();
@@ -59,6 +62,36 @@ impl RedisServer {
     /// The `rediss://` URL of a TLS server.
     pub fn tls_url(&self) -> String {
         format!("rediss://127.0.0.1:{}/", self.port)
+    }
+
+    /// The extra arguments the server starts with next time (see [`Self::resume`]).
+    pub fn set_args(&mut self, args: &[&str]) {
+        self.options.args = args.iter().map(|arg| (*arg).to_owned()).collect();
+    }
+
+    /// Makes this server a replica of `primary` and waits until it is in sync (10 s at most).
+    pub fn replicate(&self, primary: &RedisServer) {
+        let port = primary.port.to_string();
+        assert_eq!(self.cli(&["REPLICAOF", "127.0.0.1", &port]), "OK");
+        self.until_in_sync();
+    }
+
+    /// Waits until this replica's link to its primary is up and its first sync done.
+    pub fn until_in_sync(&self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let info = self.cli(&["INFO", "replication"]);
+            if info.contains("master_link_status:up") && info.contains("master_sync_in_progress:0")
+            {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no sync on {}: {info}",
+                self.port
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// The password `redis-cli` signs in with from now on (after a rotation).
@@ -120,6 +153,8 @@ impl RedisServer {
         assert!(self.child.is_none(), "already running");
         let child = Command::new("redis-server")
             .args(self.server_args())
+            .arg("--dir")
+            .arg(self.dir.path())
             .args([
                 "--bind",
                 "127.0.0.1",
