@@ -26,6 +26,7 @@ use super::versions::VersionMemory;
 use crate::config::duration::millis;
 use crate::coordination::lease::{self, Claim, Held, Keys, Lease, OnDrop, Operations, WhenDown};
 use crate::coordination::replicas::purge_bus::{Purge, PurgeBus};
+use crate::coordination::replicas::replication::Replication;
 use crate::coordination::replicas::{Redis, Unavailable};
 use crate::observe::metrics::RedisEvent;
 
@@ -557,8 +558,8 @@ impl SharedTier {
 
     /// Applies `purge` to L2: outdates the entries it names (they are dropped when next read,
     /// or expire), and moves the epoch so fills already under way are refused. The version it
-    /// set, or `None` when Redis did not take it.
-    pub(super) async fn purge(&self, purge: &Purge) -> Option<u64> {
+    /// set and whether a replica acknowledged it, or `None` when Redis did not take it.
+    pub(super) async fn purge(&self, purge: &Purge) -> Option<(u64, Replication)> {
         let version_keys = self.purge_version_keys(purge);
         let epoch_key = self.epoch_key();
         let least = std::iter::once(&epoch_key)
@@ -580,12 +581,12 @@ impl SharedTier {
             .arg(millis(self.lifetime).max(1))
             .arg(version_keys.len())
             .arg(least);
-        let version: u64 = self
+        let (version, replication): (u64, Replication) = self
             .redis
-            .invoke("cache_l2_purge", &invocation)
+            .invoke_replicated("cache_l2_purge", &invocation)
             .await
             .ok()?;
         self.remember_purge(purge, version);
-        Some(version)
+        Some((version, replication))
     }
 }

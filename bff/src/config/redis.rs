@@ -44,6 +44,11 @@ pub struct RedisConfig {
     /// in Redis; past it the oldest written are dropped, by the BFF, before anything else. 0:
     /// no budget of its own (a cache tier apart, under `allkeys-lru`, may leave it to Redis).
     pub l2_max_bytes: u64,
+    /// How long a write whose loss a shopper would see (a purge, a checkout's idempotency key,
+    /// a revocation, the rollout close) waits for a replica's acknowledgement (`WAIT`) when the
+    /// server has replicas. Past it the write stands, counted as unacknowledged.
+    #[serde(with = "duration")]
+    pub replica_ack_timeout: Duration,
     /// How the server is verified and this client proves itself, for a `rediss://` URL.
     pub tls: RedisTlsConfig,
     /// A Redis of its own for the data cache pressure must never evict.
@@ -61,6 +66,9 @@ impl Default for RedisConfig {
             // A quarter of a small managed Redis (1 GiB): room for a few thousand documents,
             // with the rest left to coordination data.
             l2_max_bytes: 256 * 1024 * 1024,
+            // A replica in the same region acknowledges within a few ms; a purge or a
+            // sign-out may wait this long more when one lags.
+            replica_ack_timeout: Duration::from_millis(50),
             tls: RedisTlsConfig::default(),
             coordination: RedisCoordinationConfig::default(),
         }

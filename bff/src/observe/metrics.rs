@@ -322,6 +322,7 @@ pub struct Metrics {
     redis_events: Family<RedisEventLabels, Counter>,
     redis_connected: Family<TierLabels, Gauge>,
     redis_reconnects: Family<TierLabels, Counter>,
+    redis_unacknowledged: Family<OperationLabels, Counter>,
     breaker_state: Family<BreakerStateLabels, Gauge>,
     breaker_transitions: Family<TransitionLabels, Counter>,
     active_requests: Gauge,
@@ -423,6 +424,12 @@ impl Metrics {
             "bff_redis_reconnects",
             "Times this replica reached a tier's Redis again after losing it",
             redis_reconnects.clone(),
+        );
+        let redis_unacknowledged = Family::<OperationLabels, Counter>::default();
+        registry.register(
+            "bff_redis_unacknowledged_writes",
+            "Writes a shopper would miss (purges, idempotency, revocations, the rollout close) that no Redis replica acknowledged within redis.replica_ack_timeout, by operation",
+            redis_unacknowledged.clone(),
         );
         let breaker_state = Family::<BreakerStateLabels, Gauge>::default();
         registry.register(
@@ -547,6 +554,7 @@ impl Metrics {
             redis_events,
             redis_connected,
             redis_reconnects,
+            redis_unacknowledged,
             rate_limited,
             csp_violations,
             contract_violations,
@@ -701,6 +709,12 @@ impl Metrics {
         self.redis_connected
             .get_or_create(&TierLabels { tier })
             .set(i64::from(connected));
+    }
+
+    pub fn count_unacknowledged_write(&self, operation: &'static str) {
+        self.redis_unacknowledged
+            .get_or_create(&OperationLabels { operation })
+            .inc();
     }
 
     pub fn count_redis_reconnect(&self, tier: &'static str) {

@@ -202,3 +202,95 @@ async fn a_purge_whose_version_write_a_failover_lost_never_lets_the_purged_entry
     assert!(version >= 1, "the version is back up: {version}");
     replicas.stop().await;
 }
+
+/// `POST /admin/cache/purge` of `tag` on `replica`: its answer's `replication`, and how long
+/// the purge took.
+async fn purge(replica: &TestServer, tag: &str) -> (String, Duration) {
+    let started = Instant::now();
+    let answer = replica
+        .client
+        .post(format!("{}/admin/cache/purge", replica.admin))
+        .bearer_auth(SHARED_SECRETS[1].1)
+        .json(&json!({"tags": [tag]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    let body: Value = answer.json().await.unwrap();
+    (
+        body["replication"].as_str().unwrap_or_default().to_owned(),
+        started.elapsed(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_purge_waits_for_a_replica_and_says_when_none_acknowledged_it() {
+    let primary = RedisServer::start();
+    let replicas = Replicas::start(
+        Setup {
+            replicas: 1,
+            redis_url: primary.url(),
+            access_token_ttl_seconds: 900,
+        },
+        |_| {},
+    )
+    .await;
+    let replica = &replicas.replicas[0];
+    assert_eq!(purge(replica, "page:home").await.0, "no_replicas");
+
+    let standby = RedisServer::start();
+    standby.replicate(&primary);
+    // The replica learns of the standby within a second (it asks INFO replication).
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (replication, _) = purge(replica, "page:home").await;
+        if replication == "acknowledged" {
+            break;
+        }
+        // Until the replica knows of the standby, or while the standby's sync finishes.
+        assert!(
+            ["no_replicas", "unacknowledged"].contains(&replication.as_str()),
+            "{replication}"
+        );
+        assert!(
+            Instant::now() < deadline,
+            "never acknowledged: {}",
+            primary.cli(&["INFO", "replication"])
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The p99 of a purge with its acknowledgement, on loopback, through the admin API.
+    let mut took: Vec<Duration> = Vec::new();
+    for _ in 0..100 {
+        let (replication, elapsed) = purge(replica, "page:faq").await;
+        assert_eq!(replication, "acknowledged");
+        took.push(elapsed);
+    }
+    took.sort();
+    eprintln!(
+        "purge with WAIT on loopback: p50 {:?}, p99 {:?}",
+        took[49], took[98]
+    );
+
+    // A stalled standby acknowledges nothing: the purge stands, and says so.
+    let unacknowledged = |scrape: &common::metrics::Scrape| {
+        scrape
+            .value(
+                "bff_redis_unacknowledged_writes_total",
+                &[("operation", "cache_l2_purge")],
+            )
+            .unwrap_or(0.0)
+    };
+    let before = unacknowledged(&replica.metrics().await);
+    standby.freeze(true);
+    let (replication, _) = purge(replica, "page:warranty").await;
+    standby.freeze(false);
+    assert_eq!(replication, "unacknowledged");
+    assert_eq!(unacknowledged(&replica.metrics().await), before + 1.0);
+    let version = primary.cli(&[
+        "GET",
+        &format!("{}cache:tagv:page:warranty", replicas.key_prefix),
+    ]);
+    assert!(!version.is_empty(), "the purge was applied all the same");
+    replicas.stop().await;
+}

@@ -13,6 +13,7 @@ pub mod credentials;
 pub mod endpoint;
 pub mod monitor;
 pub mod purge_bus;
+pub mod replication;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
@@ -24,6 +25,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use self::cause::Cause;
 use self::credentials::Credentials;
 use self::endpoint::Endpoint;
+use self::replication::Replication;
 use crate::config::secrets::RedisCredentials;
 use crate::config::{ConfigError, RedisConfig};
 use crate::observe::metrics::{Metrics, RedisEvent};
@@ -130,6 +132,11 @@ struct Inner {
     tiers: &'static [&'static str],
     /// `redis.l2_max_bytes`: what L2 values may take here (0: no budget of their own).
     l2_max_bytes: u64,
+    /// `redis.replica_ack_timeout`: how long `WAIT` waits for a replica.
+    replica_ack_timeout: Duration,
+    /// The server's replicas as its `INFO replication` last said (the monitor asks every
+    /// second): without any, `WAIT` is not sent.
+    replicas: AtomicUsize,
     /// Multiplexed connections, each reconnecting on its own; commands go round-robin. Remade
     /// by the monitor when they fail while a fresh connection works: a manager whose
     /// connection was refused for a reason other than I/O (a password since rotated) keeps
@@ -215,6 +222,8 @@ impl Redis {
                 connect_timeout: config.connect_timeout,
                 tiers,
                 l2_max_bytes: config.l2_max_bytes,
+                replica_ack_timeout: config.replica_ack_timeout,
+                replicas: AtomicUsize::new(0),
                 connections: RwLock::new(connections),
                 manager_config,
                 pool_size: config.pool_size,
@@ -312,6 +321,86 @@ impl Redis {
         let mut connection = self.connection();
         self.within_timeout(operation, invocation.invoke_async(&mut connection))
             .await
+    }
+
+    /// Runs `command`, then waits for a replica to acknowledge it (see [`replication`]).
+    pub async fn query_replicated<T: FromRedisValue>(
+        &self,
+        operation: &'static str,
+        command: &redis::Cmd,
+    ) -> Result<(T, Replication), Unavailable> {
+        let mut connection = self.connection();
+        let value = self
+            .within_timeout(operation, command.query_async(&mut connection))
+            .await?;
+        Ok((value, self.replicated(operation, &mut connection).await))
+    }
+
+    /// Runs a Lua script, then waits for a replica to acknowledge its writes (see
+    /// [`replication`]).
+    pub async fn invoke_replicated<T: FromRedisValue>(
+        &self,
+        operation: &'static str,
+        invocation: &redis::ScriptInvocation<'_>,
+    ) -> Result<(T, Replication), Unavailable> {
+        let mut connection = self.connection();
+        let value = self
+            .within_timeout(operation, invocation.invoke_async(&mut connection))
+            .await?;
+        Ok((value, self.replicated(operation, &mut connection).await))
+    }
+
+    /// `WAIT 1` on the connection that made the write (WAIT counts that connection's writes),
+    /// when the server has replicas; bounded by `redis.replica_ack_timeout`.
+    async fn replicated(
+        &self,
+        operation: &'static str,
+        connection: &mut ConnectionManager,
+    ) -> Replication {
+        if self.inner.replicas.load(Ordering::Relaxed) == 0 {
+            return Replication::NoReplicas;
+        }
+        let timeout = self.inner.replica_ack_timeout;
+        let wait = redis::cmd("WAIT")
+            .arg(1)
+            .arg(crate::config::duration::millis(timeout).max(1))
+            .clone();
+        let answered = tokio::time::timeout(
+            timeout + self.inner.command_timeout,
+            wait.query_async::<i64>(connection),
+        )
+        .await;
+        if let Ok(Ok(acknowledged)) = answered
+            && acknowledged >= 1
+        {
+            return Replication::Acknowledged;
+        }
+        self.inner.metrics.count_unacknowledged_write(operation);
+        tracing::warn!(
+            operation,
+            "no replica acknowledged the write in time; a failover now would lose it"
+        );
+        Replication::Unacknowledged
+    }
+
+    /// Asks the server how many replicas it has, for [`Self::replicated`]; neither counted
+    /// nor logged when it fails (the monitor asks again).
+    async fn learn_replicas(&self) {
+        let mut connection = self.connection();
+        let info = redis::cmd("INFO").arg("replication").clone();
+        let answered = tokio::time::timeout(
+            self.inner.command_timeout,
+            info.query_async::<String>(&mut connection),
+        )
+        .await;
+        if let Ok(Ok(info)) = answered
+            && let Some(count) = info
+                .lines()
+                .find_map(|line| line.strip_prefix("connected_slaves:"))
+                .and_then(|count| count.trim().parse().ok())
+        {
+            self.inner.replicas.store(count, Ordering::Relaxed);
+        }
     }
 
     /// Runs `pipeline` atomically (`MULTI`/`EXEC`), within the command timeout.

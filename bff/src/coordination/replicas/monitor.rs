@@ -35,6 +35,7 @@ pub fn spawn(redis: Redis, stop: CancellationToken) {
             // tells why; when that one works, the pool is stuck on an old refusal (a password
             // rotated since) and is made again.
             let now = if redis.pool_answers().await {
+                redis.learn_replicas().await;
                 State::Connected
             } else {
                 match redis.probe().await {

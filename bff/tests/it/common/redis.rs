@@ -162,6 +162,9 @@ impl RedisServer {
                 "",
                 "--appendonly",
                 "no",
+                // A replica's first sync starts at once, not after the default 5 s.
+                "--repl-diskless-sync-delay",
+                "0",
                 "--daemonize",
                 "no",
             ])
@@ -178,6 +181,18 @@ impl RedisServer {
             std::thread::sleep(Duration::from_millis(20));
         }
         panic!("redis-server did not answer on port {}", self.port);
+    }
+
+    /// Freezes (`true`: SIGSTOP by PID) or thaws (SIGCONT) the server: it holds its
+    /// connections but answers nothing, as a stalled replica does.
+    pub fn freeze(&self, frozen: bool) {
+        let child = self.child.as_ref().expect("running");
+        let signal = if frozen { "-STOP" } else { "-CONT" };
+        let status = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
     }
 
     /// Stops the server (SIGKILL by PID: Redis going away without a goodbye).
