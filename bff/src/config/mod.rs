@@ -11,6 +11,7 @@ mod layers;
 pub mod public;
 mod redis;
 mod redis_coordination;
+mod redis_sentinel;
 mod redis_tls;
 pub mod secrets;
 
@@ -24,6 +25,7 @@ use url::Url;
 pub use error::ConfigError;
 pub use redis::{RedisConfig, SCHEMES as REDIS_SCHEMES, is_tls_scheme};
 pub use redis_coordination::RedisCoordinationConfig;
+pub use redis_sentinel::RedisSentinelConfig;
 pub use redis_tls::RedisTlsConfig;
 pub use secrets::Secrets;
 

@@ -9,6 +9,7 @@ use url::Url;
 
 use super::duration;
 use super::redis_coordination::RedisCoordinationConfig;
+use super::redis_sentinel::RedisSentinelConfig;
 use super::redis_tls::RedisTlsConfig;
 
 /// The URL schemes the client speaks: Redis's and Valkey's names for the same protocol, plain
@@ -53,6 +54,8 @@ pub struct RedisConfig {
     pub tls: RedisTlsConfig,
     /// A Redis of its own for the data cache pressure must never evict.
     pub coordination: RedisCoordinationConfig,
+    /// The primary of `url` found, and followed, through Redis Sentinel.
+    pub sentinel: RedisSentinelConfig,
 }
 
 impl Default for RedisConfig {
@@ -71,6 +74,7 @@ impl Default for RedisConfig {
             replica_ack_timeout: Duration::from_millis(50),
             tls: RedisTlsConfig::default(),
             coordination: RedisCoordinationConfig::default(),
+            sentinel: RedisSentinelConfig::default(),
         }
     }
 }
@@ -113,6 +117,7 @@ impl RedisConfig {
             tls |= url_uses_tls(url);
         }
         problems.extend(self.tls.problems(tls));
+        problems.extend(self.sentinel.problems());
         if self.pool_size == 0 {
             problems.push("redis.pool_size: must be at least 1".to_owned());
         }

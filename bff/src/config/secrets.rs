@@ -46,6 +46,8 @@ pub struct RedisCredentials {
     pub username_file: Option<PathBuf>,
     /// `BFF_REDIS_PASSWORD_FILE`, when the password came from it.
     pub password_file: Option<PathBuf>,
+    /// `BFF_REDIS_SENTINEL_PASSWORD`: the sentinels' own (`requirepass` in sentinel.conf).
+    pub sentinel_password: Option<SecretString>,
 }
 
 impl RedisCredentials {
@@ -95,6 +97,10 @@ const REDIS_PASSWORD: Spec = Spec {
 };
 /// Not secret as such, but handed out with the password (one Kubernetes Secret from the
 /// provider), and rotated with it.
+const REDIS_SENTINEL_PASSWORD: Spec = Spec {
+    env: "BFF_REDIS_SENTINEL_PASSWORD",
+    required: false,
+};
 const REDIS_USERNAME: Spec = Spec {
     env: "BFF_REDIS_USERNAME",
     required: false,
@@ -165,6 +171,7 @@ impl Secrets {
         let redis_password = take(&REDIS_PASSWORD);
         let webhook_signing_secret = take(&WEBHOOK_SIGNING_SECRET);
         let redis_username = take(&REDIS_USERNAME);
+        let sentinel_password = take(&REDIS_SENTINEL_PASSWORD);
         if redis_username.is_some() && redis_password.is_none() {
             problems.push(format!(
                 "{}: set, but {} is not (an ACL user signs in with its password)",
@@ -184,6 +191,7 @@ impl Secrets {
             password: redis_password,
             username_file: file_of(&REDIS_USERNAME),
             password_file: file_of(&REDIS_PASSWORD),
+            sentinel_password,
         };
         match (admin_token, session_keys, webhook_secret) {
             (Some(admin_token), Some(session_keys), Some(webhook_secret))
@@ -229,6 +237,7 @@ impl Secrets {
             (&GEOCODER_KEY, &self.geocoder_key),
             (&MAP_TILE_KEY, &self.map_tile_key),
             (&REDIS_PASSWORD, &self.redis.password),
+            (&REDIS_SENTINEL_PASSWORD, &self.redis.sentinel_password),
             (&WEBHOOK_SIGNING_SECRET, &self.webhook_signing_secret),
         ] {
             if value.as_ref().is_some_and(stand_in) {
@@ -251,6 +260,7 @@ impl Secrets {
                 &self.geocoder_key,
                 &self.map_tile_key,
                 &self.redis.password,
+                &self.redis.sentinel_password,
                 &self.webhook_signing_secret,
             ]
             .into_iter()
@@ -284,6 +294,10 @@ impl fmt::Debug for Secrets {
             .field(MAP_TILE_KEY.env, &state(self.map_tile_key.is_some()))
             .field(REDIS_USERNAME.env, &state(self.redis.username.is_some()))
             .field(REDIS_PASSWORD.env, &state(self.redis.password.is_some()))
+            .field(
+                REDIS_SENTINEL_PASSWORD.env,
+                &state(self.redis.sentinel_password.is_some()),
+            )
             .finish()
     }
 }

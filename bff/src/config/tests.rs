@@ -430,6 +430,29 @@ fn a_coordination_tier_of_its_own_is_checked_as_the_cache_tier_is() {
 }
 
 #[test]
+fn sentinels_need_a_primary_name_and_host_port_each() {
+    let fine = load_from(
+        "[redis]\nurl = \"redis://primary/0\"\n[redis.sentinel]\nprimary_name = \"storefront\"\nsentinels = [\"s0:26379\", \"s1:26379\"]\n",
+        &[],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert!(fine.redis.sentinel.enabled());
+    let nameless = message_of(
+        "[redis]\nurl = \"redis://primary/0\"\n[redis.sentinel]\nsentinels = [\"s0:26379\"]\n",
+        &[],
+    );
+    assert!(
+        nameless.contains("redis.sentinel.primary_name: required"),
+        "{nameless}"
+    );
+    let portless = message_of(
+        "[redis]\nurl = \"redis://primary/0\"\n[redis.sentinel]\nprimary_name = \"x\"\nsentinels = [\"s0\"]\n",
+        &[],
+    );
+    assert!(portless.contains("\"s0\" is not host:port"), "{portless}");
+}
+
+#[test]
 fn an_acl_user_without_its_password_is_refused() {
     let config = Config::default();
     let secrets = Secrets::from_lookup(&config, |name| {
@@ -537,7 +560,7 @@ fn an_old_key_is_accepted_with_a_deprecation_naming_it_and_its_successor() {
 }
 
 /// Duration keys added after durations took units: they never had an old spelling.
-const BORN_WITH_A_UNIT: &[&str] = &["ssr.failed_render_ttl"];
+const BORN_WITH_A_UNIT: &[&str] = &["ssr.failed_render_ttl", "redis.replica_ack_timeout"];
 
 /// Every duration key of the defaults, written in its old spelling, in its unit.
 fn old_spelling(table: &toml::Table, path: &mut Vec<String>, out: &mut toml::Table) -> usize {

@@ -306,6 +306,14 @@ fn histogram() -> Histogram {
     Histogram::new(BUCKETS)
 }
 
+/// Redis commands take well under a millisecond on a LAN, and up to the command timeout
+/// (100 ms) when something is wrong.
+fn redis_histogram() -> Histogram {
+    Histogram::new([
+        0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+    ])
+}
+
 /// One registry per app instance, so tests can read the metrics of the app they started.
 #[derive(Debug)]
 pub struct Metrics {
@@ -323,6 +331,8 @@ pub struct Metrics {
     redis_connected: Family<TierLabels, Gauge>,
     redis_reconnects: Family<TierLabels, Counter>,
     redis_unacknowledged: Family<OperationLabels, Counter>,
+    redis_failovers: Family<TierLabels, Counter>,
+    redis_duration: HistogramFamily<OperationLabels>,
     breaker_state: Family<BreakerStateLabels, Gauge>,
     breaker_transitions: Family<TransitionLabels, Counter>,
     active_requests: Gauge,
@@ -430,6 +440,20 @@ impl Metrics {
             "bff_redis_unacknowledged_writes",
             "Writes a shopper would miss (purges, idempotency, revocations, the rollout close) that no Redis replica acknowledged within redis.replica_ack_timeout, by operation",
             redis_unacknowledged.clone(),
+        );
+        let redis_duration =
+            HistogramFamily::<OperationLabels>::new_with_constructor(redis_histogram);
+        registry.register_with_unit(
+            "bff_redis_command_duration",
+            "Duration of the BFF's Redis commands by operation, as the BFF waits for them (including a write's replica acknowledgement where it waits for one)",
+            Unit::Seconds,
+            redis_duration.clone(),
+        );
+        let redis_failovers = Family::<TierLabels, Counter>::default();
+        registry.register(
+            "bff_redis_failovers",
+            "Times the sentinels named a new primary for a tier and this replica moved its connections there",
+            redis_failovers.clone(),
         );
         let breaker_state = Family::<BreakerStateLabels, Gauge>::default();
         registry.register(
@@ -555,6 +579,8 @@ impl Metrics {
             redis_connected,
             redis_reconnects,
             redis_unacknowledged,
+            redis_failovers,
+            redis_duration,
             rate_limited,
             csp_violations,
             contract_violations,
@@ -714,6 +740,18 @@ impl Metrics {
     pub fn count_unacknowledged_write(&self, operation: &'static str) {
         self.redis_unacknowledged
             .get_or_create(&OperationLabels { operation })
+            .inc();
+    }
+
+    pub fn observe_redis_command(&self, operation: &'static str, elapsed: Duration) {
+        self.redis_duration
+            .get_or_create(&OperationLabels { operation })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    pub fn count_redis_failover(&self, tier: &'static str) {
+        self.redis_failovers
+            .get_or_create(&TierLabels { tier })
             .inc();
     }
 

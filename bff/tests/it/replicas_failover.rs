@@ -267,6 +267,14 @@ async fn a_purge_waits_for_a_replica_and_says_when_none_acknowledged_it() {
         took.push(elapsed);
     }
     took.sort();
+    let observed = replica.metrics().await.histogram_count(
+        "bff_redis_command_duration_seconds",
+        &[("operation", "cache_l2_purge")],
+    );
+    assert!(
+        observed >= Some(100),
+        "each purge's command timed: {observed:?}"
+    );
     eprintln!(
         "purge with WAIT on loopback: p50 {:?}, p99 {:?}",
         took[49], took[98]

@@ -72,6 +72,36 @@ impl Endpoint {
         Ok(endpoint)
     }
 
+    /// This endpoint at `host:port` (the primary the sentinels name), TLS and database kept.
+    pub fn at(&self, host: &str, port: u16) -> Self {
+        let addr = match self.info.addr() {
+            redis::ConnectionAddr::TcpTls {
+                insecure,
+                tls_params,
+                ..
+            } => redis::ConnectionAddr::TcpTls {
+                host: host.to_owned(),
+                port,
+                insecure: *insecure,
+                tls_params: tls_params.clone(),
+            },
+            _ => redis::ConnectionAddr::Tcp(host.to_owned(), port),
+        };
+        Self {
+            info: self.info.clone().set_addr(addr),
+            tls: self.tls.clone(),
+        }
+    }
+
+    /// The host and port connections go to.
+    pub fn address(&self) -> Option<(String, u16)> {
+        match self.info.addr() {
+            redis::ConnectionAddr::Tcp(host, port)
+            | redis::ConnectionAddr::TcpTls { host, port, .. } => Some((host.clone(), *port)),
+            _ => None,
+        }
+    }
+
     /// Whether connections use TLS.
     pub fn uses_tls(&self) -> bool {
         self.tls.is_some()

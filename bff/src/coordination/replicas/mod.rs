@@ -14,6 +14,7 @@ pub mod endpoint;
 pub mod monitor;
 pub mod purge_bus;
 pub mod replication;
+pub mod sentinel;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
@@ -26,6 +27,7 @@ use self::cause::Cause;
 use self::credentials::Credentials;
 use self::endpoint::Endpoint;
 use self::replication::Replication;
+use self::sentinel::Sentinels;
 use crate::config::secrets::RedisCredentials;
 use crate::config::{ConfigError, RedisConfig};
 use crate::observe::metrics::{Metrics, RedisEvent};
@@ -121,8 +123,12 @@ pub struct Redis {
 
 struct Inner {
     /// The server and how it is reached, for connections of their own (the purge subscriber's,
-    /// the monitor's probe).
-    endpoint: Endpoint,
+    /// the monitor's probe). Moved to the primary the sentinels name, with them.
+    endpoint: RwLock<Endpoint>,
+    /// With Sentinel: who to ask for the primary.
+    sentinels: Option<Sentinels>,
+    /// Woken when a server answers `READONLY`: the monitor asks the sentinels at once.
+    primary_moved: tokio::sync::Notify,
     /// The configuration key of its URL, for causes.
     url_key: &'static str,
     /// The ACL user and password of the moment (`None`: no `AUTH`).
@@ -196,6 +202,16 @@ impl Redis {
         // connection (a test binary links aws-lc too, and rustls then cannot choose alone).
         crate::upstream::tls::install_crypto_provider();
         let endpoint = Endpoint::new(url_key, url, config)?;
+        // Sentinel follows the cache tier's URL (one Redis for both, or the cache alone).
+        let sentinels = (url_key == "redis.url")
+            .then(|| {
+                Sentinels::from_config(
+                    &config.sentinel,
+                    credentials.and_then(|secrets| secrets.sentinel_password.as_ref()),
+                    config.connect_timeout,
+                )
+            })
+            .flatten();
         let credentials = credentials.and_then(Credentials::from_secrets);
         let client = endpoint
             .client(credentials.as_ref())
@@ -216,7 +232,9 @@ impl Redis {
             .map_err(|err| ConfigError(format!("{url_key}: {err}")))?;
         Ok(Self {
             inner: Arc::new(Inner {
-                endpoint,
+                endpoint: RwLock::new(endpoint),
+                sentinels,
+                primary_moved: tokio::sync::Notify::new(),
                 url_key,
                 credentials,
                 connect_timeout: config.connect_timeout,
@@ -419,7 +437,11 @@ impl Redis {
         operation: &'static str,
         call: impl std::future::Future<Output = redis::RedisResult<T>>,
     ) -> Result<T, Unavailable> {
+        let started = std::time::Instant::now();
         let result = tokio::time::timeout(self.inner.command_timeout, call).await;
+        self.inner
+            .metrics
+            .observe_redis_command(operation, started.elapsed());
         self.settle(operation, result)
     }
 
@@ -430,7 +452,13 @@ impl Redis {
     ) -> Result<T, Unavailable> {
         let error = match result {
             Ok(Ok(value)) => return Ok(value),
-            Ok(Err(err)) => err.to_string(),
+            Ok(Err(err)) => {
+                // An old primary back as a replica: not to be retried, but found again.
+                if err.to_string().contains("READONLY") {
+                    self.inner.primary_moved.notify_one();
+                }
+                err.to_string()
+            }
             Err(_) => format!(
                 "no answer within {} ms",
                 self.inner.command_timeout.as_millis()
@@ -451,7 +479,49 @@ impl Redis {
     /// A client signing in with the credentials of the moment, for connections of their own
     /// (the purge subscriber).
     pub fn client(&self) -> redis::RedisResult<redis::Client> {
-        self.inner.endpoint.client(self.inner.credentials.as_ref())
+        self.endpoint().client(self.inner.credentials.as_ref())
+    }
+
+    fn endpoint(&self) -> Endpoint {
+        self.inner
+            .endpoint
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// With Sentinel: asks the sentinels for the primary and, when it is another server than
+    /// the one in use, moves every connection there. `true` when it moved.
+    async fn follow_primary(&self) -> bool {
+        let Some(sentinels) = &self.inner.sentinels else {
+            return false;
+        };
+        let Some((host, port)) = sentinels.primary().await else {
+            return false;
+        };
+        let current = self.endpoint();
+        if current.address() == Some((host.clone(), port)) {
+            return false;
+        }
+        *self
+            .inner
+            .endpoint
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = current.at(&host, port);
+        self.renew_pool();
+        for tier in self.inner.tiers {
+            self.inner.metrics.count_redis_failover(tier);
+        }
+        tracing::warn!(%host, port, "redis: the sentinels name a new primary; connections moved to it");
+        true
+    }
+
+    /// Waits until `delay` passes or a server answers `READONLY`.
+    async fn until_primary_moves(&self, delay: Duration) {
+        tokio::select! {
+            () = tokio::time::sleep(delay) => {}
+            () = self.inner.primary_moved.notified() => {}
+        }
     }
 
     /// The tiers this server holds.
@@ -467,7 +537,7 @@ impl Redis {
     /// Connects afresh and sends `PING`, within `redis.connect_timeout` each: what the
     /// monitor and `bff check-config --connect` ask, with the cause when it fails.
     pub async fn probe(&self) -> Result<(), Cause> {
-        let tls = self.inner.endpoint.uses_tls();
+        let tls = self.endpoint().uses_tls();
         let timeout = self.inner.connect_timeout;
         let attempt = async {
             let client = self.client()?;

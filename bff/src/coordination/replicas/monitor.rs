@@ -31,6 +31,7 @@ pub fn spawn(redis: Redis, stop: CancellationToken) {
     tokio::spawn(async move {
         let mut state = State::Starting;
         loop {
+            redis.follow_primary().await;
             // A pooled connection that answers is proof enough. Without one, a fresh connection
             // tells why; when that one works, the pool is stuck on an old refusal (a password
             // rotated since) and is made again.
@@ -50,7 +51,7 @@ pub fn spawn(redis: Redis, stop: CancellationToken) {
             state = now;
             tokio::select! {
                 () = stop.cancelled() => return,
-                () = tokio::time::sleep(CHECK_EVERY) => {}
+                () = redis.until_primary_moves(CHECK_EVERY) => {}
             }
         }
     });

@@ -255,3 +255,82 @@ impl Drop for RedisServer {
         self.stop();
     }
 }
+
+/// A Redis Sentinel (`redis-server <conf> --sentinel`) on a free port, watching `primary` under
+/// `name` with a quorum of 2, stopped by PID when dropped.
+pub struct SentinelServer {
+    pub port: u16,
+    child: Child,
+    _dir: tempfile::TempDir,
+}
+
+impl SentinelServer {
+    pub fn start(name: &str, primary: &RedisServer) -> Self {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .map(|addr| addr.port())
+            .expect("a free port");
+        let dir = tempfile::TempDir::new().expect("a temporary directory");
+        // Sentinel rewrites its configuration file, so it gets one of its own.
+        let conf = dir.path().join("sentinel.conf");
+        std::fs::write(
+            &conf,
+            format!(
+                "port {port}\nbind 127.0.0.1\ndir {}\n\
+                 sentinel monitor {name} 127.0.0.1 {} 2\n\
+                 sentinel down-after-milliseconds {name} 400\n\
+                 sentinel failover-timeout {name} 4000\n\
+                 sentinel parallel-syncs {name} 1\n",
+                dir.path().display(),
+                primary.port
+            ),
+        )
+        .expect("sentinel.conf");
+        let child = Command::new("redis-server")
+            .arg(&conf)
+            .arg("--sentinel")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server --sentinel");
+        let sentinel = Self {
+            port,
+            child,
+            _dir: dir,
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while sentinel.cli(&["PING"]) != "PONG" {
+            assert!(
+                Instant::now() < deadline,
+                "sentinel did not answer on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        sentinel
+    }
+
+    pub fn cli(&self, args: &[&str]) -> String {
+        let output = Command::new("redis-cli")
+            .args(["-p", &self.port.to_string()])
+            .args(args)
+            .output()
+            .expect("redis-cli");
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    }
+
+    /// The port of the primary this sentinel names under `name`.
+    pub fn primary_port(&self, name: &str) -> Option<u16> {
+        let answer = self.cli(&["SENTINEL", "GET-MASTER-ADDR-BY-NAME", name]);
+        answer
+            .lines()
+            .nth(1)
+            .and_then(|port| port.trim().parse().ok())
+    }
+}
+
+impl Drop for SentinelServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
