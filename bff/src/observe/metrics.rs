@@ -213,7 +213,8 @@ pub enum RedisEvent {
     FillLockGaveUp,
     PurgeSent,
     PurgeReceived,
-    /// The purge channel was lost and found again: L1 was dropped, since purges may be missed.
+    /// The purge channel was lost and found again: L1 is dropped (after up to 1 s of jitter),
+    /// since purges may be missed.
     PurgeResubscribed,
     /// This replica took a session's refresh lease and refreshed.
     LeaseAcquired,

@@ -82,6 +82,8 @@ pub struct PurgeBus {
 }
 
 const RECONNECT_MIN: Duration = Duration::from_millis(100);
+/// The most a replica waits, at random, between rejoining the channel and dropping its L1.
+const REJOIN_JITTER: Duration = Duration::from_secs(1);
 const RECONNECT_MAX: Duration = Duration::from_secs(2);
 
 impl PurgeBus {
@@ -132,10 +134,15 @@ impl PurgeBus {
                     Ok(mut pubsub) => {
                         delay = RECONNECT_MIN;
                         if missed {
+                            // After a failover every replica rejoins at once: spread their L1
+                            // drops, so they do not all read L2 (and the upstreams) together.
+                            let jitter = REJOIN_JITTER.mul_f64(fastrand::f64());
                             bus.redis.count(RedisEvent::PurgeResubscribed);
                             tracing::warn!(
+                                jitter_ms = jitter.as_millis(),
                                 "purge channel joined again; dropping L1, since purges may have been missed"
                             );
+                            tokio::time::sleep(jitter).await;
                             handler(BusEvent::Rejoined).await;
                         }
                         missed = true;
