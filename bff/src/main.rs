@@ -37,7 +37,12 @@ enum Command {
     /// Serve the storefront (the default).
     Serve,
     /// Validate the configuration and print the effective values (secrets redacted).
-    CheckConfig,
+    CheckConfig {
+        /// Also connect to what the configuration names (Redis), and fail naming the key
+        /// when it cannot (certificate not trusted, authentication failed, ...).
+        #[arg(long)]
+        connect: bool,
+    },
     /// Probe this instance's readiness (`GET /readyz` on the admin listener): exit 0 when it
     /// answers 200 within the timeout, else 1. The image's HEALTHCHECK (no shell in the image).
     Healthcheck {
@@ -84,25 +89,103 @@ fn main() -> ExitCode {
         }
     };
     match args.command.unwrap_or(Command::Serve) {
-        Command::CheckConfig => match config.to_toml() {
-            Ok(text) => {
-                for warning in warnings.deprecations.iter().chain(&warnings.secrets) {
-                    eprintln!("warning: {warning}");
-                }
-                println!(
-                    "# effective configuration from {}\n{text}\n{secrets}",
-                    args.config.display()
-                );
-                ExitCode::SUCCESS
-            }
-            Err(err) => {
-                eprintln!("{err}");
-                ExitCode::FAILURE
-            }
-        },
+        Command::CheckConfig { connect } => {
+            check_config(&args.config, &config, &secrets, &warnings, connect)
+        }
         Command::Serve => serve(config, secrets, &warnings, args.config),
         Command::Healthcheck { timeout } => healthcheck(&args.config, timeout),
     }
+}
+
+/// `bff check-config`: what the binary would refuse at start-up (the configuration, secrets, and
+/// the files it names), and with `connect`, whether Redis answers as configured.
+fn check_config(
+    path: &std::path::Path,
+    config: &Config,
+    secrets: &Secrets,
+    warnings: &Warnings,
+    connect: bool,
+) -> ExitCode {
+    let text = match config.to_toml() {
+        Ok(text) => text,
+        Err(err) => {
+            eprintln!("{err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if config.redis.enabled() {
+        use bff::coordination::replicas::endpoint::Endpoint;
+        let mut endpoints = vec![Endpoint::new(
+            "redis.url",
+            config.redis.url.trim(),
+            &config.redis,
+        )];
+        if config.redis.coordination.is_separate() {
+            endpoints.push(Endpoint::new(
+                "redis.coordination.url",
+                config.redis.coordination.url.trim(),
+                &config.redis,
+            ));
+        }
+        if let Some(Err(err)) = endpoints.into_iter().find(Result::is_err) {
+            eprintln!("invalid configuration:\n{err}");
+            return ExitCode::from(2);
+        }
+    }
+    for warning in warnings.deprecations.iter().chain(&warnings.secrets) {
+        eprintln!("warning: {warning}");
+    }
+    println!(
+        "# effective configuration from {}\n{text}\n{secrets}",
+        path.display()
+    );
+    if connect {
+        return check_connections(config, secrets);
+    }
+    ExitCode::SUCCESS
+}
+
+/// `check-config --connect`: connects to Redis as the server would, once; exit 1 naming the
+/// key and the cause when it cannot.
+fn check_connections(config: &Config, secrets: &Secrets) -> ExitCode {
+    if !config.redis.enabled() {
+        println!("# redis: not configured");
+        return ExitCode::SUCCESS;
+    }
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("cannot start the async runtime: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async {
+        let metrics = std::sync::Arc::new(bff::observe::metrics::Metrics::new());
+        let tiers = match bff::coordination::replicas::Tiers::from_config(
+            &config.redis,
+            Some(&secrets.redis),
+            metrics,
+        ) {
+            Ok(Some(tiers)) => tiers,
+            Ok(None) => return ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("{err}");
+                return ExitCode::from(2);
+            }
+        };
+        let mut code = ExitCode::SUCCESS;
+        for redis in tiers.distinct() {
+            let tiers = redis.tiers().join(", ");
+            match redis.probe().await {
+                Ok(()) => println!("# redis: connected ({tiers})"),
+                Err(cause) => {
+                    eprintln!("cannot connect to redis ({tiers}): {cause}");
+                    code = ExitCode::FAILURE;
+                }
+            }
+        }
+        code
+    })
 }
 
 /// Only the configuration (for `admin.listen`): secrets are the server's business, not the probe's.

@@ -22,9 +22,11 @@ use redis::Script;
 
 use super::entry::{CachedResponse, SharedMeta};
 use super::policy::{CachePolicy, RouteKind};
+use super::versions::VersionMemory;
 use crate::config::duration::millis;
 use crate::coordination::lease::{self, Claim, Held, Keys, Lease, OnDrop, Operations, WhenDown};
 use crate::coordination::replicas::purge_bus::{Purge, PurgeBus};
+use crate::coordination::replicas::replication::Replication;
 use crate::coordination::replicas::{Redis, Unavailable};
 use crate::observe::metrics::RedisEvent;
 
@@ -37,14 +39,20 @@ const WAIT_POLL: Duration = Duration::from_millis(20);
 /// say (a holder's fetch is bounded by its upstream timeout; this bounds a confused one).
 const WAIT_MAX: Duration = Duration::from_secs(15);
 
-/// Writes an entry unless a purge happened since its fetch began; records its versions.
-/// KEYS: entry, epoch, route generation, tag (and, for a document, part key) versions…; ARGV: epoch seen, ttl ms, meta, body,
-/// gzip, brotli.
+/// Writes an entry unless a purge happened since its fetch began; records its versions. With a
+/// byte budget (ARGV 7 > 0), counts the entry's bytes and names the oldest-written values to
+/// drop until the count is back within it (the caller deletes them: a script touches only the
+/// keys it declares). A value that expired or was dropped by a purge stays counted until its
+/// turn comes, so the count can only overstate what L2 holds.
+/// KEYS: entry, epoch, route generation, budget order (zset), budget sizes (hash), budget
+/// total, tag (and, for a document, part key) versions…; ARGV: epoch seen, ttl ms, meta, body,
+/// gzip, brotli, budget bytes, now (ms).
+/// Returns 0 when refused, else {1, values to delete…}.
 const FILL: &str = r"
 if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
 local versions = {}
 local tag_keys = {}
-for i = 4, #KEYS do
+for i = 7, #KEYS do
   tag_keys[#tag_keys + 1] = KEYS[i]
   versions[#versions + 1] = redis.call('GET', KEYS[i]) or '0'
 end
@@ -53,11 +61,32 @@ redis.call('HSET', KEYS[1], 'meta', ARGV[3], 'body', ARGV[4], 'gzip', ARGV[5], '
   'gen', redis.call('GET', KEYS[3]) or '0', 'tagkeys', table.concat(tag_keys, '\n'),
   'tagvers', table.concat(versions, '\n'))
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
+local dropped = {1}
+local budget = tonumber(ARGV[7])
+if budget > 0 then
+  local size = #ARGV[3] + #ARGV[4] + #ARGV[5] + #ARGV[6]
+  local before = tonumber(redis.call('HGET', KEYS[5], KEYS[1]) or '0')
+  redis.call('HSET', KEYS[5], KEYS[1], size)
+  redis.call('ZADD', KEYS[4], ARGV[8], KEYS[1])
+  local total = redis.call('INCRBY', KEYS[6], size - before)
+  while total > budget do
+    local oldest = redis.call('ZPOPMIN', KEYS[4])
+    if #oldest == 0 then
+      redis.call('SET', KEYS[6], 0)
+      break
+    end
+    local freed = tonumber(redis.call('HGET', KEYS[5], oldest[1]) or '0')
+    redis.call('HDEL', KEYS[5], oldest[1])
+    total = redis.call('DECRBY', KEYS[6], freed)
+    dropped[#dropped + 1] = oldest[1]
+  end
+end
+return dropped
 ";
 
 /// Reads an entry whose recorded versions are all current; drops one that a purge outdated.
-/// KEYS: entry, route generation.
+/// Returns the versions too (route generation, tag keys, their versions), for the replica to
+/// check against those it remembers. KEYS: entry, route generation.
 const READ: &str = r"
 local f = redis.call('HMGET', KEYS[1], 'meta', 'body', 'gzip', 'brotli', 'gen', 'tagkeys', 'tagvers')
 if not f[1] then return false end
@@ -75,7 +104,42 @@ for tag_key in string.gmatch(f[6] or '', '[^\n]+') do
   end
   i = i + 1
 end
-return {f[1], f[2], f[3], f[4]}
+return {f[1], f[2], f[3], f[4], f[5], f[6] or '', f[7] or ''}
+";
+
+/// Restores versions that went back: each key below its ARGV (from 3 on) is set to it, for
+/// ARGV[1] ms. KEYS: the version keys; ARGV: ttl ms, unused, the least version of each key.
+const RAISE: &str = r"
+for i = 1, #KEYS do
+  if tonumber(redis.call('GET', KEYS[i]) or '0') < tonumber(ARGV[i + 2]) then
+    redis.call('SET', KEYS[i], ARGV[i + 2], 'PX', ARGV[1])
+  end
+end
+return 1
+";
+
+/// Applies a purge: sets the epoch and every version key it names to one new version, above
+/// the epoch, above each key's current version and above the least this replica remembers
+/// (so a counter that went back, or was evicted, still moves forward); each expires after the
+/// longest entry lifetime, refreshed by every purge; then deletes the entries named. KEYS:
+/// epoch, ARGV[2] version keys, entries to delete; ARGV: ttl ms, how many version keys, the
+/// least version remembered. Returns the version set.
+const PURGE: &str = r"
+local version = redis.call('INCR', KEYS[1])
+local least = tonumber(ARGV[3])
+if version <= least then version = least + 1 end
+local count = tonumber(ARGV[2])
+for i = 2, count + 1 do
+  local current = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if version <= current then version = current + 1 end
+end
+for i = 1, count + 1 do
+  redis.call('SET', KEYS[i], version, 'PX', ARGV[1])
+end
+for i = count + 2, #KEYS do
+  redis.call('DEL', KEYS[i])
+end
+return version
 ";
 
 /// The fill lock's Redis commands, as `bff_redis_errors_total` names them.
@@ -87,8 +151,9 @@ const FILL_LOCK: Operations = Operations {
     peek: "cache_fill_wait",
 };
 
-/// An entry as `READ` returns it: meta, body, gzip and brotli (empty: no such variant).
-type StoredParts = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+/// An entry as `READ` returns it: meta, body, gzip and brotli (empty: no such variant), then
+/// the route generation, the tag keys and their versions (newline-separated) it was stored under.
+type StoredParts = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, String, String, String);
 
 /// A value read from L2: its meta, body, gzip and brotli (`None`: no such variant).
 pub(super) type Stored = (Vec<u8>, Bytes, Option<Bytes>, Option<Bytes>);
@@ -111,6 +176,12 @@ pub(super) struct SharedTier {
     pub(super) bus: PurgeBus,
     fill: Script,
     read: Script,
+    raise: Script,
+    purge: Script,
+    /// The highest purge versions seen, to restore any that went back.
+    versions: VersionMemory,
+    /// The longest an entry can live: how long version keys and the memory of them last.
+    lifetime: Duration,
     /// One fetch per key across replicas. A fill is an upstream read, safe to redo: a holder
     /// dropped mid-fetch releases its lock at once.
     fill_lock: Lease,
@@ -128,13 +199,18 @@ pub(super) enum LockAttempt {
 pub(super) type FillLock = Held;
 
 impl SharedTier {
-    pub(super) fn new(redis: Redis) -> Self {
+    /// The tier in `redis`, for entries that live at most `lifetime`.
+    pub(super) fn new(redis: Redis, lifetime: Duration) -> Self {
         Self {
             bus: PurgeBus::new(redis.clone()),
             fill_lock: Lease::new(redis.clone(), LOCK_TTL, true, OnDrop::Release, FILL_LOCK),
             redis,
             fill: Script::new(FILL),
             read: Script::new(READ),
+            raise: Script::new(RAISE),
+            purge: Script::new(PURGE),
+            versions: VersionMemory::new(lifetime),
+            lifetime,
         }
     }
 
@@ -163,6 +239,11 @@ impl SharedTier {
         self.redis.key(&["cache", "keyv", key])
     }
 
+    /// The L2 byte budget's bookkeeping: values by write time, their sizes, and the total.
+    fn budget_keys(&self) -> [String; 3] {
+        ["order", "sizes", "total"].map(|part| self.redis.key(&["cache", "budget", part]))
+    }
+
     fn lock_keys(&self, key: &str) -> Keys {
         Keys::lease_only(self.redis.key(&["cache", "lock", key]))
     }
@@ -189,12 +270,40 @@ impl SharedTier {
     }
 
     /// The purge epoch, read before a fetch so the fill can tell whether a purge overtook it.
+    /// An epoch that went back (a purge lost in a failover) is restored first, so a fetch
+    /// begun before that purge cannot be stored.
     pub(super) async fn epoch(&self) -> Result<String, Unavailable> {
-        let epoch: Option<String> = self
+        let key = self.epoch_key();
+        let epoch: Option<u64> = self
             .redis
-            .query("cache_l2_epoch", redis::cmd("GET").arg(self.epoch_key()))
+            .query("cache_l2_epoch", redis::cmd("GET").arg(&key))
             .await?;
-        Ok(epoch.unwrap_or_else(|| "0".to_owned()))
+        let epoch = epoch.unwrap_or(0);
+        let least = self.versions.least(&key);
+        if epoch < least {
+            self.restore(&[(key, least)]).await?;
+            return Ok(least.to_string());
+        }
+        self.versions.remember(&key, epoch);
+        Ok(epoch.to_string())
+    }
+
+    /// Sets each of `versions` (key, least version) back up where Redis answered lower.
+    async fn restore(&self, versions: &[(String, u64)]) -> Result<(), Unavailable> {
+        tracing::warn!(
+            keys = ?versions.iter().map(|(key, _)| key).collect::<Vec<_>>(),
+            "purge versions went back in Redis (a failover lost writes); restoring them"
+        );
+        self.redis.count(RedisEvent::VersionRestored);
+        let mut invocation = self.raise.prepare_invoke();
+        invocation.arg(millis(self.lifetime).max(1)).arg(0);
+        for (key, least) in versions {
+            invocation.key(key).arg(*least);
+        }
+        self.redis
+            .invoke::<i64>("cache_l2_restore", &invocation)
+            .await
+            .map(|_| ())
     }
 
     /// Stores `entry` for its remaining life, unless a purge happened since `epoch` was read.
@@ -206,7 +315,13 @@ impl SharedTier {
         let Ok(meta) = serde_json::to_vec(&entry.shared_meta()) else {
             return false;
         };
-        let versions = entry.tags.iter().map(|tag| self.tag_version_key(tag));
+        // Its own key's version too: a purge by key that a failover lost is then restored like
+        // any other version, where the entry's deletion would just be undone.
+        let versions = entry
+            .tags
+            .iter()
+            .map(|tag| self.tag_version_key(tag))
+            .chain(std::iter::once(self.key_version_key(key)));
         let written = Written {
             epoch,
             ttl,
@@ -251,6 +366,9 @@ impl SharedTier {
             .key(self.entry_key(key))
             .key(self.epoch_key())
             .key(self.route_generation_key(route));
+        for budget_key in self.budget_keys() {
+            invocation.key(budget_key);
+        }
         for version in versions {
             invocation.key(version);
         }
@@ -260,13 +378,31 @@ impl SharedTier {
             .arg(written.meta)
             .arg(written.body.as_ref())
             .arg(written.gzip.map(Bytes::as_ref).unwrap_or_default())
-            .arg(written.brotli.map(Bytes::as_ref).unwrap_or_default());
-        matches!(
-            self.redis
-                .invoke::<i64>("cache_l2_write", &invocation)
-                .await,
-            Ok(1)
-        )
+            .arg(written.brotli.map(Bytes::as_ref).unwrap_or_default())
+            .arg(self.redis.l2_max_bytes())
+            .arg(crate::coordination::replicas::unix_ms());
+        let answer = self
+            .redis
+            .invoke::<redis::Value>("cache_l2_write", &invocation)
+            .await;
+        let Ok(redis::Value::Array(answer)) = answer else {
+            return false;
+        };
+        // Past the budget: the values the script took off the books, deleted here.
+        let dropped: Vec<Vec<u8>> = answer
+            .into_iter()
+            .skip(1)
+            .filter_map(|key| match key {
+                redis::Value::BulkString(key) => Some(key),
+                _ => None,
+            })
+            .collect();
+        if !dropped.is_empty() {
+            let mut unlink = redis::cmd("UNLINK");
+            unlink.arg(dropped);
+            let _ = self.redis.query::<i64>("cache_l2_evict", &unlink).await;
+        }
+        true
     }
 
     /// The document stored under `key` whose recorded versions are all current: its meta,
@@ -290,10 +426,89 @@ impl SharedTier {
             .key(self.route_generation_key(route));
         let found: Option<StoredParts> =
             self.redis.invoke("cache_l2_read", &invocation).await.ok()?;
+        let Some((meta, body, gzip, brotli, generation, tag_keys, tag_versions)) = found else {
+            return Some(None);
+        };
+        let recorded = std::iter::once((self.route_generation_key(route), generation))
+            .chain(
+                tag_keys
+                    .lines()
+                    .map(str::to_owned)
+                    .zip(tag_versions.lines().map(str::to_owned)),
+            )
+            .map(|(key, version)| (key, version.parse::<u64>().unwrap_or(0)))
+            .collect::<Vec<_>>();
+        if !self.accepts(&recorded).await {
+            return Some(None);
+        }
         let variant = |bytes: Vec<u8>| (!bytes.is_empty()).then(|| Bytes::from(bytes));
-        Some(found.map(|(meta, body, gzip, brotli)| {
-            (meta, Bytes::from(body), variant(gzip), variant(brotli))
-        }))
+        Some(Some((
+            meta,
+            Bytes::from(body),
+            variant(gzip),
+            variant(brotli),
+        )))
+    }
+
+    /// Whether an entry stored under `recorded` versions (current in Redis, or `READ` would
+    /// not have returned it) may be used: none is below what this replica remembers. Those
+    /// below are restored (the entry is then outdated for every replica); the others are
+    /// remembered.
+    async fn accepts(&self, recorded: &[(String, u64)]) -> bool {
+        let went_back: Vec<(String, u64)> = recorded
+            .iter()
+            .filter_map(|(key, version)| {
+                let least = self.versions.least(key);
+                (*version < least).then(|| (key.clone(), least))
+            })
+            .collect();
+        if went_back.is_empty() {
+            for (key, version) in recorded {
+                self.versions.remember(key, *version);
+            }
+            return true;
+        }
+        let _ = self.restore(&went_back).await;
+        false
+    }
+
+    /// Remembers the versions another replica's purge set (from the purge channel).
+    pub(super) fn remember_purge(&self, purge: &Purge, version: u64) {
+        self.versions.remember(&self.epoch_key(), version);
+        for key in self.purge_version_keys(purge) {
+            self.versions.remember(&key, version);
+        }
+    }
+
+    /// The version keys `purge` moves.
+    fn purge_version_keys(&self, purge: &Purge) -> Vec<String> {
+        match purge {
+            Purge::Tags(tags) => tags.iter().map(|tag| self.tag_version_key(tag)).collect(),
+            Purge::Keys(keys) => keys.iter().map(|key| self.key_version_key(key)).collect(),
+            Purge::All => RouteKind::ALL
+                .iter()
+                .map(|route| self.route_generation_key(*route))
+                .collect(),
+            Purge::AllExceptTags(kept) => {
+                // By route: a route whose every entry carries a kept tag (the price map's
+                // `prices`) keeps its entries; every other route's are outdated. This may drop
+                // more than the L1 purge does (a collection tagged with a kept product), never
+                // less.
+                RouteKind::ALL
+                    .iter()
+                    .filter(|route| {
+                        let route_wide_tag = match route {
+                            RouteKind::Search | RouteKind::Prices | RouteKind::Tiles => {
+                                Some(route.tag("").to_string())
+                            }
+                            RouteKind::Pages | RouteKind::Product | RouteKind::Collection => None,
+                        };
+                        !route_wide_tag.is_some_and(|tag| kept.contains(&tag))
+                    })
+                    .map(|route| self.route_generation_key(*route))
+                    .collect()
+            }
+        }
     }
 
     /// Tries to become the one replica that fills `key`.
@@ -342,57 +557,36 @@ impl SharedTier {
     }
 
     /// Applies `purge` to L2: outdates the entries it names (they are dropped when next read,
-    /// or expire), and moves the epoch so fills already under way are refused. `false` when
-    /// Redis did not take it.
-    pub(super) async fn purge(&self, purge: &Purge) -> bool {
-        let mut pipeline = redis::pipe();
-        pipeline.atomic().cmd("INCR").arg(self.epoch_key()).ignore();
-        match purge {
-            Purge::Tags(tags) => {
-                for tag in tags {
-                    pipeline.cmd("INCR").arg(self.tag_version_key(tag)).ignore();
-                }
-            }
-            Purge::Keys(keys) => {
-                for key in keys {
-                    pipeline.cmd("DEL").arg(self.entry_key(key)).ignore();
-                    // the documents made from it
-                    pipeline.cmd("INCR").arg(self.key_version_key(key)).ignore();
-                }
-            }
-            Purge::All => {
-                for route in RouteKind::ALL {
-                    pipeline
-                        .cmd("INCR")
-                        .arg(self.route_generation_key(route))
-                        .ignore();
-                }
-            }
-            Purge::AllExceptTags(kept) => {
-                // By route: a route whose every entry carries a kept tag (the price map's
-                // `prices`) keeps its entries; every other route's are outdated. This may drop
-                // more than the L1 purge does (a collection tagged with a kept product), never
-                // less.
-                for route in RouteKind::ALL {
-                    let route_wide_tag = match route {
-                        RouteKind::Search | RouteKind::Prices | RouteKind::Tiles => {
-                            Some(route.tag("").to_string())
-                        }
-                        RouteKind::Pages | RouteKind::Product | RouteKind::Collection => None,
-                    };
-                    if route_wide_tag.is_some_and(|tag| kept.contains(&tag)) {
-                        continue;
-                    }
-                    pipeline
-                        .cmd("INCR")
-                        .arg(self.route_generation_key(route))
-                        .ignore();
-                }
+    /// or expire), and moves the epoch so fills already under way are refused. The version it
+    /// set and whether a replica acknowledged it, or `None` when Redis did not take it.
+    pub(super) async fn purge(&self, purge: &Purge) -> Option<(u64, Replication)> {
+        let version_keys = self.purge_version_keys(purge);
+        let epoch_key = self.epoch_key();
+        let least = std::iter::once(&epoch_key)
+            .chain(&version_keys)
+            .map(|key| self.versions.least(key))
+            .max()
+            .unwrap_or(0);
+        let mut invocation = self.purge.prepare_invoke();
+        invocation.key(&epoch_key);
+        for key in &version_keys {
+            invocation.key(key);
+        }
+        if let Purge::Keys(keys) = purge {
+            for key in keys {
+                invocation.key(self.entry_key(key));
             }
         }
-        self.redis
-            .pipeline::<()>("cache_l2_purge", &pipeline)
+        invocation
+            .arg(millis(self.lifetime).max(1))
+            .arg(version_keys.len())
+            .arg(least);
+        let (version, replication): (u64, Replication) = self
+            .redis
+            .invoke_replicated("cache_l2_purge", &invocation)
             .await
-            .is_ok()
+            .ok()?;
+        self.remember_purge(purge, version);
+        Some((version, replication))
     }
 }

@@ -12,6 +12,7 @@ pub mod rendered;
 pub mod status;
 pub mod store;
 pub mod tag;
+mod versions;
 
 pub use answer::CachedAnswer;
 pub use entry::Fetched;

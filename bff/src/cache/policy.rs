@@ -200,6 +200,20 @@ impl Default for CacheConfig {
 }
 
 impl CacheConfig {
+    /// The longest an entry of any route can live, its jitter and stale windows included:
+    /// how long L2's purge versions must outlast the entries recorded under them.
+    pub fn longest_entry_lifetime(&self) -> Duration {
+        RouteKind::ALL
+            .iter()
+            .map(|route| {
+                let policy = self.policy(*route);
+                policy.ttl.mul_f64(1.0 + policy.jitter.max(0.0))
+                    + policy.stale_while_revalidate.max(policy.stale_if_error)
+            })
+            .max()
+            .unwrap_or_default()
+    }
+
     pub fn policy(&self, route: RouteKind) -> &CachePolicy {
         match route {
             RouteKind::Pages => &self.pages,

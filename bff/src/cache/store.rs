@@ -25,6 +25,7 @@ use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocumen
 use super::status::CacheState;
 use crate::coordination::replicas::Redis;
 use crate::coordination::replicas::purge_bus::{BusEvent, Purge};
+use crate::coordination::replicas::replication::Replication;
 use crate::coordination::single_flight::{self, Flight, SingleFlight};
 use crate::observe::metrics::{Metrics, RedisEvent};
 use crate::upstream::UpstreamError;
@@ -53,6 +54,25 @@ impl RouteCounters {
             counts: Default::default(),
             metrics: CacheState::ALL
                 .map(|state| metrics.cache_lookup_counter(route.as_str(), state.as_str())),
+        }
+    }
+}
+
+/// What a purge did: the entries this replica dropped, and whether its L2 write reached a
+/// Redis replica (a failover before it does would undo the purge in L2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PurgeReport {
+    pub purged: u64,
+    pub replication: Replication,
+}
+
+impl std::ops::Add for PurgeReport {
+    type Output = Self;
+
+    fn add(self, other: Self) -> Self {
+        Self {
+            purged: self.purged + other.purged,
+            replication: self.replication.worst(other.replication),
         }
     }
 }
@@ -268,6 +288,7 @@ impl EdgeCache {
     ) -> Self {
         // Composed answers are new bytes; single entries share theirs.
         let remembered_capacity = config.capacity_bytes / 2;
+        let lifetime = config.longest_entry_lifetime();
         let remembered_search_capacity = config.search_capacity_bytes / 2;
         let entries = bounded_entries(config.capacity_bytes, metrics.clone());
         let search_entries = bounded_entries(config.search_capacity_bytes, metrics.clone());
@@ -288,7 +309,7 @@ impl EdgeCache {
                 remembered: remembered_answers(remembered_capacity),
                 remembered_searches: remembered_answers(remembered_search_capacity),
                 epochs: EpochCounters::default(),
-                shared: redis.map(SharedTier::new),
+                shared: redis.map(|redis| SharedTier::new(redis, lifetime)),
                 pending_purges: std::sync::Mutex::default(),
                 l2_reads: SingleFlight::default(),
             }),
@@ -308,7 +329,12 @@ impl EdgeCache {
                 let cache = cache.clone();
                 Box::pin(async move {
                     let purged = match event {
-                        BusEvent::Purge(purge) => cache.purge_local(&purge).await,
+                        BusEvent::Purge { purge, version } => {
+                            if let (Some(shared), Some(version)) = (&cache.inner.shared, version) {
+                                shared.remember_purge(&purge, version);
+                            }
+                            cache.purge_local(&purge).await
+                        }
                         BusEvent::Rejoined => {
                             cache.replay_pending_purges().await;
                             cache.purge_local(&Purge::All).await
@@ -732,7 +758,7 @@ impl EdgeCache {
     /// replica held. A tag may be spelled as the purge API spells it (`product:summit lr`) or
     /// as `Surrogate-Key` writes it (`product:summit%20lr`), which is what an operator or a
     /// CDN's purge hook copies from an answer: both name the same entries.
-    pub async fn purge_tags(&self, tags: &[String]) -> u64 {
+    pub async fn purge_tags(&self, tags: &[String]) -> PurgeReport {
         let mut purged: Vec<String> = Vec::with_capacity(tags.len());
         for tag in tags {
             let tag = tag.trim().to_lowercase();
@@ -748,7 +774,7 @@ impl EdgeCache {
     }
 
     /// Drops the entries at `keys` (`route:title`, titles normalised like requests' are).
-    pub async fn purge_keys(&self, keys: &[String]) -> u64 {
+    pub async fn purge_keys(&self, keys: &[String]) -> PurgeReport {
         let keys = keys
             .iter()
             .map(|key| match key.split_once(':') {
@@ -765,11 +791,11 @@ impl EdgeCache {
 
     /// Drops every entry that carries none of `kept` (the webhook's answer to a change it
     /// cannot map: all content, but not the price map).
-    pub async fn purge_all_except_tags(&self, kept: &[String]) -> u64 {
+    pub async fn purge_all_except_tags(&self, kept: &[String]) -> PurgeReport {
         self.purge(Purge::AllExceptTags(kept.to_vec())).await
     }
 
-    pub async fn purge_all(&self) -> u64 {
+    pub async fn purge_all(&self) -> PurgeReport {
         self.purge(Purge::All).await
     }
 
@@ -777,19 +803,33 @@ impl EdgeCache {
     /// that order: L2 first, so a lookup or a document fill on this replica between the two
     /// can never read what is being purged back from L2 into L1 (with counters already bumped,
     /// it would be handed out as current until its next change).
-    async fn purge(&self, purge: Purge) -> u64 {
+    async fn purge(&self, purge: Purge) -> PurgeReport {
         let shared = match &self.inner.shared {
             Some(shared) if !is_empty(&purge) => Some((shared, shared.purge(&purge).await)),
             _ => None,
         };
         let purged = self.purge_local(&purge).await;
+        let mut replication = if is_empty(&purge) {
+            Replication::NoReplicas
+        } else {
+            Replication::NotShared
+        };
         if let Some((shared, applied)) = shared {
-            let published = applied && shared.bus.publish(purge.clone()).await;
+            let published = match applied {
+                Some((version, replicated)) => {
+                    replication = replicated;
+                    shared.bus.publish(purge.clone(), Some(version)).await
+                }
+                None => false,
+            };
             if !published {
                 self.keep_pending(purge);
             }
         }
-        purged
+        PurgeReport {
+            purged,
+            replication,
+        }
     }
 
     /// Applies `purge` to L2 and publishes it; kept for later when Redis does not take it.
@@ -800,7 +840,9 @@ impl EdgeCache {
         if is_empty(&purge) {
             return;
         }
-        if shared.purge(&purge).await && shared.bus.publish(purge.clone()).await {
+        if let Some((version, _)) = shared.purge(&purge).await
+            && shared.bus.publish(purge.clone(), Some(version)).await
+        {
             return;
         }
         self.keep_pending(purge);

@@ -9,6 +9,10 @@ pub mod duration;
 mod error;
 mod layers;
 pub mod public;
+mod redis;
+mod redis_coordination;
+mod redis_sentinel;
+mod redis_tls;
 pub mod secrets;
 
 use std::net::SocketAddr;
@@ -19,6 +23,10 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 pub use error::ConfigError;
+pub use redis::{RedisConfig, SCHEMES as REDIS_SCHEMES, is_tls_scheme};
+pub use redis_coordination::RedisCoordinationConfig;
+pub use redis_sentinel::RedisSentinelConfig;
+pub use redis_tls::RedisTlsConfig;
 pub use secrets::Secrets;
 
 pub use crate::cache::CacheConfig;
@@ -344,70 +352,6 @@ impl Default for RateLimitConfig {
             csp_reports_per_minute: 30,
             rum_reports_per_minute: 30,
         }
-    }
-}
-
-/// Redis, shared by every replica: the second cache tier, purge fan-out, refresh leases,
-/// checkout idempotency keys and the auth rate limits. Off unless `url` is set; without it (or
-/// while it is unreachable) each of those stays in process, as with a single replica.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct RedisConfig {
-    /// `redis://host:port/db`, without a password (that comes from `BFF_REDIS_PASSWORD`).
-    /// Empty: no Redis.
-    pub url: String,
-    /// Multiplexed connections commands are spread over (each carries many at once).
-    pub pool_size: usize,
-    /// How long one connection attempt may take.
-    #[serde(with = "duration")]
-    pub connect_timeout: Duration,
-    /// How long one command may take before the feature falls back to its in-process mode.
-    #[serde(with = "duration")]
-    pub command_timeout: Duration,
-    /// Put before every key and channel, so several storefronts can share one Redis.
-    pub key_prefix: String,
-}
-
-impl Default for RedisConfig {
-    fn default() -> Self {
-        Self {
-            url: String::new(),
-            pool_size: 4,
-            connect_timeout: Duration::from_millis(250),
-            command_timeout: Duration::from_millis(100),
-            key_prefix: "bff:".to_owned(),
-        }
-    }
-}
-
-impl RedisConfig {
-    pub fn enabled(&self) -> bool {
-        !self.url.trim().is_empty()
-    }
-
-    fn problems(&self) -> Vec<String> {
-        let mut problems = Vec::new();
-        if !self.enabled() {
-            return problems;
-        }
-        match Url::parse(self.url.trim()) {
-            Ok(url) if !matches!(url.scheme(), "redis" | "rediss") => {
-                problems.push("redis.url: must start with redis://".to_owned());
-            }
-            Ok(url) if url.password().is_some() => problems
-                .push("redis.url: must not carry a password (set BFF_REDIS_PASSWORD)".to_owned()),
-            Ok(_) => {}
-            Err(err) => problems.push(format!("redis.url: not a URL ({err})")),
-        }
-        if self.pool_size == 0 {
-            problems.push("redis.pool_size: must be at least 1".to_owned());
-        }
-        if self.command_timeout < Duration::from_millis(1)
-            || self.connect_timeout < Duration::from_millis(1)
-        {
-            problems.push("redis: timeouts must be at least 1ms".to_owned());
-        }
-        problems
     }
 }
 

@@ -3,6 +3,7 @@
 //! redacted whenever printed.
 
 use std::fmt;
+use std::path::PathBuf;
 
 use secrecy::{ExposeSecret, SecretString};
 
@@ -28,8 +29,32 @@ pub struct Secrets {
     pub webhook_signing_secret: Option<SecretString>,
     pub geocoder_key: Option<SecretString>,
     pub map_tile_key: Option<SecretString>,
-    /// Redis's password (`AUTH`), when `[redis]` is set and the server asks for one.
-    pub redis_password: Option<SecretString>,
+    /// Redis's ACL user and password (`AUTH`), when `[redis]` is set and the server asks.
+    pub redis: RedisCredentials,
+}
+
+/// Who the BFF is to Redis: an ACL user (or the `default` one) and its password. Read again
+/// from their files while running (see [`crate::coordination::replicas`]), so a rotated
+/// password is taken without a restart.
+#[derive(Clone, Default)]
+pub struct RedisCredentials {
+    /// `BFF_REDIS_USERNAME`: the ACL user; unset, Redis's `default` user.
+    pub username: Option<SecretString>,
+    /// `BFF_REDIS_PASSWORD`.
+    pub password: Option<SecretString>,
+    /// `BFF_REDIS_USERNAME_FILE`, when the user name came from it.
+    pub username_file: Option<PathBuf>,
+    /// `BFF_REDIS_PASSWORD_FILE`, when the password came from it.
+    pub password_file: Option<PathBuf>,
+    /// `BFF_REDIS_SENTINEL_PASSWORD`: the sentinels' own (`requirepass` in sentinel.conf).
+    pub sentinel_password: Option<SecretString>,
+}
+
+impl RedisCredentials {
+    /// Whether `AUTH` is sent at all.
+    pub fn is_set(&self) -> bool {
+        self.password.is_some()
+    }
 }
 
 /// How a secret is found: its name and whether the BFF can run without it.
@@ -68,6 +93,16 @@ const WEBHOOK_SIGNING_SECRET: Spec = Spec {
 };
 const REDIS_PASSWORD: Spec = Spec {
     env: "BFF_REDIS_PASSWORD",
+    required: false,
+};
+/// Not secret as such, but handed out with the password (one Kubernetes Secret from the
+/// provider), and rotated with it.
+const REDIS_SENTINEL_PASSWORD: Spec = Spec {
+    env: "BFF_REDIS_SENTINEL_PASSWORD",
+    required: false,
+};
+const REDIS_USERNAME: Spec = Spec {
+    env: "BFF_REDIS_USERNAME",
     required: false,
 };
 
@@ -135,6 +170,29 @@ impl Secrets {
         let map_tile_key = take(&MAP_TILE_KEY);
         let redis_password = take(&REDIS_PASSWORD);
         let webhook_signing_secret = take(&WEBHOOK_SIGNING_SECRET);
+        let redis_username = take(&REDIS_USERNAME);
+        let sentinel_password = take(&REDIS_SENTINEL_PASSWORD);
+        if redis_username.is_some() && redis_password.is_none() {
+            problems.push(format!(
+                "{}: set, but {} is not (an ACL user signs in with its password)",
+                REDIS_USERNAME.env, REDIS_PASSWORD.env
+            ));
+        }
+        // Read again while running only when they came from files: an environment variable
+        // cannot change under a running process.
+        let file_of = |spec: &Spec| {
+            lookup(spec.env)
+                .is_none()
+                .then(|| lookup(&format!("{}_FILE", spec.env)).map(PathBuf::from))
+                .flatten()
+        };
+        let redis = RedisCredentials {
+            username: redis_username,
+            password: redis_password,
+            username_file: file_of(&REDIS_USERNAME),
+            password_file: file_of(&REDIS_PASSWORD),
+            sentinel_password,
+        };
         match (admin_token, session_keys, webhook_secret) {
             (Some(admin_token), Some(session_keys), Some(webhook_secret))
                 if problems.is_empty() =>
@@ -153,7 +211,7 @@ impl Secrets {
                     webhook_signing_secret,
                     geocoder_key,
                     map_tile_key,
-                    redis_password,
+                    redis,
                 })
             }
             _ => Err(ConfigError(problems.join("\n"))),
@@ -178,7 +236,8 @@ impl Secrets {
             (&CONTENT_API_TOKEN, &self.content_api_token),
             (&GEOCODER_KEY, &self.geocoder_key),
             (&MAP_TILE_KEY, &self.map_tile_key),
-            (&REDIS_PASSWORD, &self.redis_password),
+            (&REDIS_PASSWORD, &self.redis.password),
+            (&REDIS_SENTINEL_PASSWORD, &self.redis.sentinel_password),
             (&WEBHOOK_SIGNING_SECRET, &self.webhook_signing_secret),
         ] {
             if value.as_ref().is_some_and(stand_in) {
@@ -200,7 +259,8 @@ impl Secrets {
                 &self.content_api_token,
                 &self.geocoder_key,
                 &self.map_tile_key,
-                &self.redis_password,
+                &self.redis.password,
+                &self.redis.sentinel_password,
                 &self.webhook_signing_secret,
             ]
             .into_iter()
@@ -232,7 +292,12 @@ impl fmt::Debug for Secrets {
             )
             .field(GEOCODER_KEY.env, &state(self.geocoder_key.is_some()))
             .field(MAP_TILE_KEY.env, &state(self.map_tile_key.is_some()))
-            .field(REDIS_PASSWORD.env, &state(self.redis_password.is_some()))
+            .field(REDIS_USERNAME.env, &state(self.redis.username.is_some()))
+            .field(REDIS_PASSWORD.env, &state(self.redis.password.is_some()))
+            .field(
+                REDIS_SENTINEL_PASSWORD.env,
+                &state(self.redis.sentinel_password.is_some()),
+            )
             .finish()
     }
 }
@@ -289,11 +354,17 @@ impl fmt::Display for Secrets {
             MAP_TILE_KEY.env,
             show(self.map_tile_key.as_ref())
         )?;
+        writeln!(
+            f,
+            "{} = \"{}\"",
+            REDIS_USERNAME.env,
+            show(self.redis.username.as_ref())
+        )?;
         write!(
             f,
             "{} = \"{}\"",
             REDIS_PASSWORD.env,
-            show(self.redis_password.as_ref())
+            show(self.redis.password.as_ref())
         )
     }
 }

@@ -350,6 +350,132 @@ fn a_redis_url_with_a_password_or_another_scheme_is_refused_naming_the_key() {
 }
 
 #[test]
+fn redis_and_valkey_urls_plain_and_over_tls_are_what_the_client_speaks() {
+    for url in [
+        "redis://cache:6379/0",
+        "rediss://cache.example.com:6380/0",
+        "valkey://cache:6379",
+        "valkeys://cache.example.com:6380",
+    ] {
+        let config = load_from(&format!("[redis]\nurl = \"{url}\"\n"), &[])
+            .unwrap_or_else(|err| panic!("{url}: {err}"));
+        assert!(config.redis.enabled());
+    }
+    let tls = load_from(
+        "[redis]\nurl = \"valkeys://cache:6380\"\n[redis.tls]\nca_file = \"/etc/redis/ca.pem\"\n",
+        &[],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert!(tls.redis.uses_tls());
+    let unix = message_of("[redis]\nurl = \"unix:///run/redis.sock\"\n", &[]);
+    assert!(
+        unix.contains("redis.url: must start with redis://, rediss://"),
+        "{unix}"
+    );
+}
+
+#[test]
+fn what_would_weaken_or_contradict_redis_tls_is_refused_naming_the_key() {
+    let insecure = message_of("[redis]\nurl = \"rediss://cache:6380/#insecure\"\n", &[]);
+    assert!(insecure.contains("redis.url: #insecure"), "{insecure}");
+    let plain_with_ca = message_of(
+        "[redis]\nurl = \"redis://cache:6379\"\n[redis.tls]\nca_file = \"/ca.pem\"\n",
+        &[],
+    );
+    assert!(
+        plain_with_ca.contains("redis.tls: set, but redis.url is not rediss://"),
+        "{plain_with_ca}"
+    );
+    let cert_alone = message_of(
+        "[redis]\nurl = \"rediss://cache:6380\"\n[redis.tls]\nclient_cert_file = \"/c.pem\"\n",
+        &[],
+    );
+    assert!(
+        cert_alone.contains("redis.tls.client_key_file: required"),
+        "{cert_alone}"
+    );
+    let user = message_of("[redis]\nurl = \"rediss://bff@cache:6380\"\n", &[]);
+    assert!(user.contains("BFF_REDIS_USERNAME"), "{user}");
+    let protocol = message_of(
+        "[redis]\nurl = \"redis://cache:6379/?protocol=resp3\"\n",
+        &[],
+    );
+    assert!(protocol.contains("redis.url: the protocol"), "{protocol}");
+}
+
+#[test]
+fn a_coordination_tier_of_its_own_is_checked_as_the_cache_tier_is() {
+    let two = load_from(
+        "[redis]\nurl = \"redis://cache:6379\"\n[redis.coordination]\nurl = \"rediss://coord:6380\"\n",
+        &[],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(two.redis.coordination_url(), "rediss://coord:6380");
+    let one = load_from("[redis]\nurl = \"redis://cache:6379\"\n", &[])
+        .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(one.redis.coordination_url(), "redis://cache:6379");
+    let alone = message_of("[redis.coordination]\nurl = \"redis://coord:6379\"\n", &[]);
+    assert!(
+        alone.contains("redis.coordination.url: set, but redis.url is empty"),
+        "{alone}"
+    );
+    let scheme = message_of(
+        "[redis]\nurl = \"redis://cache:6379\"\n[redis.coordination]\nurl = \"memcached://coord\"\n",
+        &[],
+    );
+    assert!(
+        scheme.contains("redis.coordination.url: must start with"),
+        "{scheme}"
+    );
+}
+
+#[test]
+fn sentinels_need_a_primary_name_and_host_port_each() {
+    let fine = load_from(
+        "[redis]\nurl = \"redis://primary/0\"\n[redis.sentinel]\nprimary_name = \"storefront\"\nsentinels = [\"s0:26379\", \"s1:26379\"]\n",
+        &[],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert!(fine.redis.sentinel.enabled());
+    let nameless = message_of(
+        "[redis]\nurl = \"redis://primary/0\"\n[redis.sentinel]\nsentinels = [\"s0:26379\"]\n",
+        &[],
+    );
+    assert!(
+        nameless.contains("redis.sentinel.primary_name: required"),
+        "{nameless}"
+    );
+    let portless = message_of(
+        "[redis]\nurl = \"redis://primary/0\"\n[redis.sentinel]\nprimary_name = \"x\"\nsentinels = [\"s0\"]\n",
+        &[],
+    );
+    assert!(portless.contains("\"s0\" is not host:port"), "{portless}");
+}
+
+#[test]
+fn an_acl_user_without_its_password_is_refused() {
+    let config = Config::default();
+    let secrets = Secrets::from_lookup(&config, |name| {
+        (name == "BFF_REDIS_USERNAME").then(|| "storefront".to_owned())
+    });
+    let err = secrets.map(|_| ()).unwrap_err().0;
+    assert!(
+        err.contains("BFF_REDIS_USERNAME: set, but BFF_REDIS_PASSWORD is not"),
+        "{err}"
+    );
+    let both = Secrets::from_lookup(&config, |name| match name {
+        "BFF_REDIS_USERNAME" => Some("storefront".to_owned()),
+        "BFF_REDIS_PASSWORD" => Some("hunter2".to_owned()),
+        _ => None,
+    })
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert!(both.redis.is_set());
+    assert!(both.redis.password_file.is_none(), "from the environment");
+    assert!(format!("{both:?}").contains("BFF_REDIS_USERNAME"));
+    assert!(!format!("{both:?}").contains("hunter2"));
+}
+
+#[test]
 fn without_a_redis_url_redis_is_off() {
     let config = load_from("", &[]).unwrap_or_else(|err| panic!("{err}"));
     assert!(!config.redis.enabled());
@@ -434,7 +560,7 @@ fn an_old_key_is_accepted_with_a_deprecation_naming_it_and_its_successor() {
 }
 
 /// Duration keys added after durations took units: they never had an old spelling.
-const BORN_WITH_A_UNIT: &[&str] = &["ssr.failed_render_ttl"];
+const BORN_WITH_A_UNIT: &[&str] = &["ssr.failed_render_ttl", "redis.replica_ack_timeout"];
 
 /// Every duration key of the defaults, written in its old spelling, in its unit.
 fn old_spelling(table: &toml::Table, path: &mut Vec<String>, out: &mut toml::Table) -> usize {

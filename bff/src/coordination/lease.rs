@@ -219,6 +219,10 @@ pub struct Lease {
     renew: bool,
     on_drop: OnDrop,
     operations: Operations,
+    /// Whether a claim and a publish wait for a Redis replica's acknowledgement (see
+    /// [`crate::coordination::replicas::replication`]): for leases whose loss in a failover a
+    /// shopper would see (a checkout's marker and answer).
+    acknowledged: bool,
 }
 
 impl std::fmt::Debug for Lease {
@@ -245,6 +249,27 @@ impl Lease {
             renew,
             on_drop,
             operations,
+            acknowledged: false,
+        }
+    }
+
+    /// This lease, its claims and publishes waiting for a replica's acknowledgement.
+    pub fn acknowledged(mut self) -> Self {
+        self.acknowledged = true;
+        self
+    }
+
+    /// Runs `invocation`, acknowledged by a replica when this lease asks for it.
+    async fn invoke<T: redis::FromRedisValue>(
+        &self,
+        operation: &'static str,
+        invocation: &redis::ScriptInvocation<'_>,
+    ) -> Result<T, Unavailable> {
+        if self.acknowledged {
+            let (value, _) = self.redis.invoke_replicated(operation, invocation).await?;
+            Ok(value)
+        } else {
+            self.redis.invoke(operation, invocation).await
         }
     }
 
@@ -270,8 +295,7 @@ impl Lease {
             invocation.key(value);
         }
         invocation.arg(token).arg(millis(self.ttl));
-        let reply: Vec<Vec<u8>> = match self.redis.invoke(self.operations.claim, &invocation).await
-        {
+        let reply: Vec<Vec<u8>> = match self.invoke(self.operations.claim, &invocation).await {
             Ok(reply) => reply,
             Err(Unavailable { .. }) => return Claim::Unavailable,
         };
@@ -318,10 +342,7 @@ impl Lease {
             .arg(token)
             .arg(value)
             .arg(millis(ttl));
-        let stored: i64 = self
-            .redis
-            .invoke(self.operations.publish, &invocation)
-            .await?;
+        let stored: i64 = self.invoke(self.operations.publish, &invocation).await?;
         Ok(stored == 1)
     }
 

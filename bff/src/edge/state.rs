@@ -19,7 +19,7 @@ use crate::content::Content;
 use crate::content::dealers::Dealers;
 use crate::content::geo::Geocoder;
 use crate::content::tiles::{TileProvider, Tiles};
-use crate::coordination::replicas::Redis;
+use crate::coordination::replicas::{Redis, Tiers};
 use crate::edge::web_assets::WebAssets;
 use crate::http::rate_limit::ClientRateLimit;
 use crate::http::rate_limit::account::SignInFailures;
@@ -143,11 +143,9 @@ impl AppState {
     ) -> Result<SharedState, ConfigError> {
         let metrics = Arc::new(Metrics::new());
         metrics.declare_contract_pages(crate::content::PAGE_NAMES);
-        let redis = Redis::from_config(
-            &config.redis,
-            secrets.redis_password.as_ref(),
-            metrics.clone(),
-        )?;
+        let tiers = Tiers::from_config(&config.redis, Some(&secrets.redis), metrics.clone())?;
+        // Everything but the edge cache's L2 is coordination data.
+        let redis = tiers.as_ref().map(|tiers| tiers.coordination.clone());
         let upstream = |name: &'static str,
                         upstream_config: &crate::config::UpstreamConfig,
                         credential,
@@ -187,8 +185,14 @@ impl AppState {
                 .with_previous_releases(&config.web, redis.clone()),
         );
         let shutdown = CancellationToken::new();
-        let cache =
-            EdgeCache::with_shared_tier(config.cache.clone(), metrics.clone(), redis.clone());
+        for tier in tiers.iter().flat_map(Tiers::distinct) {
+            crate::coordination::replicas::monitor::spawn(tier.clone(), shutdown.clone());
+        }
+        let cache = EdgeCache::with_shared_tier(
+            config.cache.clone(),
+            metrics.clone(),
+            tiers.as_ref().map(|tiers| tiers.cache.clone()),
+        );
         cache.listen_for_purges(shutdown.clone());
         let tile_cache = EdgeCache::new(tile_cache_config(&config.cache), metrics.clone());
         let tiles = tile_provider(&config, &secrets, sandbox_origin, metrics.clone())?;

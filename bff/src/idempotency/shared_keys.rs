@@ -110,7 +110,7 @@ impl SharedKeys {
     pub fn new(redis: Redis, lease: Duration, max_wait: Duration) -> Self {
         let ttl = lease.max(Duration::from_secs(1));
         Self {
-            lease: Lease::new(redis.clone(), ttl, true, OnDrop::Lapse, IDEMPOTENCY),
+            lease: Lease::new(redis.clone(), ttl, true, OnDrop::Lapse, IDEMPOTENCY).acknowledged(),
             redis,
             max_wait,
             replica: uuid::Uuid::new_v4().simple().to_string().into(),

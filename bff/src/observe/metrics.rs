@@ -187,6 +187,11 @@ struct LimitLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct TierLabels {
+    tier: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RedisEventLabels {
     event: RedisEvent,
 }
@@ -208,7 +213,8 @@ pub enum RedisEvent {
     FillLockGaveUp,
     PurgeSent,
     PurgeReceived,
-    /// The purge channel was lost and found again: L1 was dropped, since purges may be missed.
+    /// The purge channel was lost and found again: L1 is dropped (after up to 1 s of jitter),
+    /// since purges may be missed.
     PurgeResubscribed,
     /// This replica took a session's refresh lease and refreshed.
     LeaseAcquired,
@@ -218,6 +224,9 @@ pub enum RedisEvent {
     SuccessorUsed,
     /// A checkout key's answer (or run) was found in Redis, made by this or another replica.
     IdempotencyShared,
+    /// A purge version in L2 was below what this replica had seen (a failover lost the purge's
+    /// write) and was set back up before any entry under it was used.
+    VersionRestored,
 }
 
 impl RedisEvent {
@@ -236,6 +245,7 @@ impl RedisEvent {
             Self::LeaseWaited => "lease_waited",
             Self::SuccessorUsed => "successor_used",
             Self::IdempotencyShared => "idempotency_shared",
+            Self::VersionRestored => "version_restored",
         }
     }
 }
@@ -297,6 +307,14 @@ fn histogram() -> Histogram {
     Histogram::new(BUCKETS)
 }
 
+/// Redis commands take well under a millisecond on a LAN, and up to the command timeout
+/// (100 ms) when something is wrong.
+fn redis_histogram() -> Histogram {
+    Histogram::new([
+        0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+    ])
+}
+
 /// One registry per app instance, so tests can read the metrics of the app they started.
 #[derive(Debug)]
 pub struct Metrics {
@@ -311,6 +329,11 @@ pub struct Metrics {
     session_events: Family<EventLabels, Counter>,
     redis_errors: Family<OperationLabels, Counter>,
     redis_events: Family<RedisEventLabels, Counter>,
+    redis_connected: Family<TierLabels, Gauge>,
+    redis_reconnects: Family<TierLabels, Counter>,
+    redis_unacknowledged: Family<OperationLabels, Counter>,
+    redis_failovers: Family<TierLabels, Counter>,
+    redis_duration: HistogramFamily<OperationLabels>,
     breaker_state: Family<BreakerStateLabels, Gauge>,
     breaker_transitions: Family<TransitionLabels, Counter>,
     active_requests: Gauge,
@@ -400,6 +423,38 @@ impl Metrics {
             "bff_redis_events",
             "What the replicas' shared tier did: L2 hits, stale and misses, fill-lock waits, purge messages, refresh leases, shared idempotency answers",
             redis_events.clone(),
+        );
+        let redis_connected = Family::<TierLabels, Gauge>::default();
+        registry.register(
+            "bff_redis_connected",
+            "Whether this replica reaches the Redis of each tier (cache, coordination): 1 connected, 0 serving on its own",
+            redis_connected.clone(),
+        );
+        let redis_reconnects = Family::<TierLabels, Counter>::default();
+        registry.register(
+            "bff_redis_reconnects",
+            "Times this replica reached a tier's Redis again after losing it",
+            redis_reconnects.clone(),
+        );
+        let redis_unacknowledged = Family::<OperationLabels, Counter>::default();
+        registry.register(
+            "bff_redis_unacknowledged_writes",
+            "Writes a shopper would miss (purges, idempotency, revocations, the rollout close) that no Redis replica acknowledged within redis.replica_ack_timeout, by operation",
+            redis_unacknowledged.clone(),
+        );
+        let redis_duration =
+            HistogramFamily::<OperationLabels>::new_with_constructor(redis_histogram);
+        registry.register_with_unit(
+            "bff_redis_command_duration",
+            "Duration of the BFF's Redis commands by operation, as the BFF waits for them (including a write's replica acknowledgement where it waits for one)",
+            Unit::Seconds,
+            redis_duration.clone(),
+        );
+        let redis_failovers = Family::<TierLabels, Counter>::default();
+        registry.register(
+            "bff_redis_failovers",
+            "Times the sentinels named a new primary for a tier and this replica moved its connections there",
+            redis_failovers.clone(),
         );
         let breaker_state = Family::<BreakerStateLabels, Gauge>::default();
         registry.register(
@@ -522,6 +577,11 @@ impl Metrics {
             session_events,
             redis_errors,
             redis_events,
+            redis_connected,
+            redis_reconnects,
+            redis_unacknowledged,
+            redis_failovers,
+            redis_duration,
             rate_limited,
             csp_violations,
             contract_violations,
@@ -668,6 +728,37 @@ impl Metrics {
     pub fn count_redis_error(&self, operation: &'static str) {
         self.redis_errors
             .get_or_create(&OperationLabels { operation })
+            .inc();
+    }
+
+    /// Whether this replica reaches `tier`'s Redis now.
+    pub fn set_redis_connected(&self, tier: &'static str, connected: bool) {
+        self.redis_connected
+            .get_or_create(&TierLabels { tier })
+            .set(i64::from(connected));
+    }
+
+    pub fn count_unacknowledged_write(&self, operation: &'static str) {
+        self.redis_unacknowledged
+            .get_or_create(&OperationLabels { operation })
+            .inc();
+    }
+
+    pub fn observe_redis_command(&self, operation: &'static str, elapsed: Duration) {
+        self.redis_duration
+            .get_or_create(&OperationLabels { operation })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    pub fn count_redis_failover(&self, tier: &'static str) {
+        self.redis_failovers
+            .get_or_create(&TierLabels { tier })
+            .inc();
+    }
+
+    pub fn count_redis_reconnect(&self, tier: &'static str) {
+        self.redis_reconnects
+            .get_or_create(&TierLabels { tier })
             .inc();
     }
 

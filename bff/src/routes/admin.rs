@@ -2,6 +2,7 @@
 //! API (admin bearer token): cache statistics and purges, configuration reload, and the content
 //! service's publish webhook (its own shared secret).
 
+use crate::coordination::replicas::replication::Replication;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Request, State};
@@ -123,9 +124,13 @@ fn parse<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ApiError> {
 
 async fn purge(State(state): State<SharedState>, body: Bytes) -> Result<Response, ApiError> {
     let request: PurgeRequest = parse(&body)?;
-    let purged = if request.all {
+    let report = if request.all {
         state.cache.purge_all().await
-    } else if !request.tags.is_empty() || !request.keys.is_empty() {
+    } else if request.keys.is_empty() && !request.tags.is_empty() {
+        state.cache.purge_tags(&request.tags).await
+    } else if request.tags.is_empty() && !request.keys.is_empty() {
+        state.cache.purge_keys(&request.keys).await
+    } else if !request.tags.is_empty() {
         state.cache.purge_tags(&request.tags).await + state.cache.purge_keys(&request.keys).await
     } else {
         return Err(ApiError::BadRequest {
@@ -133,9 +138,11 @@ async fn purge(State(state): State<SharedState>, body: Bytes) -> Result<Response
             detail: "Give tags, keys, or all: true.".to_owned(),
         });
     };
-    tracing::info!(purged, tags = ?request.tags, keys = ?request.keys, all = request.all, "cache purged");
+    let purged = report.purged;
+    tracing::info!(purged, replication = ?report.replication, tags = ?request.tags, keys = ?request.keys, all = request.all, "cache purged");
     Ok(Json(Purged {
         purged,
+        replication: Some(report.replication),
         ..Purged::default()
     })
     .into_response())
@@ -166,6 +173,12 @@ struct Purged {
     /// The purge of another webhook for the same tags, started after this one arrived, did it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     coalesced: bool,
+    /// Whether the purge's L2 write reached a Redis replica: `acknowledged`, `no_replicas`,
+    /// `unacknowledged` (a failover now would undo it in L2; the replicas' memory of versions
+    /// still refuses the purged entries) or `not_shared` (Redis did not take it; replayed when
+    /// it returns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replication: Option<Replication>,
 }
 
 #[derive(Debug, Serialize)]
@@ -226,7 +239,9 @@ async fn content_webhook(
     let tags: Vec<String> = tags.into_iter().map(String::from).collect();
     let outcome = state
         .webhook_purges
-        .purge(&tags, || state.cache.purge_tags(&tags))
+        .purge(&tags, || async {
+            state.cache.purge_tags(&tags).await.purged
+        })
         .await;
     tracing::info!(event = %hook.event, %model, ?tags, purged = outcome.purged,
         coalesced = outcome.coalesced, "content webhook");

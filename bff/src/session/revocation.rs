@@ -69,7 +69,11 @@ impl Revocations {
             .arg(1)
             .arg("PX")
             .arg(left_ms);
-        if redis.query::<()>("session_revoke", &command).await.is_err() {
+        if redis
+            .query_replicated::<()>("session_revoke", &command)
+            .await
+            .is_err()
+        {
             self.metrics
                 .count_session_event(SessionEvent::RevocationLocalOnly);
             tracing::warn!(

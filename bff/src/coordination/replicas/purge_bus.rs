@@ -29,18 +29,45 @@ pub enum Purge {
 /// What the subscriber hands the cache.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BusEvent {
-    /// Another replica purged.
-    Purge(Purge),
+    /// Another replica purged; `version` is what the purge set its versions to in L2 (`None`
+    /// from a replica of an older build).
+    Purge { purge: Purge, version: Option<u64> },
     /// The channel was joined after a time without it (lost, or not reachable at start):
     /// purges published meanwhile were missed.
     Rejoined,
 }
 
+/// One message on the channel. Typed by `kind`, so later kinds (receipts, revocations) are
+/// new variants on the one channel; a kind a replica does not know is ignored, not an error.
 #[derive(Debug, Serialize, Deserialize)]
 struct Message {
+    /// Unique per message, for receipts and for telling a replay from a repeat.
+    #[serde(default)]
+    id: String,
     /// The publishing replica, which has already applied the purge.
     origin: String,
+    #[serde(flatten)]
+    kind: Kind,
+}
+
+/// A message as the build before typed messages sent it (no id, no kind).
+#[derive(Debug, Deserialize)]
+struct Legacy {
+    origin: String,
     purge: Purge,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+enum Kind {
+    /// `purge` was applied to L2, its versions set to `version`.
+    Purge {
+        purge: Purge,
+        #[serde(default)]
+        version: Option<u64>,
+    },
+    #[serde(other)]
+    Unknown,
 }
 
 pub type Handler = Arc<dyn Fn(BusEvent) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
@@ -55,6 +82,8 @@ pub struct PurgeBus {
 }
 
 const RECONNECT_MIN: Duration = Duration::from_millis(100);
+/// The most a replica waits, at random, between rejoining the channel and dropping its L1.
+const REJOIN_JITTER: Duration = Duration::from_secs(1);
 const RECONNECT_MAX: Duration = Duration::from_secs(2);
 
 impl PurgeBus {
@@ -68,10 +97,12 @@ impl PurgeBus {
 
     /// Tells the other replicas; `false` when Redis did not take it (they keep their L1 until
     /// its ttl ends, or until their subscription is renewed).
-    pub async fn publish(&self, purge: Purge) -> bool {
+    /// `version`: what the purge set its versions to in L2, so the others remember it.
+    pub async fn publish(&self, purge: Purge, version: Option<u64>) -> bool {
         let message = Message {
+            id: uuid::Uuid::new_v4().to_string(),
             origin: self.replica.clone(),
-            purge,
+            kind: Kind::Purge { purge, version },
         };
         let Ok(payload) = serde_json::to_string(&message) else {
             return false;
@@ -103,10 +134,15 @@ impl PurgeBus {
                     Ok(mut pubsub) => {
                         delay = RECONNECT_MIN;
                         if missed {
+                            // After a failover every replica rejoins at once: spread their L1
+                            // drops, so they do not all read L2 (and the upstreams) together.
+                            let jitter = REJOIN_JITTER.mul_f64(fastrand::f64());
                             bus.redis.count(RedisEvent::PurgeResubscribed);
                             tracing::warn!(
+                                jitter_ms = jitter.as_millis(),
                                 "purge channel joined again; dropping L1, since purges may have been missed"
                             );
+                            tokio::time::sleep(jitter).await;
                             handler(BusEvent::Rejoined).await;
                         }
                         missed = true;
@@ -117,9 +153,9 @@ impl PurgeBus {
                                 message = messages.next() => message,
                             };
                             let Some(message) = message else { break };
-                            if let Some(purge) = bus.decode(&message) {
+                            if let Some(event) = bus.decode(&message) {
                                 bus.redis.count(RedisEvent::PurgeReceived);
-                                handler(BusEvent::Purge(purge)).await;
+                                handler(event).await;
                             }
                         }
                         bus.redis.metrics().count_redis_error("purge_subscribe");
@@ -142,7 +178,7 @@ impl PurgeBus {
 
     async fn subscribe(&self) -> Result<redis::aio::PubSub, String> {
         let connect = async {
-            let mut pubsub = self.redis.client().get_async_pubsub().await?;
+            let mut pubsub = self.redis.client()?.get_async_pubsub().await?;
             pubsub.subscribe(&self.channel).await?;
             Ok::<_, redis::RedisError>(pubsub)
         };
@@ -153,16 +189,35 @@ impl PurgeBus {
         }
     }
 
-    /// The purge in `message`, unless this replica sent it or it does not parse.
-    fn decode(&self, message: &redis::Msg) -> Option<Purge> {
+    /// The event in `message`, unless this replica sent it, it does not parse or its kind is
+    /// unknown here.
+    fn decode(&self, message: &redis::Msg) -> Option<BusEvent> {
         let payload: String = message.get_payload().ok()?;
         let message: Message = match serde_json::from_str(&payload) {
             Ok(message) => message,
+            // A replica of the build before typed messages, during a rolling deploy.
+            Err(_) if let Ok(legacy) = serde_json::from_str::<Legacy>(&payload) => Message {
+                id: String::new(),
+                origin: legacy.origin,
+                kind: Kind::Purge {
+                    purge: legacy.purge,
+                    version: None,
+                },
+            },
             Err(error) => {
                 tracing::warn!(%error, "purge message ignored: not understood");
                 return None;
             }
         };
-        (message.origin != self.replica).then_some(message.purge)
+        if message.origin == self.replica {
+            return None;
+        }
+        match message.kind {
+            Kind::Purge { purge, version } => Some(BusEvent::Purge { purge, version }),
+            Kind::Unknown => {
+                tracing::debug!(id = %message.id, "purge channel message of an unknown kind ignored");
+                None
+            }
+        }
     }
 }

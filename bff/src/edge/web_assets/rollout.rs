@@ -103,7 +103,11 @@ impl RolloutWindow {
                 .arg("EX")
                 .arg(ttl)
                 .clone();
-            if redis.query::<()>("web_rollout_close", &set).await.is_err() {
+            if redis
+                .query_replicated::<()>("web_rollout_close", &set)
+                .await
+                .is_err()
+            {
                 tracing::warn!("rollout window closed on this replica only: Redis did not answer");
             }
         }

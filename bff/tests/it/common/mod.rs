@@ -10,6 +10,7 @@ pub mod metrics;
 pub mod redis;
 pub mod replicas;
 pub mod shopping;
+pub mod test_ca;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -1,22 +1,56 @@
 //! A real `redis-server` (Debian's, installed by `.ci/run`) on a free port, stopped by PID when
-//! dropped; it can be stopped and started again on the same port to test the fallbacks.
+//! dropped; it can be stopped and started again on the same port to test the fallbacks. It may
+//! speak TLS only (certificates from a [`super::test_ca::TestCa`]) and sign clients in as an
+//! ACL user, the `default` user off, as a managed Redis does.
 
 use std::net::TcpListener;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// How a server is set up, beyond a port and no persistence.
+#[derive(Default, Clone)]
+pub struct Options {
+    /// TLS only, with this certificate and key, on the server's port (no plain port).
+    pub tls: Option<ServerTls>,
+    /// An ACL user and its password, with every right; the `default` user is then off.
+    pub user: Option<(String, String)>,
+    /// More `redis-server` arguments (`--maxmemory 2mb`, ...).
+    pub args: Vec<String>,
+}
+
+#[derive(Clone)]
+pub struct ServerTls {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+    /// The CA that signed `cert`: `redis-cli` verifies the server with it.
+    pub ca: PathBuf,
+}
+
 pub struct RedisServer {
     pub port: u16,
+    options: Options,
+    /// Its working directory: a replica's full sync writes the primary's snapshot there.
+    dir: tempfile::TempDir,
     child: Option<Child>,
 }
 
 impl RedisServer {
     pub fn start() -> Self {
+        Self::start_with(Options::default())
+    }
+
+    pub fn start_with(options: Options) -> Self {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .map(|addr| addr.port())
             .expect("a free port");
-        let mut server = Self { port, child: None };
+        let mut server = Self {
+            port,
+            options,
+            dir: tempfile::TempDir::new().expect("a temporary directory"),
+            child: None,
+        };
         server.resume();
         server
     }
@@ -25,19 +59,112 @@ impl RedisServer {
         format!("redis://127.0.0.1:{}/", self.port)
     }
 
+    /// The `rediss://` URL of a TLS server.
+    pub fn tls_url(&self) -> String {
+        format!("rediss://127.0.0.1:{}/", self.port)
+    }
+
+    /// The extra arguments the server starts with next time (see [`Self::resume`]).
+    pub fn set_args(&mut self, args: &[&str]) {
+        self.options.args = args.iter().map(|arg| (*arg).to_owned()).collect();
+    }
+
+    /// Makes this server a replica of `primary` and waits until it is in sync (10 s at most).
+    pub fn replicate(&self, primary: &RedisServer) {
+        let port = primary.port.to_string();
+        assert_eq!(self.cli(&["REPLICAOF", "127.0.0.1", &port]), "OK");
+        self.until_in_sync();
+    }
+
+    /// Waits until this replica's link to its primary is up and its first sync done.
+    pub fn until_in_sync(&self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let info = self.cli(&["INFO", "replication"]);
+            if info.contains("master_link_status:up") && info.contains("master_sync_in_progress:0")
+            {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no sync on {}: {info}",
+                self.port
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The password `redis-cli` signs in with from now on (after a rotation).
+    pub fn set_password(&mut self, password: &str) {
+        if let Some((_, current)) = &mut self.options.user {
+            *current = password.to_owned();
+        }
+    }
+
+    /// Arguments that make `redis-cli` reach this server (TLS, user).
+    fn cli_args(&self) -> Vec<String> {
+        let mut args = vec!["-p".to_owned(), self.port.to_string()];
+        if let Some(tls) = &self.options.tls {
+            args.extend(["--tls".to_owned(), "--cacert".to_owned()]);
+            args.push(tls.ca.display().to_string());
+        }
+        if let Some((user, password)) = &self.options.user {
+            args.extend(["--user".to_owned(), user.clone(), "--pass".to_owned()]);
+            args.push(password.clone());
+            args.push("--no-auth-warning".to_owned());
+        }
+        args
+    }
+
+    /// The server's own arguments for TLS and ACL users.
+    fn server_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        match &self.options.tls {
+            Some(tls) => {
+                args.extend(["--port", "0", "--tls-port"].map(str::to_owned));
+                args.push(self.port.to_string());
+                for (flag, path) in [
+                    ("--tls-cert-file", &tls.cert),
+                    ("--tls-key-file", &tls.key),
+                    ("--tls-ca-cert-file", &tls.ca),
+                ] {
+                    args.push(flag.to_owned());
+                    args.push(path.display().to_string());
+                }
+                // Clients without a certificate are allowed, as on managed offerings.
+                args.extend(["--tls-auth-clients", "optional"].map(str::to_owned));
+            }
+            None => {
+                args.push("--port".to_owned());
+                args.push(self.port.to_string());
+            }
+        }
+        if let Some((user, password)) = &self.options.user {
+            args.push("--user".to_owned());
+            args.extend([user.clone(), "on".to_owned(), format!(">{password}")]);
+            args.extend(["~*", "&*", "+@all", "--user", "default", "off"].map(str::to_owned));
+        }
+        args.extend(self.options.args.iter().cloned());
+        args
+    }
+
     /// Starts the server (again) on its port, with no persistence, and waits until it answers.
     pub fn resume(&mut self) {
         assert!(self.child.is_none(), "already running");
         let child = Command::new("redis-server")
+            .args(self.server_args())
+            .arg("--dir")
+            .arg(self.dir.path())
             .args([
-                "--port",
-                &self.port.to_string(),
                 "--bind",
                 "127.0.0.1",
                 "--save",
                 "",
                 "--appendonly",
                 "no",
+                // A replica's first sync starts at once, not after the default 5 s.
+                "--repl-diskless-sync-delay",
+                "0",
                 "--daemonize",
                 "no",
             ])
@@ -56,6 +183,18 @@ impl RedisServer {
         panic!("redis-server did not answer on port {}", self.port);
     }
 
+    /// Freezes (`true`: SIGSTOP by PID) or thaws (SIGCONT) the server: it holds its
+    /// connections but answers nothing, as a stalled replica does.
+    pub fn freeze(&self, frozen: bool) {
+        let child = self.child.as_ref().expect("running");
+        let signal = if frozen { "-STOP" } else { "-CONT" };
+        let status = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+    }
+
     /// Stops the server (SIGKILL by PID: Redis going away without a goodbye).
     pub fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
@@ -65,6 +204,9 @@ impl RedisServer {
     }
 
     fn ping(&self) -> bool {
+        if self.options.tls.is_some() || self.options.user.is_some() {
+            return self.cli(&["PING"]) == "PONG";
+        }
         use std::io::{Read, Write};
         let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", self.port)) else {
             return false;
@@ -77,10 +219,30 @@ impl RedisServer {
         stream.read_exact(&mut answer).is_ok() && &answer == b"+PONG\r\n"
     }
 
+    /// Pipes `commands` (one per line, in Redis's inline form) through `redis-cli --pipe`, one
+    /// command at a time as the server sees them (each may evict under `maxmemory`).
+    pub fn pipe(&self, commands: &str) {
+        use std::io::Write;
+        let mut child = Command::new("redis-cli")
+            .args(self.cli_args())
+            .arg("--pipe")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-cli");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(commands.as_bytes())
+            .unwrap();
+        assert!(child.wait().unwrap().success());
+    }
+
     /// Runs `redis-cli` against this server, for assertions on what is stored.
     pub fn cli(&self, args: &[&str]) -> String {
         let output = Command::new("redis-cli")
-            .args(["-p", &self.port.to_string()])
+            .args(self.cli_args())
             .args(args)
             .output()
             .expect("redis-cli");
@@ -91,5 +253,84 @@ impl RedisServer {
 impl Drop for RedisServer {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// A Redis Sentinel (`redis-server <conf> --sentinel`) on a free port, watching `primary` under
+/// `name` with a quorum of 2, stopped by PID when dropped.
+pub struct SentinelServer {
+    pub port: u16,
+    child: Child,
+    _dir: tempfile::TempDir,
+}
+
+impl SentinelServer {
+    pub fn start(name: &str, primary: &RedisServer) -> Self {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .map(|addr| addr.port())
+            .expect("a free port");
+        let dir = tempfile::TempDir::new().expect("a temporary directory");
+        // Sentinel rewrites its configuration file, so it gets one of its own.
+        let conf = dir.path().join("sentinel.conf");
+        std::fs::write(
+            &conf,
+            format!(
+                "port {port}\nbind 127.0.0.1\ndir {}\n\
+                 sentinel monitor {name} 127.0.0.1 {} 2\n\
+                 sentinel down-after-milliseconds {name} 400\n\
+                 sentinel failover-timeout {name} 4000\n\
+                 sentinel parallel-syncs {name} 1\n",
+                dir.path().display(),
+                primary.port
+            ),
+        )
+        .expect("sentinel.conf");
+        let child = Command::new("redis-server")
+            .arg(&conf)
+            .arg("--sentinel")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server --sentinel");
+        let sentinel = Self {
+            port,
+            child,
+            _dir: dir,
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while sentinel.cli(&["PING"]) != "PONG" {
+            assert!(
+                Instant::now() < deadline,
+                "sentinel did not answer on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        sentinel
+    }
+
+    pub fn cli(&self, args: &[&str]) -> String {
+        let output = Command::new("redis-cli")
+            .args(["-p", &self.port.to_string()])
+            .args(args)
+            .output()
+            .expect("redis-cli");
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    }
+
+    /// The port of the primary this sentinel names under `name`.
+    pub fn primary_port(&self, name: &str) -> Option<u16> {
+        let answer = self.cli(&["SENTINEL", "GET-MASTER-ADDR-BY-NAME", name]);
+        answer
+            .lines()
+            .nth(1)
+            .and_then(|port| port.trim().parse().ok())
+    }
+}
+
+impl Drop for SentinelServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

@@ -39,6 +39,15 @@ impl Replicas {
     /// Starts the sandbox, then `setup.replicas` replicas with `[redis] url` set, each with
     /// `configure` applied to its config.
     pub async fn start(setup: Setup, configure: impl Fn(&mut Config)) -> Self {
+        Self::start_with_secrets(setup, &[], configure).await
+    }
+
+    /// [`Self::start`], with `secrets` beside [`SHARED_SECRETS`] (Redis's user and password).
+    pub async fn start_with_secrets(
+        setup: Setup,
+        secrets: &[(&str, String)],
+        configure: impl Fn(&mut Config),
+    ) -> Self {
         let sandbox_dir = TempDir::new().unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -62,7 +71,7 @@ impl Replicas {
             config.redis.key_prefix = key_prefix.clone();
             config.redis.command_timeout = super::BUSY_MACHINE_REDIS_TIMEOUT;
             configure(&mut config);
-            replicas.push(start_replica(config, &sandbox_origin).await);
+            replicas.push(start_replica(config, &sandbox_origin, secrets).await);
         }
         Self {
             replicas,
@@ -92,7 +101,11 @@ fn external_sandbox(config: Config, origin: &str) -> Config {
     config
 }
 
-async fn start_replica(mut config: Config, sandbox: &str) -> TestServer {
+async fn start_replica(
+    mut config: Config,
+    sandbox: &str,
+    extra_secrets: &[(&str, String)],
+) -> TestServer {
     let dist = TempDir::new().unwrap();
     let data = TempDir::new().unwrap();
     write_dist(dist.path());
@@ -103,6 +116,12 @@ async fn start_replica(mut config: Config, sandbox: &str) -> TestServer {
             .iter()
             .find(|(key, _)| *key == name)
             .map(|(_, value)| (*value).to_owned())
+            .or_else(|| {
+                extra_secrets
+                    .iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| value.clone())
+            })
     })
     .unwrap();
     let running = bff::edge::server::start(config, secrets, None)
