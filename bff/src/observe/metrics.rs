@@ -731,6 +731,17 @@ impl Metrics {
             .inc();
     }
 
+    /// A tier this replica uses: not connected yet, and its failover and reconnect counters
+    /// exported at 0 from the start, so the first event is an increase that `rate()` and
+    /// `increase()` see (a counter born at 1 has no increase), and so the dashboard and the
+    /// alerts have a series to read on a replica that has not had one.
+    pub fn start_redis_tier(&self, tier: &'static str) {
+        self.set_redis_connected(tier, false);
+        // get_or_create makes the series; its guard is dropped at once.
+        drop(self.redis_failovers.get_or_create(&TierLabels { tier }));
+        drop(self.redis_reconnects.get_or_create(&TierLabels { tier }));
+    }
+
     /// Whether this replica reaches `tier`'s Redis now.
     pub fn set_redis_connected(&self, tier: &'static str, connected: bool) {
         self.redis_connected

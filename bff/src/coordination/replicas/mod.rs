@@ -16,7 +16,7 @@ pub mod purge_bus;
 pub mod replication;
 pub mod sentinel;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -129,6 +129,10 @@ struct Inner {
     sentinels: Option<Sentinels>,
     /// Woken when a server answers `READONLY`: the monitor asks the sentinels at once.
     primary_moved: tokio::sync::Notify,
+    /// With Sentinel: whether the sentinels have named a primary yet. The first answer moves
+    /// the connections off the URL's placeholder host, which is start-up, not a failover, and
+    /// is not counted in `bff_redis_failovers_total` (else every rollout would look like one).
+    primary_known: AtomicBool,
     /// The configuration key of its URL, for causes.
     url_key: &'static str,
     /// The ACL user and password of the moment (`None`: no `AUTH`).
@@ -235,6 +239,7 @@ impl Redis {
                 endpoint: RwLock::new(endpoint),
                 sentinels,
                 primary_moved: tokio::sync::Notify::new(),
+                primary_known: AtomicBool::new(false),
                 url_key,
                 credentials,
                 connect_timeout: config.connect_timeout,
@@ -499,6 +504,7 @@ impl Redis {
         let Some((host, port)) = sentinels.primary().await else {
             return false;
         };
+        let known_before = self.inner.primary_known.swap(true, Ordering::Relaxed);
         let current = self.endpoint();
         if current.address() == Some((host.clone(), port)) {
             return false;
@@ -509,6 +515,10 @@ impl Redis {
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = current.at(&host, port);
         self.renew_pool();
+        if !known_before {
+            tracing::info!(%host, port, "redis: the sentinels name the primary; connected to it");
+            return true;
+        }
         for tier in self.inner.tiers {
             self.inner.metrics.count_redis_failover(tier);
         }

@@ -26,7 +26,7 @@ enum State {
 pub fn spawn(redis: Redis, stop: CancellationToken) {
     let tiers = redis.tiers();
     for tier in tiers {
-        redis.metrics().set_redis_connected(tier, false);
+        redis.metrics().start_redis_tier(tier);
     }
     tokio::spawn(async move {
         let mut state = State::Starting;
