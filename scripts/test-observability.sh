@@ -6,7 +6,7 @@
 #          one in which it stays quiet, and a runbook_url whose anchor is a heading of
 #          k8s/RUNBOOK.md; promtool check config on the plain scrape job (prometheus-scrape.yaml).
 #   live   a real Prometheus (Debian's) scraping a real bff (BFF_BIN, embedded sandbox, a real
-#          redis-server) under a short generated load, with the rules loaded; then every query
+#          redis-server with a replica) under a short generated load, with the rules loaded; then every query
 #          of the dashboard and of the rules is evaluated through the HTTP API and must return
 #          data (scripts/observability_queries.py says exactly what is checked).
 #
@@ -44,6 +44,8 @@ fi
 work="$(mktemp -d)"
 PROM_PID=""
 REDIS_PID=""
+# Redis's replica: the BFF waits for its acknowledgement after a purge (WAIT).
+STANDBY_PID=""
 # The second replica (the first one's are bff.sh's BFF_PID, BFF_BASE, ...).
 REPLICA_PID=""
 REPLICA_BASE=""
@@ -54,11 +56,13 @@ cleanup() {
     [[ -n "$PROM_PID" ]] && { kill "$PROM_PID" 2>/dev/null || true; wait "$PROM_PID" 2>/dev/null || true; }
     bff_stop
     BFF_PID="$REPLICA_PID" bff_stop
-    if [[ -n "$REDIS_PID" ]]; then
-        kill -CONT "$REDIS_PID" 2>/dev/null || true
-        kill "$REDIS_PID" 2>/dev/null || true
-        wait "$REDIS_PID" 2>/dev/null || true
-    fi
+    local pid
+    for pid in "$REDIS_PID" "$STANDBY_PID"; do
+        [[ -n "$pid" ]] || continue
+        kill -CONT "$pid" 2>/dev/null || true
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
     if [[ "${KEEP_TMP:-}" == 1 ]]; then log "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -238,10 +242,17 @@ generate_load() {
         "$BFF_BASE/api/rum")
     [[ "$rum_status" == 204 ]] || { echo "test-observability: POST /api/rum answered $rum_status" >&2; return 1; }
 
-    # A purge through the admin API (and the Redis fan-out).
-    curl -s --max-time 10 -f -o /dev/null -X POST -H "Authorization: Bearer $ADMIN_TOKEN" \
+    # A purge through the admin API (and the Redis fan-out), while Redis's replica is paused:
+    # its WAIT times out, so the purge is counted in bff_redis_unacknowledged_writes_total and
+    # its answer says so.
+    local purged
+    kill -STOP "$STANDBY_PID"
+    purged=$(curl -s --max-time 10 -f -X POST -H "Authorization: Bearer $ADMIN_TOKEN" \
         -H 'Content-Type: application/json' --data '{"tags":["page:home"]}' \
-        "$BFF_ADMIN_BASE/admin/cache/purge" || die "purge failed"
+        "$BFF_ADMIN_BASE/admin/cache/purge") || { kill -CONT "$STANDBY_PID"; die "purge failed"; }
+    kill -CONT "$STANDBY_PID"
+    [[ "$purged" == *'"replication":"unacknowledged"'* ]] ||
+        die "a purge with the replica paused was not unacknowledged: $purged"
 
     # More distinct searches than their small budget (20 kB here) holds: evictions for room.
     for i in glock rifle scope mount sling optic barrel trigger; do
@@ -272,6 +283,22 @@ stage_live() {
         sleep 0.1
     done
     redis-cli -p "$redis_port" ping | grep -q PONG || die "redis-server did not start"
+    # A replica, connected before the bffs start, so they learn of it (INFO replication) and
+    # wait for its acknowledgement after the writes a failover would lose.
+    local standby_port
+    standby_port="$(free_port)"
+    # --dir: a replica writes the primary's snapshot to disk when it syncs; not into the cwd.
+    mkdir -p "$work/standby"
+    redis-server --port "$standby_port" --bind 127.0.0.1 --save "" --appendonly no \
+        --dir "$work/standby" --replicaof 127.0.0.1 "$redis_port" --daemonize no \
+        >"$work/standby.log" 2>&1 &
+    STANDBY_PID=$!
+    for i in $(seq 100); do
+        redis-cli -p "$redis_port" info replication 2>/dev/null | grep -q '^connected_slaves:1' && break
+        sleep 0.1
+    done
+    redis-cli -p "$redis_port" info replication | grep -q '^connected_slaves:1' ||
+        die "the Redis replica did not connect: $(tail -n 5 "$work/standby.log")"
 
     mkdir -p "$work/bff"
     # A second replica on the same Redis, as in a cluster: it finds the first one's answers in
