@@ -64,7 +64,7 @@ pub struct CheckedLine {
 impl CheckedLine {
     /// `item` as the catalogue has it: its product looked up by the title in `productUrl`,
     /// then by `productName` (each through the edge cache), priced from the live price map with
-    /// its add-ons. Refused ([`unpriced`]) when that cannot be done in full.
+    /// its add-ons. Refused (`cart_line_unpriced`, see `unpriced`) when that cannot be done in full.
     pub async fn of(
         catalogue: &Catalogue,
         item: &NewCartItem,
