@@ -9,6 +9,11 @@ ANDed), for one connection at a time, and compares each verdict with the matrix 
 parameters (namespaces, labels, CIDRs, the collector's port) come from the overlay's
 NetworkParameters object, so the matrix holds for whatever values an overlay sets.
 
+The Redis components (k8s/components/redis-*) add rows: each one's connections must be allowed
+when the overlay uses it (the component and its network/ directory) and denied when it does
+not, and the bff's Redis settings must agree with the paths the policies open (a rediss:// URL
+on the TLS port, the sentinels on the sentinel port, the coordination tier's URL).
+
 Run by scripts/validate-k8s.sh with the validator's venv (PyYAML only).
 """
 
@@ -43,6 +48,41 @@ def find_parameters(overlay):
                         if isinstance(doc, dict) and doc.get("kind") == "NetworkParameters":
                             return doc["spec"]
     raise SystemExit("%s: no NetworkParameters object among its resources" % overlay)
+
+
+# The Redis components. Each one is a component (the Deployment's settings) and a plain
+# kustomization of its NetworkPolicies (<component>/network), listed among the resources because
+# only the first component can read the NetworkParameters (see k8s/README.md, "Redis").
+REDIS_COMPONENTS = ("redis-coordination", "redis-sentinel", "redis-tls")
+# A component whose paths must be open when it is used; redis-coordination's settings are also
+# right for two tiers that are both managed endpoints (redis-tls's network), so its own network
+# directory may be left out.
+NEEDS_NETWORK = ("redis-sentinel", "redis-tls")
+
+
+def redis_components(overlay):
+    """(components, network directories) among REDIS_COMPONENTS that the overlay, or a
+    kustomization it builds on, lists."""
+    seen, components, networks = set(), set(), set()
+    todo = [overlay]
+    while todo:
+        directory = os.path.realpath(todo.pop())
+        if directory in seen:
+            continue
+        seen.add(directory)
+        with open(os.path.join(directory, "kustomization.yaml")) as fh:
+            kustomization = yaml.safe_load(fh) or {}
+        for entry in kustomization.get("resources") or []:
+            path = os.path.realpath(os.path.join(directory, entry))
+            if os.path.basename(path) == "network" and os.path.basename(os.path.dirname(path)) in REDIS_COMPONENTS:
+                networks.add(os.path.basename(os.path.dirname(path)))
+            elif os.path.isdir(path):
+                todo.append(path)
+        for entry in kustomization.get("components") or []:
+            name = os.path.basename(os.path.realpath(os.path.join(directory, entry)))
+            if name in REDIS_COMPONENTS:
+                components.add(name)
+    return components, networks
 
 
 # --- evaluation -----------------------------------------------------------------------------
@@ -144,7 +184,7 @@ def outside(*cidrs):
     return str(address)
 
 
-def matrix(params, namespace):
+def matrix(params, namespace, used=frozenset()):
     key = params["namespaceLabelKey"]
     pod_ip = first_host(params["podCIDR"], 10)
 
@@ -218,7 +258,96 @@ def matrix(params, namespace):
         (stranger, 8080, "TCP", False),
         (other_bff, 8080, "TCP", False),
     ]
+    # The Redis components' connections, allowed exactly when the overlay uses the component.
+    # An overlay without one has no parameter for it: the fallbacks stand for such a peer.
+    label = params["redisPodLabelKey"]
+    coordination = pod("coordination Redis", params["redisNamespace"],
+                       {label: params.get("redisCoordinationPodLabelValue", "redis-coordination")})
+    sentinel = pod("Redis sentinel", params["redisNamespace"],
+                   {label: params.get("sentinelPodLabelValue", "redis-sentinel")})
+    sentinel_port = int(params.get("sentinelPort", 26379))
+    managed = Endpoint("a managed TLS Redis (redisTLSCIDR)",
+                       first_host(params.get("redisTLSCIDR", "198.51.100.0/28"), 1))
+    tls_port = int(params.get("redisTLSPort", 6380))
+    egress += [
+        (coordination, 6379, "TCP", "redis-coordination" in used),
+        (coordination, 6380, "TCP", False),
+        (sentinel, sentinel_port, "TCP", "redis-sentinel" in used),
+        (sentinel, 6379, "TCP", False),
+        (redis, sentinel_port, "TCP", False),
+        (not_redis, sentinel_port, "TCP", False),
+        (managed, tls_port, "TCP", "redis-tls" in used),
+        (managed, tls_port, "UDP", False),
+        (managed, 6380 if tls_port == 6379 else 6379, "TCP", False),
+        (pod_address, tls_port, "TCP", False),
+        (service_address, tls_port, "TCP", False),
+    ]
     return ingress, egress
+
+
+def redis_ingress(params, namespace, used):
+    """Who reaches the Redis pods, when they run in the bff's namespace (where its default deny
+    covers them): (Redis pod, source, port, allowed). Elsewhere their own namespace's policies
+    decide, which this rendering does not hold."""
+    if params["redisNamespace"] != namespace:
+        return []
+    key, label = params["namespaceLabelKey"], params["redisPodLabelKey"]
+    ns = {key: namespace}
+    bff = Endpoint("the bff", first_host(params["podCIDR"], 11), ns, BFF_LABELS)
+    neighbour = Endpoint("another pod of the namespace", first_host(params["podCIDR"], 12), ns, {"app": "other"})
+    roles = [("Redis", {label: params["redisPodLabelValue"]}, 6379, True)]
+    if "redis-coordination" in used:
+        roles.append(("coordination Redis", {label: params["redisCoordinationPodLabelValue"]}, 6379, True))
+    if "redis-sentinel" in used:
+        roles.append(("Redis sentinel", {label: params["sentinelPodLabelValue"]}, int(params["sentinelPort"]), True))
+    cases = []
+    for name, labels, port, _ in roles:
+        cases += [(name, labels, bff, port, True), (name, labels, neighbour, port, False),
+                  (name, labels, bff, 8080, False)]
+    return cases
+
+
+def redis_settings(params, container, used):
+    """The bff's Redis settings against the paths the policies open."""
+    problems = []
+    env = {e["name"]: e.get("value") for e in container.get("env") or []}
+    urls = {k: env[k] for k in ("BFF__REDIS__URL", "BFF__REDIS__COORDINATION__URL") if env.get(k)}
+    if "redis-coordination" in used and "BFF__REDIS__COORDINATION__URL" not in urls:
+        problems.append("components/redis-coordination without BFF__REDIS__COORDINATION__URL")
+    if "redis-tls" in used:
+        for name, url in urls.items():
+            m = re.match(r"^(rediss|valkeys)://[^/:]+:(\d+)(/|$)", url)
+            if not m:
+                problems.append("components/redis-tls: %s=%s is not rediss:// or valkeys:// with a port"
+                                % (name, url))
+            elif int(m.group(2)) != int(params["redisTLSPort"]):
+                problems.append("components/redis-tls: %s's port %s is not redisTLSPort %s, which the "
+                                "egress policy admits" % (name, m.group(2), params["redisTLSPort"]))
+        # Only the managed endpoints, in redisTLSCIDR, are admitted on the TLS port: never the
+        # cluster's own ranges, where it would open that port to every pod.
+        managed = ipaddress.ip_network(params["redisTLSCIDR"])
+        for cluster in ("podCIDR", "serviceCIDR"):
+            if managed.overlaps(ipaddress.ip_network(params[cluster])):
+                problems.append("redisTLSCIDR %s overlaps %s %s" % (managed, cluster, params[cluster]))
+    if "redis-sentinel" in used:
+        import tomllib
+
+        if not env.get("BFF__REDIS__SENTINEL__PRIMARY_NAME"):
+            problems.append("components/redis-sentinel without BFF__REDIS__SENTINEL__PRIMARY_NAME")
+        try:
+            sentinels = tomllib.loads("v = " + (env.get("BFF__REDIS__SENTINEL__SENTINELS") or ""))["v"]
+        except tomllib.TOMLDecodeError:
+            sentinels = None
+        if not isinstance(sentinels, list) or not sentinels:
+            problems.append("components/redis-sentinel: BFF__REDIS__SENTINEL__SENTINELS must be a TOML "
+                            "array of host:port")
+        else:
+            for entry in sentinels:
+                host, _, port = str(entry).rpartition(":")
+                if not host or port != str(params["sentinelPort"]):
+                    problems.append("components/redis-sentinel: sentinel %r is not host:%s (sentinelPort, "
+                                    "which the egress policy admits)" % (entry, params["sentinelPort"]))
+    return problems
 
 
 def main(overlay, rendered):
@@ -246,9 +375,17 @@ def main(overlay, rendered):
                for p in policies):
         failures.append("no default-deny policy (podSelector {}, Ingress and Egress, no rules)")
 
+    components, networks = redis_components(overlay)
+    for name in sorted(components & set(NEEDS_NETWORK) - networks):
+        failures.append("components/%s is used without its NetworkPolicies: list "
+                        "../../components/%s/network among the resources" % (name, name))
+    for name in sorted(networks - components):
+        failures.append("components/%s/network is listed without components/%s" % (name, name))
+    # A component's connections are open exactly when its policies are rendered.
+    used = networks
     pod_template = bff[0]["spec"]["template"]["metadata"]["labels"] if bff else BFF_LABELS
     ns_labels = {params["namespaceLabelKey"]: namespace}
-    ingress, egress = matrix(params, namespace)
+    ingress, egress = matrix(params, namespace, used)
     rows = []
     for direction, cases in (("Ingress", ingress), ("Egress", egress)):
         for other, port, protocol, want in cases:
@@ -259,6 +396,16 @@ def main(overlay, rendered):
                 failures.append("%s %d/%s: %s, want %s" % (arrow, port, protocol,
                                                            "allowed" if got else "denied",
                                                            "allowed" if want else "denied"))
+    for name, labels, source, port, want in redis_ingress(params, namespace, used):
+        got = allowed(policies, "Ingress", ns_labels, labels, source, port, "TCP")
+        arrow = "%s -> %s" % (source.name, name)
+        rows.append("  %-5s %-62s %5d/%s" % ("allow" if got else "deny", arrow, port, "TCP"))
+        if got != want:
+            failures.append("%s %d/TCP: %s, want %s" % (arrow, port, "allowed" if got else "denied",
+                                                       "allowed" if want else "denied"))
+    bff_container = [c for c in bff[0]["spec"]["template"]["spec"]["containers"] if c["name"] == "bff"] if bff else []
+    if bff_container:
+        failures += redis_settings(params, bff_container[0], components)
     # The client address header is believed from the gateway's proxies only, never from the pod
     # range: a pod in a trusted range chooses its own rate-limit identity. Inside the pod range
     # a trusted CIDR is a proxy pool: at most 1/256 of the range (a /24 of a /16).

@@ -8,7 +8,9 @@
 # Then, for every overlay (the base, with no namespace, image or parameters by design, is
 # exempt): the NetworkPolicy allow-matrix (scripts/k8s_network_matrix.py) and checkov, which
 # must report 0 failed checks; a skip lives in the manifest (checkov.io/skipN annotation) with
-# its reason.
+# its reason. The overlays include k8s/tests/*: test overlays that render each component the
+# production overlays do not use (components/redis-tls, components/redis-sentinel), so every
+# component is rendered and checked; a component under k8s/components/ cannot render alone.
 #
 # Tools are installed once into .tools/ (gitignored); later runs need no network.
 #   .tools/venv-k8s/                 python venv from scripts/requirements-k8s.txt
@@ -98,6 +100,12 @@ trap 'rm -rf "$out"' EXIT
 mapfile -t dirs < <(find "$ROOT/k8s" -name kustomization.yaml -not -path '*/components/*' \
     -printf '%h\n' | sort)
 ((${#dirs[@]} > 0)) || die "no kustomization.yaml under k8s/"
+# Every component must be rendered by some overlay or test overlay, or none of this checks it.
+for component in "$ROOT"/k8s/components/*/; do
+    name="$(basename "$component")"
+    grep -rqs --include=kustomization.yaml -E "components/$name/?\$" "$ROOT/k8s/overlays" "$ROOT/k8s/tests" ||
+        die "k8s/components/$name is used by no overlay under k8s/overlays or k8s/tests: add a test overlay"
+done
 
 rendered=()
 for dir in "${dirs[@]}"; do
@@ -129,9 +137,10 @@ from kubernetes_validate import utils as kv
 
 ROOT = sys.argv[1]
 VERSIONS = os.environ["K8S_VERSIONS"].split()
-# Secrets created out of band (see k8s/README.md); every other reference must resolve
-# to an object in the same rendering.
-EXTERNAL_SECRETS = {"bff-secrets"}
+# Secrets created out of band (see k8s/README.md, "Secrets to create"); every other reference
+# must resolve to an object in the same rendering. bff-redis-tls: the managed Redis's CA bundle
+# (components/redis-tls), from the provider or trust-manager.
+EXTERNAL_SECRETS = {"bff-secrets", "bff-redis-tls"}
 CONFIG_SOURCE = os.path.join(ROOT, "config", "bff.toml")
 WORKLOADS = {"Deployment", "StatefulSet", "DaemonSet"}
 # Custom resources the components render, validated against the schemas in k8s/schemas/ (closed:
@@ -290,6 +299,15 @@ def validate_rendering(name, path):
             for e in c.get("envFrom") or []:
                 need_configmap(e.get("configMapRef"), "%s envFrom" % cname)
                 need_secret(e.get("secretRef"), "%s envFrom" % cname)
+            # A file the bff reads (BFF_<SECRET>_FILE, BFF__REDIS__TLS__CA_FILE, ...) must lie
+            # in a volume mounted into this container: otherwise start-up fails on a missing file.
+            mounts = [m.get("mountPath", "").rstrip("/") + "/" for m in c.get("volumeMounts") or []]
+            for e in c.get("env") or []:
+                value = e.get("value")
+                if (e.get("name", "").endswith("_FILE") and isinstance(value, str)
+                        and not any(value.startswith(m) for m in mounts)):
+                    err(w, "%s env %s: %s is in no volume mounted into the container"
+                        % (cname, e.get("name"), value))
             port_names = {p.get("name") for p in c.get("ports") or [] if p.get("name")}
             for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
                 port = ((c.get(probe) or {}).get("httpGet") or {}).get("port")
