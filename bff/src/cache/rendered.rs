@@ -61,10 +61,6 @@ impl EpochCounters {
 /// A server-rendered document's `Content-Type`.
 const DOCUMENT_TYPE: &str = "text/html; charset=utf-8";
 
-/// The headers added to a remembered answer as it is sent: the timed ones (`Age`,
-/// `Cache-Control`, `Cache-Status`), the security headers (up to 9 with HSTS) and the request id.
-const ADDED_PER_ANSWER: usize = 16;
-
 /// A fresh 200 answer, ready to be sent again: its headers are built once, per variant, so a
 /// request costs a copy of a small map and three timed values reused for a whole second.
 #[derive(Debug)]
@@ -254,10 +250,6 @@ impl Rendered {
                 Encoding::Identity => (&self.identity, None),
             };
         let mut headers = template.clone();
-        // A clone has room for its own headers only: reserve, once, for the timed headers and
-        // what the edge adds on every answer (the security headers, the request id), which
-        // would otherwise grow the map two or three times per hit.
-        headers.reserve(ADDED_PER_ANSWER);
         self.insert_timed(&timed, &mut headers);
         let mut response = Response::new(Body::from(body.unwrap_or(&self.body).clone()));
         *response.headers_mut() = headers;

@@ -90,9 +90,6 @@ impl SecurityHeaders {
     /// data policy for a JSON answer, the builder's for its page, the document policy for
     /// anything else.
     pub fn apply_to(&self, headers: &mut HeaderMap, path: &str) {
-        // Room for all of them (and the request id the caller adds) at once: inserted one by
-        // one into a map cloned at its length, they would grow it several times per answer.
-        headers.reserve(self.headers.len() + 2);
         let csp = if is_json(headers) {
             DATA_CSP
         } else if path == BUILDER_PATH {
