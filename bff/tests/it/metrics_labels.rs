@@ -99,7 +99,10 @@ fn bounded(name: &str, value: &str) -> bool {
             "half_open",
         ]
         .contains(&value),
-        "cause" | "event" => value
+        // A Redis tier (the shared tier's two roles).
+        "tier" => bff::coordination::replicas::BOTH_TIERS.contains(&value),
+        // A cause, an event or a Redis operation: a name in the code, never a client's text.
+        "cause" | "event" | "operation" => value
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
         "limit" => ["auth", "search", "sign_in_account"].contains(&value),
