@@ -419,6 +419,35 @@ async fn an_unsampled_browser_trace_is_not_exported_but_still_named_in_the_answe
     server.stop().await;
 }
 
+/// A document is answered by the router's fallback, after the server span was named: the span
+/// still carries the documents' template, not "unmatched".
+#[tokio::test]
+async fn a_document_miss_has_its_server_span_named_by_the_documents_template() {
+    let telemetry = telemetry();
+    let server = common::start_with(telemetry.server_config(), &[]).await;
+    let trace_id = random_hex(16);
+    let answer = server
+        .client
+        .get(server.url("/product/summit%20lr"))
+        .header("traceparent", format!("00-{trace_id}-{}-01", random_hex(8)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    let spans = trace(telemetry, &trace_id).await;
+    let server_span = spans
+        .iter()
+        .find(|span| span.kind == SpanKind::Server as i32)
+        .unwrap();
+    assert_eq!(
+        server_span.attribute("http.route"),
+        Some("/{*path}"),
+        "{server_span:?}"
+    );
+    assert_eq!(server_span.name, "GET /{*path}");
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn a_sampled_hit_on_the_hit_path_gets_a_server_span_and_an_unsampled_one_none() {
     let telemetry = telemetry();

@@ -27,7 +27,7 @@ use crate::cache::{CachedAnswer, EdgeCache, RouteKind};
 use crate::http::request_id::{RequestId, X_REQUEST_ID};
 use crate::http::security::SecurityHeaders;
 use crate::http::server_timing::TRACERESPONSE;
-use crate::observe::metrics::Metrics;
+use crate::observe::metrics::{DOCUMENT_ROUTE, Metrics};
 
 /// One route the hit path answers: `{prefix}{title}`.
 #[derive(Debug)]
@@ -64,8 +64,12 @@ impl HitPath {
             not_modified: metrics.server_histogram(template, Method::GET.as_str(), 304),
         };
         Self {
-            documents: web_build
-                .map(|build| (build.to_owned(), route("/", RouteKind::Pages, "/{*path}"))),
+            documents: web_build.map(|build| {
+                (
+                    build.to_owned(),
+                    route("/", RouteKind::Pages, DOCUMENT_ROUTE),
+                )
+            }),
             cache,
             security,
             routes: vec![

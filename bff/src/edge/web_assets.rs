@@ -26,6 +26,7 @@ use tower_http::services::ServeDir;
 use crate::cache::http::StoredEncoding;
 use crate::config::WebConfig;
 use crate::coordination::replicas::Redis;
+use crate::observe::metrics::{AnsweredRoute, DOCUMENT_ROUTE};
 use rollout::RolloutWindow;
 
 /// Where Vite's `index.html` expects the runtime config: this element, whose content (`{}`, laid
@@ -293,7 +294,12 @@ async fn root_file_or_document(
             return response;
         }
     }
-    let Ok(response) = document.oneshot(Request::from_parts(parts, body)).await;
+    // The server span was named before routing, when no route had matched: name it now.
+    crate::observe::telemetry::name_route(&tracing::Span::current(), &parts.method, DOCUMENT_ROUTE);
+    let Ok(mut response) = document.oneshot(Request::from_parts(parts, body)).await;
+    response
+        .extensions_mut()
+        .insert(AnsweredRoute(DOCUMENT_ROUTE));
     response
 }
 

@@ -22,8 +22,18 @@ const BUCKETS: [f64; 14] = [
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 ];
 
-/// The label for requests no route matched (SPA paths, assets, unknown URLs).
+/// The label for requests no route matched (files the web build does not have, unknown URLs).
 pub const UNMATCHED_ROUTE: &str = "unmatched";
+
+/// The template of the app's documents: every path the router leaves to the web app (its
+/// fallback) that is not a file. One label for all pages, as the hit path counts their hits.
+pub const DOCUMENT_ROUTE: &str = "/{*path}";
+
+/// The route template of an answer from a router's fallback, which has no [`MatchedPath`]: set
+/// on the response by the handler that chose it, so [`track`] counts a document under
+/// [`DOCUMENT_ROUTE`] and not as unmatched.
+#[derive(Debug, Clone, Copy)]
+pub struct AnsweredRoute(pub &'static str);
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ServerLabels {
@@ -846,13 +856,19 @@ impl Metrics {
 /// Middleware: times every request under its route template.
 pub async fn track(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
     let started = Instant::now();
-    let route = request
+    let matched = request
         .extensions()
         .get::<MatchedPath>()
-        .map_or(UNMATCHED_ROUTE, MatchedPath::as_str)
-        .to_owned();
+        .map(|path| path.as_str().to_owned());
     let method = request.method().as_str().to_owned();
     let response = next.run(request).await;
+    let route = matched.unwrap_or_else(|| {
+        response
+            .extensions()
+            .get::<AnsweredRoute>()
+            .map_or(UNMATCHED_ROUTE, |answered| answered.0)
+            .to_owned()
+    });
     metrics.observe_server(
         &route,
         &method,

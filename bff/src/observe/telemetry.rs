@@ -237,6 +237,16 @@ pub fn join_caller_trace(span: &tracing::Span, headers: &axum::http::HeaderMap) 
     let _ = span.set_parent(parent);
 }
 
+/// Names the server `span` by `route`, a template chosen after the span was made (a router's
+/// fallback has none when the span is made): `http.route` and the exported span's name. The
+/// name goes to the OpenTelemetry span itself, as the span may already have been started.
+pub fn name_route(span: &tracing::Span, method: &axum::http::Method, route: &'static str) {
+    span.record("http.route", route);
+    let name = format!("{method} {route}");
+    span.record("otel.name", name.as_str());
+    span.context().span().update_name(name);
+}
+
 /// The W3C trace-context level 2 `traceresponse` of `span`: `00-{trace id}-{span id}-{flags}`,
 /// so a support ticket can name the trace; `None` when the span has no valid context.
 pub fn traceresponse(span: &tracing::Span) -> Option<axum::http::HeaderValue> {

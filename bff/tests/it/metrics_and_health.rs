@@ -19,6 +19,32 @@ async fn metrics(server: &common::TestServer) -> String {
     response.text().await.unwrap()
 }
 
+/// A document the hit path does not remember is answered by the router's fallback, which has no
+/// template of its own: it is still counted as a document, never as unmatched.
+#[tokio::test]
+async fn a_document_miss_is_counted_under_the_documents_template() {
+    let server = start().await;
+    assert_eq!(server.get("/product/summit%20lr").await.status(), 200);
+    assert_eq!(server.get("/no-such-page").await.status(), 404);
+    let text = metrics(&server).await;
+    let scrape = common::metrics::Scrape::parse(&text);
+    let requests = |route, status| {
+        scrape.histogram_count(
+            "http_server_request_duration_seconds",
+            &[
+                ("http_route", route),
+                ("http_request_method", "GET"),
+                ("http_response_status_code", status),
+            ],
+        )
+    };
+    assert_eq!(requests("/{*path}", "200"), Some(1), "{text}");
+    assert_eq!(requests("/{*path}", "404"), Some(1), "{text}");
+    assert_eq!(requests("unmatched", "200"), None, "{text}");
+    assert_eq!(requests("unmatched", "404"), None, "{text}");
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn request_durations_are_labelled_by_route_template() {
     let server = start().await;
