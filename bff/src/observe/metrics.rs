@@ -456,7 +456,7 @@ impl Metrics {
             HistogramFamily::<OperationLabels>::new_with_constructor(redis_histogram);
         registry.register_with_unit(
             "bff_redis_command_duration",
-            "Duration of the BFF's Redis commands by operation, as the BFF waits for them (including a write's replica acknowledgement where it waits for one)",
+            "Duration of the BFF's Redis commands by operation, as the BFF waits for them, up to redis.command_timeout (a write's wait for a replica acknowledgement, WAIT, is not included)",
             Unit::Seconds,
             redis_duration.clone(),
         );
