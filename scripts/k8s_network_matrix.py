@@ -12,7 +12,8 @@ NetworkParameters object, so the matrix holds for whatever values an overlay set
 The Redis components (k8s/components/redis-*) add rows: each one's connections must be allowed
 when the overlay uses it (the component and its network/ directory) and denied when it does
 not, and the bff's Redis settings must agree with the paths the policies open (a rediss:// URL
-on the TLS port, the sentinels on the sentinel port, the coordination tier's URL).
+on the TLS port, the sentinels on the sentinel port, the coordination tier's URL, cluster mode
+on and no Sentinel with it).
 
 Run by scripts/validate-k8s.sh with the validator's venv (PyYAML only).
 """
@@ -53,11 +54,11 @@ def find_parameters(overlay):
 # The Redis components. Each one is a component (the Deployment's settings) and a plain
 # kustomization of its NetworkPolicies (<component>/network), listed among the resources because
 # only the first component can read the NetworkParameters (see k8s/README.md, "Redis").
-REDIS_COMPONENTS = ("redis-coordination", "redis-sentinel", "redis-tls")
+REDIS_COMPONENTS = ("redis-cluster", "redis-coordination", "redis-sentinel", "redis-tls")
 # A component whose paths must be open when it is used; redis-coordination's settings are also
 # right for two tiers that are both managed endpoints (redis-tls's network), so its own network
 # directory may be left out.
-NEEDS_NETWORK = ("redis-sentinel", "redis-tls")
+NEEDS_NETWORK = ("redis-cluster", "redis-sentinel", "redis-tls")
 
 
 def redis_components(overlay):
@@ -266,6 +267,8 @@ def matrix(params, namespace, used=frozenset()):
     sentinel = pod("Redis sentinel", params["redisNamespace"],
                    {label: params.get("sentinelPodLabelValue", "redis-sentinel")})
     sentinel_port = int(params.get("sentinelPort", 26379))
+    cluster_node = pod("Redis Cluster node", params["redisNamespace"],
+                       {label: params.get("redisClusterPodLabelValue", "redis-cluster")})
     managed = Endpoint("a managed TLS Redis (redisTLSCIDR)",
                        first_host(params.get("redisTLSCIDR", "198.51.100.0/28"), 1))
     tls_port = int(params.get("redisTLSPort", 6380))
@@ -276,6 +279,10 @@ def matrix(params, namespace, used=frozenset()):
         (sentinel, 6379, "TCP", False),
         (redis, sentinel_port, "TCP", False),
         (not_redis, sentinel_port, "TCP", False),
+        (cluster_node, 6379, "TCP", "redis-cluster" in used),
+        # The cluster bus is node to node only.
+        (cluster_node, 16379, "TCP", False),
+        (redis, 16379, "TCP", False),
         (managed, tls_port, "TCP", "redis-tls" in used),
         (managed, tls_port, "UDP", False),
         (managed, 6380 if tls_port == 6379 else 6379, "TCP", False),
@@ -298,6 +305,8 @@ def redis_ingress(params, namespace, used):
     roles = [("Redis", {label: params["redisPodLabelValue"]}, 6379, True)]
     if "redis-coordination" in used:
         roles.append(("coordination Redis", {label: params["redisCoordinationPodLabelValue"]}, 6379, True))
+    if "redis-cluster" in used:
+        roles.append(("Redis Cluster node", {label: params["redisClusterPodLabelValue"]}, 6379, True))
     if "redis-sentinel" in used:
         roles.append(("Redis sentinel", {label: params["sentinelPodLabelValue"]}, int(params["sentinelPort"]), True))
     cases = []
@@ -329,6 +338,14 @@ def redis_settings(params, container, used):
         for cluster in ("podCIDR", "serviceCIDR"):
             if managed.overlaps(ipaddress.ip_network(params[cluster])):
                 problems.append("redisTLSCIDR %s overlaps %s %s" % (managed, cluster, params[cluster]))
+    if "redis-cluster" in used:
+        if (env.get("BFF__REDIS__CLUSTER__ENABLED") or "").lower() != "true":
+            problems.append("components/redis-cluster without BFF__REDIS__CLUSTER__ENABLED=true")
+        if "redis-sentinel" in used or env.get("BFF__REDIS__SENTINEL__PRIMARY_NAME"):
+            problems.append("components/redis-cluster with Sentinel: the bff refuses both")
+        for name, url in urls.items():
+            if not re.match(r"^(redis|rediss|valkey|valkeys)://[^/]+(/0?)?$", url):
+                problems.append("components/redis-cluster: %s=%s is not a URL on database 0" % (name, url))
     if "redis-sentinel" in used:
         import tomllib
 

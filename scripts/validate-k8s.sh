@@ -9,7 +9,8 @@
 # exempt): the NetworkPolicy allow-matrix (scripts/k8s_network_matrix.py) and checkov, which
 # must report 0 failed checks; a skip lives in the manifest (checkov.io/skipN annotation) with
 # its reason. The overlays include k8s/tests/*: test overlays that render each component the
-# production overlays do not use (components/redis-tls, components/redis-sentinel), so every
+# production overlays do not use (components/redis-tls, components/redis-sentinel,
+# components/redis-cluster), so every
 # component is rendered and checked; a component under k8s/components/ cannot render alone.
 #
 # Tools are installed once into .tools/ (gitignored); later runs need no network.

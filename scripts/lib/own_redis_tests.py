@@ -3,8 +3,8 @@
 They already test the shared tier with a real Redis, so the Redis pass of `make test`
 (scripts/test-with-redis.sh) leaves them out: each runs in one pass only.
 
-A test starts its own Redis when its body calls `RedisServer::start`, or calls a function of the
-same file that does (followed to a fixed point). Prints, for the test binaries of the folder given,
+A test starts its own Redis when its body calls `RedisServer::start` (or `ClusterServer::start`,
+its own cluster), or calls a function of the same file that does (followed to a fixed point). Prints, for the test binaries of the folder given,
 one line each: `<binary> all` (every test starts its own Redis), `<binary> none`, or
 `<binary> some <test> <test> ...` (names as libtest prints them, `<module>::<fn>` in tests/it/).
 
@@ -45,7 +45,7 @@ def functions(text):
 
 def own_redis(text):
     fns = functions(text)
-    starts = {name for name, _, body in fns if "RedisServer::start" in body}
+    starts = {name for name, _, body in fns if re.search(r"\b(?:Redis|Cluster)Server::start", body)}
     while True:
         more = {
             name

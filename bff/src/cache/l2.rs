@@ -84,27 +84,28 @@ end
 return dropped
 ";
 
-/// Reads an entry whose recorded versions are all current; drops one that a purge outdated.
-/// Returns the versions too (route generation, tag keys, their versions), for the replica to
-/// check against those it remembers. KEYS: entry, route generation.
-const READ: &str = r"
-local f = redis.call('HMGET', KEYS[1], 'meta', 'body', 'gzip', 'brotli', 'gen', 'tagkeys', 'tagvers')
-if not f[1] then return false end
-if (redis.call('GET', KEYS[2]) or '0') ~= f[5] then
-  redis.call('DEL', KEYS[1])
-  return false
+/// The fields of a stored entry, read first (`HMGET`): the entry names its version keys, which
+/// [`CURRENT`] then declares.
+const ENTRY_FIELDS: [&str; 7] = [
+    "meta", "body", "gzip", "brotli", "gen", "tagkeys", "tagvers",
+];
+
+/// Whether an entry read a moment ago is current: its recorded route generation and versions
+/// still hold. One that a purge outdated is dropped, unless a fill replaced it since it was
+/// read. A purge between the read and this check outdates it here, as it would have a moment
+/// later; the read and the check need not be one step. Every key is declared (a cluster
+/// needs it): KEYS: entry, route generation, the recorded version keys…; ARGV: the recorded
+/// generation, the recorded versions as stored (newline-separated), then each version.
+/// Returns 1 when current, else 0.
+const CURRENT: &str = r"
+local current = (redis.call('GET', KEYS[2]) or '0') == ARGV[1]
+for i = 3, #KEYS do
+  if current and (redis.call('GET', KEYS[i]) or '0') ~= ARGV[i] then current = false end
 end
-local versions = {}
-for version in string.gmatch(f[7] or '', '[^\n]+') do versions[#versions + 1] = version end
-local i = 1
-for tag_key in string.gmatch(f[6] or '', '[^\n]+') do
-  if (redis.call('GET', tag_key) or '0') ~= versions[i] then
-    redis.call('DEL', KEYS[1])
-    return false
-  end
-  i = i + 1
-end
-return {f[1], f[2], f[3], f[4], f[5], f[6] or '', f[7] or ''}
+if current then return 1 end
+local stored = redis.call('HMGET', KEYS[1], 'gen', 'tagvers')
+if stored[1] == ARGV[1] and (stored[2] or '') == ARGV[2] then redis.call('DEL', KEYS[1]) end
+return 0
 ";
 
 /// Restores versions that went back: each key below its ARGV (from 3 on) is set to it, for
@@ -151,9 +152,18 @@ const FILL_LOCK: Operations = Operations {
     peek: "cache_fill_wait",
 };
 
-/// An entry as `READ` returns it: meta, body, gzip and brotli (empty: no such variant), then
-/// the route generation, the tag keys and their versions (newline-separated) it was stored under.
-type StoredParts = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, String, String, String);
+/// An entry's [`ENTRY_FIELDS`]: meta, body, gzip and brotli (empty: no such variant), then the
+/// route generation, the tag keys and their versions (newline-separated) it was stored under;
+/// `None` where the field (or the entry) is missing.
+type StoredParts = (
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
 
 /// A value read from L2: its meta, body, gzip and brotli (`None`: no such variant).
 pub(super) type Stored = (Vec<u8>, Bytes, Option<Bytes>, Option<Bytes>);
@@ -175,7 +185,7 @@ pub(super) struct SharedTier {
     redis: Redis,
     pub(super) bus: PurgeBus,
     fill: Script,
-    read: Script,
+    current: Script,
     raise: Script,
     purge: Script,
     /// The highest purge versions seen, to restore any that went back.
@@ -206,7 +216,7 @@ impl SharedTier {
             fill_lock: Lease::new(redis.clone(), LOCK_TTL, true, OnDrop::Release, FILL_LOCK),
             redis,
             fill: Script::new(FILL),
-            read: Script::new(READ),
+            current: Script::new(CURRENT),
             raise: Script::new(RAISE),
             purge: Script::new(PURGE),
             versions: VersionMemory::new(lifetime),
@@ -218,30 +228,35 @@ impl SharedTier {
         &self.redis
     }
 
+    // Entries, their versions and the byte budget are read and written together by one
+    // script (a fill records every version; a purge moves the epoch and the versions and
+    // deletes entries): on a cluster they share the hash tag `{cache}`, one slot, so all of L2
+    // lives on one primary. The fill locks, one key each, spread over the cluster.
+
     fn entry_key(&self, key: &str) -> String {
-        self.redis.key(&["cache", "entry", key])
+        self.redis.tagged_key(&["cache", "entry", key], 0)
     }
 
     fn epoch_key(&self) -> String {
-        self.redis.key(&["cache", "epoch"])
+        self.redis.tagged_key(&["cache", "epoch"], 0)
     }
 
     fn route_generation_key(&self, route: RouteKind) -> String {
-        self.redis.key(&["cache", "gen", route.as_str()])
+        self.redis.tagged_key(&["cache", "gen", route.as_str()], 0)
     }
 
     fn tag_version_key(&self, tag: &str) -> String {
-        self.redis.key(&["cache", "tagv", tag])
+        self.redis.tagged_key(&["cache", "tagv", tag], 0)
     }
 
     /// The version of the entry `key` as a document's part: bumped by a purge of that key.
     fn key_version_key(&self, key: &str) -> String {
-        self.redis.key(&["cache", "keyv", key])
+        self.redis.tagged_key(&["cache", "keyv", key], 0)
     }
 
     /// The L2 byte budget's bookkeeping: values by write time, their sizes, and the total.
     fn budget_keys(&self) -> [String; 3] {
-        ["order", "sizes", "total"].map(|part| self.redis.key(&["cache", "budget", part]))
+        ["order", "sizes", "total"].map(|part| self.redis.tagged_key(&["cache", "budget", part], 0))
     }
 
     fn lock_keys(&self, key: &str) -> Keys {
@@ -417,19 +432,41 @@ impl SharedTier {
         found
     }
 
-    /// `READ` for `key` under `route`'s generation: `None` when Redis did not answer, `Some(None)`
-    /// when there is no current value.
+    /// The entry for `key`, if its recorded versions under `route`'s generation are current
+    /// ([`ENTRY_FIELDS`], then [`CURRENT`]): `None` when Redis did not answer, `Some(None)` when
+    /// there is no current value.
     async fn read_stored(&self, key: &str, route: RouteKind) -> Option<Option<Stored>> {
-        let mut invocation = self.read.prepare_invoke();
-        invocation
-            .key(self.entry_key(key))
-            .key(self.route_generation_key(route));
-        let found: Option<StoredParts> =
-            self.redis.invoke("cache_l2_read", &invocation).await.ok()?;
-        let Some((meta, body, gzip, brotli, generation, tag_keys, tag_versions)) = found else {
+        let entry_key = self.entry_key(key);
+        let mut fields = redis::cmd("HMGET");
+        fields.arg(&entry_key).arg(&ENTRY_FIELDS[..]);
+        let found: StoredParts = self.redis.query("cache_l2_read", &fields).await.ok()?;
+        let (Some(meta), body, gzip, brotli, Some(generation), tag_keys, tag_versions) = found
+        else {
             return Some(None);
         };
-        let recorded = std::iter::once((self.route_generation_key(route), generation))
+        let (tag_keys, tag_versions) = (
+            tag_keys.unwrap_or_default(),
+            tag_versions.unwrap_or_default(),
+        );
+        let generation_key = self.route_generation_key(route);
+        let mut current = self.current.prepare_invoke();
+        current
+            .key(&entry_key)
+            .key(&generation_key)
+            .arg(&generation)
+            .arg(&tag_versions);
+        for (tag_key, version) in tag_keys.lines().zip(tag_versions.lines()) {
+            current.key(tag_key).arg(version);
+        }
+        let is_current: i64 = self
+            .redis
+            .invoke("cache_l2_read_check", &current)
+            .await
+            .ok()?;
+        if is_current != 1 {
+            return Some(None);
+        }
+        let recorded = std::iter::once((generation_key, generation))
             .chain(
                 tag_keys
                     .lines()
@@ -441,17 +478,18 @@ impl SharedTier {
         if !self.accepts(&recorded).await {
             return Some(None);
         }
-        let variant = |bytes: Vec<u8>| (!bytes.is_empty()).then(|| Bytes::from(bytes));
+        let variant =
+            |bytes: Option<Vec<u8>>| bytes.filter(|bytes| !bytes.is_empty()).map(Bytes::from);
         Some(Some((
             meta,
-            Bytes::from(body),
+            Bytes::from(body.unwrap_or_default()),
             variant(gzip),
             variant(brotli),
         )))
     }
 
-    /// Whether an entry stored under `recorded` versions (current in Redis, or `READ` would
-    /// not have returned it) may be used: none is below what this replica remembers. Those
+    /// Whether an entry stored under `recorded` versions (current in Redis, or `CURRENT` would
+    /// not have passed it) may be used: none is below what this replica remembers. Those
     /// below are restored (the entry is then outdated for every replica); the others are
     /// remembered.
     async fn accepts(&self, recorded: &[(String, u64)]) -> bool {
@@ -583,7 +621,7 @@ impl SharedTier {
             .arg(least);
         let (version, replication): (u64, Replication) = self
             .redis
-            .invoke_replicated("cache_l2_purge", &invocation)
+            .invoke_replicated("cache_l2_purge", &invocation, &epoch_key)
             .await
             .ok()?;
         self.remember_purge(purge, version);

@@ -10,6 +10,7 @@ mod error;
 mod layers;
 pub mod public;
 mod redis;
+mod redis_cluster;
 mod redis_coordination;
 mod redis_sentinel;
 mod redis_tls;
@@ -24,6 +25,7 @@ use url::Url;
 
 pub use error::ConfigError;
 pub use redis::{RedisConfig, SCHEMES as REDIS_SCHEMES, is_tls_scheme};
+pub use redis_cluster::RedisClusterConfig;
 pub use redis_coordination::RedisCoordinationConfig;
 pub use redis_sentinel::RedisSentinelConfig;
 pub use redis_tls::RedisTlsConfig;

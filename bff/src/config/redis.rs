@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use super::duration;
+use super::redis_cluster::RedisClusterConfig;
 use super::redis_coordination::RedisCoordinationConfig;
 use super::redis_sentinel::RedisSentinelConfig;
 use super::redis_tls::RedisTlsConfig;
@@ -56,6 +57,8 @@ pub struct RedisConfig {
     pub coordination: RedisCoordinationConfig,
     /// The primary of `url` found, and followed, through Redis Sentinel.
     pub sentinel: RedisSentinelConfig,
+    /// The URLs are Redis Cluster endpoints (exclusive with Sentinel).
+    pub cluster: RedisClusterConfig,
 }
 
 impl Default for RedisConfig {
@@ -75,6 +78,7 @@ impl Default for RedisConfig {
             tls: RedisTlsConfig::default(),
             coordination: RedisCoordinationConfig::default(),
             sentinel: RedisSentinelConfig::default(),
+            cluster: RedisClusterConfig::default(),
         }
     }
 }
@@ -107,6 +111,9 @@ impl RedisConfig {
             if self.coordination.is_separate() {
                 problems.push("redis.coordination.url: set, but redis.url is empty".to_owned());
             }
+            if self.cluster.enabled {
+                problems.push("redis.cluster.enabled: set, but redis.url is empty".to_owned());
+            }
             return problems;
         }
         problems.extend(url_problems("redis.url", self.url.trim()));
@@ -118,6 +125,14 @@ impl RedisConfig {
         }
         problems.extend(self.tls.problems(tls));
         problems.extend(self.sentinel.problems());
+        let mut urls = vec![("redis.url", self.url.trim())];
+        if self.coordination.is_separate() {
+            urls.push(("redis.coordination.url", self.coordination.url.trim()));
+        }
+        problems.extend(
+            self.cluster
+                .problems(self.sentinel.enabled(), &self.key_prefix, &urls),
+        );
         if self.pool_size == 0 {
             problems.push("redis.pool_size: must be at least 1".to_owned());
         }

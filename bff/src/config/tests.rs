@@ -453,6 +453,45 @@ fn sentinels_need_a_primary_name_and_host_port_each() {
 }
 
 #[test]
+fn cluster_mode_refuses_sentinel_a_database_and_braces_in_the_prefix_naming_the_key() {
+    let fine = load_from(
+        "[redis]\nurl = \"redis://cluster.example:6379\"\n[redis.cluster]\nenabled = true\n",
+        &[],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert!(fine.redis.cluster.enabled);
+    let both = message_of(
+        "[redis]\nurl = \"redis://primary/0\"\n[redis.cluster]\nenabled = true\n[redis.sentinel]\nprimary_name = \"storefront\"\nsentinels = [\"s0:26379\"]\n",
+        &[],
+    );
+    assert!(
+        both.contains("redis.cluster.enabled: cannot be combined with redis.sentinel.primary_name"),
+        "{both}"
+    );
+    let database = message_of(
+        "[redis]\nurl = \"redis://cluster.example:6379/2\"\n[redis.cluster]\nenabled = true\n",
+        &[],
+    );
+    assert!(
+        database.contains("redis.url: a cluster has database 0 only"),
+        "{database}"
+    );
+    let braces = message_of(
+        "[redis]\nurl = \"redis://cluster.example:6379\"\nkey_prefix = \"{shop}:\"\n[redis.cluster]\nenabled = true\n",
+        &[],
+    );
+    assert!(
+        braces.contains("redis.key_prefix: must not contain { or }"),
+        "{braces}"
+    );
+    let without_url = message_of("[redis.cluster]\nenabled = true\n", &[]);
+    assert!(
+        without_url.contains("redis.cluster.enabled: set, but redis.url is empty"),
+        "{without_url}"
+    );
+}
+
+#[test]
 fn an_acl_user_without_its_password_is_refused() {
     let config = Config::default();
     let secrets = Secrets::from_lookup(&config, |name| {

@@ -121,7 +121,9 @@ pub enum WhenDown {
     KeepWaiting,
 }
 
-/// A lease's keys, all under the storefront's prefix (made with [`Redis::key`]).
+/// A lease's keys, all under the storefront's prefix (made with [`Redis::key`]). A lease and
+/// its value beside it are one script's keys: on a cluster they share a hash tag (made with
+/// [`Redis::tagged_key`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Keys {
     lease: String,
@@ -259,14 +261,18 @@ impl Lease {
         self
     }
 
-    /// Runs `invocation`, acknowledged by a replica when this lease asks for it.
+    /// Runs `invocation` on `keys`, acknowledged by a replica when this lease asks for it.
     async fn invoke<T: redis::FromRedisValue>(
         &self,
         operation: &'static str,
         invocation: &redis::ScriptInvocation<'_>,
+        keys: &Keys,
     ) -> Result<T, Unavailable> {
         if self.acknowledged {
-            let (value, _) = self.redis.invoke_replicated(operation, invocation).await?;
+            let (value, _) = self
+                .redis
+                .invoke_replicated(operation, invocation, &keys.lease)
+                .await?;
             Ok(value)
         } else {
             self.redis.invoke(operation, invocation).await
@@ -295,7 +301,8 @@ impl Lease {
             invocation.key(value);
         }
         invocation.arg(token).arg(millis(self.ttl));
-        let reply: Vec<Vec<u8>> = match self.invoke(self.operations.claim, &invocation).await {
+        let reply: Vec<Vec<u8>> = match self.invoke(self.operations.claim, &invocation, keys).await
+        {
             Ok(reply) => reply,
             Err(Unavailable { .. }) => return Claim::Unavailable,
         };
@@ -342,7 +349,9 @@ impl Lease {
             .arg(token)
             .arg(value)
             .arg(millis(ttl));
-        let stored: i64 = self.invoke(self.operations.publish, &invocation).await?;
+        let stored: i64 = self
+            .invoke(self.operations.publish, &invocation, keys)
+            .await?;
         Ok(stored == 1)
     }
 

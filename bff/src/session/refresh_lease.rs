@@ -315,9 +315,11 @@ impl RedisLeases {
     }
 
     fn keys(&self, token_hash: &str) -> Keys {
+        // One script claims and publishes both: on a cluster they share the token's slot.
         Keys::beside(
-            self.redis.key(&["session", "lease", token_hash]),
-            self.redis.key(&["session", "successor", token_hash]),
+            self.redis.tagged_key(&["session", "lease", token_hash], 2),
+            self.redis
+                .tagged_key(&["session", "successor", token_hash], 2),
         )
     }
 }

@@ -35,6 +35,7 @@ mod oversized_bodies;
 mod reliability;
 mod replicas_cache;
 mod replicas_checkout;
+mod replicas_cluster;
 mod replicas_eviction;
 mod replicas_failover;
 mod replicas_redis_outage;

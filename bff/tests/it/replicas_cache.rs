@@ -8,13 +8,13 @@ use crate::common;
 use std::time::{Duration, Instant};
 
 use common::SandboxHooks;
+use common::header;
 use common::redis::RedisServer;
-use common::replicas::{Replicas, SHARED_SECRETS, Setup};
-use common::{TestServer, header};
+use common::replicas::{Replicas, Setup};
+use common::shared_tier::{
+    self, PAGE_ROUTE, events, lists_positions, secret, set_variant, until_positions, warm_about,
+};
 use serde_json::{Value, json};
-
-const PAGE_ROUTE: &str = "/strapi/page/{name}";
-const ABOUT: &str = "/api/pages/aboutus";
 
 async fn three(redis: &RedisServer) -> Replicas {
     Replicas::start(
@@ -26,78 +26,6 @@ async fn three(redis: &RedisServer) -> Replicas {
         |_| {},
     )
     .await
-}
-
-fn secret(name: &str) -> &'static str {
-    SHARED_SECRETS
-        .iter()
-        .find(|(key, _)| *key == name)
-        .map(|(_, value)| *value)
-        .unwrap()
-}
-
-/// The sum of `bff_redis_events_total{event}` over the replicas.
-async fn events(replicas: &Replicas, event: &str) -> f64 {
-    let mut total = 0.0;
-    for replica in &replicas.replicas {
-        total += replica
-            .metrics()
-            .await
-            .value("bff_redis_events_total", &[("event", event)])
-            .unwrap_or(0.0);
-    }
-    total
-}
-
-/// Whether the About Us page lists open positions (the sandbox's variant takes them away).
-async fn lists_positions(replica: &TestServer) -> (bool, String) {
-    let answer = replica.get(ABOUT).await;
-    assert_eq!(answer.status(), 200);
-    let status = header(&answer, "cache-status").to_owned();
-    let page: Value = answer.json().await.unwrap();
-    let positions = page["lookingForListContent"].as_array().map_or(0, Vec::len);
-    (positions > 0, status)
-}
-
-/// Polls until `replica` answers About Us with (`true`) or without open positions, for up to
-/// 5 s (the purge message travels asynchronously); returns the Cache-Status of that answer.
-async fn until_positions(replica: &TestServer, listed: bool) -> String {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let (positions, status) = lists_positions(replica).await;
-        if positions == listed {
-            return status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{} still serves the purged page ({status})",
-            replica.base
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-async fn set_variant(replicas: &Replicas, variant: &str) {
-    let response = reqwest::Client::new()
-        .put(format!(
-            "{}/sandbox/pages/aboutus/variant",
-            replicas.sandbox
-        ))
-        .json(&json!({"variant": variant}))
-        .send()
-        .await
-        .unwrap();
-    assert!(response.status().is_success());
-}
-
-/// Every replica has About Us in L1: its second request is a hit.
-async fn warm_about(replicas: &Replicas) {
-    for replica in &replicas.replicas {
-        lists_positions(replica).await;
-        let (positions, status) = lists_positions(replica).await;
-        assert!(positions, "the fixture lists open positions");
-        assert!(status.contains("detail=hit"), "{status}");
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -116,31 +44,7 @@ async fn every_replica_reports_redis_in_its_readiness() {
 async fn three_hundred_cold_requests_spread_over_three_replicas_make_one_upstream_call() {
     let redis = RedisServer::start();
     let replicas = three(&redis).await;
-    // Slow enough that every request arrives while the one fetch runs.
-    replicas.replicas[0]
-        .inject_fault(json!({"route": PAGE_ROUTE, "latencyMs": 500}))
-        .await;
-    let mut requests = Vec::new();
-    for index in 0..300 {
-        let replica = &replicas.replicas[index % 3];
-        let (client, url) = (replica.client.clone(), replica.url("/api/pages/home"));
-        requests.push(tokio::spawn(async move {
-            let answer = client.get(url).send().await.unwrap();
-            (answer.status().as_u16(), answer.text().await.unwrap())
-        }));
-    }
-    let mut bodies = std::collections::HashSet::new();
-    for request in requests {
-        let (status, body) = request.await.unwrap();
-        assert_eq!(status, 200, "{body}");
-        bodies.insert(body);
-    }
-    assert_eq!(bodies.len(), 1, "every replica answered the same page");
-    assert_eq!(replicas.replicas[0].upstream_calls(PAGE_ROUTE).await, 1);
-    assert_eq!(events(&replicas, "fill_lock_acquired").await, 1.0);
-    assert!(events(&replicas, "fill_lock_waited").await >= 1.0);
-    // The next replica to miss L1 finds the page in L2.
-    replicas.replicas[0].clear_faults().await;
+    shared_tier::a_cold_stampede_makes_one_upstream_call(&replicas).await;
     replicas.stop().await;
 }
 
@@ -148,25 +52,7 @@ async fn three_hundred_cold_requests_spread_over_three_replicas_make_one_upstrea
 async fn an_entry_filled_on_one_replica_is_an_l2_hit_on_the_others() {
     let redis = RedisServer::start();
     let replicas = three(&redis).await;
-    let first = replicas.replicas[0].get("/api/pages/home").await;
-    assert!(header(&first, "cache-status").contains("detail=miss"));
-    for replica in &replicas.replicas[1..] {
-        let answer = replica.get("/api/pages/home").await;
-        assert!(
-            header(&answer, "cache-status").starts_with("bff-l2; hit; ttl="),
-            "{}",
-            header(&answer, "cache-status")
-        );
-        // Then an L1 hit on that replica.
-        let again = replica.get("/api/pages/home").await;
-        assert!(
-            header(&again, "cache-status").starts_with("bff; hit;"),
-            "{}",
-            header(&again, "cache-status")
-        );
-    }
-    assert_eq!(replicas.replicas[0].upstream_calls(PAGE_ROUTE).await, 1);
-    assert_eq!(events(&replicas, "l2_hit").await, 2.0);
+    shared_tier::an_entry_filled_on_one_replica_is_an_l2_hit_on_the_others(&replicas).await;
     replicas.stop().await;
 }
 
@@ -174,32 +60,7 @@ async fn an_entry_filled_on_one_replica_is_an_l2_hit_on_the_others() {
 async fn a_purge_on_one_replica_reaches_every_replica_with_fresh_content() {
     let redis = RedisServer::start();
     let replicas = three(&redis).await;
-    warm_about(&replicas).await;
-    let calls_before = replicas.replicas[0].upstream_calls(PAGE_ROUTE).await;
-    set_variant(&replicas, "no-positions").await;
-    let purge = replicas.replicas[0]
-        .client
-        .post(format!("{}/admin/cache/purge", replicas.replicas[0].admin))
-        .bearer_auth(secret("BFF_ADMIN_TOKEN"))
-        .json(&json!({"tags": ["page:aboutus"]}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(purge.status(), 200);
-    for replica in &replicas.replicas {
-        // The next answer on each replica is an L1 miss with fresh content (fetched once,
-        // then an L2 hit for the others).
-        let status = until_positions(replica, false).await;
-        assert!(status.contains("bff; fwd=uri-miss"), "{status}");
-        assert!(!status.contains("detail=stale"), "{status}");
-    }
-    assert_eq!(
-        replicas.replicas[0].upstream_calls(PAGE_ROUTE).await,
-        calls_before + 1,
-        "the purged page was fetched once for all three replicas"
-    );
-    assert_eq!(events(&replicas, "purge_sent").await, 1.0);
-    assert_eq!(events(&replicas, "purge_received").await, 2.0);
+    shared_tier::a_purge_on_one_replica_reaches_every_replica(&replicas).await;
     replicas.stop().await;
 }
 

@@ -14,11 +14,10 @@ use common::TestServer;
 use common::browser::{CAPTCHA, SHOPPER};
 use common::redis::RedisServer;
 use common::replicas::{Replicas, Setup};
+use common::shared_tier::{self, ORDER_ROUTE};
 use common::shopping::{checkout, checkout_body, guest_with_a_cart};
 use serde_json::json;
 
-/// The sandbox's order route: one request there is one order.
-const ORDER_ROUTE: &str = "/Checkout/simplified";
 const LOGIN_ROUTE: &str = "/Auth/login";
 
 async fn three(redis: &RedisServer, configure: impl Fn(&mut Config)) -> Replicas {
@@ -70,50 +69,11 @@ fn redis_keys(redis: &RedisServer, pattern: &str) -> Vec<String> {
         .collect()
 }
 
-async fn shared_idempotency_events(replicas: &Replicas) -> f64 {
-    let mut events = 0.0;
-    for replica in &replicas.replicas {
-        events += replica
-            .metrics()
-            .await
-            .value("bff_redis_events_total", &[("event", "idempotency_shared")])
-            .unwrap_or(0.0);
-    }
-    events
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_checkout_retried_on_other_replicas_places_one_order_and_replays_its_answer() {
     let redis = RedisServer::start();
     let replicas = three(&redis, |_| {}).await;
-    let [first_replica, second_replica, third_replica] = &replicas.replicas[..] else {
-        panic!("three replicas");
-    };
-    let cookie = guest_with_a_cart(first_replica).await;
-    let body = checkout_body(&replicas).await;
-
-    let first = checkout(first_replica, &cookie, "retried-key", &body).await;
-    assert_eq!(first.status, 200, "{}", first.text);
-    assert!(!first.replayed);
-    assert!(first.body["orderId"].as_i64().is_some(), "{}", first.text);
-    // Another body under the key, on a replica that knows the key only from Redis.
-    let mut other_body = body.clone();
-    other_body["company"] = json!("Acme");
-    let reused = checkout(third_replica, &cookie, "retried-key", &other_body).await;
-    assert_eq!(reused.status, 422, "{}", reused.text);
-    assert_eq!(reused.body["code"], "idempotency_key_reused");
-    for replica in [second_replica, third_replica] {
-        let retry = checkout(replica, &cookie, "retried-key", &body).await;
-        assert_eq!(retry.status, 200, "{}", retry.text);
-        assert!(retry.replayed, "the retry is the first answer, replayed");
-        assert_eq!(retry.text, first.text);
-    }
-    assert_eq!(first_replica.upstream_calls(ORDER_ROUTE).await, 1);
-    assert_eq!(
-        shared_idempotency_events(&replicas).await,
-        3.0,
-        "the mismatch and both retries were settled in Redis"
-    );
+    shared_tier::a_checkout_retried_on_other_replicas_places_one_order(&replicas).await;
 
     // One answer in Redis, under the prefix, kept for the 10 minutes of the in-process store.
     let keys = redis_keys(&redis, &format!("{}idempotency:*", replicas.key_prefix));
@@ -149,7 +109,7 @@ async fn the_same_checkout_on_three_replicas_at_once_places_one_order() {
     assert_eq!(made, 1, "one answer made, two replayed: {answers:?}");
     assert_eq!(replicas.replicas[0].upstream_calls(ORDER_ROUTE).await, 1);
     assert_eq!(
-        shared_idempotency_events(&replicas).await,
+        shared_tier::events(&replicas, "idempotency_shared").await,
         2.0,
         "the two duplicates found the run in Redis"
     );

@@ -110,6 +110,36 @@ impl Endpoint {
     /// A client for this endpoint signing in with `credentials` as they are now (none: no
     /// `AUTH`). Connections that stay open are signed in again by the credentials' stream.
     pub fn client(&self, credentials: Option<&Credentials>) -> redis::RedisResult<redis::Client> {
+        let info = self.signed_in(credentials);
+        match &self.tls {
+            Some(certificates) => redis::Client::build_with_tls(info, certificates.clone()),
+            None => redis::Client::open(info),
+        }
+    }
+
+    /// A Redis Cluster client seeded with this endpoint, signing in with `credentials` as they
+    /// are now and again on every change (the credentials' stream reaches each node's
+    /// connection); the TLS files apply to every node.
+    pub fn cluster_client(
+        &self,
+        credentials: Option<&Credentials>,
+    ) -> redis::RedisResult<redis::cluster::ClusterClient> {
+        let mut builder =
+            redis::cluster::ClusterClientBuilder::new(vec![self.signed_in(credentials)])
+                // A command waits on one redirection or reconnection at most; our own timeout
+                // bounds it anyway.
+                .retries(2);
+        if let Some(certificates) = &self.tls {
+            builder = builder.certs(certificates.clone());
+        }
+        if let Some(credentials) = credentials {
+            builder = builder.set_credentials_provider(credentials.clone());
+        }
+        builder.build()
+    }
+
+    /// The address and database, with `credentials` as they are now.
+    fn signed_in(&self, credentials: Option<&Credentials>) -> ConnectionInfo {
         let mut info = self.info.clone();
         if let Some(current) = credentials.map(Credentials::current) {
             let settings = info
@@ -119,10 +149,7 @@ impl Endpoint {
                 .set_password(current.password());
             info = info.set_redis_settings(settings);
         }
-        match &self.tls {
-            Some(certificates) => redis::Client::build_with_tls(info, certificates.clone()),
-            None => redis::Client::open(info),
-        }
+        info
     }
 }
 

@@ -9,6 +9,7 @@
 //! [`monitor`] says so.
 
 pub mod cause;
+mod connection;
 pub mod credentials;
 pub mod endpoint;
 pub mod monitor;
@@ -24,6 +25,7 @@ use redis::FromRedisValue;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 use self::cause::Cause;
+use self::connection::Connection;
 use self::credentials::Credentials;
 use self::endpoint::Endpoint;
 use self::replication::Replication;
@@ -151,9 +153,11 @@ struct Inner {
     /// by the monitor when they fail while a fresh connection works: a manager whose
     /// connection was refused for a reason other than I/O (a password since rotated) keeps
     /// that refusal instead of trying again.
-    connections: RwLock<Vec<ConnectionManager>>,
+    connections: RwLock<Vec<Connection>>,
     /// How the connections are made, to make them again.
     manager_config: ConnectionManagerConfig,
+    /// `redis.cluster.enabled`: the URL is a Redis Cluster endpoint, and keys carry hash tags.
+    cluster: bool,
     pool_size: usize,
     next: AtomicUsize,
     prefix: String,
@@ -217,9 +221,6 @@ impl Redis {
             })
             .flatten();
         let credentials = credentials.and_then(Credentials::from_secrets);
-        let client = endpoint
-            .client(credentials.as_ref())
-            .map_err(|err| ConfigError(format!("{url_key}: {err}")))?;
         let command_timeout = config.command_timeout;
         let mut manager_config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(config.connect_timeout))
@@ -232,8 +233,14 @@ impl Redis {
         if let Some(credentials) = &credentials {
             manager_config = manager_config.set_credentials_provider(credentials.clone());
         }
-        let connections = pool(&client, &manager_config, config.pool_size)
-            .map_err(|err| ConfigError(format!("{url_key}: {err}")))?;
+        let connections = pool(
+            &endpoint,
+            credentials.as_ref(),
+            &manager_config,
+            config.cluster.enabled,
+            config.pool_size,
+        )
+        .map_err(|err| ConfigError(format!("{url_key}: {err}")))?;
         Ok(Self {
             inner: Arc::new(Inner {
                 endpoint: RwLock::new(endpoint),
@@ -249,6 +256,7 @@ impl Redis {
                 replicas: AtomicUsize::new(0),
                 connections: RwLock::new(connections),
                 manager_config,
+                cluster: config.cluster.enabled,
                 pool_size: config.pool_size,
                 next: AtomicUsize::new(0),
                 prefix: config.key_prefix.clone(),
@@ -270,6 +278,38 @@ impl Redis {
         key
     }
 
+    /// A key under this storefront's prefix, as [`Self::key`] makes it, whose part at `tag` is
+    /// its hash tag on a cluster (`prefix` + `a:{b}:c`): keys one script or command touches
+    /// together are made with the same tagged part, so they share a slot. On a single server
+    /// the key is exactly [`Self::key`]'s, so a rolling deploy of this build reads and writes
+    /// the keys the previous one did. The parts before `tag` are the BFF's own names (a
+    /// caller's text, which may hold braces, comes after it), and the prefix holds no brace
+    /// (refused in cluster mode), so the first `{` is always this one.
+    pub fn tagged_key(&self, parts: &[&str], tag: usize) -> String {
+        if !self.inner.cluster {
+            return self.key(parts);
+        }
+        let mut key = self.inner.prefix.clone();
+        for (index, part) in parts.iter().enumerate() {
+            if index > 0 {
+                key.push(':');
+            }
+            if index == tag {
+                key.push('{');
+                key.push_str(part);
+                key.push('}');
+            } else {
+                key.push_str(part);
+            }
+        }
+        key
+    }
+
+    /// Whether the URL is a Redis Cluster endpoint.
+    pub fn is_cluster(&self) -> bool {
+        self.inner.cluster
+    }
+
     pub fn metrics(&self) -> &Arc<Metrics> {
         &self.inner.metrics
     }
@@ -282,7 +322,7 @@ impl Redis {
         self.inner.command_timeout
     }
 
-    fn connection(&self) -> ConnectionManager {
+    fn connection(&self) -> Connection {
         let connections = self
             .inner
             .connections
@@ -294,9 +334,14 @@ impl Redis {
 
     /// Makes the pooled connections again, with the credentials of the moment.
     fn renew_pool(&self) {
-        let renewed = self
-            .client()
-            .and_then(|client| pool(&client, &self.inner.manager_config, self.inner.pool_size));
+        let endpoint = self.endpoint();
+        let renewed = pool(
+            &endpoint,
+            self.inner.credentials.as_ref(),
+            &self.inner.manager_config,
+            self.inner.cluster,
+            self.inner.pool_size,
+        );
         match renewed {
             Ok(connections) => {
                 *self
@@ -346,7 +391,8 @@ impl Redis {
             .await
     }
 
-    /// Runs `command`, then waits for a replica to acknowledge it (see [`replication`]).
+    /// Runs `command` (its first argument the key it writes), then waits for a replica to
+    /// acknowledge it (see [`replication`]).
     pub async fn query_replicated<T: FromRedisValue>(
         &self,
         operation: &'static str,
@@ -356,41 +402,56 @@ impl Redis {
         let value = self
             .within_timeout(operation, command.query_async(&mut connection))
             .await?;
-        Ok((value, self.replicated(operation, &mut connection).await))
+        let written = match command.args_iter().nth(1) {
+            Some(redis::Arg::Simple(key)) => key.to_vec(),
+            _ => Vec::new(),
+        };
+        Ok((
+            value,
+            self.replicated(operation, &mut connection, &written).await,
+        ))
     }
 
     /// Runs a Lua script, then waits for a replica to acknowledge its writes (see
-    /// [`replication`]).
+    /// [`replication`]). `written_key`: one of its keys (on a cluster they share a slot, whose
+    /// primary took the writes).
     pub async fn invoke_replicated<T: FromRedisValue>(
         &self,
         operation: &'static str,
         invocation: &redis::ScriptInvocation<'_>,
+        written_key: &str,
     ) -> Result<(T, Replication), Unavailable> {
         let mut connection = self.connection();
         let value = self
             .within_timeout(operation, invocation.invoke_async(&mut connection))
             .await?;
-        Ok((value, self.replicated(operation, &mut connection).await))
+        Ok((
+            value,
+            self.replicated(operation, &mut connection, written_key.as_bytes())
+                .await,
+        ))
     }
 
-    /// `WAIT 1` on the connection that made the write (WAIT counts that connection's writes),
-    /// when the server has replicas; bounded by `redis.replica_ack_timeout`.
+    /// `WAIT 1` on the connection that made the write (WAIT counts that connection's writes;
+    /// on a cluster, at the primary of `written_key`'s slot), when the server has replicas (on
+    /// a cluster: when every primary has one); bounded by `redis.replica_ack_timeout`.
     async fn replicated(
         &self,
         operation: &'static str,
-        connection: &mut ConnectionManager,
+        connection: &mut Connection,
+        written_key: &[u8],
     ) -> Replication {
         if self.inner.replicas.load(Ordering::Relaxed) == 0 {
             return Replication::NoReplicas;
         }
         let timeout = self.inner.replica_ack_timeout;
-        let wait = redis::cmd("WAIT")
-            .arg(1)
-            .arg(crate::config::duration::millis(timeout).max(1))
-            .clone();
         let answered = tokio::time::timeout(
             timeout + self.inner.command_timeout,
-            wait.query_async::<i64>(connection),
+            connection.wait(
+                written_key,
+                1,
+                crate::config::duration::millis(timeout).max(1),
+            ),
         )
         .await;
         if let Ok(Ok(acknowledged)) = answered
@@ -410,20 +471,36 @@ impl Redis {
     /// nor logged when it fails (the monitor asks again).
     async fn learn_replicas(&self) {
         let mut connection = self.connection();
-        let info = redis::cmd("INFO").arg("replication").clone();
-        let answered = tokio::time::timeout(
-            self.inner.command_timeout,
-            info.query_async::<String>(&mut connection),
-        )
-        .await;
-        if let Ok(Ok(info)) = answered
-            && let Some(count) = info
-                .lines()
-                .find_map(|line| line.strip_prefix("connected_slaves:"))
-                .and_then(|count| count.trim().parse().ok())
-        {
+        let answered =
+            tokio::time::timeout(self.inner.command_timeout, connection.replicas()).await;
+        if let Ok(Some(count)) = answered {
             self.inner.replicas.store(count, Ordering::Relaxed);
         }
+    }
+
+    /// Clients for the purge channel's subscription, to try in turn: the URL's server, then, on
+    /// a cluster, every node serving slots (classic `PUBLISH` reaches every node of a cluster,
+    /// so any one of them hears every purge; another is taken when one is lost).
+    pub async fn subscriber_clients(&self) -> Vec<redis::Client> {
+        let endpoint = self.endpoint();
+        let mut endpoints = vec![endpoint.clone()];
+        if self.inner.cluster {
+            let mut connection = self.connection();
+            let nodes =
+                tokio::time::timeout(self.inner.command_timeout, connection.cluster_nodes())
+                    .await
+                    .unwrap_or_default();
+            endpoints.extend(
+                nodes
+                    .into_iter()
+                    .filter(|node| endpoint.address().as_ref() != Some(node))
+                    .map(|(host, port)| endpoint.at(&host, port)),
+            );
+        }
+        endpoints
+            .iter()
+            .filter_map(|endpoint| endpoint.client(self.inner.credentials.as_ref()).ok())
+            .collect()
     }
 
     /// Runs `pipeline` atomically (`MULTI`/`EXEC`), within the command timeout.
@@ -569,14 +646,38 @@ impl Redis {
     }
 }
 
-/// `size` lazy connection managers for `client` (none connects before its first command).
+/// `size` lazy connections to `endpoint` (none connects before its first command): connection
+/// managers, or on a cluster connections to every node, learnt from `endpoint`.
 fn pool(
-    client: &redis::Client,
+    endpoint: &Endpoint,
+    credentials: Option<&Credentials>,
     config: &ConnectionManagerConfig,
+    cluster: bool,
     size: usize,
-) -> redis::RedisResult<Vec<ConnectionManager>> {
+) -> redis::RedisResult<Vec<Connection>> {
+    if cluster {
+        let client = endpoint.cluster_client(credentials)?;
+        let mut cluster_config = redis::cluster::ClusterConfig::new();
+        if let Some(timeout) = config.connection_timeout() {
+            cluster_config = cluster_config.set_connection_timeout(timeout);
+        }
+        if let Some(timeout) = config.response_timeout() {
+            cluster_config = cluster_config.set_response_timeout(timeout);
+        }
+        return Ok((0..size.max(1))
+            .map(|_| {
+                Connection::Cluster(
+                    client.get_pending_async_connection_with_config(cluster_config.clone()),
+                )
+            })
+            .collect());
+    }
+    let client = endpoint.client(credentials)?;
     (0..size.max(1))
-        .map(|_| ConnectionManager::new_lazy_with_config(client.clone(), config.clone()))
+        .map(|_| {
+            ConnectionManager::new_lazy_with_config(client.clone(), config.clone())
+                .map(Connection::Single)
+        })
         .collect()
 }
 

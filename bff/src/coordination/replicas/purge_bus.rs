@@ -2,6 +2,10 @@
 //! drops the same entries from its L1. A replica that lost the channel may have missed purges,
 //! so when it joins the channel again it drops its whole L1 (what L2 holds is purged in Redis itself,
 //! by the replica that took the purge).
+//!
+//! On a Redis Cluster the channel is classic pub/sub, not `SSUBSCRIBE`: a `PUBLISH` (routed by
+//! the client to the channel name's slot) is broadcast over the cluster bus to every node, so a
+//! subscriber on any node hears every purge, and one that loses its node subscribes on another.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -176,17 +180,23 @@ impl PurgeBus {
         });
     }
 
+    /// Subscribes on the first server that takes it: the URL's, or on a cluster any node (a
+    /// classic `PUBLISH` is broadcast to every node, so one subscription hears every purge).
     async fn subscribe(&self) -> Result<redis::aio::PubSub, String> {
-        let connect = async {
-            let mut pubsub = self.redis.client()?.get_async_pubsub().await?;
-            pubsub.subscribe(&self.channel).await?;
-            Ok::<_, redis::RedisError>(pubsub)
-        };
-        match tokio::time::timeout(RECONNECT_MAX, connect).await {
-            Ok(Ok(pubsub)) => Ok(pubsub),
-            Ok(Err(err)) => Err(err.to_string()),
-            Err(_) => Err("no answer".to_owned()),
+        let mut failed = "no server to subscribe on".to_owned();
+        for client in self.redis.subscriber_clients().await {
+            let connect = async {
+                let mut pubsub = client.get_async_pubsub().await?;
+                pubsub.subscribe(&self.channel).await?;
+                Ok::<_, redis::RedisError>(pubsub)
+            };
+            match tokio::time::timeout(RECONNECT_MAX, connect).await {
+                Ok(Ok(pubsub)) => return Ok(pubsub),
+                Ok(Err(err)) => failed = err.to_string(),
+                Err(_) => failed = "no answer".to_owned(),
+            }
         }
+        Err(failed)
     }
 
     /// The event in `message`, unless this replica sent it, it does not parse or its kind is

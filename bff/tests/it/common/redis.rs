@@ -45,6 +45,11 @@ impl RedisServer {
             .and_then(|listener| listener.local_addr())
             .map(|addr| addr.port())
             .expect("a free port");
+        Self::start_on(port, options)
+    }
+
+    /// [`Self::start_with`] on `port`.
+    pub fn start_on(port: u16, options: Options) -> Self {
         let mut server = Self {
             port,
             options,
@@ -333,4 +338,126 @@ impl Drop for SentinelServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A Redis Cluster of three primaries (no replicas) made with `redis-cli --cluster create`,
+/// each a [`RedisServer`] with `cluster-enabled yes` on a free port whose cluster bus port
+/// (the port + 10000) is free too; stopped by PID when dropped.
+pub struct ClusterServer {
+    pub nodes: Vec<RedisServer>,
+}
+
+impl ClusterServer {
+    pub fn start() -> Self {
+        let nodes: Vec<RedisServer> = (0..3)
+            .map(|_| {
+                RedisServer::start_on(
+                    free_cluster_port(),
+                    Options {
+                        args: ["--cluster-enabled", "yes", "--cluster-node-timeout", "2000"]
+                            .map(str::to_owned)
+                            .to_vec(),
+                        ..Options::default()
+                    },
+                )
+            })
+            .collect();
+        let addresses: Vec<String> = nodes
+            .iter()
+            .map(|node| format!("127.0.0.1:{}", node.port))
+            .collect();
+        let created = Command::new("redis-cli")
+            .args(["--cluster", "create"])
+            .args(&addresses)
+            .args(["--cluster-replicas", "0", "--cluster-yes"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("redis-cli --cluster create");
+        assert!(created.success(), "redis-cli --cluster create failed");
+        let cluster = Self { nodes };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        for node in &cluster.nodes {
+            loop {
+                let info = node.cli(&["CLUSTER", "INFO"]);
+                if info.contains("cluster_state:ok") {
+                    break;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "the cluster is not ok on {}: {info}",
+                    node.port
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        cluster
+    }
+
+    /// The seed the replicas are given: one node (they learn the others from it).
+    pub fn url(&self) -> String {
+        self.nodes[0].url()
+    }
+
+    /// The primary that holds `key` (`CLUSTER KEYSLOT`, then which node owns the slot).
+    pub fn node_of(&self, key: &str) -> &RedisServer {
+        let slot: u16 = self.nodes[0]
+            .cli(&["CLUSTER", "KEYSLOT", key])
+            .parse()
+            .expect("a slot");
+        self.nodes
+            .iter()
+            .find(|node| node.owns(slot))
+            .expect("a node owns every slot")
+    }
+
+    /// The keys under `pattern` on every node.
+    pub fn keys(&self, pattern: &str) -> Vec<(u16, String)> {
+        self.nodes
+            .iter()
+            .flat_map(|node| {
+                node.cli(&["--scan", "--pattern", pattern])
+                    .lines()
+                    .map(|key| (node.port, key.to_owned()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+}
+
+impl RedisServer {
+    /// Whether this cluster node serves `slot` (its own line of `CLUSTER NODES`).
+    fn owns(&self, slot: u16) -> bool {
+        let nodes = self.cli(&["CLUSTER", "NODES"]);
+        nodes.lines().any(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            fields.get(2).is_some_and(|flags| flags.contains("myself"))
+                && fields.iter().skip(8).any(|range| {
+                    let (start, end) = range.split_once('-').unwrap_or((range, range));
+                    matches!(
+                        (start.parse::<u16>(), end.parse::<u16>()),
+                        (Ok(start), Ok(end)) if (start..=end).contains(&slot)
+                    )
+                })
+        })
+    }
+}
+
+/// A free port whose cluster bus port (+10000) is free as well.
+fn free_cluster_port() -> u16 {
+    for _ in 0..100 {
+        let Ok(listener) = TcpListener::bind("127.0.0.1:0") else {
+            continue;
+        };
+        let Ok(port) = listener.local_addr().map(|addr| addr.port()) else {
+            continue;
+        };
+        let Some(bus) = port.checked_add(10_000) else {
+            continue;
+        };
+        if TcpListener::bind(("127.0.0.1", bus)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port pair for a cluster node");
 }
