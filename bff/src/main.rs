@@ -176,6 +176,8 @@ fn check_connections(config: &Config, secrets: &Secrets) -> ExitCode {
         let mut code = ExitCode::SUCCESS;
         for redis in tiers.distinct() {
             let tiers = redis.tiers().join(", ");
+            // With Sentinel, the URL's host is a placeholder: the sentinels name the server.
+            redis.follow_primary().await;
             match redis.probe().await {
                 Ok(()) => println!("# redis: connected ({tiers})"),
                 Err(cause) => {

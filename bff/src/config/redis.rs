@@ -114,6 +114,11 @@ impl RedisConfig {
             if self.cluster.enabled {
                 problems.push("redis.cluster.enabled: set, but redis.url is empty".to_owned());
             }
+            if self.coordination.sentinel_primary().is_some() {
+                problems.push(
+                    "redis.coordination.primary_name: set, but redis.url is empty".to_owned(),
+                );
+            }
             return problems;
         }
         problems.extend(url_problems("redis.url", self.url.trim()));
@@ -125,6 +130,10 @@ impl RedisConfig {
         }
         problems.extend(self.tls.problems(tls));
         problems.extend(self.sentinel.problems());
+        problems.extend(
+            self.coordination
+                .problems(self.sentinel.enabled(), &self.sentinel.primary_name),
+        );
         let mut urls = vec![("redis.url", self.url.trim())];
         if self.coordination.is_separate() {
             urls.push(("redis.coordination.url", self.coordination.url.trim()));

@@ -453,6 +453,51 @@ fn sentinels_need_a_primary_name_and_host_port_each() {
 }
 
 #[test]
+fn the_coordination_tier_is_found_through_the_same_sentinels_under_a_name_of_its_own() {
+    let sentinel = "[redis.sentinel]\nprimary_name = \"cache\"\nsentinels = [\"s0:26379\"]\n";
+    let fine = load_from(
+        &format!(
+            "[redis]\nurl = \"redis://primary/0\"\n{sentinel}[redis.coordination]\nurl = \"redis://coordination/0\"\nprimary_name = \"coordination\"\n"
+        ),
+        &[],
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(
+        fine.redis.coordination.sentinel_primary(),
+        Some("coordination")
+    );
+    let without_sentinel = message_of(
+        "[redis]\nurl = \"redis://primary/0\"\n[redis.coordination]\nurl = \"redis://coordination/0\"\nprimary_name = \"coordination\"\n",
+        &[],
+    );
+    assert!(
+        without_sentinel.contains("redis.coordination.primary_name: needs [redis.sentinel]"),
+        "{without_sentinel}"
+    );
+    let one_redis = message_of(
+        &format!(
+            "[redis]\nurl = \"redis://primary/0\"\n{sentinel}[redis.coordination]\nprimary_name = \"coordination\"\n"
+        ),
+        &[],
+    );
+    assert!(
+        one_redis
+            .contains("redis.coordination.primary_name: set, but redis.coordination.url is empty"),
+        "{one_redis}"
+    );
+    let same = message_of(
+        &format!(
+            "[redis]\nurl = \"redis://primary/0\"\n{sentinel}[redis.coordination]\nurl = \"redis://coordination/0\"\nprimary_name = \"cache\"\n"
+        ),
+        &[],
+    );
+    assert!(
+        same.contains("redis.coordination.primary_name: \"cache\" is the cache tier's primary"),
+        "{same}"
+    );
+}
+
+#[test]
 fn cluster_mode_refuses_sentinel_a_database_and_braces_in_the_prefix_naming_the_key() {
     let fine = load_from(
         "[redis]\nurl = \"redis://cluster.example:6379\"\n[redis.cluster]\nenabled = true\n",

@@ -41,6 +41,7 @@ mod replicas_failover;
 mod replicas_redis_outage;
 mod replicas_rollout_window;
 mod replicas_sentinel;
+mod replicas_sentinel_tiers;
 mod replicas_sessions;
 mod replicas_sign_out;
 mod replicas_tls;

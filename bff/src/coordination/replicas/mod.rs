@@ -210,16 +210,20 @@ impl Redis {
         // connection (a test binary links aws-lc too, and rustls then cannot choose alone).
         crate::upstream::tls::install_crypto_provider();
         let endpoint = Endpoint::new(url_key, url, config)?;
-        // Sentinel follows the cache tier's URL (one Redis for both, or the cache alone).
-        let sentinels = (url_key == "redis.url")
-            .then(|| {
-                Sentinels::from_config(
-                    &config.sentinel,
-                    credentials.and_then(|secrets| secrets.sentinel_password.as_ref()),
-                    config.connect_timeout,
-                )
-            })
-            .flatten();
+        // The sentinels name the cache tier's primary (one Redis for both, or the cache alone)
+        // and, under a name of its own, the coordination tier's.
+        let sentinels = Sentinels::from_config(
+            &config.sentinel,
+            credentials.and_then(|secrets| secrets.sentinel_password.as_ref()),
+            config.connect_timeout,
+        )
+        .and_then(|sentinels| match url_key {
+            "redis.url" => Some(sentinels),
+            _ => config
+                .coordination
+                .sentinel_primary()
+                .map(|name| sentinels.for_primary(name)),
+        });
         let credentials = credentials.and_then(Credentials::from_secrets);
         let command_timeout = config.command_timeout;
         let mut manager_config = ConnectionManagerConfig::new()
@@ -573,8 +577,9 @@ impl Redis {
     }
 
     /// With Sentinel: asks the sentinels for the primary and, when it is another server than
-    /// the one in use, moves every connection there. `true` when it moved.
-    async fn follow_primary(&self) -> bool {
+    /// the one in use, moves every connection there. `true` when it moved. The monitor asks
+    /// every second; `bff check-config --connect` once, before its probe.
+    pub async fn follow_primary(&self) -> bool {
         let Some(sentinels) = &self.inner.sentinels else {
             return false;
         };

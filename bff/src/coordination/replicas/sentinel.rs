@@ -48,6 +48,12 @@ impl Sentinels {
         })
     }
 
+    /// The same sentinels, asked for the primary they monitor under `name` (another tier's).
+    pub fn for_primary(mut self, name: &str) -> Self {
+        name.trim().clone_into(&mut self.primary_name);
+        self
+    }
+
     /// The current primary's host and port, as the first sentinel that answers names it;
     /// `None` when none does.
     pub async fn primary(&self) -> Option<(String, u16)> {

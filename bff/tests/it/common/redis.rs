@@ -271,6 +271,11 @@ pub struct SentinelServer {
 
 impl SentinelServer {
     pub fn start(name: &str, primary: &RedisServer) -> Self {
+        Self::start_watching(&[(name, primary)])
+    }
+
+    /// A sentinel watching each of `primaries` under its name (one per tier).
+    pub fn start_watching(primaries: &[(&str, &RedisServer)]) -> Self {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .map(|addr| addr.port())
@@ -278,19 +283,20 @@ impl SentinelServer {
         let dir = tempfile::TempDir::new().expect("a temporary directory");
         // Sentinel rewrites its configuration file, so it gets one of its own.
         let conf = dir.path().join("sentinel.conf");
-        std::fs::write(
-            &conf,
-            format!(
-                "port {port}\nbind 127.0.0.1\ndir {}\n\
-                 sentinel monitor {name} 127.0.0.1 {} 2\n\
+        let mut text = format!(
+            "port {port}\nbind 127.0.0.1\ndir {}\n",
+            dir.path().display()
+        );
+        for (name, primary) in primaries {
+            text.push_str(&format!(
+                "sentinel monitor {name} 127.0.0.1 {} 2\n\
                  sentinel down-after-milliseconds {name} 400\n\
                  sentinel failover-timeout {name} 4000\n\
                  sentinel parallel-syncs {name} 1\n",
-                dir.path().display(),
                 primary.port
-            ),
-        )
-        .expect("sentinel.conf");
+            ));
+        }
+        std::fs::write(&conf, text).expect("sentinel.conf");
         let child = Command::new("redis-server")
             .arg(&conf)
             .arg("--sentinel")
