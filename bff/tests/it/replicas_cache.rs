@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::SandboxHooks;
 use common::redis::RedisServer;
-use common::replicas::{Replicas, SHARED_SECRETS, Setup};
+use common::replicas::{Replicas, SHARED_SECRETS, Setup, admin_purge};
 use common::{TestServer, header};
 use serde_json::{Value, json};
 
@@ -177,14 +177,7 @@ async fn a_purge_on_one_replica_reaches_every_replica_with_fresh_content() {
     warm_about(&replicas).await;
     let calls_before = replicas.replicas[0].upstream_calls(PAGE_ROUTE).await;
     set_variant(&replicas, "no-positions").await;
-    let purge = replicas.replicas[0]
-        .client
-        .post(format!("{}/admin/cache/purge", replicas.replicas[0].admin))
-        .bearer_auth(secret("BFF_ADMIN_TOKEN"))
-        .json(&json!({"tags": ["page:aboutus"]}))
-        .send()
-        .await
-        .unwrap();
+    let purge = admin_purge(&replicas.replicas[0], &json!({"tags": ["page:aboutus"]})).await;
     assert_eq!(purge.status(), 200);
     for replica in &replicas.replicas {
         // The next answer on each replica is an L1 miss with fresh content (fetched once,
@@ -236,14 +229,7 @@ async fn a_purge_made_while_redis_was_down_reaches_l2_and_every_replica_when_it_
         let (positions, status) = lists_positions(replica).await;
         assert!(positions, "{}: {status}", replica.base);
     }
-    let purge = replicas.replicas[0]
-        .client
-        .post(format!("{}/admin/cache/purge", replicas.replicas[0].admin))
-        .bearer_auth(secret("BFF_ADMIN_TOKEN"))
-        .json(&json!({"tags": ["page:aboutus"]}))
-        .send()
-        .await
-        .unwrap();
+    let purge = admin_purge(&replicas.replicas[0], &json!({"tags": ["page:aboutus"]})).await;
     assert_eq!(purge.status(), 200, "a purge works without Redis");
     assert!(!lists_positions(&replicas.replicas[0]).await.0);
     redis.resume();

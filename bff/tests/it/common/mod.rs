@@ -9,6 +9,7 @@ pub mod in_process;
 pub mod metrics;
 pub mod redis;
 pub mod replicas;
+pub mod sentinels;
 pub mod shopping;
 pub mod test_ca;
 
