@@ -12,6 +12,7 @@ pub mod cause;
 pub mod credentials;
 pub mod endpoint;
 pub mod monitor;
+pub mod pending_writes;
 pub mod purge_bus;
 pub mod replication;
 pub mod sentinel;
@@ -144,6 +145,9 @@ struct Inner {
     l2_max_bytes: u64,
     /// `redis.replica_ack_timeout`: how long `WAIT` waits for a replica.
     replica_ack_timeout: Duration,
+    /// Writes a shopper would miss that Redis did not take (or no replica acknowledged), to
+    /// be written again once it answers.
+    pending_writes: pending_writes::PendingWrites,
     /// The server's replicas as its `INFO replication` last said (the monitor asks every
     /// second): without any, `WAIT` is not sent.
     replicas: AtomicUsize,
@@ -246,6 +250,7 @@ impl Redis {
                 tiers,
                 l2_max_bytes: config.l2_max_bytes,
                 replica_ack_timeout: config.replica_ack_timeout,
+                pending_writes: pending_writes::PendingWrites::default(),
                 replicas: AtomicUsize::new(0),
                 connections: RwLock::new(connections),
                 manager_config,
@@ -378,7 +383,7 @@ impl Redis {
     async fn replicated(
         &self,
         operation: &'static str,
-        connection: &mut ConnectionManager,
+        connection: &mut impl redis::aio::ConnectionLike,
     ) -> Replication {
         if self.inner.replicas.load(Ordering::Relaxed) == 0 {
             return Replication::NoReplicas;
