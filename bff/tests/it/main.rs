@@ -37,6 +37,7 @@ mod replicas_cache;
 mod replicas_checkout;
 mod replicas_eviction;
 mod replicas_failover;
+mod replicas_failover_drill;
 mod replicas_redis_outage;
 mod replicas_rollout_window;
 mod replicas_sentinel;

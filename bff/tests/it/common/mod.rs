@@ -4,6 +4,7 @@
 
 pub mod browser;
 pub mod cache_stats;
+pub mod drill_load;
 pub mod hooks;
 pub mod in_process;
 pub mod metrics;
