@@ -9,7 +9,7 @@
 //! each check that finds the server answering, before it reports the tier connected. Each
 //! write is an idempotent `SET … PX`, so writing it twice is harmless.
 //!
-//! Bounded: at most [`MAX_PENDING`] writes (the oldest dropped first, with a warning), each
+//! Bounded: at most `MAX_PENDING` writes (the oldest dropped first, with a warning), each
 //! kept no longer than the life of what it records.
 
 use std::collections::VecDeque;
