@@ -17,13 +17,17 @@
 //! Redis down: sign-out revokes on this replica only, and a request is checked against this
 //! replica's memory only (fail open, as every other Redis feature falls back to one replica);
 //! both are logged and counted (`bff_redis_errors_total{operation}`, and the session events
-//! `revocation_local_only` and `revocation_unchecked`).
+//! `revocation_local_only` and `revocation_unchecked`). The revocation Redis missed (or took
+//! without a replica's acknowledgement, so a failover could lose it) is written there again
+//! once it answers, before this replica reports it connected: after a failover, the replicas
+//! that read the new primary find it (see `coordination::replicas::pending_writes`).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::identity::SessionIdentity;
 use crate::coordination::replicas::Redis;
+use crate::coordination::replicas::replication::Replication;
 use crate::observe::metrics::{Metrics, SessionEvent};
 
 /// Revoked ids one replica remembers at most (the oldest are forgotten first): a bound on
@@ -69,16 +73,24 @@ impl Revocations {
             .arg(1)
             .arg("PX")
             .arg(left_ms);
-        if redis
+        let lifetime = Duration::from_millis(u64::try_from(left_ms).unwrap_or(0));
+        match redis
             .query_replicated::<()>("session_revoke", &command)
             .await
-            .is_err()
         {
-            self.metrics
-                .count_session_event(SessionEvent::RevocationLocalOnly);
-            tracing::warn!(
-                "sign-out revoked the session on this replica only: Redis did not answer"
-            );
+            Ok((_, Replication::Acknowledged | Replication::NoReplicas)) => {}
+            // Written, but a failover now would lose it (already counted as unacknowledged):
+            // written again once a replica can take it.
+            Ok(_) => redis.keep_for_replay("session_revoke", command, lifetime),
+            Err(_) => {
+                self.metrics
+                    .count_session_event(SessionEvent::RevocationLocalOnly);
+                tracing::warn!(
+                    "sign-out revoked the session on this replica only: Redis did not answer; \
+                     written there once it does"
+                );
+                redis.keep_for_replay("session_revoke", command, lifetime);
+            }
         }
     }
 
@@ -138,9 +150,14 @@ mod tests {
         };
         let metrics = Arc::new(Metrics::new());
         let redis = Redis::from_config(&config, None, metrics.clone()).unwrap();
-        let revocations = Revocations::new(Duration::from_secs(60), redis, metrics.clone());
+        let revocations = Revocations::new(Duration::from_secs(60), redis.clone(), metrics.clone());
         let (revoked, other) = (identity(), identity());
         revocations.revoke(&revoked).await;
+        assert_eq!(
+            redis.map(|redis| redis.pending_writes()),
+            Some(1),
+            "kept to be written when Redis answers"
+        );
         assert!(revocations.is_revoked(&revoked.id).await, "locally");
         assert!(!revocations.is_revoked(&other.id).await, "fails open");
         let exposition = metrics.render();

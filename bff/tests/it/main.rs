@@ -38,6 +38,7 @@ mod replicas_checkout;
 mod replicas_cluster;
 mod replicas_eviction;
 mod replicas_failover;
+mod replicas_failover_drill;
 mod replicas_redis_outage;
 mod replicas_rollout_window;
 mod replicas_sentinel;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use common::SandboxHooks;
 use common::header;
 use common::redis::RedisServer;
-use common::replicas::{Replicas, Setup};
+use common::replicas::{Replicas, Setup, admin_purge};
 use common::shared_tier::{
     self, PAGE_ROUTE, events, lists_positions, secret, set_variant, until_positions, warm_about,
 };
@@ -97,14 +97,7 @@ async fn a_purge_made_while_redis_was_down_reaches_l2_and_every_replica_when_it_
         let (positions, status) = lists_positions(replica).await;
         assert!(positions, "{}: {status}", replica.base);
     }
-    let purge = replicas.replicas[0]
-        .client
-        .post(format!("{}/admin/cache/purge", replicas.replicas[0].admin))
-        .bearer_auth(secret("BFF_ADMIN_TOKEN"))
-        .json(&json!({"tags": ["page:aboutus"]}))
-        .send()
-        .await
-        .unwrap();
+    let purge = admin_purge(&replicas.replicas[0], &json!({"tags": ["page:aboutus"]})).await;
     assert_eq!(purge.status(), 200, "a purge works without Redis");
     assert!(!lists_positions(&replicas.replicas[0]).await.0);
     redis.resume();

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use common::SandboxHooks;
 use common::redis::RedisServer;
-use common::replicas::{Replicas, SHARED_SECRETS, Setup};
+use common::replicas::{Replicas, Setup, admin_purge};
 use common::{TestServer, header};
 use serde_json::{Value, json};
 
@@ -115,14 +115,7 @@ async fn a_purge_whose_version_write_a_failover_lost_never_lets_the_purged_entry
         .await
         .unwrap();
     assert!(variant.status().is_success());
-    let purge = replicas.replicas[0]
-        .client
-        .post(format!("{}/admin/cache/purge", replicas.replicas[0].admin))
-        .bearer_auth(SHARED_SECRETS[1].1)
-        .json(&json!({"tags": ["page:aboutus"]}))
-        .send()
-        .await
-        .unwrap();
+    let purge = admin_purge(&replicas.replicas[0], &json!({"tags": ["page:aboutus"]})).await;
     assert_eq!(purge.status(), 200);
     for replica in &replicas.replicas {
         let deadline = Instant::now() + Duration::from_secs(5);
@@ -220,14 +213,7 @@ async fn a_purge_whose_version_write_a_failover_lost_never_lets_the_purged_entry
 /// the purge took.
 async fn purge(replica: &TestServer, tag: &str) -> (String, Duration) {
     let started = Instant::now();
-    let answer = replica
-        .client
-        .post(format!("{}/admin/cache/purge", replica.admin))
-        .bearer_auth(SHARED_SECRETS[1].1)
-        .json(&json!({"tags": [tag]}))
-        .send()
-        .await
-        .unwrap();
+    let answer = admin_purge(replica, &json!({"tags": [tag]})).await;
     assert_eq!(answer.status(), 200);
     let body: Value = answer.json().await.unwrap();
     (

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use common::SandboxHooks;
 use common::browser::Browser;
 use common::redis::RedisServer;
-use common::replicas::{Replicas, Setup};
+use common::replicas::{Replicas, Setup, admin_purge};
 use common::shopping::{checkout, checkout_body, guest_with_a_cart};
 use common::{TestServer, header};
 use serde_json::Value;
@@ -116,14 +116,11 @@ async fn with_redis_stopped_every_replica_keeps_answering_and_recovers_when_it_r
             "L2 unused: {filled} / {elsewhere}"
         );
         // Not stored in L2 while the connections were still coming back: try a fresh page.
-        replicas.replicas[0]
-            .client
-            .post(format!("{}/admin/cache/purge", replicas.replicas[0].admin))
-            .bearer_auth(common::replicas::SHARED_SECRETS[1].1)
-            .json(&serde_json::json!({"tags": ["page:warranty"]}))
-            .send()
-            .await
-            .unwrap();
+        admin_purge(
+            &replicas.replicas[0],
+            &serde_json::json!({"tags": ["page:warranty"]}),
+        )
+        .await;
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     replicas.stop().await;

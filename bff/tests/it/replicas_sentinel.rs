@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use common::SandboxHooks;
 use common::redis::{RedisServer, SentinelServer};
-use common::replicas::{Replicas, SHARED_SECRETS, Setup};
+use common::replicas::{Replicas, Setup, admin_purge};
+use common::sentinels::{addresses, until_sentinels_agree};
 use common::{TestServer, header};
 use serde_json::json;
 
@@ -34,36 +35,9 @@ async fn shared(replicas: &Replicas, attempt: usize) -> bool {
     let hit = header(&elsewhere, "cache-status").starts_with("bff-l2; hit");
     if !(filled && hit) {
         // Not stored while the connections moved: outdate it everywhere and try another.
-        replicas.replicas[0]
-            .client
-            .post(format!("{}/admin/cache/purge", replicas.replicas[0].admin))
-            .bearer_auth(SHARED_SECRETS[1].1)
-            .json(&json!({"all": true}))
-            .send()
-            .await
-            .unwrap();
+        admin_purge(&replicas.replicas[0], &json!({"all": true})).await;
     }
     filled && hit
-}
-
-/// The sentinels know each other and the standby: a failover can be elected.
-fn until_sentinels_agree(sentinels: &[SentinelServer], standby: &RedisServer) {
-    let deadline = Instant::now() + Duration::from_secs(15);
-    for sentinel in sentinels {
-        loop {
-            let others = sentinel.cli(&["SENTINEL", "SENTINELS", NAME]);
-            let replicas = sentinel.cli(&["SENTINEL", "REPLICAS", NAME]);
-            let known = others.matches("runid").count();
-            if known >= 2 && replicas.contains(&standby.port.to_string()) {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "sentinels never agreed: {others}"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -74,11 +48,8 @@ async fn through_sentinel_the_replicas_follow_a_failover_without_a_restart() {
     let sentinels: Vec<SentinelServer> = (0..3)
         .map(|_| SentinelServer::start(NAME, &primary))
         .collect();
-    until_sentinels_agree(&sentinels, &standby);
-    let addresses: Vec<String> = sentinels
-        .iter()
-        .map(|sentinel| format!("127.0.0.1:{}", sentinel.port))
-        .collect();
+    until_sentinels_agree(&sentinels, &standby, NAME);
+    let addresses = addresses(&sentinels);
     let replicas = Replicas::start(
         Setup {
             replicas: 2,

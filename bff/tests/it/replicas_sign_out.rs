@@ -10,7 +10,7 @@
 
 use crate::common;
 
-use common::SandboxHooks;
+use common::{SandboxHooks, TestServer};
 use common::browser::Browser;
 use common::redis::RedisServer;
 use common::replicas::{Replicas, Setup};
@@ -115,5 +115,81 @@ async fn with_redis_down_sign_out_revokes_on_its_replica_only_and_says_so() {
     );
     let scrape = there.metrics().await;
     assert!(session_event(&scrape, "revocation_unchecked") >= 1.0);
+    replicas.stop().await;
+}
+
+/// Polls for up to 10 s until `replica` reports the shared tier `connected` (1) or not (0).
+async fn until_connected(replica: &TestServer, connected: f64) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while replica
+        .metrics()
+        .await
+        .value("bff_redis_connected", &[("tier", "coordination")])
+        != Some(connected)
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{}: never connected={connected}",
+            replica.base
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// A sign-out Redis missed is written there once it is back (here empty, as a promoted replica
+/// that never had it would be), before its replica reports Redis connected again: from then on
+/// the copied cookie is signed out on every replica, not only on the one that signed it out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_sign_out_redis_missed_is_written_there_when_it_returns() {
+    let mut redis = RedisServer::start();
+    let replicas = Replicas::start(
+        Setup {
+            replicas: 2,
+            redis_url: redis.url(),
+            access_token_ttl_seconds: 900,
+        },
+        |_| {},
+    )
+    .await;
+    let (here, there) = (&replicas.replicas[0], &replicas.replicas[1]);
+    let mut browser = Browser::new(here);
+    browser.login().await;
+    let copy = browser.cookie.clone().unwrap();
+    redis.stop();
+    until_connected(here, 0.0).await;
+    let answer = browser
+        .post("/api/auth/logout", serde_json::json!({}))
+        .await;
+    assert_eq!(answer.status, 204, "{}", answer.text);
+    assert_eq!(
+        session_event(&here.metrics().await, "revocation_local_only"),
+        1.0
+    );
+
+    redis.resume();
+    until_connected(here, 1.0).await;
+    let prefix = format!("{}session:revoked:", replicas.key_prefix);
+    let keys = redis.cli(&["--scan", "--pattern", &format!("{prefix}*")]);
+    assert_eq!(
+        keys.lines().count(),
+        1,
+        "written before Redis was reported back: {keys:?}"
+    );
+    until_connected(there, 1.0).await;
+    // Each of the other replica's pooled connections may fail its first command after the
+    // restart (it then fails open, counted); past those, Redis answers that it is revoked.
+    for attempt in 0.. {
+        let unchecked = session_event(&there.metrics().await, "revocation_unchecked");
+        let (status, body, _) = replay(there, "/api/session", &copy).await;
+        if status == 401 {
+            break;
+        }
+        assert_eq!(
+            session_event(&there.metrics().await, "revocation_unchecked"),
+            unchecked + 1.0,
+            "accepted without a Redis error: {body}"
+        );
+        assert!(attempt < 10, "never revoked on the other replica: {body}");
+    }
     replicas.stop().await;
 }

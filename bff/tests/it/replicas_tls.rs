@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use common::SandboxHooks;
 use common::browser::Browser;
 use common::redis::{Options, RedisServer, ServerTls};
-use common::replicas::{Replicas, SHARED_SECRETS, Setup};
+use common::replicas::{Replicas, Setup, admin_purge};
 use common::test_ca::TestCa;
 use common::{TestServer, header};
 use serde_json::{Value, json};
@@ -57,14 +57,7 @@ async fn until_connected(replica: &TestServer, connected: f64) {
 }
 
 async fn purge(replica: &TestServer, tag: &str) {
-    let answer = replica
-        .client
-        .post(format!("{}/admin/cache/purge", replica.admin))
-        .bearer_auth(SHARED_SECRETS[1].1)
-        .json(&json!({"tags": [tag]}))
-        .send()
-        .await
-        .unwrap();
+    let answer = admin_purge(replica, &json!({"tags": [tag]})).await;
     assert_eq!(answer.status(), 200);
 }
 

@@ -13,6 +13,7 @@ mod connection;
 pub mod credentials;
 pub mod endpoint;
 pub mod monitor;
+pub mod pending_writes;
 pub mod purge_bus;
 pub mod replication;
 pub mod sentinel;
@@ -146,6 +147,9 @@ struct Inner {
     l2_max_bytes: u64,
     /// `redis.replica_ack_timeout`: how long `WAIT` waits for a replica.
     replica_ack_timeout: Duration,
+    /// Writes a shopper would miss that Redis did not take (or no replica acknowledged), to
+    /// be written again once it answers.
+    pending_writes: pending_writes::PendingWrites,
     /// The server's replicas as its `INFO replication` last said (the monitor asks every
     /// second): without any, `WAIT` is not sent.
     replicas: AtomicUsize,
@@ -257,6 +261,7 @@ impl Redis {
                 tiers,
                 l2_max_bytes: config.l2_max_bytes,
                 replica_ack_timeout: config.replica_ack_timeout,
+                pending_writes: pending_writes::PendingWrites::default(),
                 replicas: AtomicUsize::new(0),
                 connections: RwLock::new(connections),
                 manager_config,
@@ -406,13 +411,10 @@ impl Redis {
         let value = self
             .within_timeout(operation, command.query_async(&mut connection))
             .await?;
-        let written = match command.args_iter().nth(1) {
-            Some(redis::Arg::Simple(key)) => key.to_vec(),
-            _ => Vec::new(),
-        };
         Ok((
             value,
-            self.replicated(operation, &mut connection, &written).await,
+            self.replicated(operation, &mut connection, &written_key(command))
+                .await,
         ))
     }
 
@@ -648,6 +650,14 @@ impl Redis {
             Ok(Err(error)) => Err(Cause::of(&error, self.inner.url_key, tls)),
             Err(_) => Err(Cause::timed_out(self.inner.url_key)),
         }
+    }
+}
+
+/// The key a one-key write (`SET key …`) writes: its first argument.
+fn written_key(command: &redis::Cmd) -> Vec<u8> {
+    match command.args_iter().nth(1) {
+        Some(redis::Arg::Simple(key)) => key.to_vec(),
+        _ => Vec::new(),
     }
 }
 

@@ -37,11 +37,15 @@ pub fn spawn(redis: Redis, stop: CancellationToken) {
             // rotated since) and is made again.
             let now = if redis.pool_answers().await {
                 redis.learn_replicas().await;
+                // Before the tier is reported back: what other replicas read from here
+                // must hold what this one could not write while it was away.
+                redis.replay_pending_writes().await;
                 State::Connected
             } else {
                 match redis.probe().await {
                     Ok(()) => {
                         redis.renew_pool();
+                        redis.replay_pending_writes().await;
                         State::Connected
                     }
                     Err(cause) => State::Down(cause),

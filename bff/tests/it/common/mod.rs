@@ -5,11 +5,13 @@
 pub mod browser;
 pub mod cache_stats;
 pub mod coordination_data;
+pub mod drill_load;
 pub mod hooks;
 pub mod in_process;
 pub mod metrics;
 pub mod redis;
 pub mod replicas;
+pub mod sentinels;
 pub mod shared_tier;
 pub mod shopping;
 pub mod test_ca;

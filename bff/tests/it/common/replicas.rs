@@ -90,6 +90,24 @@ impl Replicas {
     }
 }
 
+/// `POST /admin/cache/purge` on `replica`'s admin port with the shared admin token; `purge` is
+/// the request's body (`{"tags": [...]}`, `{"all": true}`). The answer is the caller's to check.
+pub async fn admin_purge(replica: &TestServer, purge: &serde_json::Value) -> reqwest::Response {
+    let token = SHARED_SECRETS
+        .iter()
+        .find(|(name, _)| *name == "BFF_ADMIN_TOKEN")
+        .map(|(_, token)| *token)
+        .expect("the admin token is a shared secret");
+    replica
+        .client
+        .post(format!("{}/admin/cache/purge", replica.admin))
+        .bearer_auth(token)
+        .json(purge)
+        .send()
+        .await
+        .expect("the admin port answers")
+}
+
 /// `config` with every `${sandbox}` replaced by `origin` and the embedded sandbox off.
 fn external_sandbox(config: Config, origin: &str) -> Config {
     let text = config

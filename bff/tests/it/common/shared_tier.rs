@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::browser::Browser;
 use super::metrics::Scrape;
-use super::replicas::{Replicas, SHARED_SECRETS};
+use super::replicas::{Replicas, SHARED_SECRETS, admin_purge};
 use super::shopping::{checkout, checkout_body, guest_with_a_cart};
 use super::{SandboxHooks, TestServer, header};
 
@@ -149,14 +149,7 @@ pub async fn a_purge_on_one_replica_reaches_every_replica(replicas: &Replicas) {
     warm_about(replicas).await;
     let calls_before = replicas.replicas[0].upstream_calls(PAGE_ROUTE).await;
     set_variant(replicas, "no-positions").await;
-    let purge = replicas.replicas[0]
-        .client
-        .post(format!("{}/admin/cache/purge", replicas.replicas[0].admin))
-        .bearer_auth(secret("BFF_ADMIN_TOKEN"))
-        .json(&json!({"tags": ["page:aboutus"]}))
-        .send()
-        .await
-        .unwrap();
+    let purge = admin_purge(&replicas.replicas[0], &json!({"tags": ["page:aboutus"]})).await;
     assert_eq!(purge.status(), 200);
     for replica in &replicas.replicas {
         // The next answer on each replica is an L1 miss with fresh content (fetched once,
