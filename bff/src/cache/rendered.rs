@@ -165,8 +165,13 @@ impl Rendered {
         now: Instant,
         cache_control: Option<HeaderValue>,
     ) -> Option<Self> {
-        let fresh =
-            |part: &&Lookup| part.entry.status == StatusCode::OK && part.freshness.is_fresh(now);
+        // Served as stale (a lookup can serve a fresh-dated entry as stale while this replica
+        // may have missed a purge): not remembered, whatever its dates say.
+        let fresh = |part: &&Lookup| {
+            part.entry.status == StatusCode::OK
+                && part.freshness.is_fresh(now)
+                && !matches!(part.state, CacheState::Stale | CacheState::StaleIfError)
+        };
         if parts.is_empty() || !parts.iter().all(fresh) {
             return None;
         }

@@ -122,6 +122,12 @@ struct Inner {
     pending_purges: std::sync::Mutex<Vec<Purge>>,
     /// One L2 read per key in flight on this replica, however many requests missed L1.
     l2_reads: SingleFlight<String, Option<Arc<CachedResponse>>>,
+    /// While the purge channel is lost: when it was. Entries stored before then may have been
+    /// purged unheard, so none of them is served as fresh: each is served stale while one
+    /// revalidation runs, until the channel is joined again and L1 dropped.
+    unheard_since: std::sync::Mutex<Option<Instant>>,
+    /// Whether `unheard_since` is set: the lookups' check without the lock.
+    unheard: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for EdgeCache {
@@ -312,6 +318,8 @@ impl EdgeCache {
                 shared: redis.map(|redis| SharedTier::new(redis, lifetime)),
                 pending_purges: std::sync::Mutex::default(),
                 l2_reads: SingleFlight::default(),
+                unheard_since: std::sync::Mutex::default(),
+                unheard: std::sync::atomic::AtomicBool::new(false),
             }),
         }
     }
@@ -337,7 +345,15 @@ impl EdgeCache {
                         }
                         BusEvent::Rejoined => {
                             cache.replay_pending_purges().await;
-                            cache.purge_local(&Purge::All).await
+                            let purged = cache.purge_local(&Purge::All).await;
+                            cache.set_unheard_since(None);
+                            purged
+                        }
+                        BusEvent::Lost => {
+                            cache.set_unheard_since(Some(Instant::now()));
+                            // The hit path's remembered answers are made from L1's entries.
+                            cache.inner.epochs.bump_all();
+                            0
                         }
                     };
                     tracing::debug!(purged, "purge from another replica applied");
@@ -345,6 +361,35 @@ impl EdgeCache {
             }),
             stop,
         );
+    }
+
+    fn set_unheard_since(&self, since: Option<Instant>) {
+        let mut unheard_since = self
+            .inner
+            .unheard_since
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *unheard_since = since;
+        self.inner
+            .unheard
+            .store(since.is_some(), std::sync::atomic::Ordering::Release);
+    }
+
+    /// Whether `entry` can be served as fresh: it was stored while this replica heard every
+    /// purge (the purge channel is joined, or was lost only after the entry was stored).
+    fn vouched_for(&self, entry: &CachedResponse) -> bool {
+        if !self
+            .inner
+            .unheard
+            .load(std::sync::atomic::Ordering::Acquire)
+        {
+            return true;
+        }
+        self.inner
+            .unheard_since
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .is_none_or(|since| entry.stored_at >= since)
     }
 
     pub fn config(&self) -> Arc<CacheConfig> {
@@ -620,10 +665,11 @@ impl EdgeCache {
         };
         if let Some(entry) = &cached {
             let freshness = entry.freshness(policy);
-            if freshness.is_fresh(now) {
+            let vouched = self.vouched_for(entry);
+            if freshness.is_fresh(now) && vouched {
                 return Ok(hit(entry, CacheState::Hit));
             }
-            if freshness.within_stale_while_revalidate(now) {
+            if freshness.within_stale_while_revalidate(now) || freshness.is_fresh(now) {
                 // Joins the refresh already running for this key, or starts the only one.
                 let (_refresh, started, _) = self.join_or_start(route, title, key.clone(), fetch);
                 if started {

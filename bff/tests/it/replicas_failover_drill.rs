@@ -14,7 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use common::SandboxHooks;
-use common::drill_load::{ABOUT, LOAD_PAGES, Load, Record, cart_quantity, send, signed_in};
+use common::drill_load::{
+    ABOUT, LOAD_PAGES, Load, Record, Revived, cart_quantity, send, signed_in,
+};
 use common::redis::{RedisServer, SentinelServer};
 use common::replicas::{Replicas, Setup, admin_purge};
 use common::sentinels::{addresses, until_sentinels_agree};
@@ -26,6 +28,10 @@ const NAME: &str = "storefront";
 const ORDER_ROUTE: &str = "/Checkout/simplified";
 /// How long after the promotion every replica must be connected and hitting L2 again.
 const RECOVERY_BOUND: Duration = Duration::from_secs(10);
+/// How long after a purge's answer another replica may still serve the purged entry: the purge
+/// channel is asynchronous, but the primary wrote the message to every subscriber before it
+/// answered the purge (and before it was killed), so it arrives within milliseconds.
+const PURGE_REACH_BOUND: Duration = Duration::from_secs(1);
 /// Steady traffic before the kill, after the recovery, and with the old primary back.
 const STEADY: Duration = Duration::from_secs(2);
 
@@ -43,8 +49,23 @@ const PROBE_PAGES: [&str; 6] = [
 /// What the drill's control saw, with the instants the traffic's record is judged against.
 struct Timeline {
     purge_answered: Instant,
+    /// Revocation writes and checks Redis did not answer in time, on all replicas, read just
+    /// after the kill: before it, a replica fails open only where Redis was that slow.
+    redis_misses_at_kill: f64,
     promoted: Instant,
     recovered: Instant,
+}
+
+/// Revocation writes (sign-outs) and checks Redis did not answer, on every replica: where a
+/// replica fails open by design, counted (until revocations also travel the purge channel).
+async fn revocation_misses(replicas: &Replicas) -> f64 {
+    let mut misses = 0.0;
+    for replica in &replicas.replicas {
+        let scrape = replica.metrics().await;
+        misses += common::shared_tier::session_event(&scrape, "revocation_local_only")
+            + common::shared_tier::session_event(&scrape, "revocation_unchecked");
+    }
+    misses
 }
 
 async fn connected(replica: &TestServer) -> bool {
@@ -205,7 +226,26 @@ async fn receives_no_write(old: &RedisServer, key_prefix: &str) {
                     && !line.contains("cmd=client")
             })
             .collect();
-        assert!(ours.is_empty(), "connections to the old primary: {ours:?}");
+        if !ours.is_empty() {
+            // A sentinel names its connection in its first command: one caught between
+            // accept and that command shows no name yet. A BFF connection never gets one.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let again = old.cli(&["CLIENT", "LIST"]);
+            let still: Vec<&str> = ours
+                .iter()
+                .filter(|line| {
+                    let id = line.split(' ').next().unwrap_or_default();
+                    again.lines().any(|now| {
+                        now.split(' ').next() == Some(id) && !now.contains("name=sentinel-")
+                    })
+                })
+                .copied()
+                .collect();
+            assert!(
+                still.is_empty(),
+                "connections to the old primary: {still:?}"
+            );
+        }
         let keys = old.cli(&["--scan", "--pattern", &format!("{key_prefix}*")]);
         // Read after the keys: it was a primary all through the scan.
         let role = old.cli(&["ROLE"]);
@@ -235,6 +275,7 @@ async fn control(
     let purge_answered = Instant::now();
     // SIGKILL by PID, at once: whatever the primary had not sent on is gone with it.
     primary.stop();
+    let redis_misses_at_kill = revocation_misses(replicas).await;
     assert_eq!(purge.status(), 200);
     let purge: Value = purge.json().await.unwrap();
     assert_eq!(purge["replication"], "acknowledged", "{purge}");
@@ -246,6 +287,7 @@ async fn control(
     load.stop();
     Timeline {
         purge_answered,
+        redis_misses_at_kill,
         promoted,
         recovered,
     }
@@ -292,19 +334,29 @@ async fn no_cart_line_lost(replicas: &Replicas, record: &Record) {
 
 /// A signed-out cookie is refused by the replica that signed it out, and by every replica once
 /// the tier recovered. Between the kill and the recovery, a replica that cannot reach Redis
-/// fails open by design (counted): those replays are returned, for the figures.
+/// fails open by design (counted): those replays are returned, for the figures. Before the
+/// kill, only as often as Redis was counted as not answering in time.
 async fn no_signed_out_cookie_works_again(
     replicas: &Replicas,
     record: &Record,
     timeline: &Timeline,
 ) -> usize {
     let (purge_answered, recovered) = (timeline.purge_answered, timeline.recovered);
+    let before_kill: Vec<&Revived> = record
+        .revived
+        .iter()
+        .filter(|revived| revived.sent_at <= purge_answered)
+        .collect();
+    // With Redis up, a replica fails open only when Redis did not answer within
+    // redis.command_timeout (a loaded test machine): each such acceptance is a counted miss.
+    assert!(
+        before_kill.len() as f64 <= timeline.redis_misses_at_kill,
+        "signed-out cookies accepted before the kill, more than the {} revocation writes and \
+         checks Redis missed: {before_kill:?}",
+        timeline.redis_misses_at_kill
+    );
     let mut during_outage = 0;
     for revived in &record.revived {
-        assert!(
-            revived.sent_at > purge_answered,
-            "a signed-out cookie accepted before the kill: {revived:?}"
-        );
         assert_ne!(
             revived.replica, revived.signed_out.replica,
             "the replica that signed it out accepted it: {revived:?}"
@@ -347,8 +399,8 @@ async fn no_signed_out_cookie_works_again(
 }
 
 /// After the purge's answer the purging replica never serves the old body as fresh; each other
-/// replica stops once the purge reaches it (the channel is asynchronous) and never serves it
-/// fresh again. Returns, per replica, how long after the purge's answer it last served it.
+/// replica stops once the purge reaches it (the channel is asynchronous: within
+/// [`PURGE_REACH_BOUND`]) and never serves it fresh again. Returns, per replica, how long after the purge's answer it last served it.
 fn no_purged_entry_served_fresh(record: &Record, timeline: &Timeline) -> BTreeMap<usize, Duration> {
     let mut lag = BTreeMap::new();
     for replica in 0..3 {
@@ -376,7 +428,14 @@ fn no_purged_entry_served_fresh(record: &Record, timeline: &Timeline) -> BTreeMa
         let last_old = reads[..first_new].last().map_or(Duration::ZERO, |read| {
             read.sent_at - timeline.purge_answered
         });
-        assert!(last_old < RECOVERY_BOUND, "replica {replica}: {last_old:?}");
+        assert!(
+            last_old < PURGE_REACH_BOUND,
+            "replica {replica} served the purged entry {last_old:?} after the purge's answer: {:#?}",
+            reads[..first_new]
+                .iter()
+                .map(|read| (read.sent_at - timeline.purge_answered, &read.cache_status))
+                .collect::<Vec<_>>()
+        );
         lag.insert(replica, last_old);
     }
     lag
@@ -438,6 +497,11 @@ async fn the_failover_drill_loses_nothing_and_recovers_within_ten_seconds() {
         record.checkouts.len()
     );
 
+    eprintln!(
+        "failover drill: revocation writes and checks Redis missed: {} by the kill, {} in all",
+        timeline.redis_misses_at_kill,
+        revocation_misses(&replicas).await
+    );
     no_checkout_duplicated(&replicas, &record).await;
     no_cart_line_lost(&replicas, &record).await;
     let fail_open = no_signed_out_cookie_works_again(&replicas, &record, &timeline).await;

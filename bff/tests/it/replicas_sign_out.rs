@@ -10,11 +10,11 @@
 
 use crate::common;
 
-use common::{SandboxHooks, TestServer};
 use common::browser::Browser;
 use common::redis::RedisServer;
 use common::replicas::{Replicas, Setup};
 use common::shared_tier::{self, replay, session_event};
+use common::{SandboxHooks, TestServer};
 
 async fn three_replicas(redis: &RedisServer) -> Replicas {
     Replicas::start(

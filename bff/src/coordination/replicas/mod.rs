@@ -15,6 +15,7 @@ pub mod endpoint;
 pub mod monitor;
 pub mod pending_writes;
 pub mod purge_bus;
+mod replay;
 pub mod replication;
 pub mod sentinel;
 

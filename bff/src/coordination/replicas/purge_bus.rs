@@ -39,6 +39,9 @@ pub enum BusEvent {
     /// The channel was joined after a time without it (lost, or not reachable at start):
     /// purges published meanwhile were missed.
     Rejoined,
+    /// The channel, joined until now, was lost: purges may go unheard from here on, and one
+    /// published just before (a primary killed right after it) may never arrive.
+    Lost,
 }
 
 /// One message on the channel. Typed by `kind`, so later kinds (receipts, revocations) are
@@ -164,6 +167,7 @@ impl PurgeBus {
                         }
                         bus.redis.metrics().count_redis_error("purge_subscribe");
                         tracing::warn!("purge channel lost; reconnecting");
+                        handler(BusEvent::Lost).await;
                     }
                     Err(error) => {
                         missed = true;
