@@ -16,7 +16,11 @@
 #   BFF_BIN=path         the bff binary (default: <repo>/target/release/bff; `make bench` builds it)
 #   BENCH_S=8            seconds per wrk run
 #   BENCH_CONNECTIONS=50 keep-alive connections (wrk, one thread: the second core serves)
-# Needs: wrk (Debian: apt-get install wrk), curl, python3.
+#   BENCH_PIN=1          with two cores or more, the bff (every thread) on core 0 and wrk on
+#                        core 1, so they never trade places; 0 leaves placement to the scheduler,
+#                        which on two cores moved the product JSON between 66 and 80 k req/s from
+#                        run to run (and the ratio below between 0.80 and 0.94)
+# Needs: wrk (Debian: apt-get install wrk), curl, python3; taskset (util-linux) to pin.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -49,6 +53,14 @@ trap cleanup EXIT
 bff_start "$BFF_BIN" "$tmp"
 bff_wait_ready 60
 bff_pid=$BFF_PID
+# wrk, as the runs below start it: on its own core when the bff is pinned to the other.
+client=(wrk)
+placement="unpinned"
+if [[ "${BENCH_PIN:-1}" != 0 ]] && command -v taskset >/dev/null && (($(nproc) >= 2)); then
+    taskset -acp 0 "$bff_pid" >/dev/null || die "cannot pin the bff to core 0"
+    client=(taskset -c 1 wrk)
+    placement="the bff on core 0, wrk on core 1"
+fi
 base=$BFF_BASE
 for path in "$PAGE" "$PRODUCT" "$DOCUMENT"; do
     for _ in 1 2 3; do curl -fsS -o /dev/null "$base$path" || die "$path does not answer"; done
@@ -60,15 +72,15 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$bff_pid/stat"; }
 ticks_per_s="$(getconf CLK_TCK)"
 
 # "name req/s p50 p99 bff-CPU-per-request" from one wrk run; the req/s also in $last_rps and
-# the bff's CPU microseconds per answer in $last_cpu_us. wrk shares the machine's cores with
-# the bff, so req/s also carries wrk's own cost of reading a larger answer; the CPU time per
-# answer is the bff's alone.
+# the bff's CPU microseconds per answer in $last_cpu_us. wrk shares the machine (and the
+# kernel's loopback copies) with the bff, so req/s also carries wrk's own cost of reading a
+# larger answer; the CPU time per answer is the bff's alone.
 last_rps=0
 last_cpu_us=0
 run() {
     local name=$1 url=$2 out before after
     before="$(cpu_ticks)"
-    out="$(wrk -t1 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency "${@:3}" "$url" 2>&1)"
+    out="$("${client[@]}" -t1 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency "${@:3}" "$url" 2>&1)"
     after="$(cpu_ticks)"
     if grep -q "Non-2xx" <<<"$out"; then die "$name: wrk saw errors: $out"; fi
     last_rps="$(awk '/Requests\/sec/ {printf "%d", $2}' <<<"$out")"
@@ -83,7 +95,7 @@ run() {
 }
 
 idle=$(rss_kib)
-echo "bff at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), wrk 1 thread x $CONNECTIONS connections, ${SECONDS_PER_RUN}s each"
+echo "bff at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), wrk 1 thread x $CONNECTIONS connections, ${SECONDS_PER_RUN}s each, $placement"
 run "content page $PAGE" "$base$PAGE"
 page_rps=$last_rps
 run "product page $PRODUCT" "$base$PRODUCT"
@@ -133,7 +145,7 @@ end
 LUA
 hundred_k() {
     local out
-    out="$(wrk -t1 -c"$CONNECTIONS" -d"${memory_s}s" -s "$tmp/count.lua" "$base$PAGE" 2>&1)"
+    out="$("${client[@]}" -t1 -c"$CONNECTIONS" -d"${memory_s}s" -s "$tmp/count.lua" "$base$PAGE" 2>&1)"
     awk '/requests in/ {print "  " $1 " requests"}' <<<"$out" >&2
 }
 after=()
