@@ -128,6 +128,7 @@ fn wrong_password(email: &str) -> Value {
 #[tokio::test]
 async fn searches_past_the_quota_from_one_address_are_refused_with_retry_after() {
     let app = behind_the_ingress(|config| config.rate_limit.search_per_minute = 5);
+    common::early_in_a_rate_limit_window().await;
     let search = |term: String, from: &'static str| {
         let app = &app;
         async move {
@@ -167,6 +168,7 @@ async fn searches_past_the_quota_from_one_address_are_refused_with_retry_after()
 #[tokio::test]
 async fn change_password_and_verify_registration_are_limited_per_address() {
     let app = behind_the_ingress(|config| config.rate_limit.auth_per_minute = 3);
+    common::early_in_a_rate_limit_window().await;
     let cases = [
         (
             "/api/auth/change-password",
@@ -321,6 +323,7 @@ async fn with_the_trusted_header_configured_requests_without_a_usable_one_are_li
         Some("not-an-address"),
         None,
     ];
+    common::early_in_a_rate_limit_window().await;
     let mut statuses = Vec::new();
     for forwarded in unusable {
         statuses.push(login(forwarded).await);

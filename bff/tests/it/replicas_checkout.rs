@@ -6,7 +6,7 @@
 use crate::assert_metric;
 use crate::common;
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use bff::config::Config;
 use common::SandboxHooks;
@@ -44,20 +44,6 @@ async fn wrong_sign_in(server: &TestServer) -> (u16, Option<u64>) {
         .unwrap();
     let retry_after = common::header(&response, "retry-after").parse().ok();
     (response.status().as_u16(), retry_after)
-}
-
-/// The shared count is a fixed window on minute boundaries: start the sign-ins early in a
-/// window, so all of them fall in one.
-async fn early_in_a_rate_limit_window() {
-    let into_minute = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_millis()
-        % 60_000;
-    if into_minute > 40_000 {
-        let to_next = u64::try_from(60_000 - into_minute).unwrap();
-        tokio::time::sleep(Duration::from_millis(to_next + 100)).await;
-    }
 }
 
 /// The keys under `pattern` in Redis.
@@ -120,7 +106,7 @@ async fn the_same_checkout_on_three_replicas_at_once_places_one_order() {
 async fn the_auth_rate_limit_holds_across_replicas() {
     let redis = RedisServer::start();
     let replicas = three(&redis, |config| config.rate_limit.auth_per_minute = 10).await;
-    early_in_a_rate_limit_window().await;
+    common::early_in_a_rate_limit_window().await;
     for attempt in 0..12 {
         let replica = &replicas.replicas[attempt % 3];
         let (status, retry_after) = wrong_sign_in(replica).await;

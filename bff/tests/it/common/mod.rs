@@ -192,3 +192,18 @@ impl SandboxHooks for TestServer {
         response.bytes().await.unwrap()
     }
 }
+
+/// Starts a burst early in a wall-clock minute: with Redis, request limits count in fixed
+/// one-minute windows, and a burst that straddles two windows is counted half in each. Past 40 s
+/// into the minute, waits for the next one.
+pub async fn early_in_a_rate_limit_window() {
+    let into_minute = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+        % 60_000;
+    if into_minute > 40_000 {
+        let to_next = u64::try_from(60_000 - into_minute).unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(to_next + 100)).await;
+    }
+}
