@@ -453,7 +453,7 @@ async fn the_failover_drill_loses_nothing_and_recovers_within_ten_seconds() {
     let sentinels: Vec<SentinelServer> = (0..3)
         .map(|_| SentinelServer::start(NAME, &primary))
         .collect();
-    until_sentinels_agree(&sentinels, &standby, NAME);
+    until_sentinels_agree(&sentinels, Some(&standby), NAME);
     let addresses = addresses(&sentinels);
     let replicas = Replicas::start(
         Setup {

@@ -48,7 +48,7 @@ async fn through_sentinel_the_replicas_follow_a_failover_without_a_restart() {
     let sentinels: Vec<SentinelServer> = (0..3)
         .map(|_| SentinelServer::start(NAME, &primary))
         .collect();
-    until_sentinels_agree(&sentinels, &standby, NAME);
+    until_sentinels_agree(&sentinels, Some(&standby), NAME);
     let addresses = addresses(&sentinels);
     let replicas = Replicas::start(
         Setup {

@@ -15,6 +15,7 @@ use common::coordination_data::{
 };
 use common::redis::{RedisServer, SentinelServer};
 use common::replicas::{Replicas, Setup};
+use common::sentinels::{addresses, until_sentinels_agree};
 use common::{SandboxHooks, TestServer, header};
 
 const CACHE: &str = "storefront-cache";
@@ -34,28 +35,6 @@ async fn failovers(replica: &TestServer, tier: &str) -> f64 {
         .await
         .value("bff_redis_failovers_total", &[("tier", tier)])
         .unwrap_or(0.0)
-}
-
-/// Every sentinel knows the two others and, for `name`, the `standby` (when there is one): a
-/// failover of that primary can be elected.
-fn until_sentinels_agree(sentinels: &[SentinelServer], name: &str, standby: Option<&RedisServer>) {
-    let deadline = Instant::now() + Duration::from_secs(15);
-    for sentinel in sentinels {
-        loop {
-            let others = sentinel.cli(&["SENTINEL", "SENTINELS", name]);
-            let replicas = sentinel.cli(&["SENTINEL", "REPLICAS", name]);
-            let knows_standby =
-                standby.is_none_or(|standby| replicas.contains(&standby.port.to_string()));
-            if others.matches("runid").count() >= 2 && knows_standby {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "sentinels never agreed on {name}: {others}"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
 }
 
 fn offset(redis: &RedisServer, field: &str) -> Option<u64> {
@@ -86,12 +65,9 @@ async fn the_coordination_tier_follows_its_own_failover_through_the_same_sentine
     let sentinels: Vec<SentinelServer> = (0..3)
         .map(|_| SentinelServer::start_watching(&[(CACHE, &cache), (COORDINATION, &coordination)]))
         .collect();
-    until_sentinels_agree(&sentinels, CACHE, None);
-    until_sentinels_agree(&sentinels, COORDINATION, Some(&standby));
-    let addresses: Vec<String> = sentinels
-        .iter()
-        .map(|sentinel| format!("127.0.0.1:{}", sentinel.port))
-        .collect();
+    until_sentinels_agree(&sentinels, None, CACHE);
+    until_sentinels_agree(&sentinels, Some(&standby), COORDINATION);
+    let addresses = addresses(&sentinels);
     let replicas = Replicas::start(
         Setup {
             replicas: 3,

@@ -5,20 +5,27 @@ use std::time::{Duration, Instant};
 
 use super::redis::{RedisServer, SentinelServer};
 
-/// Waits (15 s at most) until every sentinel watching `name` knows the others and `standby`.
-pub fn until_sentinels_agree(sentinels: &[SentinelServer], standby: &RedisServer, name: &str) {
+/// Waits (15 s at most) until every sentinel watching `name` knows the others and `standby`
+/// (when the primary has one).
+pub fn until_sentinels_agree(
+    sentinels: &[SentinelServer],
+    standby: Option<&RedisServer>,
+    name: &str,
+) {
     let deadline = Instant::now() + Duration::from_secs(15);
     for sentinel in sentinels {
         loop {
             let others = sentinel.cli(&["SENTINEL", "SENTINELS", name]);
             let replicas = sentinel.cli(&["SENTINEL", "REPLICAS", name]);
             let known = others.matches("runid").count();
-            if known + 1 >= sentinels.len() && replicas.contains(&standby.port.to_string()) {
+            let knows_standby =
+                standby.is_none_or(|standby| replicas.contains(&standby.port.to_string()));
+            if known + 1 >= sentinels.len() && knows_standby {
                 break;
             }
             assert!(
                 Instant::now() < deadline,
-                "sentinels never agreed: {others}"
+                "sentinels never agreed on {name}: {others}"
             );
             std::thread::sleep(Duration::from_millis(100));
         }
