@@ -209,10 +209,10 @@ pub(super) enum LockAttempt {
 pub(super) type FillLock = Held;
 
 impl SharedTier {
-    /// The tier in `redis`, for entries that live at most `lifetime`.
-    pub(super) fn new(redis: Redis, lifetime: Duration) -> Self {
+    /// The tier in `redis`, for entries that live at most `lifetime`, shared by `replica`.
+    pub(super) fn new(redis: Redis, lifetime: Duration, replica: String) -> Self {
         Self {
-            bus: PurgeBus::new(redis.clone()),
+            bus: PurgeBus::new(redis.clone(), replica),
             fill_lock: Lease::new(redis.clone(), LOCK_TTL, true, OnDrop::Release, FILL_LOCK),
             redis,
             fill: Script::new(FILL),

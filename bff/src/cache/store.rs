@@ -23,6 +23,7 @@ use super::lookup::Lookup;
 use super::policy::{CacheConfig, RouteKind};
 use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocument};
 use super::status::CacheState;
+use crate::coordination::replica_identity::ReplicaIdentity;
 use crate::coordination::replicas::Redis;
 use crate::coordination::replicas::purge_bus::{BusEvent, Purge};
 use crate::coordination::replicas::replication::Replication;
@@ -282,7 +283,7 @@ pub struct CacheStats {
 impl EdgeCache {
     /// A cache of this process alone.
     pub fn new(config: CacheConfig, metrics: Arc<Metrics>) -> Self {
-        Self::with_shared_tier(config, metrics, None)
+        Self::with_shared_tier(config, metrics, None, &ReplicaIdentity::from_environment())
     }
 
     /// A cache with L2 in `redis` and purges fanned out through it, when given. Purges from
@@ -291,6 +292,7 @@ impl EdgeCache {
         config: CacheConfig,
         metrics: Arc<Metrics>,
         redis: Option<Redis>,
+        replica: &ReplicaIdentity,
     ) -> Self {
         // Composed answers are new bytes; single entries share theirs.
         let remembered_capacity = config.capacity_bytes / 2;
@@ -315,7 +317,7 @@ impl EdgeCache {
                 remembered: remembered_answers(remembered_capacity),
                 remembered_searches: remembered_answers(remembered_search_capacity),
                 epochs: EpochCounters::default(),
-                shared: redis.map(|redis| SharedTier::new(redis, lifetime)),
+                shared: redis.map(|redis| SharedTier::new(redis, lifetime, replica.id.clone())),
                 pending_purges: std::sync::Mutex::default(),
                 l2_reads: SingleFlight::default(),
                 unheard_since: std::sync::Mutex::default(),

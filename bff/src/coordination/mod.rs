@@ -2,5 +2,6 @@
 //! they share (`lease`, `replicas`: the handle and the purge channel).
 
 pub mod lease;
+pub mod replica_identity;
 pub mod replicas;
 pub mod single_flight;

@@ -19,6 +19,7 @@ use crate::content::Content;
 use crate::content::dealers::Dealers;
 use crate::content::geo::Geocoder;
 use crate::content::tiles::{TileProvider, Tiles};
+use crate::coordination::replica_identity::ReplicaIdentity;
 use crate::coordination::replicas::{Redis, Tiers};
 use crate::edge::web_assets::WebAssets;
 use crate::http::rate_limit::ClientRateLimit;
@@ -99,6 +100,8 @@ pub struct AppState {
     pub idempotency: Arc<IdempotencyStore>,
     /// The file the configuration came from, re-read on reload (SIGHUP or the admin API).
     pub config_path: Option<PathBuf>,
+    /// Who this replica is to the others (purge receipts, the fleet) and to operators.
+    pub replica: Arc<ReplicaIdentity>,
     /// Redis, when `[redis]` is set: what the replicas share (see [`crate::coordination::replicas`]).
     pub redis: Option<Redis>,
     /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
@@ -188,10 +191,12 @@ impl AppState {
         for tier in tiers.iter().flat_map(Tiers::distinct) {
             crate::coordination::replicas::monitor::spawn(tier.clone(), shutdown.clone());
         }
+        let replica = Arc::new(ReplicaIdentity::from_environment());
         let cache = EdgeCache::with_shared_tier(
             config.cache.clone(),
             metrics.clone(),
             tiers.as_ref().map(|tiers| tiers.cache.clone()),
+            &replica,
         );
         cache.listen_for_purges(shutdown.clone());
         let tile_cache = EdgeCache::new(tile_cache_config(&config.cache), metrics.clone());
@@ -274,6 +279,7 @@ impl AppState {
             )),
             shutdown,
             stopping: CancellationToken::new(),
+            replica,
             redis,
             config,
             secrets,

@@ -31,7 +31,12 @@ fn replica(redis: &RedisServer, prefix: &str) -> EdgeCache {
         ..RedisConfig::default()
     };
     let redis = Redis::from_config(&config, None, metrics.clone()).unwrap();
-    EdgeCache::with_shared_tier(CacheConfig::default(), metrics, redis)
+    EdgeCache::with_shared_tier(
+        CacheConfig::default(),
+        metrics,
+        redis,
+        &bff::coordination::replica_identity::ReplicaIdentity::from_environment(),
+    )
 }
 
 fn fetched(body: &'static str) -> Fetched {

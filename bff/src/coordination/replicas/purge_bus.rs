@@ -84,7 +84,7 @@ pub type Handler = Arc<dyn Fn(BusEvent) -> Pin<Box<dyn Future<Output = ()> + Sen
 pub struct PurgeBus {
     redis: Redis,
     channel: String,
-    /// This replica's id, random per process.
+    /// This replica's id.
     replica: String,
 }
 
@@ -94,10 +94,11 @@ const REJOIN_JITTER: Duration = Duration::from_secs(1);
 const RECONNECT_MAX: Duration = Duration::from_secs(2);
 
 impl PurgeBus {
-    pub fn new(redis: Redis) -> Self {
+    /// `replica`: this replica's id ([`crate::coordination::replica_identity::ReplicaIdentity`]).
+    pub fn new(redis: Redis, replica: String) -> Self {
         Self {
             channel: redis.key(&["purge"]),
-            replica: uuid::Uuid::new_v4().to_string(),
+            replica,
             redis,
         }
     }
