@@ -7,6 +7,7 @@ mod cidrs;
 mod deprecated;
 pub mod duration;
 mod error;
+pub mod fingerprint;
 mod layers;
 pub mod public;
 mod redis;
