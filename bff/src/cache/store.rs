@@ -121,6 +121,8 @@ struct Inner {
     /// Purges Redis did not take (L2 or the channel) while it was away, applied again when the
     /// purge channel is joined again, so L2 and the other replicas never keep what was purged.
     pending_purges: std::sync::Mutex<Vec<Purge>>,
+    /// One document recompression at a time (see [`super::recompress`]).
+    recompressing: Arc<tokio::sync::Semaphore>,
     /// One L2 read per key in flight on this replica, however many requests missed L1.
     l2_reads: SingleFlight<String, Option<Arc<CachedResponse>>>,
     /// While the purge channel is lost: when it was. Entries stored before then may have been
@@ -319,6 +321,7 @@ impl EdgeCache {
                 epochs: EpochCounters::default(),
                 shared: redis.map(|redis| SharedTier::new(redis, lifetime, replica.id.clone())),
                 pending_purges: std::sync::Mutex::default(),
+                recompressing: Arc::new(tokio::sync::Semaphore::new(1)),
                 l2_reads: SingleFlight::default(),
                 unheard_since: std::sync::Mutex::default(),
                 unheard: std::sync::atomic::AtomicBool::new(false),
@@ -465,6 +468,35 @@ impl EdgeCache {
         };
         store.insert(key, rendered.clone());
         Some(rendered)
+    }
+
+    /// The permit a document recompression holds while it runs.
+    pub(super) fn recompressing(&self) -> &Arc<tokio::sync::Semaphore> {
+        &self.inner.recompressing
+    }
+
+    /// Puts `better` in place of the document remembered under `key`, if that is still
+    /// `current` (a newer render, or a purge since, wins): `true` when it did.
+    pub(super) fn replace_remembered_document(
+        &self,
+        key: &str,
+        current: &Arc<Rendered>,
+        better: Arc<Rendered>,
+    ) -> bool {
+        use moka::ops::compute::{CompResult, Op};
+        [&self.inner.remembered, &self.inner.remembered_searches]
+            .into_iter()
+            .any(|store| {
+                let result = store
+                    .entry_by_ref(key)
+                    .and_compute_with(|entry| match entry {
+                        Some(entry) if Arc::ptr_eq(entry.value(), current) => {
+                            Op::Put(better.clone())
+                        }
+                        _ => Op::Nop,
+                    });
+                matches!(result, CompResult::ReplacedWith(_))
+            })
     }
 
     /// The remembered document for `key`, if it is still current at `now`: [`Self::remembered`]
