@@ -70,7 +70,10 @@ mod tests {
         ]);
         let ratios = Ratios::of(&counts);
         assert!((ratios.hit_ratio - 0.6).abs() < 1e-12, "{ratios:?}");
-        assert!((ratios.stale_if_error_ratio - 0.3).abs() < 1e-12, "{ratios:?}");
+        assert!(
+            (ratios.stale_if_error_ratio - 0.3).abs() < 1e-12,
+            "{ratios:?}"
+        );
         assert_eq!(Ratios::of(&LookupCounts::new()).hit_ratio, 0.0);
     }
 }

@@ -12,12 +12,12 @@ pub mod fingerprint;
 mod layers;
 pub mod origin;
 pub mod public;
+pub mod redact;
 mod redis;
 mod redis_cluster;
 mod redis_coordination;
 mod redis_sentinel;
 mod redis_tls;
-pub mod redact;
 pub mod running;
 pub mod secrets;
 

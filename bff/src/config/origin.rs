@@ -1,6 +1,6 @@
 //! Where each configuration value came from: the built-in default, the TOML file, or a `BFF__`
-//! environment variable (named). Recorded by [`super::layers`] key by key as the layers merge,
-//! shown by `GET /admin/config`.
+//! environment variable (named). Recorded by the loader (`layers.rs`) key by key as the layers
+//! merge, shown by `GET /admin/config`.
 
 use std::collections::BTreeMap;
 
@@ -12,7 +12,9 @@ pub enum Origin {
     Default,
     File,
     /// A `BFF__SECTION__KEY` variable; its name (never its value) is shown.
-    Environment { variable: String },
+    Environment {
+        variable: String,
+    },
 }
 
 /// The origin of every key a layer set, by dotted key (`cache.pages.ttl`); a key none set (nor

@@ -56,7 +56,8 @@ pub struct RedisCredentials {
 pub enum SecretState {
     Set,
     Unset,
-    /// Unset outside production: a marked stand-in is used (see [`Secrets::development_stand_ins`]).
+    /// Unset outside production: a marked stand-in is used (see
+    /// [`Secrets::development_stand_ins`]).
     DevelopmentDefault,
 }
 
@@ -268,7 +269,10 @@ impl Secrets {
         };
         vec![
             (ADMIN_TOKEN.env, state(Some(&self.admin_token))),
-            (CONTENT_API_TOKEN.env, state(self.content_api_token.as_ref())),
+            (
+                CONTENT_API_TOKEN.env,
+                state(self.content_api_token.as_ref()),
+            ),
             (SESSION_KEYS.env, state(self.session_keys.first())),
             (WEBHOOK_SECRET.env, state(Some(&self.webhook_secret))),
             (

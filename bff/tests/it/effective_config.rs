@@ -17,8 +17,14 @@ const ADMIN_TOKEN: &str = "effective-config-admin-token-5c1e";
 const SECRETS: &[(&str, &str)] = &[
     ("BFF_ADMIN_TOKEN", ADMIN_TOKEN),
     ("BFF_WEBHOOK_SECRET", "effective-config-webhook-secret-9d2a"),
-    ("BFF_SESSION_KEYS", "effective-config-session-key-0000000000000000"),
-    ("BFF_CONTENT_API_TOKEN", "effective-config-content-token-77b4"),
+    (
+        "BFF_SESSION_KEYS",
+        "effective-config-session-key-0000000000000000",
+    ),
+    (
+        "BFF_CONTENT_API_TOKEN",
+        "effective-config-content-token-77b4",
+    ),
     ("BFF_MAP_TILE_KEY", "effective-config-tile-key-31f0"),
 ];
 /// A credential an operator wrote into a URL of the file: redacted wherever it is shown.
@@ -27,9 +33,11 @@ const STARTED_CAPACITY: u64 = 10_000_000;
 const RELOADED_CAPACITY: u64 = 1_000;
 
 fn file(capacity: u64, pages_ttl: &str) -> String {
+    let endpoint = format!("https://collector:{URL_PASSWORD}@otel.example:4318/v1/traces");
     format!(
-        "[cache]\ncapacity_bytes = {capacity}\n\n[cache.pages]\nttl = \"{pages_ttl}\"\njitter = 0.0\n\n\
-         [telemetry]\notlp_endpoint = \"https://collector:{URL_PASSWORD}@otel.example:4318/v1/traces\"\n"
+        "[cache]\ncapacity_bytes = {capacity}\n\n\
+         [cache.pages]\nttl = \"{pages_ttl}\"\njitter = 0.0\n\n\
+         [telemetry]\notlp_endpoint = \"{endpoint}\"\n"
     )
 }
 
@@ -48,7 +56,10 @@ fn assert_no_secret(text: &str) {
     for (name, value) in SECRETS {
         assert!(!text.contains(value), "{name}'s value is in: {text}");
     }
-    assert!(!text.contains(URL_PASSWORD), "the URL's password is in: {text}");
+    assert!(
+        !text.contains(URL_PASSWORD),
+        "the URL's password is in: {text}"
+    );
 }
 
 /// `bff_config_info`'s series as (version, hash).

@@ -50,7 +50,11 @@ fn assert_same_ratios(stats: &Value, before: &Scrape, after: &Scrape) -> f64 {
         assert_eq!(values.len(), 1, "{query}: {values:?}");
         values[""]
     };
-    assert_eq!(stats["hitRatio"].as_f64().unwrap(), overall("hit"), "{stats}");
+    assert_eq!(
+        stats["hitRatio"].as_f64().unwrap(),
+        overall("hit"),
+        "{stats}"
+    );
     assert_eq!(
         stats["staleIfErrorRatio"].as_f64().unwrap(),
         overall("stale-if-error"),
