@@ -3,6 +3,7 @@
 pub mod answer;
 pub mod entry;
 mod failure;
+pub mod hit_ratio;
 pub mod http;
 pub mod key;
 mod l2;

@@ -1,6 +1,6 @@
 //! The admin listener: metrics and probes (open, for scrapers and kubelets) and the `/admin`
-//! API (admin bearer token): cache statistics and purges, configuration reload, and the content
-//! service's publish webhook (its own shared secret).
+//! API (admin bearer token): cache statistics and purges, the effective configuration and its
+//! reload, and the content service's publish webhook (its own shared secret).
 
 use crate::coordination::replicas::replication::Replication;
 use axum::Json;
@@ -15,6 +15,8 @@ use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
+use crate::cache::RouteKind;
+use crate::config::effective::EffectiveConfig;
 use crate::content::webhook::{Webhook, affected_tags};
 use crate::content::webhook_signature;
 use crate::edge::state::SharedState;
@@ -25,6 +27,7 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
         .route("/cache", get(cache_stats))
         .route("/upstreams", get(upstreams))
         .route("/cache/purge", post(purge))
+        .route("/config", get(effective_config))
         .route("/config/reload", post(reload))
         .route("/web/rollout", get(rollout_window))
         .route("/web/rollout/close", post(close_rollout_window))
@@ -89,8 +92,27 @@ async fn close_rollout_window(State(state): State<SharedState>) -> Response {
     Json(state.web.rollout().close().await).into_response()
 }
 
+/// The edge cache's figures, the tile cache's lookups counted under `tiles` (as the metrics
+/// count them), so the ratios are the dashboard's.
 async fn cache_stats(State(state): State<SharedState>) -> Response {
-    Json(state.cache.stats().await).into_response()
+    let tiles = state.tile_cache.stats().await;
+    Json(
+        state
+            .cache
+            .stats()
+            .await
+            .with_route_from(&tiles, RouteKind::Tiles),
+    )
+    .into_response()
+}
+
+/// What the process runs with: see [`EffectiveConfig`].
+async fn effective_config(State(state): State<SharedState>) -> Response {
+    Json(EffectiveConfig::of(
+        &state.running_config.current(),
+        &state.secrets,
+    ))
+    .into_response()
 }
 
 /// Each upstream's circuit breaker: `{"upstreams": [{"upstream": "content", "state": "open",
