@@ -87,7 +87,7 @@ fn fingerprint(view: &Value) -> (String, String) {
 }
 
 #[tokio::test]
-async fn test_a_reloaded_capacity_is_pending_restart_and_the_cache_reports_the_one_it_enforces() {
+async fn a_reloaded_capacity_is_pending_restart_and_the_cache_reports_the_one_it_enforces() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bff.toml");
     std::fs::write(&path, file(STARTED_CAPACITY, "1m")).unwrap();
@@ -174,7 +174,7 @@ async fn test_a_reloaded_capacity_is_pending_restart_and_the_cache_reports_the_o
 }
 
 #[tokio::test]
-async fn test_a_reload_that_applies_nothing_keeps_the_fingerprint() {
+async fn a_reload_that_applies_nothing_keeps_the_fingerprint() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bff.toml");
     std::fs::write(&path, file(STARTED_CAPACITY, "1m")).unwrap();

@@ -79,7 +79,7 @@ fn assert_same_ratios(stats: &Value, before: &Scrape, after: &Scrape) -> f64 {
 }
 
 #[tokio::test]
-async fn test_during_an_outage_the_hit_ratio_falls_as_the_dashboard_query_does() {
+async fn during_an_outage_the_hit_ratio_falls_as_the_dashboard_query_does() {
     let mut config = test_config();
     config.cache.pages = CachePolicy {
         ttl: Duration::from_millis(300),
