@@ -2,16 +2,22 @@
 
 pub mod answer;
 pub mod entry;
+pub mod explain;
 mod failure;
 pub mod http;
 pub mod key;
 mod l2;
 mod lookup;
+pub mod miss_reason;
 pub mod policy;
+pub mod recent_purges;
+pub mod redact;
 pub mod rendered;
 pub mod status;
 pub mod store;
 pub mod tag;
+pub mod tombstones;
+pub mod top_lists;
 mod versions;
 
 pub use answer::CachedAnswer;
@@ -19,8 +25,10 @@ pub use entry::Fetched;
 pub use failure::FetchFailure;
 pub use key::normalise;
 pub use lookup::Lookup;
+pub use miss_reason::MissReason;
 pub use policy::{CacheConfig, CachePolicy, RouteKind};
 pub use rendered::{Epochs, Rendered};
 pub use status::CacheState;
 pub use store::EdgeCache;
 pub use tag::CacheTag;
+pub use top_lists::TopLists;
