@@ -205,7 +205,7 @@ impl EdgeCache {
             }
         }
         if !l1.present {
-            let tombstone = self.tombstone(&target.key);
+            let tombstone = self.tombstone(&target.key).await;
             l1.miss_reason = Some(tombstone.as_ref().map_or(MissReason::Cold, |t| t.reason));
             l1.purge_id = tombstone
                 .as_ref()

@@ -234,8 +234,12 @@ impl Inner {
             &self.negative_entries
         };
         other.invalidate(key).await;
+        // Before the insert, so one turned away at once (moka's admission) leaves its own
+        // tombstone: this one says when the entry expires, for a miss after that (moka's
+        // removal of expired entries, and its listener, may come a second late).
+        self.tombstones
+            .expires_at(key, unix_ms_at(entry.hard_until, Instant::now()));
         entries.insert(key.to_owned(), entry).await;
-        self.tombstones.forget(key);
         self.epochs.bump(route);
         if self.generation.load(Ordering::SeqCst) != generation {
             entries.invalidate(key).await;
@@ -682,8 +686,12 @@ impl EdgeCache {
         ))
     }
 
-    /// What this replica remembers of `key`'s removal.
-    pub(super) fn tombstone(&self, key: &str) -> Option<super::tombstones::Tombstone> {
+    /// What this replica remembers of `key`'s removal, once moka's pending removals (an
+    /// entry past its hard limit, one turned away for room) have left their tombstones.
+    pub(super) async fn tombstone(&self, key: &str) -> Option<super::tombstones::Tombstone> {
+        for entries in self.inner.all_entries() {
+            entries.run_pending_tasks().await;
+        }
         self.inner.tombstones.of(key)
     }
 
@@ -724,8 +732,8 @@ impl EdgeCache {
             .record_miss(&redacted(&lookup.key), &lookup.entry.tags, reason, now_secs);
     }
 
-    /// Why `key` (absent from L1, or present but past its windows: `expired`) missed: L2's
-    /// answer first (`outdated`), then what this replica remembers of the key.
+    /// Why `key` (absent from L1, or present but past its windows: `expired`) missed: what
+    /// this replica remembers of the key, else L2's answer (`outdated`), else cold.
     fn miss_reason(&self, key: &str, expired: bool, outdated_in_l2: bool) -> MissReason {
         if expired {
             return MissReason::Expired;
@@ -753,6 +761,9 @@ impl EdgeCache {
         if matches!(route, RouteKind::Product | RouteKind::Collection)
             && title.len() > super::key::MAX_TITLE_BYTES
         {
+            self.inner
+                .tombstones
+                .record(&key, MissReason::Bypassed, None);
             return Ok(too_long(route, key, policy));
         }
         let (cached, from_l2, outdated_in_l2) = match self.inner.get_l1(route, &key).await {
@@ -1245,6 +1256,17 @@ impl EdgeCache {
                     bytes + entries.weighted_size(),
                 )
             })
+    }
+}
+
+/// `instant` as Unix ms, by its distance from `now`.
+fn unix_ms_at(instant: Instant, now: Instant) -> u64 {
+    let unix_now = crate::coordination::replicas::unix_ms();
+    let ms = |duration: Duration| u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
+    if instant >= now {
+        unix_now.saturating_add(ms(instant - now))
+    } else {
+        unix_now.saturating_sub(ms(now - instant))
     }
 }
 

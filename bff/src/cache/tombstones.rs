@@ -83,14 +83,26 @@ impl Tombstones {
         );
     }
 
-    /// What happened to `key`, if it is remembered.
-    pub fn of(&self, key: &str) -> Option<Tombstone> {
-        self.by_key_hash.get(&key_hash(key))
+    /// Records that `key` was just stored and expires at `at_unix_ms` (its last stale window's
+    /// end): what it was before is forgotten, and a miss from then on is an expiry, unless a
+    /// removal records another fate first.
+    pub fn expires_at(&self, key: &str, at_unix_ms: u64) {
+        self.by_key_hash.insert(
+            key_hash(key),
+            Tombstone {
+                reason: MissReason::Expired,
+                purge_id: None,
+                at_unix_ms,
+            },
+        );
     }
 
-    /// Forgets `key`: it is stored again.
-    pub fn forget(&self, key: &str) {
-        self.by_key_hash.invalidate(&key_hash(key));
+    /// What happened to `key`, if it is remembered (an expiry only once it is due).
+    pub fn of(&self, key: &str) -> Option<Tombstone> {
+        self.by_key_hash.get(&key_hash(key)).filter(|tombstone| {
+            tombstone.reason != MissReason::Expired
+                || tombstone.at_unix_ms <= crate::coordination::replicas::unix_ms()
+        })
     }
 
     #[cfg(test)]
@@ -112,15 +124,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_recorded_key_tells_its_reason_and_purge_until_it_is_stored_again() {
+    fn a_recorded_key_tells_its_reason_and_purge_and_a_stored_one_its_expiry() {
         let tombstones = Tombstones::default();
         tombstones.record("product:a", MissReason::Purged, Some(Arc::from("p-1")));
         let found = tombstones.of("product:a").unwrap();
         assert_eq!(found.reason, MissReason::Purged);
         assert_eq!(found.purge_id.as_deref(), Some("p-1"));
         assert!(tombstones.of("product:b").is_none());
-        tombstones.forget("product:a");
-        assert!(tombstones.of("product:a").is_none());
+        let now = crate::coordination::replicas::unix_ms();
+        tombstones.expires_at("product:a", now + 60_000);
+        assert!(
+            tombstones.of("product:a").is_none(),
+            "stored again, not yet expired"
+        );
+        tombstones.expires_at("product:a", now - 1);
+        assert_eq!(
+            tombstones.of("product:a").unwrap().reason,
+            MissReason::Expired
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod common;
 mod abuse;
 mod account;
 mod binary;
+mod cache_explain;
 mod cache_l2_documents;
 mod cart;
 mod catalogue;
