@@ -35,6 +35,7 @@ mod openapi;
 mod oversized_bodies;
 mod reliability;
 mod replicas_cache;
+mod replicas_cache_explain;
 mod replicas_checkout;
 mod replicas_cluster;
 mod replicas_eviction;
