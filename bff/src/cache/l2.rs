@@ -168,6 +168,19 @@ type StoredParts = (
     Option<String>,
 );
 
+/// [`StoredParts`], then who filled the value and when (absent when an older build wrote it).
+type InspectedParts = (
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<u64>,
+);
+
 /// A value read from L2: its meta, body, gzip and brotli (`None`: no such variant).
 pub(super) type Stored = (Vec<u8>, Bytes, Option<Bytes>, Option<Bytes>);
 
@@ -548,17 +561,8 @@ impl SharedTier {
             .arg(&ENTRY_FIELDS[..])
             .arg("filler")
             .arg("filled");
-        let (meta, body, gzip, brotli, generation, tag_keys, tag_versions, filler, filled): (
-            Option<Vec<u8>>,
-            Option<Vec<u8>>,
-            Option<Vec<u8>>,
-            Option<Vec<u8>>,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            Option<u64>,
-        ) = self.redis.query("cache_l2_explain", &fields).await.ok()?;
+        let (meta, body, gzip, brotli, generation, tag_keys, tag_versions, filler, filled): InspectedParts =
+            self.redis.query("cache_l2_explain", &fields).await.ok()?;
         let (Some(meta), Some(generation)) = (meta, generation) else {
             return Some(Inspected::default());
         };
