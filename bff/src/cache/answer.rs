@@ -315,6 +315,7 @@ mod tests {
             forward_status: None,
             stale_copy: false,
             from_l2: false,
+            miss_reason: None,
         }
     }
 
@@ -440,6 +441,7 @@ mod tests {
             forward_status: (state == CacheState::Miss).then_some(200),
             stale_copy: false,
             from_l2: false,
+            miss_reason: None,
         }
     }
 
@@ -632,6 +634,7 @@ mod tests {
             forward_status: Some(404),
             stale_copy: false,
             from_l2: false,
+            miss_reason: None,
         };
         let response = respond(&lookup, &request(&[]));
         assert_eq!(response.status(), StatusCode::NOT_FOUND);

@@ -44,9 +44,12 @@ const WAIT_MAX: Duration = Duration::from_secs(15);
 /// drop until the count is back within it (the caller deletes them: a script touches only the
 /// keys it declares). A value that expired or was dropped by a purge stays counted until its
 /// turn comes, so the count can only overstate what L2 holds.
+/// The value also records who wrote it and when (`filler`, `filled`), for explain; a build
+/// before these fields wrote values without them (read as unknown), and reads only the fields
+/// it knows, so both builds share L2 during a rolling deploy.
 /// KEYS: entry, epoch, route generation, budget order (zset), budget sizes (hash), budget
 /// total, tag (and, for a document, part key) versions…; ARGV: epoch seen, ttl ms, meta, body,
-/// gzip, brotli, budget bytes, now (ms).
+/// gzip, brotli, budget bytes, now (ms), the filling replica's id.
 /// Returns 0 when refused, else {1, values to delete…}.
 const FILL: &str = r"
 if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
@@ -59,7 +62,7 @@ end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'meta', ARGV[3], 'body', ARGV[4], 'gzip', ARGV[5], 'brotli', ARGV[6],
   'gen', redis.call('GET', KEYS[3]) or '0', 'tagkeys', table.concat(tag_keys, '\n'),
-  'tagvers', table.concat(versions, '\n'))
+  'tagvers', table.concat(versions, '\n'), 'filler', ARGV[9], 'filled', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 local dropped = {1}
 local budget = tonumber(ARGV[7])
@@ -165,8 +168,46 @@ type StoredParts = (
     Option<String>,
 );
 
+/// [`StoredParts`], then who filled the value and when (absent when an older build wrote it).
+type InspectedParts = (
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<u64>,
+);
+
 /// A value read from L2: its meta, body, gzip and brotli (`None`: no such variant).
 pub(super) type Stored = (Vec<u8>, Bytes, Option<Bytes>, Option<Bytes>);
+
+/// What a read found at a key.
+enum L2Value {
+    /// A value whose recorded versions all hold.
+    Current(Stored),
+    /// No value.
+    Absent,
+    /// A value a purge has outdated (or recorded under versions that went back).
+    Outdated,
+}
+
+/// What L2 holds at a key, for explain.
+#[derive(Debug, Default)]
+pub(super) struct Inspected {
+    /// The value (meta, body, gzip, brotli), if any.
+    pub value: Option<Stored>,
+    /// Whether its recorded versions all hold (a read would serve it).
+    pub current: bool,
+    pub size_bytes: u64,
+    /// Until Redis drops it (its last stale window's end).
+    pub ttl_ms: Option<u64>,
+    /// The replica that wrote it; `None` for a value an older build wrote.
+    pub filled_by: Option<String>,
+    pub filled_at_unix_ms: Option<u64>,
+}
 
 /// What an L2 write carries beside its key and the versions it records.
 pub(super) struct Written<'a> {
@@ -192,6 +233,8 @@ pub(super) struct SharedTier {
     versions: VersionMemory,
     /// The longest an entry can live: how long version keys and the memory of them last.
     lifetime: Duration,
+    /// This replica's id, recorded with every value it writes.
+    replica: String,
     /// One fetch per key across replicas. A fill is an upstream read, safe to redo: a holder
     /// dropped mid-fetch releases its lock at once.
     fill_lock: Lease,
@@ -212,7 +255,8 @@ impl SharedTier {
     /// The tier in `redis`, for entries that live at most `lifetime`, shared by `replica`.
     pub(super) fn new(redis: Redis, lifetime: Duration, replica: String) -> Self {
         Self {
-            bus: PurgeBus::new(redis.clone(), replica),
+            bus: PurgeBus::new(redis.clone(), replica.clone()),
+            replica,
             fill_lock: Lease::new(redis.clone(), LOCK_TTL, true, OnDrop::Release, FILL_LOCK),
             redis,
             fill: Script::new(FILL),
@@ -270,7 +314,23 @@ impl SharedTier {
         key: &str,
         policy: &CachePolicy,
     ) -> Option<Arc<CachedResponse>> {
-        let found = self.read_stored(key, route).await?;
+        self.read_explained(route, key, policy).await.0
+    }
+
+    /// [`Self::read`], and whether L2 held a value for `key` that a purge had outdated (the
+    /// miss reason `outdated_in_l2`).
+    pub(super) async fn read_explained(
+        &self,
+        route: RouteKind,
+        key: &str,
+        policy: &CachePolicy,
+    ) -> (Option<Arc<CachedResponse>>, bool) {
+        let (found, outdated) = match self.read_stored(key, route).await {
+            None => return (None, false),
+            Some(L2Value::Current(stored)) => (Some(stored), false),
+            Some(L2Value::Absent) => (None, false),
+            Some(L2Value::Outdated) => (None, true),
+        };
         let entry = found.and_then(|(meta, body, gzip, brotli)| {
             let meta: SharedMeta = serde_json::from_slice(&meta).ok()?;
             CachedResponse::from_shared(meta, body, gzip, brotli, policy)
@@ -281,7 +341,7 @@ impl SharedTier {
             Some(_) => RedisEvent::L2Stale,
         };
         self.redis.count(event);
-        entry.map(Arc::new)
+        (entry.map(Arc::new), outdated)
     }
 
     /// The purge epoch, read before a fetch so the fill can tell whether a purge overtook it.
@@ -395,7 +455,8 @@ impl SharedTier {
             .arg(written.gzip.map(Bytes::as_ref).unwrap_or_default())
             .arg(written.brotli.map(Bytes::as_ref).unwrap_or_default())
             .arg(self.redis.l2_max_bytes())
-            .arg(crate::coordination::replicas::unix_ms());
+            .arg(crate::coordination::replicas::unix_ms())
+            .arg(&self.replica);
         let answer = self
             .redis
             .invoke::<redis::Value>("cache_l2_write", &invocation)
@@ -423,7 +484,10 @@ impl SharedTier {
     /// The document stored under `key` whose recorded versions are all current: its meta,
     /// body, gzip and brotli (`None` for a missing variant); counted as an L2 hit or miss.
     pub(super) async fn read_document(&self, key: &str, route: RouteKind) -> Option<Stored> {
-        let found = self.read_stored(key, route).await?;
+        let found = match self.read_stored(key, route).await? {
+            L2Value::Current(stored) => Some(stored),
+            L2Value::Absent | L2Value::Outdated => None,
+        };
         self.redis.count(if found.is_some() {
             RedisEvent::L2Hit
         } else {
@@ -433,16 +497,15 @@ impl SharedTier {
     }
 
     /// The entry for `key`, if its recorded versions under `route`'s generation are current
-    /// ([`ENTRY_FIELDS`], then [`CURRENT`]): `None` when Redis did not answer, `Some(None)` when
-    /// there is no current value.
-    async fn read_stored(&self, key: &str, route: RouteKind) -> Option<Option<Stored>> {
+    /// ([`ENTRY_FIELDS`], then [`CURRENT`]): `None` when Redis did not answer.
+    async fn read_stored(&self, key: &str, route: RouteKind) -> Option<L2Value> {
         let entry_key = self.entry_key(key);
         let mut fields = redis::cmd("HMGET");
         fields.arg(&entry_key).arg(&ENTRY_FIELDS[..]);
         let found: StoredParts = self.redis.query("cache_l2_read", &fields).await.ok()?;
         let (Some(meta), body, gzip, brotli, Some(generation), tag_keys, tag_versions) = found
         else {
-            return Some(None);
+            return Some(L2Value::Absent);
         };
         let (tag_keys, tag_versions) = (
             tag_keys.unwrap_or_default(),
@@ -464,7 +527,7 @@ impl SharedTier {
             .await
             .ok()?;
         if is_current != 1 {
-            return Some(None);
+            return Some(L2Value::Outdated);
         }
         let recorded = std::iter::once((generation_key, generation))
             .chain(
@@ -476,16 +539,70 @@ impl SharedTier {
             .map(|(key, version)| (key, version.parse::<u64>().unwrap_or(0)))
             .collect::<Vec<_>>();
         if !self.accepts(&recorded).await {
-            return Some(None);
+            return Some(L2Value::Outdated);
         }
         let variant =
             |bytes: Option<Vec<u8>>| bytes.filter(|bytes| !bytes.is_empty()).map(Bytes::from);
-        Some(Some((
+        Some(L2Value::Current((
             meta,
             Bytes::from(body.unwrap_or_default()),
             variant(gzip),
             variant(brotli),
         )))
+    }
+
+    /// What L2 holds at `key`, for explain: read only (an outdated value is reported, not
+    /// dropped). `None` when Redis did not answer.
+    pub(super) async fn inspect(&self, key: &str, route: RouteKind) -> Option<Inspected> {
+        let entry_key = self.entry_key(key);
+        let mut fields = redis::cmd("HMGET");
+        fields
+            .arg(&entry_key)
+            .arg(&ENTRY_FIELDS[..])
+            .arg("filler")
+            .arg("filled");
+        let (meta, body, gzip, brotli, generation, tag_keys, tag_versions, filler, filled): InspectedParts =
+            self.redis.query("cache_l2_explain", &fields).await.ok()?;
+        let (Some(meta), Some(generation)) = (meta, generation) else {
+            return Some(Inspected::default());
+        };
+        let ttl_ms: i64 = self
+            .redis
+            .query("cache_l2_explain", redis::cmd("PTTL").arg(&entry_key))
+            .await
+            .ok()?;
+        // the recorded versions against the current ones, without the read path's cleanup
+        let tag_keys = tag_keys.unwrap_or_default();
+        let mut version_keys = vec![self.route_generation_key(route)];
+        version_keys.extend(tag_keys.lines().map(str::to_owned));
+        let current: Vec<Option<String>> = self
+            .redis
+            .query("cache_l2_explain", redis::cmd("MGET").arg(&version_keys))
+            .await
+            .ok()?;
+        let tag_versions = tag_versions.unwrap_or_default();
+        let recorded = std::iter::once(generation.as_str()).chain(tag_versions.lines());
+        let is_current = current
+            .into_iter()
+            .zip(recorded)
+            .all(|(now, then)| now.as_deref().unwrap_or("0") == then);
+        let size = |bytes: &Option<Vec<u8>>| bytes.as_ref().map_or(0, Vec::len);
+        let variant =
+            |bytes: Option<Vec<u8>>| bytes.filter(|bytes| !bytes.is_empty()).map(Bytes::from);
+        let size_bytes = meta.len() + size(&body) + size(&gzip) + size(&brotli);
+        Some(Inspected {
+            value: Some((
+                meta,
+                Bytes::from(body.unwrap_or_default()),
+                variant(gzip),
+                variant(brotli),
+            )),
+            current: is_current,
+            size_bytes: u64::try_from(size_bytes).unwrap_or(u64::MAX),
+            ttl_ms: u64::try_from(ttl_ms).ok(),
+            filled_by: filler.filter(|filler| !filler.is_empty()),
+            filled_at_unix_ms: filled,
+        })
     }
 
     /// Whether an entry stored under `recorded` versions (current in Redis, or `CURRENT` would

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::entry::{CachedResponse, Freshness};
+use super::miss_reason::MissReason;
 use super::status::CacheState;
 
 /// The answer to one lookup.
@@ -23,4 +24,7 @@ pub struct Lookup {
     pub stale_copy: bool,
     /// The entry served came from L2 (Redis) for this lookup: this replica's L1 had none.
     pub from_l2: bool,
+    /// Why this lookup missed (states `miss` and `coalesced`); `None` when it was served from
+    /// storage.
+    pub miss_reason: Option<MissReason>,
 }

@@ -2,18 +2,24 @@
 
 pub mod answer;
 pub mod entry;
+pub mod explain;
 mod failure;
 pub mod hit_ratio;
 pub mod http;
 pub mod key;
 mod l2;
 mod lookup;
+pub mod miss_reason;
 pub mod policy;
+pub mod recent_purges;
 mod recompress;
+pub mod redact;
 pub mod rendered;
 pub mod status;
 pub mod store;
 pub mod tag;
+pub mod tombstones;
+pub mod top_lists;
 mod versions;
 
 pub use answer::CachedAnswer;
@@ -21,9 +27,11 @@ pub use entry::Fetched;
 pub use failure::FetchFailure;
 pub use key::normalise;
 pub use lookup::Lookup;
+pub use miss_reason::MissReason;
 pub use policy::{CacheConfig, CachePolicy, RouteKind};
 pub use recompress::ShareAgain;
 pub use rendered::{Epochs, Rendered};
 pub use status::CacheState;
 pub use store::EdgeCache;
 pub use tag::CacheTag;
+pub use top_lists::TopLists;

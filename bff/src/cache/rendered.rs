@@ -191,11 +191,14 @@ impl Rendered {
         cache_control: Option<HeaderValue>,
     ) -> Option<Self> {
         // Served as stale (a lookup can serve a fresh-dated entry as stale while this replica
-        // may have missed a purge): not remembered, whatever its dates say.
+        // may have missed a purge): not remembered, whatever its dates say. Nor a part its
+        // fetch did not store (over `max_entry_bytes`, or overtaken by a purge): the cache
+        // keeps none of it, so its answer is not kept either.
         let fresh = |part: &&Lookup| {
             part.entry.status == StatusCode::OK
                 && part.freshness.is_fresh(now)
                 && !matches!(part.state, CacheState::Stale | CacheState::StaleIfError)
+                && (part.stored || part.state == CacheState::Hit)
         };
         if parts.is_empty() || !parts.iter().all(fresh) {
             return None;

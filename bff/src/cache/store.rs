@@ -21,9 +21,14 @@ use super::hit_ratio::{LookupCounts, Ratios, summed};
 use super::key::cache_key;
 use super::l2::{LockAttempt, SharedTier, Written};
 use super::lookup::Lookup;
+use super::miss_reason::MissReason;
 use super::policy::{CacheConfig, RouteKind};
+use super::recent_purges::RecentPurges;
+use super::redact::redacted;
 use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocument};
 use super::status::CacheState;
+use super::tombstones::Tombstones;
+use super::top_lists::TopListRecorder;
 use crate::coordination::replica_identity::ReplicaIdentity;
 use crate::coordination::replicas::Redis;
 use crate::coordination::replicas::purge_bus::{BusEvent, Purge};
@@ -43,11 +48,13 @@ struct FetchOutcome {
 
 type FetchResult = Result<FetchOutcome, FetchFailure>;
 
-/// Counts per route and state: for `/admin/cache`, and the metric's counters resolved once.
+/// Counts per route and state: for `/admin/cache`, and the metric's counters resolved once;
+/// and the misses per reason, resolved once too (counted on the miss path only).
 #[derive(Debug)]
 struct RouteCounters {
     counts: [AtomicU64; 5],
     metrics: [Counter; 5],
+    misses: [Counter; MissReason::ALL.len()],
 }
 
 impl RouteCounters {
@@ -56,6 +63,8 @@ impl RouteCounters {
             counts: Default::default(),
             metrics: CacheState::ALL
                 .map(|state| metrics.cache_lookup_counter(route.as_str(), state.as_str())),
+            misses: MissReason::ALL
+                .map(|reason| metrics.cache_miss_counter(route.as_str(), reason.as_str())),
         }
     }
 }
@@ -125,7 +134,15 @@ struct Inner {
     /// One document recompression at a time (see [`super::recompress`]).
     recompressing: Arc<tokio::sync::Semaphore>,
     /// One L2 read per key in flight on this replica, however many requests missed L1.
-    l2_reads: SingleFlight<String, Option<Arc<CachedResponse>>>,
+    l2_reads: SingleFlight<String, L2Found>,
+    /// What happened to keys that left L1: read on a miss for its reason.
+    tombstones: Tombstones,
+    /// The keys and tags that missed most over the last minutes.
+    top: TopListRecorder,
+    /// The last purges applied here, for explain.
+    recent_purges: RecentPurges,
+    /// This replica's id, as purges and L2 fills name it.
+    replica_id: String,
     /// While the purge channel is lost: when it was. Entries stored before then may have been
     /// purged unheard, so none of them is served as fresh: each is served stale while one
     /// revalidation runs, until the channel is joined again and L1 dropped.
@@ -220,6 +237,11 @@ impl Inner {
             &self.negative_entries
         };
         other.invalidate(key).await;
+        // Before the insert, so one turned away at once (moka's admission) leaves its own
+        // tombstone: this one says when the entry expires, for a miss after that (moka's
+        // removal of expired entries, and its listener, may come a second late).
+        self.tombstones
+            .expires_at(key, unix_ms_at(entry.hard_until, Instant::now()));
         entries.insert(key.to_owned(), entry).await;
         self.epochs.bump(route);
         if self.generation.load(Ordering::SeqCst) != generation {
@@ -321,9 +343,11 @@ impl EdgeCache {
         let remembered_capacity = config.capacity_bytes / 2;
         let lifetime = config.longest_entry_lifetime();
         let remembered_search_capacity = config.search_capacity_bytes / 2;
-        let entries = bounded_entries(config.capacity_bytes, metrics.clone());
-        let search_entries = bounded_entries(config.search_capacity_bytes, metrics.clone());
-        let negative_entries = bounded_entries(config.negative_capacity_bytes, metrics.clone());
+        let tombstones = Tombstones::default();
+        let bounded = |capacity| bounded_entries(capacity, metrics.clone(), tombstones.clone());
+        let entries = bounded(config.capacity_bytes);
+        let search_entries = bounded(config.search_capacity_bytes);
+        let negative_entries = bounded(config.negative_capacity_bytes);
         Self {
             inner: Arc::new(Inner {
                 entries,
@@ -337,13 +361,20 @@ impl EdgeCache {
                     .map(|route| RouteCounters::new(*route, &metrics))
                     .collect(),
                 metrics,
-                remembered: remembered_answers(remembered_capacity),
-                remembered_searches: remembered_answers(remembered_search_capacity),
+                remembered: remembered_answers(remembered_capacity, tombstones.clone()),
+                remembered_searches: remembered_answers(
+                    remembered_search_capacity,
+                    tombstones.clone(),
+                ),
                 epochs: EpochCounters::default(),
                 shared: redis.map(|redis| SharedTier::new(redis, lifetime, replica.id.clone())),
                 pending_purges: std::sync::Mutex::default(),
                 recompressing: Arc::new(tokio::sync::Semaphore::new(1)),
                 l2_reads: SingleFlight::default(),
+                tombstones,
+                top: TopListRecorder::default(),
+                recent_purges: RecentPurges::default(),
+                replica_id: replica.id.clone(),
                 unheard_since: std::sync::Mutex::default(),
                 unheard: std::sync::atomic::AtomicBool::new(false),
             }),
@@ -367,11 +398,11 @@ impl EdgeCache {
                             if let (Some(shared), Some(version)) = (&cache.inner.shared, version) {
                                 shared.remember_purge(&purge, version);
                             }
-                            cache.purge_local(&purge).await
+                            cache.purge_local(&purge, None).await
                         }
                         BusEvent::Rejoined => {
                             cache.replay_pending_purges().await;
-                            let purged = cache.purge_local(&Purge::All).await;
+                            let purged = cache.purge_local(&Purge::All, None).await;
                             cache.set_unheard_since(None);
                             purged
                         }
@@ -664,6 +695,7 @@ impl EdgeCache {
             cache.route = route.as_str(),
             cache.key = %key,
             cache.state = tracing::field::Empty,
+            cache.miss_reason = tracing::field::Empty,
         );
         let result = self
             .lookup_key(route, title, key, fetch)
@@ -672,8 +704,93 @@ impl EdgeCache {
         if let Ok(lookup) = &result {
             span.record("cache.state", lookup.state.as_str());
             self.inner.count(route, lookup.state);
+            if let Some(reason) = lookup.miss_reason {
+                span.record("cache.miss_reason", reason.as_str());
+                self.count_miss(route, lookup, reason);
+            }
         }
         result
+    }
+
+    /// `key`'s entry in this replica's L1, for explain (no lookup is counted).
+    pub(super) async fn l1_entry(
+        &self,
+        route: RouteKind,
+        key: &str,
+    ) -> Option<Arc<CachedResponse>> {
+        self.inner.get_l1(route, key).await
+    }
+
+    /// The document remembered at `key` here: whether it is current, and what it weighs.
+    pub(super) fn document_state(&self, key: &str, now: Instant) -> Option<(bool, u32)> {
+        let answer = self
+            .inner
+            .remembered
+            .get(key)
+            .or_else(|| self.inner.remembered_searches.get(key))?;
+        Some((
+            answer.is_current(&self.inner.epochs, now),
+            answer.weight(key),
+        ))
+    }
+
+    /// What this replica remembers of `key`'s removal, once moka's pending removals (an
+    /// entry past its hard limit, one turned away for room) have left their tombstones.
+    pub(super) async fn tombstone(&self, key: &str) -> Option<super::tombstones::Tombstone> {
+        for entries in self.inner.all_entries() {
+            entries.run_pending_tasks().await;
+        }
+        self.inner.tombstones.of(key)
+    }
+
+    /// The shared tier that holds `route`'s entries, if any.
+    pub(super) fn shared_tier_for(&self, route: RouteKind) -> Option<&SharedTier> {
+        self.inner.shared_for(route)
+    }
+
+    /// The purges applied here that touched `key` (redacted) or `tags`, newest first.
+    pub(super) fn purges_touching(
+        &self,
+        key: &str,
+        tags: &[String],
+    ) -> Vec<super::recent_purges::AppliedPurge> {
+        self.inner.recent_purges.touching(key, tags)
+    }
+
+    /// This replica's id.
+    pub fn replica_id(&self) -> &str {
+        &self.inner.replica_id
+    }
+
+    /// This replica's top lists over their window (see [`super::top_lists`]).
+    pub fn top_lists(&self) -> super::top_lists::TopLists {
+        self.inner
+            .top
+            .lists(crate::coordination::replicas::unix_ms() / 1_000)
+    }
+
+    /// Counts a miss for `reason`: the metric, and the top lists (the key redacted).
+    fn count_miss(&self, route: RouteKind, lookup: &Lookup, reason: MissReason) {
+        if let Some(counters) = self.inner.counters.get(route.index()) {
+            counters.misses[reason.index()].inc();
+        }
+        let now_secs = crate::coordination::replicas::unix_ms() / 1_000;
+        self.inner
+            .top
+            .record_miss(&redacted(&lookup.key), &lookup.entry.tags, reason, now_secs);
+    }
+
+    /// Why `key` (absent from L1, or present but past its windows: `expired`) missed: what
+    /// this replica remembers of the key, else L2's answer (`outdated`), else cold.
+    fn miss_reason(&self, key: &str, expired: bool, outdated_in_l2: bool) -> MissReason {
+        if expired {
+            return MissReason::Expired;
+        }
+        match self.inner.tombstones.of(key) {
+            Some(tombstone) => tombstone.reason,
+            None if outdated_in_l2 => MissReason::OutdatedInL2,
+            None => MissReason::Cold,
+        }
     }
 
     async fn lookup_key<F, Fut>(
@@ -692,14 +809,17 @@ impl EdgeCache {
         if matches!(route, RouteKind::Product | RouteKind::Collection)
             && title.len() > super::key::MAX_TITLE_BYTES
         {
+            self.inner
+                .tombstones
+                .record(&key, MissReason::Bypassed, None);
             return Ok(too_long(route, key, policy));
         }
-        let (cached, from_l2) = match self.inner.get_l1(route, &key).await {
-            Some(entry) => (Some(entry), false),
+        let (cached, from_l2, outdated_in_l2) = match self.inner.get_l1(route, &key).await {
+            Some(entry) => (Some(entry), false, false),
             None => {
-                let shared = self.read_l2(route, &key, policy).await;
+                let (shared, outdated) = self.read_l2(route, &key, policy).await;
                 let found = shared.is_some();
-                (shared, found)
+                (shared, found, outdated)
             }
         };
         let now = Instant::now();
@@ -712,6 +832,7 @@ impl EdgeCache {
             forward_status: None,
             stale_copy: false,
             from_l2,
+            miss_reason: None,
         };
         if let Some(entry) = &cached {
             let freshness = entry.freshness(policy);
@@ -728,6 +849,8 @@ impl EdgeCache {
                 return Ok(hit(entry, CacheState::Stale));
             }
         }
+        // Past here nothing stored could be served as it is: this lookup misses.
+        let miss_reason = self.miss_reason(&key, cached.is_some(), outdated_in_l2);
         let (shared, leader, fetch_started) = self.join_or_start(route, title, key.clone(), fetch);
         // With a stale copy still good for stale-if-error, a slow upstream is waited for only
         // briefly: the fetch runs in its own task and stores its answer whenever it comes. The
@@ -772,6 +895,7 @@ impl EdgeCache {
                 stored: outcome.stored,
                 stale_copy: cached.is_some(),
                 from_l2: false,
+                miss_reason: Some(miss_reason),
             }),
             Err(failure) => match cached {
                 Some(stale)
@@ -832,9 +956,22 @@ impl EdgeCache {
                     fetched
                 }
             };
-            let (entry, from_peer) =
-                fetch_entry(&inner, route, &task_key, &policy, tag, timed_fetch).await?;
+            let fetched = fetch_entry(&inner, route, &task_key, &policy, tag, timed_fetch).await;
+            let (entry, from_peer) = match fetched {
+                Ok(fetched) => fetched,
+                Err(failure) => {
+                    inner
+                        .tombstones
+                        .record(&task_key, MissReason::NotCacheable, None);
+                    return Err(failure);
+                }
+            };
             let cacheable = entry.body.len() <= policy.max_entry_bytes;
+            if !cacheable {
+                inner
+                    .tombstones
+                    .record(&task_key, MissReason::TooLarge, None);
+            }
             let mut stored = false;
             if cacheable && inner.generation.load(Ordering::SeqCst) == generation {
                 stored = inner.store_l1(&task_key, entry.clone(), generation).await;
@@ -904,7 +1041,7 @@ impl EdgeCache {
             Some(shared) if !is_empty(&purge) => Some((shared, shared.purge(&purge).await)),
             _ => None,
         };
-        let purged = self.purge_local(&purge).await;
+        let purged = self.purge_local(&purge, None).await;
         let mut replication = if is_empty(&purge) {
             Replication::NoReplicas
         } else {
@@ -970,13 +1107,17 @@ impl EdgeCache {
         }
     }
 
-    /// Applies `purge` to this replica's L1 only; returns how many entries it dropped.
-    async fn purge_local(&self, purge: &Purge) -> u64 {
-        match purge {
+    /// Applies `purge` to this replica's L1 only; returns how many entries it dropped. Every key
+    /// it drops (and every key it names) is remembered as purged by `purge_id`.
+    async fn purge_local(&self, purge: &Purge, purge_id: Option<&str>) -> u64 {
+        let id: Option<Arc<str>> = purge_id.map(Arc::from);
+        let purged = match purge {
             Purge::Tags(tags) => {
                 let tags = tags.clone();
-                self.purge_where(move |entry| entry.tags.iter().any(|tag| tags.contains(tag)))
-                    .await
+                self.purge_where(id, move |entry| {
+                    entry.tags.iter().any(|tag| tags.contains(tag))
+                })
+                .await
             }
             Purge::Keys(keys) => {
                 self.inner.generation.fetch_add(1, Ordering::SeqCst);
@@ -987,21 +1128,31 @@ impl EdgeCache {
                             purged += 1;
                         }
                     }
+                    self.inner
+                        .tombstones
+                        .record(key, MissReason::Purged, id.clone());
                 }
                 self.inner.epochs.bump_all();
                 purged
             }
             Purge::AllExceptTags(kept) => {
                 let kept = kept.clone();
-                self.purge_where(move |entry| !entry.tags.iter().any(|tag| kept.contains(tag)))
-                    .await
+                self.purge_where(id, move |entry| {
+                    !entry.tags.iter().any(|tag| kept.contains(tag))
+                })
+                .await
             }
-            Purge::All => self.purge_where(|_| true).await,
-        }
+            Purge::All => self.purge_where(id, |_| true).await,
+        };
+        self.inner
+            .recent_purges
+            .record(purge, purge_id, &self.inner.replica_id, purged);
+        purged
     }
 
     async fn purge_where(
         &self,
+        purge_id: Option<Arc<str>>,
         predicate: impl Fn(&CachedResponse) -> bool + Send + Sync + 'static,
     ) -> u64 {
         self.inner.generation.fetch_add(1, Ordering::SeqCst);
@@ -1014,6 +1165,9 @@ impl EdgeCache {
                 .collect();
             for key in &matching {
                 entries.invalidate(key.as_str()).await;
+                self.inner
+                    .tombstones
+                    .record(key, MissReason::Purged, purge_id.clone());
             }
             purged += matching.len() as u64;
         }
@@ -1022,14 +1176,16 @@ impl EdgeCache {
     }
 
     /// The L2 entry for `key` (one read per key in flight on this replica), stored in L1 when
-    /// found. `None` without Redis.
+    /// found, and whether L2 held one a purge had outdated. `None` without Redis.
     async fn read_l2(
         &self,
         route: RouteKind,
         key: &str,
         policy: &super::policy::CachePolicy,
-    ) -> Option<Arc<CachedResponse>> {
-        self.inner.shared_for(route)?;
+    ) -> L2Found {
+        if self.inner.shared_for(route).is_none() {
+            return (None, false);
+        }
         let inner = self.inner.clone();
         let (task_key, policy) = (key.to_owned(), policy.clone());
         let (flight, _) = self
@@ -1037,19 +1193,20 @@ impl EdgeCache {
             .l2_reads
             .join_or_start(key.to_owned(), async move {
                 let generation = inner.generation.load(Ordering::SeqCst);
-                let entry = inner
-                    .shared
-                    .as_ref()?
-                    .read(route, &task_key, &policy)
-                    .await
-                    // A 404 an older build wrote is not believed: 404s stay out of L2.
-                    .filter(|entry| !entry.is_negative())?;
+                let Some(shared) = inner.shared.as_ref() else {
+                    return (None, false);
+                };
+                let (entry, outdated) = shared.read_explained(route, &task_key, &policy).await;
+                // A 404 an older build wrote is not believed: 404s stay out of L2.
+                let Some(entry) = entry.filter(|entry| !entry.is_negative()) else {
+                    return (None, outdated);
+                };
                 inner.store_l1(&task_key, entry.clone(), generation).await;
-                Some(entry)
+                (Some(entry), false)
             });
         match flight.await {
-            single_flight::Outcome::Completed(entry) => entry,
-            single_flight::Outcome::Panicked | single_flight::Outcome::Cancelled => None,
+            single_flight::Outcome::Completed(found) => found,
+            single_flight::Outcome::Panicked | single_flight::Outcome::Cancelled => (None, false),
         }
     }
 
@@ -1142,6 +1299,20 @@ impl EdgeCache {
     }
 }
 
+/// `instant` as Unix ms, by its distance from `now`.
+fn unix_ms_at(instant: Instant, now: Instant) -> u64 {
+    let unix_now = crate::coordination::replicas::unix_ms();
+    let ms = |duration: Duration| u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
+    if instant >= now {
+        unix_now.saturating_add(ms(instant - now))
+    } else {
+        unix_now.saturating_sub(ms(now - instant))
+    }
+}
+
+/// An L2 read's entry, and whether L2 held one a purge had outdated.
+type L2Found = (Option<Arc<CachedResponse>>, bool);
+
 /// A purge that names nothing (no tag, no key): nothing to share.
 fn is_empty(purge: &Purge) -> bool {
     match purge {
@@ -1181,11 +1352,17 @@ fn shareable(parts: &[&Lookup]) -> Option<RouteKind> {
     parts.first().map(|part| part.entry.route)
 }
 
-/// Remembered answers within `capacity_bytes`, each weighing what it holds beyond its parts.
-fn remembered_answers(capacity_bytes: u64) -> Remembered {
+/// Remembered answers within `capacity_bytes`, each weighing what it holds beyond its parts;
+/// one pushed out for room leaves an `evicted` tombstone.
+fn remembered_answers(capacity_bytes: u64, tombstones: Tombstones) -> Remembered {
     Remembered::builder()
         .max_capacity(capacity_bytes)
         .weigher(|key: &String, answer: &Arc<Rendered>| answer.weight(key))
+        .eviction_listener(move |key, _answer, cause| {
+            if cause == RemovalCause::Size {
+                tombstones.record(&key, MissReason::Evicted, None);
+            }
+        })
         .build()
 }
 
@@ -1208,21 +1385,29 @@ fn too_long(route: RouteKind, key: String, policy: &super::policy::CachePolicy) 
         forward_status: None,
         stale_copy: false,
         from_l2: false,
+        miss_reason: Some(MissReason::Bypassed),
     }
 }
 
 /// One bounded storage: moka weighing each entry in bytes (see [`CachedResponse::weight`]),
-/// expiring it at its hard limit, counting evictions by cause.
-fn bounded_entries(capacity_bytes: u64, metrics: Arc<Metrics>) -> Entries {
+/// expiring it at its hard limit, counting evictions by cause. An entry pushed out for room or
+/// past its hard limit leaves a tombstone saying so (a purge writes its own, with its id).
+fn bounded_entries(capacity_bytes: u64, metrics: Arc<Metrics>, tombstones: Tombstones) -> Entries {
     moka::future::Cache::builder()
         .max_capacity(capacity_bytes)
         .weigher(|key: &String, entry: &Arc<CachedResponse>| entry.weight(key))
         .expire_after(HardLimit)
         .support_invalidation_closures()
-        .eviction_listener(move |_key, _entry, cause| {
+        .eviction_listener(move |key, _entry, cause| {
             let cause = match cause {
-                RemovalCause::Size => "size",
-                RemovalCause::Expired => "expired",
+                RemovalCause::Size => {
+                    tombstones.record(&key, MissReason::Evicted, None);
+                    "size"
+                }
+                RemovalCause::Expired => {
+                    tombstones.record(&key, MissReason::Expired, None);
+                    "expired"
+                }
                 RemovalCause::Explicit => "purged",
                 RemovalCause::Replaced => return,
             };

@@ -80,6 +80,12 @@ struct CacheLookupLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct CacheMissLabels {
+    route: String,
+    reason: String,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct BreakerStateLabels {
     upstream: &'static str,
     /// `closed`, `open` or `half_open`: one series each, 1 for the current state.
@@ -340,6 +346,7 @@ pub struct Metrics {
     client_duration: HistogramFamily<ClientLabels>,
     cache_lookups: Family<CacheLookupLabels, Counter>,
     cache_evictions: Family<CauseLabels, Counter>,
+    cache_misses: Family<CacheMissLabels, Counter>,
     cache_fetch_duration: HistogramFamily<FetchLabels>,
     cache_entries: Gauge,
     cache_bytes: Gauge,
@@ -403,6 +410,12 @@ impl Metrics {
             "bff_cache_evictions",
             "Entries leaving the edge cache, by cause (size, expired, purged)",
             cache_evictions.clone(),
+        );
+        let cache_misses = Family::<CacheMissLabels, Counter>::default();
+        registry.register(
+            "bff_cache_misses",
+            "Edge cache misses (lookups that went forward: miss and coalesced) by route and reason: cold, expired, evicted, purged, too_large, not_cacheable, bypassed, outdated_in_l2",
+            cache_misses.clone(),
         );
         let cache_fetch_duration = HistogramFamily::<FetchLabels>::new_with_constructor(histogram);
         registry.register_with_unit(
@@ -615,6 +628,7 @@ impl Metrics {
             client_duration,
             cache_lookups,
             cache_evictions,
+            cache_misses,
             cache_fetch_duration,
             cache_entries,
             cache_bytes,
@@ -689,6 +703,17 @@ impl Metrics {
             .get_or_create(&CacheLookupLabels {
                 route: route.to_owned(),
                 state: state.to_owned(),
+            })
+            .clone()
+    }
+
+    /// The counter of misses on `route` for `reason`, resolved once so that counting is one
+    /// atomic add.
+    pub fn cache_miss_counter(&self, route: &str, reason: &str) -> Counter {
+        self.cache_misses
+            .get_or_create(&CacheMissLabels {
+                route: route.to_owned(),
+                reason: reason.to_owned(),
             })
             .clone()
     }

@@ -27,6 +27,8 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
         .route("/cache", get(cache_stats))
         .route("/upstreams", get(upstreams))
         .route("/cache/purge", post(purge))
+        .route("/cache/explain", get(super::admin_cache_explain::explain))
+        .route("/cache/top", get(super::admin_cache_explain::top))
         .route("/config", get(effective_config))
         .route("/config/reload", post(reload))
         .route("/web/rollout", get(rollout_window))

@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod admin;
+mod admin_cache_explain;
 pub mod auth;
 pub mod cart;
 pub mod catalogue;

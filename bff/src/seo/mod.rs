@@ -18,6 +18,7 @@
 //! - `settings`: what the head needs from the configuration, built once by the composition root.
 
 mod canonical;
+pub mod explain_keys;
 pub mod head;
 pub mod json_ld;
 mod page;

@@ -29,6 +29,9 @@ const GENERIC_DESCRIPTION: &str = "Firearms, parts and accessories from the manu
 const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
 const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
 
+/// The content pages every server-rendered document is framed with: parts of each document.
+pub(super) const FRAME_PAGES: [&str; 2] = ["app", "footer"];
+
 /// `GET` any path the other routes do not answer.
 pub async fn document(
     State(seo): State<Seo>,
@@ -327,7 +330,7 @@ async fn rendered(
         let parts: Vec<&Lookup> = page.parts.iter().collect();
         return cached(seo, &parts, StatusCode::OK, head, headers);
     };
-    for name in ["app", "footer"] {
+    for name in FRAME_PAGES {
         match seo
             .catalogue
             .content

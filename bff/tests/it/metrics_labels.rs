@@ -109,6 +109,19 @@ fn bounded(name: &str, value: &str) -> bool {
         "cause" | "event" | "operation" => value
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+        // A cache miss's reason, or a render fallback's.
+        "reason" => {
+            bff::cache::MissReason::ALL
+                .iter()
+                .any(|reason| reason.as_str() == value)
+                || [
+                    "render_failed",
+                    "failed_recently",
+                    "over_budget",
+                    "fill_lost",
+                ]
+                .contains(&value)
+        }
         "limit" => ["auth", "search", "sign_in_account"].contains(&value),
         // A content page's name: only the specs' pages are ever fetched (others are a 404 first).
         "page" => bff::content::PAGE_NAMES.contains(&value),

@@ -32,6 +32,7 @@ pub use answer::Answer;
 pub use compose::DisplayedSku;
 pub use pricing::{LivePrice, PriceMap, SkuPricing};
 pub use query::SearchQuery;
+pub use service::PRICE_MAP_KEY;
 
 use crate::content::Content;
 use crate::upstream::Upstream;

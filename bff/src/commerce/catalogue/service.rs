@@ -22,7 +22,8 @@ use crate::http::request_id::RequestId;
 use crate::upstream::{Upstream, UpstreamError, UpstreamPath};
 
 /// The price map is one cache entry (tag `prices`) under this key.
-const PRICE_MAP_KEY: &str = "all";
+/// The price map's one cache key (`prices:all`).
+pub const PRICE_MAP_KEY: &str = "all";
 
 impl Catalogue {
     /// A product page, priced: every sku's live figures, the first sku displayed, related
