@@ -8,6 +8,7 @@ mod deprecated;
 pub mod duration;
 mod error;
 pub mod fingerprint;
+pub mod fleet;
 mod layers;
 pub mod public;
 mod redis;
@@ -70,6 +71,8 @@ pub struct Config {
     pub ssr: crate::ssr::SsrConfig,
     pub uploads: crate::http::uploads::UploadsConfig,
     pub public: PublicConfig,
+    pub fleet: fleet::FleetConfig,
+    pub content: fleet::ContentConfig,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -582,6 +585,8 @@ impl Default for Config {
             ssr: crate::ssr::SsrConfig::default(),
             uploads: crate::http::uploads::UploadsConfig::default(),
             public: PublicConfig::default(),
+            fleet: fleet::FleetConfig::default(),
+            content: fleet::ContentConfig::default(),
         }
     }
 }
@@ -874,6 +879,7 @@ impl Config {
             problems.push("telemetry.rum_sample_ratio: must be between 0 and 1".to_owned());
         }
         problems.extend(self.cache.validate());
+        problems.extend(self.fleet.problems());
         let limits = &self.rate_limit;
         for (key, value) in [
             ("auth_per_minute", u64::from(limits.auth_per_minute)),
