@@ -12,17 +12,28 @@ use crate::coordination::replicas::heartbeat::{
 };
 use crate::edge::web_assets::WebAssets;
 
+/// The configuration in force as replicas compare it: the cache policies a reload swapped in,
+/// and the listen addresses left out (replicas sharing a host, as in a test or a compose file,
+/// differ in them only; in a Deployment they are the same anyway).
+fn comparable(config: &Config, cache: &EdgeCache) -> Config {
+    let defaults = Config::default();
+    let mut in_force = Config {
+        cache: (*cache.config()).clone(),
+        ..config.clone()
+    };
+    in_force.server.listen = defaults.server.listen;
+    in_force.admin.listen = defaults.admin.listen;
+    in_force.sandbox.listen = defaults.sandbox.listen;
+    in_force
+}
+
 /// The figures of the process built from `config`, serving `cache` and `web`.
 pub fn source(cache: EdgeCache, web: Arc<WebAssets>, config: Config) -> FiguresSource {
     let config = Arc::new(config);
     Arc::new(move || {
         let (cache, web, config) = (cache.clone(), web.clone(), config.clone());
         Box::pin(async move {
-            let in_force = Config {
-                cache: (*cache.config()).clone(),
-                ..(*config).clone()
-            };
-            let fingerprint = ConfigFingerprint::of(&in_force);
+            let fingerprint = ConfigFingerprint::of(&comparable(&config, &cache));
             let (entries, bytes) = cache.size().await;
             Figures {
                 build: BuildId::of_this_binary(web.build_id().map(str::to_owned)),
