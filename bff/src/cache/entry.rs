@@ -185,11 +185,11 @@ impl CachedResponse {
         let after = at.saturating_duration_since(self.stored_at);
         // 0 means "never marked": an entry marked at its very store instant is marked at 1 ns.
         let after_ns = u64::try_from(after.as_nanos()).unwrap_or(u64::MAX).max(1);
-        let previous = self
-            .soft_purged_after_ns
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |current| {
-                (current == 0 || after_ns < current).then_some(after_ns)
-            });
+        let previous = self.soft_purged_after_ns.fetch_update(
+            Ordering::AcqRel,
+            Ordering::Acquire,
+            |current| (current == 0 || after_ns < current).then_some(after_ns),
+        );
         previous.is_ok()
     }
 

@@ -647,11 +647,7 @@ impl SharedTier {
     /// set and whether a replica acknowledged it, or `None` when Redis did not take it.
     /// A soft purge outdates nothing: it marks the entries the version keys cover as stale
     /// from now (see [`PURGE`]).
-    pub(super) async fn purge(
-        &self,
-        purge: &Purge,
-        mode: PurgeMode,
-    ) -> Option<(u64, Replication)> {
+    pub(super) async fn purge(&self, purge: &Purge, mode: PurgeMode) -> Option<(u64, Replication)> {
         let version_keys = self.purge_version_keys(purge);
         let epoch_key = self.epoch_key();
         let least = std::iter::once(&epoch_key)

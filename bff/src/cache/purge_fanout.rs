@@ -181,7 +181,11 @@ pub async fn purge_with_receipts(
         origin_pod: identity.pod.clone(),
         source: origin.source,
         at_unix_ms: crate::coordination::replicas::unix_ms(),
-        l1_dropped: answer.receipts.iter().map(|receipt| receipt.l1_dropped).sum(),
+        l1_dropped: answer
+            .receipts
+            .iter()
+            .map(|receipt| receipt.l1_dropped)
+            .sum(),
         l2_invalidated: answer.l2_invalidated,
         replicas_confirmed: answer.receipts.len(),
         replicas_missing: answer.missing.len(),

@@ -143,7 +143,12 @@ impl ReceiptWaiter {
     /// Waits until every replica in `expected` (other than this one) sent `parts` receipts,
     /// or `deadline` from the purge's start passed. Receipts from replicas not expected (one
     /// that started after the fleet was read) are kept too.
-    pub async fn collect(mut self, expected: &[String], parts: usize, deadline: Duration) -> Collected {
+    pub async fn collect(
+        mut self,
+        expected: &[String],
+        parts: usize,
+        deadline: Duration,
+    ) -> Collected {
         let until = tokio::time::Instant::from_std(self.started + deadline);
         let mut counts: HashMap<String, usize> = HashMap::new();
         let mut receipts: Vec<ReplicaReceipt> = Vec::new();
@@ -161,7 +166,10 @@ impl ReceiptWaiter {
             };
             let after = millis_between(self.started, arrived);
             *counts.entry(receipt.replica.clone()).or_default() += 1;
-            match receipts.iter_mut().find(|known| known.replica == receipt.replica) {
+            match receipts
+                .iter_mut()
+                .find(|known| known.replica == receipt.replica)
+            {
                 Some(known) => {
                     known.l1_dropped += receipt.l1_dropped;
                     known.confirmed_after_ms = known.confirmed_after_ms.max(after);

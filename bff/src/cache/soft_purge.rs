@@ -6,27 +6,15 @@
 //! such window behaves as after a hard purge, except that the stale copy is still at hand for
 //! stale-if-error.
 
-use super::store::EdgeCache;
+use super::entry::CachedResponse;
 use crate::coordination::replicas::purge_bus::Purge;
 
-/// Marks the L1 entries `purge` names stale from now; returns how many.
-pub(super) async fn mark_stale(cache: &EdgeCache, purge: &Purge) -> u64 {
-    match purge {
-        Purge::Tags(tags) => {
-            cache
-                .mark_stale_where(|_, entry| entry.tags.iter().any(|tag| tags.contains(tag)))
-                .await
-        }
-        Purge::Keys(keys) => {
-            cache
-                .mark_stale_where(|key, _| keys.iter().any(|named| named == key))
-                .await
-        }
-        Purge::AllExceptTags(kept) => {
-            cache
-                .mark_stale_where(|_, entry| !entry.tags.iter().any(|tag| kept.contains(tag)))
-                .await
-        }
-        Purge::All => cache.mark_stale_where(|_, _| true).await,
+/// Which L1 entries (by key and entry) `purge` names: what a soft purge marks stale.
+pub(super) fn names(purge: &Purge) -> impl Fn(&str, &CachedResponse) -> bool + '_ {
+    move |key, entry| match purge {
+        Purge::Tags(tags) => entry.tags.iter().any(|tag| tags.contains(tag)),
+        Purge::Keys(keys) => keys.iter().any(|named| named == key),
+        Purge::AllExceptTags(kept) => !entry.tags.iter().any(|tag| kept.contains(tag)),
+        Purge::All => true,
     }
 }

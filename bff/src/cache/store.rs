@@ -21,11 +21,11 @@ use super::key::cache_key;
 use super::l2::{LockAttempt, SharedTier, Written};
 use super::lookup::Lookup;
 use super::policy::{CacheConfig, RouteKind};
+use super::purge_receipt::{PurgeOrder, ReceiptDesk, ReceiptWaiter};
 use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocument};
 use super::status::CacheState;
 use crate::coordination::replica_identity::ReplicaIdentity;
 use crate::coordination::replicas::Redis;
-use super::purge_receipt::{PurgeOrder, ReceiptDesk, ReceiptWaiter};
 use crate::coordination::replicas::purge_bus::{BusEvent, Purge, PurgeMode};
 use crate::coordination::replicas::replication::Replication;
 use crate::coordination::single_flight::{self, Flight, SingleFlight};
@@ -983,7 +983,7 @@ impl EdgeCache {
     /// a soft purge, marked stale).
     async fn purge_local(&self, order: &PurgeOrder) -> u64 {
         if order.mode == PurgeMode::Soft {
-            return super::soft_purge::mark_stale(self, &order.purge).await;
+            return self.mark_stale_where(super::soft_purge::names(&order.purge));
         }
         match &order.purge {
             Purge::Tags(tags) => {
@@ -1017,7 +1017,7 @@ impl EdgeCache {
     /// purge (see [`super::soft_purge`]); returns how many it marked. Fetches already under way
     /// do not store their answers (they may predate the change), and the hit path's remembered
     /// answers are outdated, as by a purge.
-    pub(super) async fn mark_stale_where(
+    pub(super) fn mark_stale_where(
         &self,
         predicate: impl Fn(&str, &CachedResponse) -> bool,
     ) -> u64 {

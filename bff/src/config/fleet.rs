@@ -47,7 +47,9 @@ impl FleetConfig {
             problems.push("fleet.heartbeat_interval: must be more than 0".to_owned());
         }
         if self.silent_after <= self.heartbeat_interval {
-            problems.push("fleet.silent_after: must be longer than fleet.heartbeat_interval".to_owned());
+            problems.push(
+                "fleet.silent_after: must be longer than fleet.heartbeat_interval".to_owned(),
+            );
         }
         if self.forget_after < self.silent_after {
             problems.push("fleet.forget_after: must be at least fleet.silent_after".to_owned());

@@ -362,10 +362,13 @@ async fn content_webhook(
     tracing::info!(event = %hook.event, %model, ?tags, id = %answer.id, mode = mode.as_str(),
         purged = answer.purged, fan_out = answer.fan_out.as_str(),
         coalesced = outcome.coalesced, "content webhook");
-    Ok(purge_response(
-        &answer,
-        serde_json::json!({ "tags": tags, "coalesced": outcome.coalesced }),
-    ))
+    // `coalesced` only when true: the purge of another webhook for the same tags, started
+    // after this one arrived, did it (its answer is this one's).
+    let mut extra = serde_json::json!({ "tags": tags });
+    if outcome.coalesced {
+        extra["coalesced"] = serde_json::Value::Bool(true);
+    }
+    Ok(purge_response(&answer, extra))
 }
 
 #[cfg(test)]

@@ -30,7 +30,10 @@ struct Replica {
 
 impl Replica {
     fn pid(&self) -> String {
-        self.child.id().map(|pid| pid.to_string()).unwrap_or_default()
+        self.child
+            .id()
+            .map(|pid| pid.to_string())
+            .unwrap_or_default()
     }
 
     fn signal(&self, signal: &str) {
@@ -50,7 +53,13 @@ fn free_port() -> u16 {
 }
 
 /// Starts the `bff` binary with `config` and `extra` environment; waits until it is ready.
-async fn start_replica(config: &Path, dir: &Path, redis: &str, prefix: &str, extra: &[(&str, &str)]) -> Replica {
+async fn start_replica(
+    config: &Path,
+    dir: &Path,
+    redis: &str,
+    prefix: &str,
+    extra: &[(&str, &str)],
+) -> Replica {
     let (main, admin) = (free_port(), free_port());
     let log = dir.join(format!("bff-{main}.log"));
     let mut command = Command::new(env!("CARGO_BIN_EXE_bff"));
@@ -62,10 +71,19 @@ async fn start_replica(config: &Path, dir: &Path, redis: &str, prefix: &str, ext
         .env("BFF__REDIS__URL", redis)
         .env("BFF__REDIS__KEY_PREFIX", prefix)
         .env("BFF__FLEET__HEARTBEAT_INTERVAL", "200ms")
-        .env("BFF__FLEET__SILENT_AFTER", bff::config::duration::format(SILENT_AFTER))
-        .env("BFF__FLEET__PURGE_RECEIPT_DEADLINE", bff::config::duration::format(DEADLINE))
+        .env(
+            "BFF__FLEET__SILENT_AFTER",
+            bff::config::duration::format(SILENT_AFTER),
+        )
+        .env(
+            "BFF__FLEET__PURGE_RECEIPT_DEADLINE",
+            bff::config::duration::format(DEADLINE),
+        )
         .env("BFF__LOG__FILTER", "warn")
-        .env("BFF_SESSION_KEYS", "receipts-test-session-key-0123456789abcdef")
+        .env(
+            "BFF_SESSION_KEYS",
+            "receipts-test-session-key-0123456789abcdef",
+        )
         .env("BFF_ADMIN_TOKEN", ADMIN_TOKEN)
         .env("BFF_WEBHOOK_SECRET", "receipts-test-webhook-secret")
         .env("POD_NAME", format!("bff-{main}"))
@@ -135,7 +153,10 @@ async fn fleet_until(replica: &Replica, until: impl Fn(&Value) -> bool) -> Value
         if until(&fleet) {
             return fleet;
         }
-        assert!(Instant::now() < deadline, "the fleet never came to that: {fleet:#}");
+        assert!(
+            Instant::now() < deadline,
+            "the fleet never came to that: {fleet:#}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -143,7 +164,9 @@ async fn fleet_until(replica: &Replica, until: impl Fn(&Value) -> bool) -> Value
 /// The replica's own id, as its fleet answer names it.
 async fn id_of(replica: &Replica) -> String {
     let fleet = fleet_until(replica, |fleet| {
-        fleet["replicas"].as_array().is_some_and(|all| all.iter().any(|member| member["self"] == true))
+        fleet["replicas"]
+            .as_array()
+            .is_some_and(|all| all.iter().any(|member| member["self"] == true))
     })
     .await;
     fleet["replicas"]
@@ -188,7 +211,9 @@ async fn three_replicas_confirm_a_tag_purge_and_a_stopped_one_is_named_within_th
     .unwrap();
     let stop_sandbox = CancellationToken::new();
     let stop = stop_sandbox.clone();
-    tokio::spawn(sandbox::serve(listener, state, async move { stop.cancelled().await }));
+    tokio::spawn(sandbox::serve(listener, state, async move {
+        stop.cancelled().await
+    }));
     let dist = dir.path().join("dist");
     write_dist(&dist);
     let mut config = test_config();
@@ -214,12 +239,19 @@ async fn three_replicas_confirm_a_tag_purge_and_a_stopped_one_is_named_within_th
     assert_eq!(fleet["coordination"], "redis");
     assert_eq!(fleet["drift"]["config"], false, "{fleet:#}");
     assert_eq!(fleet["drift"]["build"], false);
-    assert!(fleet["replicas"][0]["pod"].as_str().is_some_and(|pod| pod.starts_with("bff-")));
+    assert!(
+        fleet["replicas"][0]["pod"]
+            .as_str()
+            .is_some_and(|pod| pod.starts_with("bff-"))
+    );
     // A third with another configuration: config drift.
     replicas.push(start(&[("BFF__CACHE__PAGES__TTL", "61s")]).await);
     let fleet = fleet_until(&replicas[0], |fleet| replica_count(fleet) == 3).await;
     assert_eq!(fleet["drift"]["config"], true, "{fleet:#}");
-    assert_eq!(fleet["drift"]["configHashes"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        fleet["drift"]["configHashes"].as_array().map(Vec::len),
+        Some(2)
+    );
     assert_eq!(fleet["drift"]["build"], false);
     let mut ids = Vec::new();
     for replica in &replicas {
@@ -229,7 +261,11 @@ async fn three_replicas_confirm_a_tag_purge_and_a_stopped_one_is_named_within_th
     // Every replica holds the home page in L1 (the first from the upstream, the others from L2).
     let client = reqwest::Client::new();
     for replica in &replicas {
-        let page = client.get(format!("{}/api/pages/home", replica.main)).send().await.unwrap();
+        let page = client
+            .get(format!("{}/api/pages/home", replica.main))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(page.status(), 200);
     }
     let (status, answer) = purge(&replicas[0], &json!({"tags": ["page:home"]})).await;
@@ -263,7 +299,9 @@ async fn three_replicas_confirm_a_tag_purge_and_a_stopped_one_is_named_within_th
         last_receipts.push(last);
     }
     last_receipts.sort_unstable();
-    let percentile = |p: f64| last_receipts[((last_receipts.len() as f64 * p).ceil() as usize).saturating_sub(1)];
+    let percentile = |p: f64| {
+        last_receipts[((last_receipts.len() as f64 * p).ceil() as usize).saturating_sub(1)]
+    };
     println!(
         "purge to last receipt over {} purges on loopback: p50 {} ms, p99 {} ms, max {} ms",
         last_receipts.len(),
@@ -280,16 +318,26 @@ async fn three_replicas_confirm_a_tag_purge_and_a_stopped_one_is_named_within_th
     assert_eq!(status, 202, "{answer:#}");
     assert_eq!(answer["fanOut"], "partial");
     assert_eq!(answer["missing"], json!([ids[2]]));
-    let confirmed: Vec<String> = receipts_by_replica(&answer).into_iter().map(|(id, _)| id).collect();
+    let confirmed: Vec<String> = receipts_by_replica(&answer)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
     let mut live = vec![ids[0].clone(), ids[1].clone()];
     live.sort();
     assert_eq!(confirmed, live);
-    assert!(took < DEADLINE + Duration::from_millis(1_500), "answered after {took:?}");
+    assert!(
+        took < DEADLINE + Duration::from_millis(1_500),
+        "answered after {took:?}"
+    );
     // Silent past `fleet.silent_after`: flagged, and no longer expected to confirm.
     let fleet = fleet_until(&replicas[0], |fleet| fleet["silent"] == json!([ids[2]])).await;
     assert_eq!(replica_count(&fleet), 3, "a silent replica is still listed");
     let (status, answer) = purge(&replicas[0], &json!({"tags": ["page:home"]})).await;
-    assert_eq!((status, answer["fanOut"].as_str()), (200, Some("complete")), "{answer:#}");
+    assert_eq!(
+        (status, answer["fanOut"].as_str()),
+        (200, Some("complete")),
+        "{answer:#}"
+    );
     replicas[2].signal("-CONT");
 
     for replica in &replicas {

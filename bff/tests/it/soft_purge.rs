@@ -42,7 +42,9 @@ fn detail(answer: &Answer) -> String {
 }
 
 async fn purge(app: &InProcess, body: Value) -> Value {
-    let answer = app.admin_post("/admin/cache/purge", ADMIN_TOKEN, &body).await;
+    let answer = app
+        .admin_post("/admin/cache/purge", ADMIN_TOKEN, &body)
+        .await;
     assert_eq!(answer.status, 200, "{}", answer.text());
     answer.json()
 }
@@ -73,7 +75,12 @@ async fn a_soft_purge_serves_stale_while_one_refresh_runs_and_a_hard_purge_misse
     assert_eq!(answer["purged"], 1, "{answer:#}");
     // Another replica that never held it reads L2's copy, marked stale there too.
     let from_l2 = second.get("/api/pages/home").await;
-    assert_eq!(detail(&from_l2), "stale", "{}", from_l2.header("cache-status"));
+    assert_eq!(
+        detail(&from_l2),
+        "stale",
+        "{}",
+        from_l2.header("cache-status")
+    );
     assert_eq!(from_l2.status, 200);
     // Here: every request at once is served stale, and one refresh goes upstream.
     let answers = futures::future::join_all((0..5).map(|_| first.get("/api/pages/home"))).await;
@@ -94,7 +101,11 @@ async fn a_soft_purge_serves_stale_while_one_refresh_runs_and_a_hard_purge_misse
     assert_eq!(first.upstream_calls(PAGE_ROUTE).await, before_hard + 1);
 
     let refused = first
-        .admin_post("/admin/cache/purge", ADMIN_TOKEN, &json!({"all": true, "mode": "gentle"}))
+        .admin_post(
+            "/admin/cache/purge",
+            ADMIN_TOKEN,
+            &json!({"all": true, "mode": "gentle"}),
+        )
         .await;
     assert_eq!(refused.status, 400);
     assert!(refused.text().contains("mode"), "{}", refused.text());

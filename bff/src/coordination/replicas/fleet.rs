@@ -152,12 +152,8 @@ impl Fleet {
                 }
                 let figures = figures().await;
                 let ratio = window.record(Instant::now(), figures.totals);
-                let heartbeat = Heartbeat::new(
-                    &fleet.identity,
-                    figures,
-                    ratio,
-                    fleet.last_reload_unix_ms(),
-                );
+                let heartbeat =
+                    Heartbeat::new(&fleet.identity, figures, ratio, fleet.last_reload_unix_ms());
                 *fleet.latest.lock().unwrap_or_else(PoisonError::into_inner) =
                     Some(heartbeat.clone());
                 fleet.publish(&heartbeat).await;
@@ -304,7 +300,11 @@ impl Fleet {
                 this: true,
             });
         }
-        replicas.sort_by(|a, b| a.heartbeat.started_unix_ms.cmp(&b.heartbeat.started_unix_ms));
+        replicas.sort_by(|a, b| {
+            a.heartbeat
+                .started_unix_ms
+                .cmp(&b.heartbeat.started_unix_ms)
+        });
         let live = || replicas.iter().filter(|member| !member.silent);
         let builds: BTreeSet<String> = live()
             .filter_map(|member| serde_json::to_string(&member.heartbeat.build).ok())

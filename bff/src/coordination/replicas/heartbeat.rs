@@ -85,7 +85,8 @@ pub struct Figures {
 }
 
 /// Reads [`Figures`] now (built where the cache and the configuration are at hand).
-pub type FiguresSource = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Figures> + Send>> + Send + Sync>;
+pub type FiguresSource =
+    Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Figures> + Send>> + Send + Sync>;
 
 /// One heartbeat, as stored and as `GET /admin/fleet` lists it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -318,7 +318,9 @@ impl PurgeBus {
                 origin: message.origin,
             }),
             // Receipts for other replicas' purges are not this one's business.
-            Kind::Receipt { to, receipt } => (to == self.replica).then_some(BusEvent::Receipt(receipt)),
+            Kind::Receipt { to, receipt } => {
+                (to == self.replica).then_some(BusEvent::Receipt(receipt))
+            }
             Kind::Unknown => {
                 tracing::debug!(id = %message.id, "purge channel message of an unknown kind ignored");
                 None

@@ -179,9 +179,16 @@ mod tests {
         log.record(record("3", Purge::Tags(vec!["search".to_owned()])))
             .await;
         let ids = |records: Vec<PurgeRecord>| {
-            records.into_iter().map(|record| record.id).collect::<Vec<_>>()
+            records
+                .into_iter()
+                .map(|record| record.id)
+                .collect::<Vec<_>>()
         };
-        assert_eq!(ids(log.recent_purges(10).await), ["3", "2"], "the oldest dropped");
+        assert_eq!(
+            ids(log.recent_purges(10).await),
+            ["3", "2"],
+            "the oldest dropped"
+        );
         let touching = log
             .recent_purges_touching("product:a", &["product:a".to_owned()], 5)
             .await;
