@@ -4,6 +4,8 @@
 //! stopped one, which the fleet later flags silent. A replica started with another
 //! configuration shows as config drift.
 
+#![allow(clippy::unwrap_used)]
+
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};

@@ -2,6 +2,8 @@
 //! (`Cache-Status: ...; detail=stale`) while exactly one refresh reaches the upstream, in L1 and
 //! through L2 on another replica; after a hard purge the next request is a miss.
 
+#![allow(clippy::unwrap_used)]
+
 use std::time::{Duration, Instant};
 
 use bff::cache::CachePolicy;
