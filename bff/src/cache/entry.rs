@@ -2,6 +2,7 @@
 //! ETag, and the instants that bound its freshness and staleness.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::http::{HeaderValue, StatusCode};
@@ -63,6 +64,10 @@ pub struct CachedResponse {
     /// The storage limit (moka's expiry), from the policy at store time: a later reload that
     /// lengthens the windows applies to entries stored after it.
     pub hard_until: Instant,
+    /// Set by a soft purge: nanoseconds after `stored_at` at which the entry stopped being
+    /// fresh (its windows count from there); 0 when no soft purge touched it. An atomic, so a
+    /// purge marks the one shared entry every request holds, without copying it.
+    soft_purged_after_ns: AtomicU64,
 }
 
 /// An entry's description in L2 (its bodies are stored beside it, as they are).
@@ -139,6 +144,7 @@ impl CachedResponse {
             stored_at: Instant::now(),
             jitter_factor: policy.jitter_factor(),
             hard_until: Instant::now(),
+            soft_purged_after_ns: AtomicU64::new(0),
         };
         entry.hard_until = entry.freshness(policy).hard_until();
         entry
@@ -159,13 +165,39 @@ impl CachedResponse {
                 policy.stale_if_error,
             )
         };
-        let fresh_until = self.stored_at + ttl;
+        let mut fresh_until = self.stored_at + ttl;
+        if let Some(purged_at) = self.soft_purged_at() {
+            fresh_until = fresh_until.min(purged_at);
+        }
         Freshness {
             fresh_until,
             stale_until: fresh_until + swr,
             error_until: fresh_until + sie,
             swr,
             sie,
+        }
+    }
+
+    /// Marks the entry stale from `at` on (a soft purge): its stale windows count from then,
+    /// so it is served stale while one refresh runs. Returns whether this mark moved its end
+    /// of freshness (a second soft purge keeps the first, earlier, mark).
+    pub fn mark_stale(&self, at: Instant) -> bool {
+        let after = at.saturating_duration_since(self.stored_at);
+        // 0 means "never marked": an entry marked at its very store instant is marked at 1 ns.
+        let after_ns = u64::try_from(after.as_nanos()).unwrap_or(u64::MAX).max(1);
+        let previous = self.soft_purged_after_ns.fetch_update(
+            Ordering::AcqRel,
+            Ordering::Acquire,
+            |current| (current == 0 || after_ns < current).then_some(after_ns),
+        );
+        previous.is_ok()
+    }
+
+    /// When a soft purge made the entry stale, if one did.
+    pub fn soft_purged_at(&self) -> Option<Instant> {
+        match self.soft_purged_after_ns.load(Ordering::Acquire) {
+            0 => None,
+            after_ns => Some(self.stored_at + Duration::from_nanos(after_ns)),
         }
     }
 
@@ -212,6 +244,7 @@ impl CachedResponse {
             stored_at,
             jitter_factor: meta.jitter_factor,
             hard_until: stored_at,
+            soft_purged_after_ns: AtomicU64::new(0),
         };
         entry.hard_until = entry.freshness(policy).hard_until();
         Some(entry)

@@ -25,7 +25,7 @@ use super::policy::{CachePolicy, RouteKind};
 use super::versions::VersionMemory;
 use crate::config::duration::millis;
 use crate::coordination::lease::{self, Claim, Held, Keys, Lease, OnDrop, Operations, WhenDown};
-use crate::coordination::replicas::purge_bus::{Purge, PurgeBus};
+use crate::coordination::replicas::purge_bus::{Purge, PurgeBus, PurgeMode};
 use crate::coordination::replicas::replication::Replication;
 use crate::coordination::replicas::{Redis, Unavailable};
 use crate::observe::metrics::RedisEvent;
@@ -97,15 +97,25 @@ const ENTRY_FIELDS: [&str; 7] = [
 /// still hold. One that a purge outdated is dropped, unless a fill replaced it since it was
 /// read. A purge between the read and this check outdates it here, as it would have a moment
 /// later; the read and the check need not be one step. Every key is declared (a cluster
-/// needs it): KEYS: entry, route generation, the recorded version keys…; ARGV: the recorded
-/// generation, the recorded versions as stored (newline-separated), then each version.
-/// Returns 1 when current, else 0.
+/// needs it): KEYS: entry, route generation, the recorded version keys…, then the soft-purge
+/// marks of the generation and of each version key; ARGV: the recorded generation, the
+/// recorded versions as stored (newline-separated), then each version.
+/// Returns 0 when outdated, else the latest soft-purge mark (Unix ms) among its keys, or 1
+/// when none has one.
 const CURRENT: &str = r"
+local count = #ARGV - 2
 local current = (redis.call('GET', KEYS[2]) or '0') == ARGV[1]
-for i = 3, #KEYS do
+for i = 3, count + 2 do
   if current and (redis.call('GET', KEYS[i]) or '0') ~= ARGV[i] then current = false end
 end
-if current then return 1 end
+if current then
+  local marked = 1
+  for i = count + 3, #KEYS do
+    local mark = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
+    if mark > marked then marked = mark end
+  end
+  return marked
+end
 local stored = redis.call('HMGET', KEYS[1], 'gen', 'tagvers')
 if stored[1] == ARGV[1] and (stored[2] or '') == ARGV[2] then redis.call('DEL', KEYS[1]) end
 return 0
@@ -127,12 +137,23 @@ return 1
 /// (so a counter that went back, or was evicted, still moves forward); each expires after the
 /// longest entry lifetime, refreshed by every purge; then deletes the entries named. KEYS:
 /// epoch, ARGV[2] version keys, entries to delete; ARGV: ttl ms, how many version keys, the
-/// least version remembered. Returns the version set.
+/// least version remembered.
+/// A soft purge (ARGV[4] `soft`, from a build that has them) moves only the epoch (fills
+/// already under way are refused) and sets the soft-purge marks given in place of version
+/// keys to ARGV[5] (Unix ms): entries recorded under them stay, and read as stale from then.
+/// Returns the version set.
 const PURGE: &str = r"
 local version = redis.call('INCR', KEYS[1])
 local least = tonumber(ARGV[3])
 if version <= least then version = least + 1 end
 local count = tonumber(ARGV[2])
+if ARGV[4] == 'soft' then
+  redis.call('SET', KEYS[1], version, 'PX', ARGV[1])
+  for i = 2, count + 1 do
+    redis.call('SET', KEYS[i], ARGV[5], 'PX', ARGV[1])
+  end
+  return version
+end
 for i = 2, count + 1 do
   local current = tonumber(redis.call('GET', KEYS[i]) or '0')
   if version <= current then version = current + 1 end
@@ -186,8 +207,9 @@ pub(super) type Stored = (Vec<u8>, Bytes, Option<Bytes>, Option<Bytes>);
 
 /// What a read found at a key.
 enum L2Value {
-    /// A value whose recorded versions all hold.
-    Current(Stored),
+    /// A value whose recorded versions all hold, with the latest soft purge (Unix ms) of its
+    /// keys, if any.
+    Current(Stored, Option<u64>),
     /// No value.
     Absent,
     /// A value a purge has outdated (or recorded under versions that went back).
@@ -327,13 +349,19 @@ impl SharedTier {
     ) -> (Option<Arc<CachedResponse>>, bool) {
         let (found, outdated) = match self.read_stored(key, route).await {
             None => return (None, false),
-            Some(L2Value::Current(stored)) => (Some(stored), false),
+            Some(L2Value::Current(stored, soft_mark)) => (Some((stored, soft_mark)), false),
             Some(L2Value::Absent) => (None, false),
             Some(L2Value::Outdated) => (None, true),
         };
-        let entry = found.and_then(|(meta, body, gzip, brotli)| {
+        let entry = found.and_then(|((meta, body, gzip, brotli), soft_mark)| {
             let meta: SharedMeta = serde_json::from_slice(&meta).ok()?;
-            CachedResponse::from_shared(meta, body, gzip, brotli, policy)
+            let entry = CachedResponse::from_shared(meta, body, gzip, brotli, policy)?;
+            if let Some(marked_at) = soft_mark.and_then(instant_of_unix_ms)
+                && marked_at >= entry.stored_at
+            {
+                entry.mark_stale(marked_at);
+            }
+            Some(entry)
         });
         let event = match &entry {
             None => RedisEvent::L2Miss,
@@ -483,10 +511,12 @@ impl SharedTier {
 
     /// The document stored under `key` whose recorded versions are all current: its meta,
     /// body, gzip and brotli (`None` for a missing variant); counted as an L2 hit or miss.
+    /// A document a soft purge marked is not served from here: it is rendered again from its
+    /// parts, which are served stale while they refresh.
     pub(super) async fn read_document(&self, key: &str, route: RouteKind) -> Option<Stored> {
         let found = match self.read_stored(key, route).await? {
-            L2Value::Current(stored) => Some(stored),
-            L2Value::Absent | L2Value::Outdated => None,
+            L2Value::Current(stored, None) => Some(stored),
+            L2Value::Current(_, Some(_)) | L2Value::Absent | L2Value::Outdated => None,
         };
         self.redis.count(if found.is_some() {
             RedisEvent::L2Hit
@@ -497,7 +527,8 @@ impl SharedTier {
     }
 
     /// The entry for `key`, if its recorded versions under `route`'s generation are current
-    /// ([`ENTRY_FIELDS`], then [`CURRENT`]): `None` when Redis did not answer.
+    /// ([`ENTRY_FIELDS`], then [`CURRENT`]): `None` when Redis did not answer; with a current
+    /// value, the latest soft purge (Unix ms) of its keys.
     async fn read_stored(&self, key: &str, route: RouteKind) -> Option<L2Value> {
         let entry_key = self.entry_key(key);
         let mut fields = redis::cmd("HMGET");
@@ -521,14 +552,19 @@ impl SharedTier {
         for (tag_key, version) in tag_keys.lines().zip(tag_versions.lines()) {
             current.key(tag_key).arg(version);
         }
-        let is_current: i64 = self
+        current.key(soft_mark_key(&self.redis, &generation_key));
+        for tag_key in tag_keys.lines().take(tag_versions.lines().count()) {
+            current.key(soft_mark_key(&self.redis, tag_key));
+        }
+        let answer: i64 = self
             .redis
             .invoke("cache_l2_read_check", &current)
             .await
             .ok()?;
-        if is_current != 1 {
+        if answer < 1 {
             return Some(L2Value::Outdated);
         }
+        let soft_mark = u64::try_from(answer).ok().filter(|mark| *mark > 1);
         let recorded = std::iter::once((generation_key, generation))
             .chain(
                 tag_keys
@@ -543,12 +579,15 @@ impl SharedTier {
         }
         let variant =
             |bytes: Option<Vec<u8>>| bytes.filter(|bytes| !bytes.is_empty()).map(Bytes::from);
-        Some(L2Value::Current((
-            meta,
-            Bytes::from(body.unwrap_or_default()),
-            variant(gzip),
-            variant(brotli),
-        )))
+        Some(L2Value::Current(
+            (
+                meta,
+                Bytes::from(body.unwrap_or_default()),
+                variant(gzip),
+                variant(brotli),
+            ),
+            soft_mark,
+        ))
     }
 
     /// What L2 holds at `key`, for explain: read only (an outdated value is reported, not
@@ -627,9 +666,13 @@ impl SharedTier {
         false
     }
 
-    /// Remembers the versions another replica's purge set (from the purge channel).
-    pub(super) fn remember_purge(&self, purge: &Purge, version: u64) {
+    /// Remembers the versions another replica's purge set (from the purge channel). A soft
+    /// purge moved only the epoch.
+    pub(super) fn remember_purge(&self, purge: &Purge, mode: PurgeMode, version: u64) {
         self.versions.remember(&self.epoch_key(), version);
+        if mode == PurgeMode::Soft {
+            return;
+        }
         for key in self.purge_version_keys(purge) {
             self.versions.remember(&key, version);
         }
@@ -714,7 +757,9 @@ impl SharedTier {
     /// Applies `purge` to L2: outdates the entries it names (they are dropped when next read,
     /// or expire), and moves the epoch so fills already under way are refused. The version it
     /// set and whether a replica acknowledged it, or `None` when Redis did not take it.
-    pub(super) async fn purge(&self, purge: &Purge) -> Option<(u64, Replication)> {
+    /// A soft purge outdates nothing: it marks the entries the version keys cover as stale
+    /// from now (see [`PURGE`]).
+    pub(super) async fn purge(&self, purge: &Purge, mode: PurgeMode) -> Option<(u64, Replication)> {
         let version_keys = self.purge_version_keys(purge);
         let epoch_key = self.epoch_key();
         let least = std::iter::once(&epoch_key)
@@ -724,24 +769,55 @@ impl SharedTier {
             .unwrap_or(0);
         let mut invocation = self.purge.prepare_invoke();
         invocation.key(&epoch_key);
-        for key in &version_keys {
-            invocation.key(key);
-        }
-        if let Purge::Keys(keys) = purge {
-            for key in keys {
-                invocation.key(self.entry_key(key));
+        match mode {
+            PurgeMode::Hard => {
+                for key in &version_keys {
+                    invocation.key(key);
+                }
+                if let Purge::Keys(keys) = purge {
+                    for key in keys {
+                        invocation.key(self.entry_key(key));
+                    }
+                }
+            }
+            PurgeMode::Soft => {
+                for key in &version_keys {
+                    invocation.key(soft_mark_key(&self.redis, key));
+                }
             }
         }
         invocation
             .arg(millis(self.lifetime).max(1))
             .arg(version_keys.len())
-            .arg(least);
+            .arg(least)
+            .arg(mode.as_str())
+            .arg(crate::coordination::replicas::unix_ms());
         let (version, replication): (u64, Replication) = self
             .redis
             .invoke_replicated("cache_l2_purge", &invocation, &epoch_key)
             .await
             .ok()?;
-        self.remember_purge(purge, version);
+        self.remember_purge(purge, mode, version);
         Some((version, replication))
     }
+
+    /// How many L2 version counters `purge` moves (a tag's, a key's or a route's generation):
+    /// each outdates (hard) or marks stale (soft) every L2 entry recorded under it. L2 is
+    /// never scanned, so this is what an L2 purge can count.
+    pub(super) fn purge_scope(&self, purge: &Purge) -> u64 {
+        u64::try_from(self.purge_version_keys(purge).len()).unwrap_or(u64::MAX)
+    }
+}
+
+/// The soft-purge mark beside the version key `version_key` (in its slot: `{cache}`): the
+/// Unix ms of the last soft purge of what the key covers.
+fn soft_mark_key(redis: &Redis, version_key: &str) -> String {
+    redis.tagged_key(&["cache", "soft", version_key], 0)
+}
+
+/// The instant of this process's clock at the Unix time `unix_ms` (`None` before what the
+/// monotonic clock can say).
+fn instant_of_unix_ms(unix_ms: u64) -> Option<Instant> {
+    let ago = crate::coordination::replicas::unix_ms().saturating_sub(unix_ms);
+    Instant::now().checked_sub(Duration::from_millis(ago))
 }

@@ -23,6 +23,7 @@ use super::l2::{LockAttempt, SharedTier, Written};
 use super::lookup::Lookup;
 use super::miss_reason::MissReason;
 use super::policy::{CacheConfig, RouteKind};
+use super::purge_receipt::{PurgeOrder, ReceiptDesk, ReceiptWaiter};
 use super::recent_purges::RecentPurges;
 use super::redact::redacted;
 use super::rendered::{EpochCounters, Epochs, Remembered, Rendered, StoredDocument};
@@ -31,7 +32,7 @@ use super::tombstones::Tombstones;
 use super::top_lists::TopListRecorder;
 use crate::coordination::replica_identity::ReplicaIdentity;
 use crate::coordination::replicas::Redis;
-use crate::coordination::replicas::purge_bus::{BusEvent, Purge};
+use crate::coordination::replicas::purge_bus::{BusEvent, Purge, PurgeMode};
 use crate::coordination::replicas::replication::Replication;
 use crate::coordination::single_flight::{self, Flight, SingleFlight};
 use crate::observe::metrics::{Metrics, RedisEvent};
@@ -69,21 +70,33 @@ impl RouteCounters {
     }
 }
 
-/// What a purge did: the entries this replica dropped, and whether its L2 write reached a
-/// Redis replica (a failover before it does would undo the purge in L2).
+/// What a purge did: the entries this replica dropped (or, soft, marked stale), and whether its
+/// L2 write reached a Redis replica (a failover before it does would undo the purge in L2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PurgeReport {
     pub purged: u64,
     pub replication: Replication,
+    /// The L2 version counters it moved, each covering every L2 entry of a tag, a key or a
+    /// route (L2 is never scanned); 0 without Redis or when Redis did not take it.
+    pub l2_invalidated: u64,
+    /// Whether the other replicas were told through the purge channel; `None` without Redis
+    /// (this replica is the whole fleet). `Some(false)`: kept here, replayed when Redis returns.
+    pub published: Option<bool>,
 }
 
 impl std::ops::Add for PurgeReport {
     type Output = Self;
 
     fn add(self, other: Self) -> Self {
+        let published = match (self.published, other.published) {
+            (None, None) => None,
+            (one, other) => Some(one.unwrap_or(true) && other.unwrap_or(true)),
+        };
         Self {
             purged: self.purged + other.purged,
             replication: self.replication.worst(other.replication),
+            l2_invalidated: self.l2_invalidated + other.l2_invalidated,
+            published,
         }
     }
 }
@@ -130,7 +143,9 @@ struct Inner {
     shared: Option<SharedTier>,
     /// Purges Redis did not take (L2 or the channel) while it was away, applied again when the
     /// purge channel is joined again, so L2 and the other replicas never keep what was purged.
-    pending_purges: std::sync::Mutex<Vec<Purge>>,
+    pending_purges: std::sync::Mutex<Vec<PurgeOrder>>,
+    /// Receipts for this replica's purges, from the others (see [`super::purge_receipt`]).
+    receipts: Arc<ReceiptDesk>,
     /// One document recompression at a time (see [`super::recompress`]).
     recompressing: Arc<tokio::sync::Semaphore>,
     /// One L2 read per key in flight on this replica, however many requests missed L1.
@@ -369,6 +384,7 @@ impl EdgeCache {
                 epochs: EpochCounters::default(),
                 shared: redis.map(|redis| SharedTier::new(redis, lifetime, replica.id.clone())),
                 pending_purges: std::sync::Mutex::default(),
+                receipts: Arc::new(ReceiptDesk::new(replica.id.clone(), replica.pod.clone())),
                 recompressing: Arc::new(tokio::sync::Semaphore::new(1)),
                 l2_reads: SingleFlight::default(),
                 tombstones,
@@ -394,15 +410,29 @@ impl EdgeCache {
                 let cache = cache.clone();
                 Box::pin(async move {
                     let purged = match event {
-                        BusEvent::Purge { purge, version } => {
+                        BusEvent::Purge {
+                            purge,
+                            version,
+                            mode,
+                            id,
+                            origin,
+                        } => {
                             if let (Some(shared), Some(version)) = (&cache.inner.shared, version) {
-                                shared.remember_purge(&purge, version);
+                                shared.remember_purge(&purge, mode, version);
                             }
-                            cache.purge_local(&purge, None).await
+                            let order = PurgeOrder { id, purge, mode };
+                            let purged = cache.purge_local(&order).await;
+                            cache.send_receipt(&order.id, &origin, purged);
+                            purged
+                        }
+                        BusEvent::Receipt(receipt) => {
+                            cache.inner.receipts.deliver(receipt);
+                            return;
                         }
                         BusEvent::Rejoined => {
                             cache.replay_pending_purges().await;
-                            let purged = cache.purge_local(&Purge::All, None).await;
+                            let order = PurgeOrder::new(Purge::All, PurgeMode::Hard);
+                            let purged = cache.purge_local(&order).await;
                             cache.set_unheard_since(None);
                             purged
                         }
@@ -418,6 +448,30 @@ impl EdgeCache {
             }),
             stop,
         );
+    }
+
+    /// Confirms to `origin` that this replica applied its purge `purge_id` (in a task of its
+    /// own: the channel's next message is not held up by the round trip). An older build's
+    /// purge has no id and wants no receipt.
+    fn send_receipt(&self, purge_id: &str, origin: &str, l1_dropped: u64) {
+        let Some(shared) = &self.inner.shared else {
+            return;
+        };
+        if purge_id.is_empty() {
+            return;
+        }
+        let bus = shared.bus.clone();
+        let receipt = self.inner.receipts.receipt(purge_id, l1_dropped);
+        let origin = origin.to_owned();
+        tokio::spawn(async move {
+            bus.publish_receipt(&origin, receipt).await;
+        });
+    }
+
+    /// Starts collecting the other replicas' receipts for the purge `purge_id` (before it is
+    /// applied, so none arrives unseen).
+    pub fn expect_receipts(&self, purge_id: &str) -> ReceiptWaiter {
+        self.inner.receipts.expect(purge_id)
     }
 
     fn set_unheard_since(&self, since: Option<Instant>) {
@@ -992,106 +1046,109 @@ impl EdgeCache {
     /// as `Surrogate-Key` writes it (`product:summit%20lr`), which is what an operator or a
     /// CDN's purge hook copies from an answer: both name the same entries.
     pub async fn purge_tags(&self, tags: &[String]) -> PurgeReport {
-        let mut purged: Vec<String> = Vec::with_capacity(tags.len());
-        for tag in tags {
-            let tag = tag.trim().to_lowercase();
-            let decoded = super::http::surrogate_key_tag(&tag);
-            // both spellings when they differ: a tag that holds `%20` itself is purged too
-            for name in [decoded, tag] {
-                if !purged.contains(&name) {
-                    purged.push(name);
-                }
-            }
-        }
-        self.purge(Purge::Tags(purged)).await
+        self.purge(&PurgeOrder::new(tags_purge(tags), PurgeMode::Hard))
+            .await
     }
 
     /// Drops the entries at `keys` (`route:title`, titles normalised like requests' are).
     pub async fn purge_keys(&self, keys: &[String]) -> PurgeReport {
-        let keys = keys
-            .iter()
-            .map(|key| match key.split_once(':') {
-                Some((route, title)) => format!(
-                    "{}:{}",
-                    route.trim().to_lowercase(),
-                    super::key::normalise(title)
-                ),
-                None => key.trim().to_lowercase(),
-            })
-            .collect();
-        self.purge(Purge::Keys(keys)).await
+        self.purge(&PurgeOrder::new(keys_purge(keys), PurgeMode::Hard))
+            .await
     }
 
     /// Drops every entry that carries none of `kept` (the webhook's answer to a change it
     /// cannot map: all content, but not the price map).
     pub async fn purge_all_except_tags(&self, kept: &[String]) -> PurgeReport {
-        self.purge(Purge::AllExceptTags(kept.to_vec())).await
+        self.purge(&PurgeOrder::new(
+            Purge::AllExceptTags(kept.to_vec()),
+            PurgeMode::Hard,
+        ))
+        .await
     }
 
     pub async fn purge_all(&self) -> PurgeReport {
-        self.purge(Purge::All).await
+        self.purge(&PurgeOrder::new(Purge::All, PurgeMode::Hard))
+            .await
     }
 
     /// Applies `purge` in L2, here, and on every other replica (through the purge channel), in
     /// that order: L2 first, so a lookup or a document fill on this replica between the two
     /// can never read what is being purged back from L2 into L1 (with counters already bumped,
     /// it would be handed out as current until its next change).
-    async fn purge(&self, purge: Purge) -> PurgeReport {
+    /// `order.id` names the purge on the channel, in the receipts and in the replicas' miss
+    /// reasons (collect its receipts with [`Self::expect_receipts`] first).
+    pub async fn purge(&self, order: &PurgeOrder) -> PurgeReport {
+        let purge = &order.purge;
         let shared = match &self.inner.shared {
-            Some(shared) if !is_empty(&purge) => Some((shared, shared.purge(&purge).await)),
+            Some(shared) if !is_empty(purge) => {
+                Some((shared, shared.purge(purge, order.mode).await))
+            }
             _ => None,
         };
-        let purged = self.purge_local(&purge, None).await;
-        let mut replication = if is_empty(&purge) {
+        let purged = self.purge_local(order).await;
+        let mut replication = if is_empty(purge) {
             Replication::NoReplicas
         } else {
             Replication::NotShared
         };
+        let mut l2_invalidated = 0;
+        let mut published = self.inner.shared.as_ref().map(|_| is_empty(purge));
         if let Some((shared, applied)) = shared {
-            let published = match applied {
+            let sent = match applied {
                 Some((version, replicated)) => {
                     replication = replicated;
-                    shared.bus.publish(purge.clone(), Some(version)).await
+                    l2_invalidated = shared.purge_scope(purge);
+                    shared
+                        .bus
+                        .publish(&order.id, purge.clone(), Some(version), order.mode)
+                        .await
                 }
                 None => false,
             };
-            if !published {
-                self.keep_pending(purge);
+            published = Some(sent);
+            if !sent {
+                self.keep_pending(order.clone());
             }
         }
         PurgeReport {
             purged,
             replication,
+            l2_invalidated,
+            published,
         }
     }
 
     /// Applies `purge` to L2 and publishes it; kept for later when Redis does not take it.
-    async fn share_purge(&self, purge: Purge) {
+    async fn share_purge(&self, order: PurgeOrder) {
         let Some(shared) = &self.inner.shared else {
             return;
         };
-        if is_empty(&purge) {
+        if is_empty(&order.purge) {
             return;
         }
-        if let Some((version, _)) = shared.purge(&purge).await
-            && shared.bus.publish(purge.clone(), Some(version)).await
+        if let Some((version, _)) = shared.purge(&order.purge, order.mode).await
+            && shared
+                .bus
+                .publish(&order.id, order.purge.clone(), Some(version), order.mode)
+                .await
         {
             return;
         }
-        self.keep_pending(purge);
+        self.keep_pending(order);
     }
 
-    /// Keeps `purge` for when Redis returns: it reached neither L2 nor the other replicas.
-    fn keep_pending(&self, purge: Purge) {
+    /// Keeps `order` for when Redis returns: it reached neither L2 nor the other replicas.
+    fn keep_pending(&self, order: PurgeOrder) {
         tracing::warn!(
-            ?purge,
+            purge = ?order.purge,
+            id = %order.id,
             "purge kept for when Redis returns: it reached neither L2 nor the other replicas"
         );
         self.inner
             .pending_purges
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(purge);
+            .push(order);
     }
 
     async fn replay_pending_purges(&self) {
@@ -1102,16 +1159,33 @@ impl EdgeCache {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner),
         );
-        for purge in pending {
-            self.share_purge(purge).await;
+        for order in pending {
+            self.share_purge(order).await;
         }
     }
 
-    /// Applies `purge` to this replica's L1 only; returns how many entries it dropped. Every key
-    /// it drops (and every key it names) is remembered as purged by `purge_id`.
-    async fn purge_local(&self, purge: &Purge, purge_id: Option<&str>) -> u64 {
-        let id: Option<Arc<str>> = purge_id.map(Arc::from);
-        let purged = match purge {
+    /// Applies `order` to this replica's L1 only; returns how many entries it dropped (or, for
+    /// a soft purge, marked stale). Every key it drops (and every key it names) is remembered
+    /// as purged by the order's id.
+    async fn purge_local(&self, order: &PurgeOrder) -> u64 {
+        let purged = if order.mode == PurgeMode::Soft {
+            self.mark_stale_where(super::soft_purge::names(&order.purge))
+        } else {
+            self.drop_purged(order).await
+        };
+        self.inner.recent_purges.record(
+            &order.purge,
+            Some(order.id.as_str()),
+            &self.inner.replica_id,
+            purged,
+        );
+        purged
+    }
+
+    /// A hard purge's half of [`Self::purge_local`]: drops what `order` names from L1.
+    async fn drop_purged(&self, order: &PurgeOrder) -> u64 {
+        let id: Option<Arc<str>> = Some(Arc::from(order.id.as_str()));
+        match &order.purge {
             Purge::Tags(tags) => {
                 let tags = tags.clone();
                 self.purge_where(id, move |entry| {
@@ -1143,11 +1217,29 @@ impl EdgeCache {
                 .await
             }
             Purge::All => self.purge_where(id, |_| true).await,
-        };
-        self.inner
-            .recent_purges
-            .record(purge, purge_id, &self.inner.replica_id, purged);
-        purged
+        }
+    }
+
+    /// Marks every L1 entry `predicate` picks (by key and entry) stale from now, for a soft
+    /// purge (see [`super::soft_purge`]); returns how many it marked. Fetches already under way
+    /// do not store their answers (they may predate the change), and the hit path's remembered
+    /// answers are outdated, as by a purge.
+    pub(super) fn mark_stale_where(
+        &self,
+        predicate: impl Fn(&str, &CachedResponse) -> bool,
+    ) -> u64 {
+        self.inner.generation.fetch_add(1, Ordering::SeqCst);
+        let now = Instant::now();
+        let mut marked = 0;
+        for entries in self.inner.all_entries() {
+            for (key, entry) in entries.iter() {
+                if predicate(&key, &entry) && entry.mark_stale(now) {
+                    marked += 1;
+                }
+            }
+        }
+        self.inner.epochs.bump_all();
+        marked
     }
 
     async fn purge_where(
@@ -1267,6 +1359,37 @@ impl EdgeCache {
         }
     }
 
+    /// Lookups since start over every route: `served` counts hits and stale-while-revalidate
+    /// answers, not stale-if-error (an outage served is not a hit), for the fleet's recent
+    /// hit ratio.
+    pub fn lookup_totals(&self) -> crate::coordination::replicas::heartbeat::LookupTotals {
+        let count = |counters: &RouteCounters, state: CacheState| {
+            CacheState::ALL
+                .iter()
+                .position(|known| *known == state)
+                .map_or(0, |index| counters.counts[index].load(Ordering::Relaxed))
+        };
+        let mut totals = crate::coordination::replicas::heartbeat::LookupTotals::default();
+        for counters in &self.inner.counters {
+            totals.served += count(counters, CacheState::Hit) + count(counters, CacheState::Stale);
+            totals.lookups += CacheState::ALL
+                .iter()
+                .map(|state| count(counters, *state))
+                .sum::<u64>();
+        }
+        totals
+    }
+
+    /// The byte budgets L1 enforces (its three storages', fixed when they were built; a reload
+    /// does not change them).
+    pub fn enforced_capacity_bytes(&self) -> u64 {
+        self.inner
+            .all_entries()
+            .iter()
+            .filter_map(|entries| entries.policy().max_capacity())
+            .sum()
+    }
+
     /// The documents remembered in both budgets of remembered answers.
     fn document_count(&self) -> u64 {
         let documents = [&self.inner.remembered, &self.inner.remembered_searches]
@@ -1312,6 +1435,39 @@ fn unix_ms_at(instant: Instant, now: Instant) -> u64 {
 
 /// An L2 read's entry, and whether L2 held one a purge had outdated.
 type L2Found = (Option<Arc<CachedResponse>>, bool);
+
+/// The purge of `tags`, each as the purge API spells it (`product:summit lr`) or as
+/// `Surrogate-Key` writes it (`product:summit%20lr`): both name the same entries.
+pub fn tags_purge(tags: &[String]) -> Purge {
+    let mut purged: Vec<String> = Vec::with_capacity(tags.len());
+    for tag in tags {
+        let tag = tag.trim().to_lowercase();
+        let decoded = super::http::surrogate_key_tag(&tag);
+        // both spellings when they differ: a tag that holds `%20` itself is purged too
+        for name in [decoded, tag] {
+            if !purged.contains(&name) {
+                purged.push(name);
+            }
+        }
+    }
+    Purge::Tags(purged)
+}
+
+/// The purge of `keys` (`route:title`, titles normalised like requests' are).
+pub fn keys_purge(keys: &[String]) -> Purge {
+    let keys = keys
+        .iter()
+        .map(|key| match key.split_once(':') {
+            Some((route, title)) => format!(
+                "{}:{}",
+                route.trim().to_lowercase(),
+                super::key::normalise(title)
+            ),
+            None => key.trim().to_lowercase(),
+        })
+        .collect();
+    Purge::Keys(keys)
+}
 
 /// A purge that names nothing (no tag, no key): nothing to share.
 fn is_empty(purge: &Purge) -> bool {

@@ -9,6 +9,7 @@ pub mod duration;
 pub mod effective;
 mod error;
 pub mod fingerprint;
+pub mod fleet;
 mod layers;
 pub mod origin;
 pub mod public;
@@ -75,6 +76,8 @@ pub struct Config {
     pub ssr: crate::ssr::SsrConfig,
     pub uploads: crate::http::uploads::UploadsConfig,
     pub public: PublicConfig,
+    pub fleet: fleet::FleetConfig,
+    pub content: fleet::ContentConfig,
     /// Not configuration: where each value came from, recorded by the loader (empty for a
     /// configuration built in code, whose values then all read as defaults). Outside serde, so
     /// it is in neither the fingerprint nor `check-config`'s TOML.
@@ -592,6 +595,8 @@ impl Default for Config {
             ssr: crate::ssr::SsrConfig::default(),
             uploads: crate::http::uploads::UploadsConfig::default(),
             public: PublicConfig::default(),
+            fleet: fleet::FleetConfig::default(),
+            content: fleet::ContentConfig::default(),
             origins: Origins::default(),
         }
     }
@@ -890,6 +895,7 @@ impl Config {
             problems.push("telemetry.rum_sample_ratio: must be between 0 and 1".to_owned());
         }
         problems.extend(self.cache.validate());
+        problems.extend(self.fleet.problems());
         let limits = &self.rate_limit;
         for (key, value) in [
             ("auth_per_minute", u64::from(limits.auth_per_minute)),

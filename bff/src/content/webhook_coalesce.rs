@@ -18,30 +18,44 @@ pub const WINDOW: Duration = Duration::from_secs(1);
 const IDLE: Duration = Duration::from_secs(600);
 
 /// The purge state of one tag set.
-#[derive(Debug, Default)]
-struct TagSet {
+#[derive(Debug)]
+struct TagSet<T> {
     /// Tickets handed out: one per webhook that arrived.
     arrived: AtomicU64,
     /// Held by the purge in progress (and its wait for the window).
-    done: tokio::sync::Mutex<Done>,
+    done: tokio::sync::Mutex<Done<T>>,
+}
+
+impl<T> Default for TagSet<T> {
+    fn default() -> Self {
+        Self {
+            arrived: AtomicU64::new(0),
+            done: tokio::sync::Mutex::new(Done {
+                covered: 0,
+                answer: None,
+                at: None,
+            }),
+        }
+    }
 }
 
 /// The last purge of a tag set.
-#[derive(Debug, Default)]
-struct Done {
+#[derive(Debug)]
+struct Done<T> {
     /// The last ticket it covered.
     covered: u64,
-    purged: u64,
+    /// What it answered.
+    answer: Option<T>,
     at: Option<tokio::time::Instant>,
 }
 
-/// The coalescer: one `TagSet` per set of tags named.
+/// The coalescer: one `TagSet` per set of tags named; `T` is a purge's answer.
 #[derive(Debug, Clone)]
-pub struct Coalescer {
-    sets: moka::sync::Cache<String, Arc<TagSet>>,
+pub struct Coalescer<T: Clone + Send + Sync + 'static = u64> {
+    sets: moka::sync::Cache<String, Arc<TagSet<T>>>,
 }
 
-impl Default for Coalescer {
+impl<T: Clone + Send + Sync + 'static> Default for Coalescer<T> {
     fn default() -> Self {
         Self {
             sets: moka::sync::Cache::builder()
@@ -53,19 +67,20 @@ impl Default for Coalescer {
 }
 
 /// What a webhook's purge came to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Outcome {
-    pub purged: u64,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome<T> {
+    pub answer: T,
     /// Another webhook's purge (started after this one arrived) covered this one.
     pub coalesced: bool,
 }
 
-impl Coalescer {
-    /// Runs `purge` for `tags`, or answers with the result of the purge that covered it.
-    pub async fn purge<F, Fut>(&self, tags: &[String], purge: F) -> Outcome
+impl<T: Clone + Send + Sync + 'static> Coalescer<T> {
+    /// Runs `purge` for `tags` (which may name the purge's mode too: a soft and a hard purge
+    /// of one set are not one purge), or answers with the result of the purge that covered it.
+    pub async fn purge<F, Fut>(&self, tags: &[String], purge: F) -> Outcome<T>
     where
         F: FnOnce() -> Fut,
-        Fut: Future<Output = u64>,
+        Fut: Future<Output = T>,
     {
         let key = tags
             .iter()
@@ -77,9 +92,11 @@ impl Coalescer {
         let set = self.sets.get_with(key, || Arc::new(TagSet::default()));
         let ticket = set.arrived.fetch_add(1, Ordering::AcqRel) + 1;
         let mut done = set.done.lock().await;
-        if done.covered >= ticket {
+        if done.covered >= ticket
+            && let Some(answer) = &done.answer
+        {
             return Outcome {
-                purged: done.purged,
+                answer: answer.clone(),
                 coalesced: true,
             };
         }
@@ -87,14 +104,14 @@ impl Coalescer {
             tokio::time::sleep_until(at + WINDOW).await;
         }
         let covered = set.arrived.load(Ordering::Acquire);
-        let purged = purge().await;
+        let answer = purge().await;
         *done = Done {
             covered,
-            purged,
+            answer: Some(answer.clone()),
             at: Some(tokio::time::Instant::now()),
         };
         Outcome {
-            purged,
+            answer,
             coalesced: false,
         }
     }
@@ -106,7 +123,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_burst_for_the_same_tags_purges_at_most_twice() {
-        let coalescer = Coalescer::default();
+        let coalescer = Coalescer::<u64>::default();
         let purges = Arc::new(AtomicU64::new(0));
         let tags = vec!["product:summit lr".to_owned(), "search".to_owned()];
         let burst: Vec<_> = (0..20)
@@ -124,7 +141,7 @@ mod tests {
             })
             .collect();
         for webhook in burst {
-            assert_eq!(webhook.await.ok().map(|outcome| outcome.purged), Some(1));
+            assert_eq!(webhook.await.ok().map(|outcome| outcome.answer), Some(1));
         }
         let count = purges.load(Ordering::Acquire);
         assert!((1..=2).contains(&count), "{count} purges");
@@ -133,7 +150,7 @@ mod tests {
         assert_eq!(
             later,
             Outcome {
-                purged: 3,
+                answer: 3,
                 coalesced: false
             }
         );

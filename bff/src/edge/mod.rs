@@ -2,6 +2,7 @@
 //! loop, the storefront service with its hit path for remembered cache answers, and the web
 //! app's files.
 
+pub mod fleet_figures;
 pub mod hit_path;
 pub mod serve;
 pub mod server;

@@ -22,6 +22,8 @@ use crate::content::dealers::Dealers;
 use crate::content::geo::Geocoder;
 use crate::content::tiles::{TileProvider, Tiles};
 use crate::coordination::replica_identity::ReplicaIdentity;
+use crate::coordination::replicas::fleet::Fleet;
+use crate::coordination::replicas::purge_log::PurgeLog;
 use crate::coordination::replicas::{Redis, Tiers};
 use crate::edge::web_assets::WebAssets;
 use crate::http::rate_limit::ClientRateLimit;
@@ -95,7 +97,8 @@ pub struct AppState {
     /// The per-client-IP limit on search (in Redis too when configured).
     pub search_rate_limit: Arc<ClientRateLimit>,
     /// The content webhook's purges, coalesced per tag set.
-    pub webhook_purges: crate::content::webhook_coalesce::Coalescer,
+    pub webhook_purges:
+        crate::content::webhook_coalesce::Coalescer<crate::cache::purge_fanout::PurgeAnswer>,
     /// 404 answers per client IP on the product and collection routes, API and documents.
     pub not_found_limit: Arc<crate::http::rate_limit::not_found::NotFoundLimit>,
     /// Sign-in failures per account, whatever the address (in Redis too when configured).
@@ -107,6 +110,10 @@ pub struct AppState {
     pub config_path: Option<PathBuf>,
     /// Who this replica is to the others (purge receipts, the fleet) and to operators.
     pub replica: Arc<ReplicaIdentity>,
+    /// The replicas' heartbeats: `GET /admin/fleet`, and who is expected to confirm a purge.
+    pub fleet: Arc<Fleet>,
+    /// The recent purges, across the fleet when Redis is configured.
+    pub purge_log: Arc<PurgeLog>,
     /// Redis, when `[redis]` is set: what the replicas share (see [`crate::coordination::replicas`]).
     pub redis: Option<Redis>,
     /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
@@ -207,6 +214,16 @@ impl AppState {
             &replica,
         );
         cache.listen_for_purges(shutdown.clone());
+        let fleet = Arc::new(Fleet::new(
+            redis.clone(),
+            replica.clone(),
+            config.fleet.clone(),
+        ));
+        fleet.spawn_heartbeats(
+            crate::edge::fleet_figures::source(cache.clone(), web.clone(), config.clone()),
+            shutdown.clone(),
+        );
+        let purge_log = Arc::new(PurgeLog::new(redis.clone(), config.fleet.recent_purges));
         let tile_cache = EdgeCache::new(tile_cache_config(&config.cache), metrics.clone());
         let tiles = tile_provider(&config, &secrets, sandbox_origin, metrics.clone())?;
         let sealer = Sealer::new(&secrets.session_keys).ok_or_else(|| {
@@ -271,6 +288,8 @@ impl AppState {
             search_rate_limit,
             not_found_limit,
             webhook_purges: crate::content::webhook_coalesce::Coalescer::default(),
+            fleet,
+            purge_log,
             sign_in_failures,
             idempotency,
             gateway,
@@ -331,6 +350,7 @@ impl AppState {
             },
         );
         let in_force = &reloaded.in_force;
+        self.fleet.note_reload();
         // Keys only, never values: a URL may carry a credential.
         let pending = EffectiveConfig::of(in_force, &self.secrets).pending_restart;
         let summary = if pending.is_empty() {

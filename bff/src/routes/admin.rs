@@ -2,11 +2,14 @@
 //! API (admin bearer token): cache statistics and purges, the effective configuration and its
 //! reload, and the content service's publish webhook (its own shared secret).
 
-use crate::coordination::replicas::replication::Replication;
+use crate::cache::purge_fanout::{FanOut, Origin, PurgeAnswer, purge_with_receipts};
+use crate::cache::purge_receipt::{PurgeOrder, new_purge_id};
+use crate::cache::store::{keys_purge, tags_purge};
+use crate::coordination::replicas::purge_bus::{Purge, PurgeMode};
 use axum::Json;
 use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::extract::{Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -29,7 +32,9 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
         .route("/cache/purge", post(purge))
         .route("/cache/explain", get(super::admin_cache_explain::explain))
         .route("/cache/top", get(super::admin_cache_explain::top))
+        .route("/cache/purges", get(recent_purges))
         .route("/config", get(effective_config))
+        .route("/fleet", get(fleet))
         .route("/config/reload", post(reload))
         .route("/web/rollout", get(rollout_window))
         .route("/web/rollout/close", post(close_rollout_window))
@@ -127,7 +132,8 @@ async fn upstreams(State(state): State<SharedState>) -> Response {
     Json(serde_json::json!({ "upstreams": breakers })).into_response()
 }
 
-/// `{"tags": [...]}`, `{"keys": ["product:summit lr"]}` or `{"all": true}`.
+/// `{"tags": [...]}`, `{"keys": ["product:summit lr"]}` or `{"all": true}`, with an optional
+/// `"mode": "soft"|"hard"` (default hard).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PurgeRequest {
@@ -137,6 +143,85 @@ struct PurgeRequest {
     keys: Vec<String>,
     #[serde(default)]
     all: bool,
+    #[serde(default)]
+    mode: Option<String>,
+}
+
+/// The purge mode `mode` names (hard when absent).
+fn purge_mode(mode: Option<&str>) -> Result<PurgeMode, ApiError> {
+    match mode.map(str::trim) {
+        None | Some("hard") => Ok(PurgeMode::Hard),
+        Some("soft") => Ok(PurgeMode::Soft),
+        Some(_) => Err(ApiError::BadRequest {
+            code: "invalid_mode",
+            detail: "mode: must be \"soft\" or \"hard\".".to_owned(),
+        }),
+    }
+}
+
+/// A purge's answer as HTTP: 200 once every replica known confirmed it (or there is no other),
+/// 202 when it is not confirmed everywhere (`fanOut` `partial`: some replicas did not confirm in
+/// time; `pending`: Redis did not take it, so it is kept and replayed when Redis returns).
+fn purge_response(answer: &PurgeAnswer, extra: serde_json::Value) -> Response {
+    let status = if answer.fan_out.confirmed() {
+        StatusCode::OK
+    } else {
+        StatusCode::ACCEPTED
+    };
+    let mut body = serde_json::to_value(answer).unwrap_or_default();
+    if let (Some(body), serde_json::Value::Object(extra)) = (body.as_object_mut(), extra) {
+        body.extend(extra);
+    }
+    let mut response = (status, Json(body)).into_response();
+    if answer.fan_out == FanOut::Pending {
+        // When to look again: the replay runs once the purge channel is joined again.
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    }
+    response
+}
+
+/// `GET /admin/fleet`: every replica's last heartbeat, with build and config drift and the
+/// silent ones flagged.
+async fn fleet(State(state): State<SharedState>) -> Response {
+    Json(state.fleet.view().await).into_response()
+}
+
+/// `?limit=` (default 20) and `?tag=` (only the purges that named that tag).
+#[derive(Debug, Deserialize)]
+struct RecentPurgesQuery {
+    #[serde(default)]
+    limit: Option<usize>,
+    #[serde(default)]
+    tag: Option<String>,
+}
+
+/// `GET /admin/cache/purges`: the recent purges, newest first.
+async fn recent_purges(
+    State(state): State<SharedState>,
+    Query(query): Query<RecentPurgesQuery>,
+) -> Response {
+    let limit = query.limit.unwrap_or(20);
+    let purges = match &query.tag {
+        Some(tag) => {
+            let tags = [tag.trim().to_lowercase()];
+            state
+                .purge_log
+                .recent_purges(usize::MAX)
+                .await
+                .into_iter()
+                .filter(|record| {
+                    record.what.iter().any(|purge| {
+                        matches!(purge, Purge::Tags(named) if named.iter().any(|named| tags.contains(named)))
+                    })
+                })
+                .take(limit)
+                .collect()
+        }
+        None => state.purge_log.recent_purges(limit).await,
+    };
+    Json(serde_json::json!({ "purges": purges })).into_response()
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ApiError> {
@@ -148,28 +233,45 @@ fn parse<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ApiError> {
 
 async fn purge(State(state): State<SharedState>, body: Bytes) -> Result<Response, ApiError> {
     let request: PurgeRequest = parse(&body)?;
-    let report = if request.all {
-        state.cache.purge_all().await
-    } else if request.keys.is_empty() && !request.tags.is_empty() {
-        state.cache.purge_tags(&request.tags).await
-    } else if request.tags.is_empty() && !request.keys.is_empty() {
-        state.cache.purge_keys(&request.keys).await
-    } else if !request.tags.is_empty() {
-        state.cache.purge_tags(&request.tags).await + state.cache.purge_keys(&request.keys).await
+    let mode = purge_mode(request.mode.as_deref())?;
+    let id = new_purge_id();
+    let order = |purge| PurgeOrder {
+        id: id.clone(),
+        purge,
+        mode,
+    };
+    let mut orders = Vec::new();
+    if request.all {
+        orders.push(order(Purge::All));
     } else {
+        if !request.tags.is_empty() {
+            orders.push(order(tags_purge(&request.tags)));
+        }
+        if !request.keys.is_empty() {
+            orders.push(order(keys_purge(&request.keys)));
+        }
+    }
+    if orders.is_empty() {
         return Err(ApiError::BadRequest {
             code: "nothing_to_purge",
             detail: "Give tags, keys, or all: true.".to_owned(),
         });
-    };
-    let purged = report.purged;
-    tracing::info!(purged, replication = ?report.replication, tags = ?request.tags, keys = ?request.keys, all = request.all, "cache purged");
-    Ok(Json(Purged {
-        purged,
-        replication: Some(report.replication),
-        ..Purged::default()
-    })
-    .into_response())
+    }
+    let answer = purge_with_receipts(
+        &state.cache,
+        &state.fleet,
+        &state.purge_log,
+        &orders,
+        Origin {
+            source: "admin".to_owned(),
+        },
+    )
+    .await;
+    tracing::info!(id = %answer.id, mode = mode.as_str(), purged = answer.purged,
+        replicas = answer.receipts.len(), missing = ?answer.missing,
+        fan_out = answer.fan_out.as_str(), replication = ?answer.replication,
+        tags = ?request.tags, keys = ?request.keys, all = request.all, "cache purged");
+    Ok(purge_response(&answer, serde_json::json!({})))
 }
 
 async fn reload(State(state): State<SharedState>) -> Result<Response, ApiError> {
@@ -186,23 +288,12 @@ async fn reload(State(state): State<SharedState>) -> Result<Response, ApiError> 
     }
 }
 
-/// A purge's answer.
+/// The answer to a webhook that purges nothing.
 #[derive(Debug, Default, Serialize)]
 struct Purged {
     purged: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    tags: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     ignored: Option<String>,
-    /// The purge of another webhook for the same tags, started after this one arrived, did it.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    coalesced: bool,
-    /// Whether the purge's L2 write reached a Redis replica: `acknowledged`, `no_replicas`,
-    /// `unacknowledged` (a failover now would undo it in L2; the replicas' memory of versions
-    /// still refuses the purged entries) or `not_shared` (Redis did not take it; replayed when
-    /// it returns).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    replication: Option<Replication>,
 }
 
 #[derive(Debug, Serialize)]
@@ -261,21 +352,47 @@ async fn content_webhook(
         .into_response());
     };
     let tags: Vec<String> = tags.into_iter().map(String::from).collect();
+    let mode = if state
+        .config
+        .content
+        .webhook
+        .soft_purge_events
+        .contains(&hook.event)
+    {
+        PurgeMode::Soft
+    } else {
+        PurgeMode::Hard
+    };
+    // A soft and a hard purge of one tag set are two purges, not one.
+    let mut coalescing = vec![format!("mode={}", mode.as_str())];
+    coalescing.extend(tags.iter().cloned());
     let outcome = state
         .webhook_purges
-        .purge(&tags, || async {
-            state.cache.purge_tags(&tags).await.purged
+        .purge(&coalescing, || async {
+            let order = PurgeOrder::new(tags_purge(&tags), mode);
+            purge_with_receipts(
+                &state.cache,
+                &state.fleet,
+                &state.purge_log,
+                &[order],
+                Origin {
+                    source: format!("webhook:{}", hook.event),
+                },
+            )
+            .await
         })
         .await;
-    tracing::info!(event = %hook.event, %model, ?tags, purged = outcome.purged,
+    let answer = outcome.answer;
+    tracing::info!(event = %hook.event, %model, ?tags, id = %answer.id, mode = mode.as_str(),
+        purged = answer.purged, fan_out = answer.fan_out.as_str(),
         coalesced = outcome.coalesced, "content webhook");
-    Ok(Json(Purged {
-        purged: outcome.purged,
-        tags: Some(tags),
-        coalesced: outcome.coalesced,
-        ..Purged::default()
-    })
-    .into_response())
+    // `coalesced` only when true: the purge of another webhook for the same tags, started
+    // after this one arrived, did it (its answer is this one's).
+    let mut extra = serde_json::json!({ "tags": tags });
+    if outcome.coalesced {
+        extra["coalesced"] = serde_json::Value::Bool(true);
+    }
+    Ok(purge_response(&answer, extra))
 }
 
 #[cfg(test)]

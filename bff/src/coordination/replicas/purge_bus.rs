@@ -30,12 +30,54 @@ pub enum Purge {
     All,
 }
 
+/// How a purge treats what it names: `hard` removes the entries; `soft` marks them stale, so
+/// the next request is served stale while one refresh runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PurgeMode {
+    #[default]
+    Hard,
+    Soft,
+}
+
+impl PurgeMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Hard => "hard",
+            Self::Soft => "soft",
+        }
+    }
+}
+
+/// One replica's answer to a purge it applied: sent back on the channel to the purge's origin.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Receipt {
+    /// The purge's id (the id of the message that carried it).
+    pub purge_id: String,
+    /// The confirming replica's id, and its pod where known.
+    pub replica: String,
+    #[serde(default)]
+    pub pod: Option<String>,
+    /// The L1 entries it dropped (hard) or marked stale (soft).
+    pub l1_dropped: u64,
+}
+
 /// What the subscriber hands the cache.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BusEvent {
     /// Another replica purged; `version` is what the purge set its versions to in L2 (`None`
-    /// from a replica of an older build).
-    Purge { purge: Purge, version: Option<u64> },
+    /// from a replica of an older build). `id`: the purge's (empty from an older build, which
+    /// wants no receipt); `origin`: the replica to send the receipt to.
+    Purge {
+        purge: Purge,
+        version: Option<u64>,
+        mode: PurgeMode,
+        id: String,
+        origin: String,
+    },
+    /// Another replica confirmed a purge this replica published.
+    Receipt(Receipt),
     /// The channel was joined after a time without it (lost, or not reachable at start):
     /// purges published meanwhile were missed.
     Rejoined,
@@ -67,12 +109,17 @@ struct Legacy {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 enum Kind {
-    /// `purge` was applied to L2, its versions set to `version`.
+    /// `purge` was applied to L2, its versions set to `version`. A build without modes
+    /// ignores `mode` and purges hard: more than asked, never less.
     Purge {
         purge: Purge,
         #[serde(default)]
         version: Option<u64>,
+        #[serde(default)]
+        mode: PurgeMode,
     },
+    /// `receipt` confirms the purge `receipt.purge_id`, for the replica `to` (its origin).
+    Receipt { to: String, receipt: Receipt },
     #[serde(other)]
     Unknown,
 }
@@ -105,28 +152,56 @@ impl PurgeBus {
 
     /// Tells the other replicas; `false` when Redis did not take it (they keep their L1 until
     /// its ttl ends, or until their subscription is renewed).
-    /// `version`: what the purge set its versions to in L2, so the others remember it.
-    pub async fn publish(&self, purge: Purge, version: Option<u64>) -> bool {
+    /// `version`: what the purge set its versions to in L2, so the others remember it; `id`:
+    /// the purge's, which their receipts name.
+    pub async fn publish(
+        &self,
+        id: &str,
+        purge: Purge,
+        version: Option<u64>,
+        mode: PurgeMode,
+    ) -> bool {
         let message = Message {
-            id: uuid::Uuid::new_v4().to_string(),
+            id: id.to_owned(),
             origin: self.replica.clone(),
-            kind: Kind::Purge { purge, version },
+            kind: Kind::Purge {
+                purge,
+                version,
+                mode,
+            },
         };
-        let Ok(payload) = serde_json::to_string(&message) else {
-            return false;
-        };
-        let sent = self
-            .redis
-            .query::<i64>(
-                "purge_publish",
-                redis::cmd("PUBLISH").arg(&self.channel).arg(payload),
-            )
-            .await
-            .is_ok();
+        let sent = self.send(&message, "purge_publish").await;
         if sent {
             self.redis.count(RedisEvent::PurgeSent);
         }
         sent
+    }
+
+    /// Confirms to the replica `to` that this one applied its purge (best effort: a receipt
+    /// lost is a replica named missing, never a purge undone).
+    pub async fn publish_receipt(&self, to: &str, receipt: Receipt) -> bool {
+        let message = Message {
+            id: uuid::Uuid::new_v4().to_string(),
+            origin: self.replica.clone(),
+            kind: Kind::Receipt {
+                to: to.to_owned(),
+                receipt,
+            },
+        };
+        self.send(&message, "purge_receipt").await
+    }
+
+    async fn send(&self, message: &Message, operation: &'static str) -> bool {
+        let Ok(payload) = serde_json::to_string(message) else {
+            return false;
+        };
+        self.redis
+            .query::<i64>(
+                operation,
+                redis::cmd("PUBLISH").arg(&self.channel).arg(payload),
+            )
+            .await
+            .is_ok()
     }
 
     /// Listens until `stop`: every purge from another replica, and every (re)subscription, goes
@@ -162,7 +237,9 @@ impl PurgeBus {
                             };
                             let Some(message) = message else { break };
                             if let Some(event) = bus.decode(&message) {
-                                bus.redis.count(RedisEvent::PurgeReceived);
+                                if matches!(event, BusEvent::Purge { .. }) {
+                                    bus.redis.count(RedisEvent::PurgeReceived);
+                                }
                                 handler(event).await;
                             }
                         }
@@ -217,6 +294,7 @@ impl PurgeBus {
                 kind: Kind::Purge {
                     purge: legacy.purge,
                     version: None,
+                    mode: PurgeMode::Hard,
                 },
             },
             Err(error) => {
@@ -228,7 +306,21 @@ impl PurgeBus {
             return None;
         }
         match message.kind {
-            Kind::Purge { purge, version } => Some(BusEvent::Purge { purge, version }),
+            Kind::Purge {
+                purge,
+                version,
+                mode,
+            } => Some(BusEvent::Purge {
+                purge,
+                version,
+                mode,
+                id: message.id,
+                origin: message.origin,
+            }),
+            // Receipts for other replicas' purges are not this one's business.
+            Kind::Receipt { to, receipt } => {
+                (to == self.replica).then_some(BusEvent::Receipt(receipt))
+            }
             Kind::Unknown => {
                 tracing::debug!(id = %message.id, "purge channel message of an unknown kind ignored");
                 None
