@@ -5,6 +5,8 @@
 mod common;
 
 mod abuse;
+mod admin_cli;
+mod admin_tokens;
 mod account;
 mod binary;
 mod cache_l2_documents;
@@ -33,6 +35,7 @@ mod not_found_budget;
 mod openapi;
 mod oversized_bodies;
 mod reliability;
+mod replicas_admin_audit;
 mod replicas_cache;
 mod replicas_checkout;
 mod replicas_cluster;
