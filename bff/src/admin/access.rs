@@ -35,7 +35,10 @@ impl TokensInForce {
     }
 
     /// The tokens file read again; on an error the tokens in force stay.
-    pub fn reload(&self, check: impl Fn(&AdminTokens) -> Result<(), ConfigError>) -> Result<(), ConfigError> {
+    pub fn reload(
+        &self,
+        check: impl Fn(&AdminTokens) -> Result<(), ConfigError>,
+    ) -> Result<(), ConfigError> {
         let fresh = self.current().reloaded()?;
         check(&fresh)?;
         *self
@@ -81,7 +84,8 @@ pub async fn authenticate(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let identity = bearer_token(request.headers()).and_then(|token| tokens.current().identify(token));
+    let identity =
+        bearer_token(request.headers()).and_then(|token| tokens.current().identify(token));
     match identity {
         Some(identity) => {
             request.extensions_mut().insert(identity);
@@ -155,8 +159,17 @@ mod tests {
 
     #[test]
     fn the_bearer_scheme_is_case_insensitive() {
-        for value in ["Bearer s3cret", "bearer s3cret", "BEARER s3cret", "bEaReR  s3cret"] {
-            assert_eq!(bearer_token(&authorization(value)), Some("s3cret"), "{value}");
+        for value in [
+            "Bearer s3cret",
+            "bearer s3cret",
+            "BEARER s3cret",
+            "bEaReR  s3cret",
+        ] {
+            assert_eq!(
+                bearer_token(&authorization(value)),
+                Some("s3cret"),
+                "{value}"
+            );
         }
         for value in ["Basic s3cret", "Bearers3cret", "s3cret"] {
             assert_eq!(bearer_token(&authorization(value)), None, "{value}");

@@ -179,7 +179,12 @@ pub fn admin_url(args: &AdminArgs, admin_listen: Option<SocketAddr>) -> Result<U
     }
     let text = admin_listen.map_or_else(
         || DEFAULT_ADMIN_URL.to_owned(),
-        |listen| format!("http://{}", crate::observe::healthcheck::local_target(listen)),
+        |listen| {
+            format!(
+                "http://{}",
+                crate::observe::healthcheck::local_target(listen)
+            )
+        },
     );
     Url::parse(&text).map_err(|err| format!("admin URL {text}: {err}"))
 }
@@ -193,7 +198,10 @@ fn token(args: &AdminArgs) -> Result<String, String> {
     };
     let token = if let Some(path) = &args.token_file {
         read(path, "--token-file")?
-    } else if let Some(token) = std::env::var("BFF_ADMIN_TOKEN").ok().filter(|t| !t.is_empty()) {
+    } else if let Some(token) = std::env::var("BFF_ADMIN_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty())
+    {
         token
     } else if let Some(path) = std::env::var_os("BFF_ADMIN_TOKEN_FILE") {
         read(std::path::Path::new(&path), "BFF_ADMIN_TOKEN_FILE")?
@@ -322,7 +330,9 @@ mod tests {
         };
         assert!(nothing.call().is_err());
         assert_eq!(
-            AdminCommand::Audit { limit: Some(5) }.call().map(|call| call.target),
+            AdminCommand::Audit { limit: Some(5) }
+                .call()
+                .map(|call| call.target),
             Ok("/admin/audit?limit=5".to_owned())
         );
     }

@@ -62,7 +62,9 @@ impl Scopes {
 
     /// The scopes in their declared order.
     pub fn iter(self) -> impl Iterator<Item = Scope> {
-        Scope::ALL.into_iter().filter(move |scope| self.contains(*scope))
+        Scope::ALL
+            .into_iter()
+            .filter(move |scope| self.contains(*scope))
     }
 }
 

@@ -241,17 +241,23 @@ impl NamedToken {
 
 /// The named tokens of `path`: JSON when it starts with `{`, else TOML.
 fn read_file(path: &Path) -> Result<Vec<NamedToken>, ConfigError> {
-    let at = |detail: String| ConfigError(format!("{TOKENS_FILE_ENV} ({}): {detail}", path.display()));
+    let at =
+        |detail: String| ConfigError(format!("{TOKENS_FILE_ENV} ({}): {detail}", path.display()));
     let text = std::fs::read_to_string(path).map_err(|err| at(format!("cannot read it: {err}")))?;
     // The parsers' messages only: their snippets of the source could show a token.
     let file: TokensFile = if text.trim_start().starts_with('{') {
-        serde_json::from_str(&text)
-            .map_err(|err| at(format!("line {}: not valid: {}", err.line(), json_message(&err))))?
+        serde_json::from_str(&text).map_err(|err| {
+            at(format!(
+                "line {}: not valid: {}",
+                err.line(),
+                json_message(&err)
+            ))
+        })?
     } else {
         toml::from_str(&text).map_err(|err| {
-            let line = err
-                .span()
-                .map_or(0, |span| text[..span.start.min(text.len())].lines().count().max(1));
+            let line = err.span().map_or(0, |span| {
+                text[..span.start.min(text.len())].lines().count().max(1)
+            });
             at(format!("line {line}: not valid: {}", err.message()))
         })?
     };
@@ -333,12 +339,18 @@ mod tests {
         let single = SecretString::from("the-single-token");
         let tokens = AdminTokens::load(Some(&single), Some(tokens_file.path()))
             .unwrap_or_else(|err| unreachable!("{err}"));
-        let dashboards = tokens.identify("dashboards-token").unwrap_or_else(|| unreachable!());
+        let dashboards = tokens
+            .identify("dashboards-token")
+            .unwrap_or_else(|| unreachable!());
         assert_eq!(&*dashboards.name, "dashboards");
         assert!(dashboards.may(Scope::Read) && !dashboards.may(Scope::Purge));
-        let cms = tokens.identify("cms-token").unwrap_or_else(|| unreachable!());
+        let cms = tokens
+            .identify("cms-token")
+            .unwrap_or_else(|| unreachable!());
         assert!(cms.may(Scope::Purge) && !cms.may(Scope::Config));
-        let admin = tokens.identify("the-single-token").unwrap_or_else(|| unreachable!());
+        let admin = tokens
+            .identify("the-single-token")
+            .unwrap_or_else(|| unreachable!());
         assert_eq!(admin, AdminIdentity::new("admin", Scopes::all()));
         assert!(tokens.identify("sha256:{digest}").is_none());
         assert!(tokens.identify("cms-token ").is_none());
@@ -348,21 +360,42 @@ mod tests {
 
     #[test]
     fn json_works_too_and_errors_name_the_entry_never_the_token() {
-        let tokens_file = file(r#"{"tokens": [{"name": "ops", "scopes": ["rollout"], "token": "ops-token"}]}"#);
-        let tokens = AdminTokens::load(None, Some(tokens_file.path())).unwrap_or_else(|err| unreachable!("{err}"));
-        assert!(tokens.identify("ops-token").is_some_and(|ops| ops.may(Scope::Rollout)));
+        let tokens_file =
+            file(r#"{"tokens": [{"name": "ops", "scopes": ["rollout"], "token": "ops-token"}]}"#);
+        let tokens = AdminTokens::load(None, Some(tokens_file.path()))
+            .unwrap_or_else(|err| unreachable!("{err}"));
+        assert!(
+            tokens
+                .identify("ops-token")
+                .is_some_and(|ops| ops.may(Scope::Rollout))
+        );
 
         for (text, expected) in [
-            ("[[tokens]]\nname = \"a\"\nscopes = [\"purge-everything-secret\"]\ntoken = \"x\"\n", "unknown scope"),
-            ("[[tokens]]\nname = \"a b\"\nscopes = [\"read\"]\ntoken = \"hunter2-secret\"\n", "tokens[0]: name"),
-            ("[[tokens]]\nname = \"a\"\nscopes = []\ntoken = \"hunter2-secret\"\n", "scopes: at least one"),
-            ("[[tokens]]\nname = \"a\"\nscopes = [\"read\"]\ntoken = \"sha256:hunter2-secret\"\n", "64 hex digits"),
+            (
+                "[[tokens]]\nname = \"a\"\nscopes = [\"purge-everything-secret\"]\ntoken = \"x\"\n",
+                "unknown scope",
+            ),
+            (
+                "[[tokens]]\nname = \"a b\"\nscopes = [\"read\"]\ntoken = \"hunter2-secret\"\n",
+                "tokens[0]: name",
+            ),
+            (
+                "[[tokens]]\nname = \"a\"\nscopes = []\ntoken = \"hunter2-secret\"\n",
+                "scopes: at least one",
+            ),
+            (
+                "[[tokens]]\nname = \"a\"\nscopes = [\"read\"]\ntoken = \"sha256:hunter2-secret\"\n",
+                "64 hex digits",
+            ),
             (
                 "[[tokens]]\nname = \"a\"\nscopes = [\"read\"]\ntoken = \"hunter2-secret\"\n\
                  [[tokens]]\nname = \"b\"\nscopes = [\"read\"]\ntoken = \"hunter2-secret\"\n",
                 "same token",
             ),
-            ("{\"tokens\": [{\"name\": \"a\", \"scopes\": [\"read\"], \"token\": 5, \"x\": \"hunter2-secret\"}]}", "not a tokens file"),
+            (
+                "{\"tokens\": [{\"name\": \"a\", \"scopes\": [\"read\"], \"token\": 5, \"x\": \"hunter2-secret\"}]}",
+                "not a tokens file",
+            ),
         ] {
             let tokens_file = file(text);
             let err = AdminTokens::load(None, Some(tokens_file.path()))
@@ -376,12 +409,19 @@ mod tests {
 
     #[test]
     fn a_reload_reads_the_file_again_and_keeps_the_single_token() {
-        let tokens_file = file("[[tokens]]\nname = \"a\"\nscopes = [\"read\"]\ntoken = \"first\"\n");
+        let tokens_file =
+            file("[[tokens]]\nname = \"a\"\nscopes = [\"read\"]\ntoken = \"first\"\n");
         let single = SecretString::from("single");
-        let tokens = AdminTokens::load(Some(&single), Some(tokens_file.path())).unwrap_or_else(|err| unreachable!("{err}"));
-        std::fs::write(tokens_file.path(), "[[tokens]]\nname = \"a\"\nscopes = [\"read\"]\ntoken = \"second\"\n")
-            .unwrap_or_else(|_| unreachable!());
-        let reloaded = tokens.reloaded().unwrap_or_else(|err| unreachable!("{err}"));
+        let tokens = AdminTokens::load(Some(&single), Some(tokens_file.path()))
+            .unwrap_or_else(|err| unreachable!("{err}"));
+        std::fs::write(
+            tokens_file.path(),
+            "[[tokens]]\nname = \"a\"\nscopes = [\"read\"]\ntoken = \"second\"\n",
+        )
+        .unwrap_or_else(|_| unreachable!());
+        let reloaded = tokens
+            .reloaded()
+            .unwrap_or_else(|err| unreachable!("{err}"));
         assert!(reloaded.identify("first").is_none());
         assert!(reloaded.identify("second").is_some());
         assert!(reloaded.identify("single").is_some());

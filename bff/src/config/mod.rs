@@ -112,6 +112,9 @@ pub struct ServerConfig {
     pub max_connections_per_ip: usize,
 }
 
+/// The audit log's default bound (`admin.audit_entries`): older records are dropped first.
+pub const DEFAULT_AUDIT_ENTRIES: usize = 1_000;
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AdminConfig {
@@ -633,7 +636,7 @@ impl Default for AdminConfig {
             header_read_timeout: Duration::from_secs(10),
             max_connections_per_ip: 32,
             request_timeout: Duration::from_secs(30),
-            audit_entries: crate::admin::audit::log::DEFAULT_AUDIT_ENTRIES,
+            audit_entries: DEFAULT_AUDIT_ENTRIES,
         }
     }
 }

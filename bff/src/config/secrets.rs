@@ -350,7 +350,8 @@ impl fmt::Display for Secrets {
                 .admin_tokens
                 .identities()
                 .map(|identity| {
-                    let scopes: Vec<&str> = identity.scopes.iter().map(|scope| scope.as_str()).collect();
+                    let scopes: Vec<&str> =
+                        identity.scopes.iter().map(|scope| scope.as_str()).collect();
                     format!("{} [{}]", identity.name, scopes.join(", "))
                 })
                 .collect();

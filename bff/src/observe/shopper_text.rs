@@ -43,14 +43,18 @@ pub fn redact(text: &str) -> Cow<'_, str> {
 /// A path (or an absolute URL up to its query) whose `/search/<term>` segment is hashed.
 fn redact_search_path(url: &str) -> Cow<'_, str> {
     // After the scheme and authority, if any: the path is from the first `/` past `//`.
-    let path_start = url
-        .find("://")
-        .map_or(0, |scheme| url[scheme + 3..].find('/').map_or(url.len(), |slash| scheme + 3 + slash));
+    let path_start = url.find("://").map_or(0, |scheme| {
+        url[scheme + 3..]
+            .find('/')
+            .map_or(url.len(), |slash| scheme + 3 + slash)
+    });
     let path = &url[path_start..];
     let Some(rest) = path.strip_prefix("/search/") else {
         return Cow::Borrowed(url);
     };
-    let (term, tail) = rest.split_once('/').map_or((rest, ""), |(term, tail)| (term, tail));
+    let (term, tail) = rest
+        .split_once('/')
+        .map_or((rest, ""), |(term, tail)| (term, tail));
     if term.is_empty() {
         return Cow::Borrowed(url);
     }
@@ -69,9 +73,11 @@ fn redact_query(query: &str) -> Cow<'_, str> {
     let pairs: Vec<Cow<'_, str>> = query
         .split('&')
         .map(|pair| match pair.split_once('=') {
-            Some((name, value)) if name == "q" => {
+            Some(("q", value)) => {
                 changed = true;
-                let term = percent_decode_str(&value.replace('+', " ")).decode_utf8_lossy().into_owned();
+                let term = percent_decode_str(&value.replace('+', " "))
+                    .decode_utf8_lossy()
+                    .into_owned();
                 Cow::Owned(format!("q={}", term_hash(&term)))
             }
             _ => Cow::Borrowed(pair),
@@ -92,7 +98,10 @@ mod tests {
     fn a_search_term_is_hashed_wherever_it_is_written() {
         let hash = term_hash("red boots");
         assert_eq!(hash.len(), "sha256:".len() + 12);
-        assert_eq!(redact("/api/search?q=Red+Boots&page=2"), format!("/api/search?q={hash}&page=2"));
+        assert_eq!(
+            redact("/api/search?q=Red+Boots&page=2"),
+            format!("/api/search?q={hash}&page=2")
+        );
         assert_eq!(redact("/search/red%20boots"), format!("/search/{hash}"));
         assert_eq!(
             redact("https://shop.example/search/RED%20BOOTS?utm=x"),
@@ -103,7 +112,12 @@ mod tests {
 
     #[test]
     fn text_without_a_search_term_is_unchanged() {
-        for text in ["/products/summit%20lr", "product:summit lr", "/api/pages/home?preview=1", "https://shop.example/search"] {
+        for text in [
+            "/products/summit%20lr",
+            "product:summit lr",
+            "/api/pages/home?preview=1",
+            "https://shop.example/search",
+        ] {
             assert!(matches!(redact(text), Cow::Borrowed(_)), "{text}");
         }
     }

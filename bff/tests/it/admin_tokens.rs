@@ -68,21 +68,37 @@ async fn admin_tokens_scopes_refuse_and_the_audit_log_names_each_caller() {
     let purge = json!({"tags": ["page:home"]});
 
     // read: reads, and is refused a purge naming the scope it lacks
-    let (status, stats) = admin_call(&server, get.clone(), "/admin/cache", Some(READER), None).await;
+    let (status, stats) =
+        admin_call(&server, get.clone(), "/admin/cache", Some(READER), None).await;
     assert_eq!(status, 200, "{stats}");
-    let (status, refused) =
-        admin_call(&server, post.clone(), "/admin/cache/purge", Some(READER), Some(&purge)).await;
+    let (status, refused) = admin_call(
+        &server,
+        post.clone(),
+        "/admin/cache/purge",
+        Some(READER),
+        Some(&purge),
+    )
+    .await;
     assert_eq!(status, 403, "{refused}");
     assert_eq!(refused["code"], "insufficient_scope", "{refused}");
     assert_eq!(refused["requiredScope"], "purge", "{refused}");
-    assert!(refused["detail"].as_str().unwrap().contains("purge"), "{refused}");
+    assert!(
+        refused["detail"].as_str().unwrap().contains("purge"),
+        "{refused}"
+    );
 
     // no token, an unknown one, or the digest itself: 401 (and no one's action)
     for token in [None, Some("not-a-token"), Some("sha256:whatever")] {
         let (status, answer) = admin_call(&server, get.clone(), "/admin/cache", token, None).await;
         assert_eq!(status, 401, "{token:?}: {answer}");
-        let (status, _) =
-            admin_call(&server, post.clone(), "/admin/cache/purge", token, Some(&purge)).await;
+        let (status, _) = admin_call(
+            &server,
+            post.clone(),
+            "/admin/cache/purge",
+            token,
+            Some(&purge),
+        )
+        .await;
         assert_eq!(status, 401, "{token:?}");
     }
 
@@ -97,8 +113,14 @@ async fn admin_tokens_scopes_refuse_and_the_audit_log_names_each_caller() {
     )
     .await;
     assert_eq!(status, 200, "{purged}");
-    let (status, reloaded) =
-        admin_call(&server, post.clone(), "/admin/config/reload", Some(SINGLE), None).await;
+    let (status, reloaded) = admin_call(
+        &server,
+        post.clone(),
+        "/admin/config/reload",
+        Some(SINGLE),
+        None,
+    )
+    .await;
     // no configuration file in this test: a 422, still an action of `admin`
     assert_eq!(status, 422, "{reloaded}");
     let (status, answer) = server
@@ -123,8 +145,14 @@ async fn admin_tokens_scopes_refuse_and_the_audit_log_names_each_caller() {
     assert_eq!(status, 401);
 
     // the audit log, newest first: every change by its caller; reads and refused tokens not
-    let (status, audit) =
-        admin_call(&server, get.clone(), "/admin/audit?limit=50", Some(READER), None).await;
+    let (status, audit) = admin_call(
+        &server,
+        get.clone(),
+        "/admin/audit?limit=50",
+        Some(READER),
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{audit}");
     let entries = audit["entries"].as_array().unwrap();
     let seen: Vec<(&str, &str, u64)> = entries
@@ -147,17 +175,35 @@ async fn admin_tokens_scopes_refuse_and_the_audit_log_names_each_caller() {
         ],
         "{audit}"
     );
-    assert_eq!(entries[3]["result"]["code"], "insufficient_scope", "{audit}");
-    assert_eq!(entries[0]["result"]["tags"], Value::Null, "scalars only: {audit}");
+    assert_eq!(
+        entries[3]["result"]["code"], "insufficient_scope",
+        "{audit}"
+    );
+    assert_eq!(
+        entries[0]["result"]["tags"],
+        Value::Null,
+        "scalars only: {audit}"
+    );
     assert_eq!(entries[0]["arguments"]["body"]["model"], "page", "{audit}");
     assert_eq!(entries[3]["arguments"]["body"], purge, "{audit}");
     // the search term is a hash, in the body's key and the query's URL alike
     let hash = bff::observe::shopper_text::term_hash("red boots");
     let arguments = &entries[2]["arguments"];
-    assert_eq!(arguments["body"]["keys"], json!([format!("search:{hash}")]), "{audit}");
-    assert_eq!(arguments["query"]["url"], format!("/search/{hash}"), "{audit}");
+    assert_eq!(
+        arguments["body"]["keys"],
+        json!([format!("search:{hash}")]),
+        "{audit}"
+    );
+    assert_eq!(
+        arguments["query"]["url"],
+        format!("/search/{hash}"),
+        "{audit}"
+    );
     let text = audit.to_string().to_lowercase();
-    assert!(!text.contains("red boots") && !text.contains("red%20boots"), "{audit}");
+    assert!(
+        !text.contains("red boots") && !text.contains("red%20boots"),
+        "{audit}"
+    );
     // no token in the record
     for token in [READER, PURGER, SINGLE, WEBHOOK_SECRET] {
         assert!(!audit.to_string().contains(token));

@@ -5,9 +5,9 @@
 mod common;
 
 mod abuse;
+mod account;
 mod admin_cli;
 mod admin_tokens;
-mod account;
 mod binary;
 mod cache_l2_documents;
 mod cart;

@@ -62,7 +62,10 @@ async fn replicas_share_a_bounded_audit_log_in_redis() {
         .map(|entry| {
             (
                 entry["actor"].as_str().unwrap().to_owned(),
-                entry["arguments"]["body"]["tags"][0].as_str().unwrap().to_owned(),
+                entry["arguments"]["body"]["tags"][0]
+                    .as_str()
+                    .unwrap()
+                    .to_owned(),
             )
         })
         .collect();

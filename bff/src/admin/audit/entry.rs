@@ -85,7 +85,7 @@ pub fn query_arguments(query: &str) -> Value {
 const MAX_ARGUMENT_BYTES: usize = 4_096;
 
 /// A request body's arguments as recorded: redacted, and cut down to its top-level scalars
-/// (with `"truncated": true`) when larger than [`MAX_ARGUMENT_BYTES`].
+/// (with `"truncated": true`) when larger than 4 KiB.
 pub fn body_arguments(body: Value) -> Value {
     let redacted = redact_arguments(body);
     if redacted.to_string().len() <= MAX_ARGUMENT_BYTES {
@@ -166,7 +166,8 @@ mod tests {
             json!({"id": "p-1", "purged": 3, "detail": "ok"})
         );
         assert_eq!(summarise(b"not json"), json!({}));
-        let large = json!({"event": "entry.update", "model": "page", "entry": {"body": "x".repeat(5_000)}});
+        let large =
+            json!({"event": "entry.update", "model": "page", "entry": {"body": "x".repeat(5_000)}});
         assert_eq!(
             body_arguments(large),
             json!({"event": "entry.update", "model": "page", "truncated": true})

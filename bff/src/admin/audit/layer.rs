@@ -70,7 +70,8 @@ pub async fn record_admin_actions(
         // An answer that cannot be read whole is not sent in part either: the action's status
         // is recorded, the caller told it is unknown.
         Err(err) => (
-            ApiError::Internal(format!("the admin answer could not be read: {err}")).into_response(),
+            ApiError::Internal(format!("the admin answer could not be read: {err}"))
+                .into_response(),
             serde_json::json!({ "unreadable": true }),
         ),
     };

@@ -15,9 +15,6 @@ use super::entry::AuditEntry;
 use crate::coordination::replica_identity::ReplicaIdentity;
 use crate::coordination::replicas::Redis;
 
-/// The default bound (`[admin] audit_entries`): records beyond it are dropped, oldest first.
-pub const DEFAULT_AUDIT_ENTRIES: usize = 1_000;
-
 /// The audit log of this storefront (shared by its replicas through Redis).
 #[derive(Debug)]
 pub struct AuditLog {
@@ -93,7 +90,10 @@ impl AuditLog {
             "admin action"
         );
         {
-            let mut local = self.local.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut local = self
+                .local
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             local.push_front(entry.clone());
             local.truncate(self.bound);
         }
@@ -156,7 +156,10 @@ impl AuditLog {
     }
 
     fn local_entries(&self, limit: usize) -> Vec<AuditEntry> {
-        let local = self.local.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let local = self
+            .local
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         local.iter().take(limit).cloned().collect()
     }
 }
