@@ -215,3 +215,70 @@ async fn admin_tokens_scopes_refuse_and_the_audit_log_names_each_caller() {
     assert_eq!(audit["bound"], 1000, "{audit}");
     server.stop().await;
 }
+
+/// The tokens file is read again on reload: a new token works at once, a removed one is a 401,
+/// and a bad file changes nothing (422, the tokens in force stay).
+#[tokio::test]
+async fn admin_tokens_file_is_read_again_on_reload() {
+    let file = tokens_file();
+    let path = file.path().display().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let config_path = dir.path().join("bff.toml");
+    std::fs::write(&config_path, "").unwrap();
+    let server = common::start_with_path(
+        common::test_config(),
+        &[
+            ("BFF_ADMIN_TOKENS_FILE", &path),
+            ("BFF_ADMIN_TOKEN", SINGLE),
+        ],
+        config_path,
+    )
+    .await;
+    let get = reqwest::Method::GET;
+    let reload = |server: &common::TestServer| {
+        let request = server
+            .client
+            .post(format!("{}/admin/config/reload", server.admin))
+            .bearer_auth(SINGLE);
+        async move { request.send().await.unwrap() }
+    };
+    const ROTATED: &str = "rotated-reader-token-0123456789abcdef012";
+    std::fs::write(
+        file.path(),
+        format!("[[tokens]]\nname = \"reader\"\nscopes = [\"read\"]\ntoken = \"{ROTATED}\"\n"),
+    )
+    .unwrap();
+    let answer = reload(&server).await;
+    assert_eq!(answer.status(), 200, "{:?}", answer.text().await);
+    assert_eq!(
+        admin_call(&server, get.clone(), "/admin/cache", Some(ROTATED), None)
+            .await
+            .0,
+        200
+    );
+    assert_eq!(
+        admin_call(&server, get.clone(), "/admin/cache", Some(READER), None)
+            .await
+            .0,
+        401
+    );
+
+    std::fs::write(file.path(), "[[tokens]]\nname = \"reader\"\n").unwrap();
+    let answer = reload(&server).await;
+    assert_eq!(answer.status(), 422);
+    let problem: Value = answer.json().await.unwrap();
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("BFF_ADMIN_TOKENS_FILE"),
+        "{problem}"
+    );
+    assert_eq!(
+        admin_call(&server, get.clone(), "/admin/cache", Some(ROTATED), None)
+            .await
+            .0,
+        200
+    );
+    server.stop().await;
+}
