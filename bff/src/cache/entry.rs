@@ -275,9 +275,18 @@ fn gzip(body: &[u8]) -> Option<Bytes> {
 }
 
 fn brotli(body: &[u8]) -> Option<Bytes> {
+    brotli_at(body, STORE_BROTLI_QUALITY)
+}
+
+/// Brotli's quality when an answer is stored: about 16 ms for an 80 kB document, paid while a
+/// shopper waits (see [`super::recompress`] for the later, smaller one).
+const STORE_BROTLI_QUALITY: u32 = 9;
+
+/// `body` in brotli at `quality` (0–11), when that is smaller.
+pub(super) fn brotli_at(body: &[u8], quality: u32) -> Option<Bytes> {
     let mut out = Vec::new();
     {
-        let mut writer = brotli::CompressorWriter::new(&mut out, 4096, 9, 22);
+        let mut writer = brotli::CompressorWriter::new(&mut out, 4096, quality, 22);
         writer.write_all(body).ok()?;
     }
     (out.len() < body.len()).then(|| Bytes::from(out))

@@ -200,6 +200,27 @@ impl Default for CacheConfig {
 }
 
 impl CacheConfig {
+    /// The byte budgets' keys under `[cache]`. A cache's storages are sized once, when it is
+    /// built (moka cannot resize one), so a reload does not apply them: they take effect on
+    /// restart.
+    pub const BUDGET_KEYS: [&'static str; 4] = [
+        "capacity_bytes",
+        "search_capacity_bytes",
+        "tile_capacity_bytes",
+        "negative_capacity_bytes",
+    ];
+
+    /// These policies with `running`'s byte budgets: what a running cache can take on reload.
+    pub fn with_budgets_of(self, running: &CacheConfig) -> Self {
+        Self {
+            capacity_bytes: running.capacity_bytes,
+            search_capacity_bytes: running.search_capacity_bytes,
+            tile_capacity_bytes: running.tile_capacity_bytes,
+            negative_capacity_bytes: running.negative_capacity_bytes,
+            ..self
+        }
+    }
+
     /// The longest an entry of any route can live, its jitter and stale windows included:
     /// how long L2's purge versions must outlast the entries recorded under them.
     pub fn longest_entry_lifetime(&self) -> Duration {

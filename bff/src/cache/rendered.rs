@@ -134,6 +134,31 @@ impl Rendered {
         )
     }
 
+    /// The same answer with `brotli` as its brotli variant (the same body, so the same `ETag`
+    /// and headers: `Content-Length` is the body's, set when it is sent).
+    pub(super) fn with_brotli(&self, brotli: Bytes) -> Self {
+        Self {
+            described: self.described.clone(),
+            body: self.body.clone(),
+            gzip: self.gzip.clone(),
+            brotli: Some(brotli),
+            etag: self.etag.clone(),
+            not_modified: self.not_modified.clone(),
+            identity: self.identity.clone(),
+            gzipped: self.gzipped.clone(),
+            brotlied: self.brotlied.clone(),
+            timed: Mutex::new(None),
+            parts: self.parts.clone(),
+            epochs: self.epochs,
+            cache_control: self.cache_control.clone(),
+        }
+    }
+
+    /// The uncompressed body and the length of its brotli variant, if it has one.
+    pub(super) fn body_and_brotli_len(&self) -> (&Bytes, Option<usize>) {
+        (&self.body, self.brotli.as_ref().map(Bytes::len))
+    }
+
     /// The body and its stored variants, as L2 keeps them.
     pub(super) fn stored(&self) -> StoredDocument {
         StoredDocument {

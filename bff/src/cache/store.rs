@@ -17,6 +17,7 @@ use prometheus_client::metrics::counter::Counter;
 
 use super::entry::{CachedResponse, Fetched};
 use super::failure::FetchFailure;
+use super::hit_ratio::{LookupCounts, Ratios, summed};
 use super::key::cache_key;
 use super::l2::{LockAttempt, SharedTier, Written};
 use super::lookup::Lookup;
@@ -121,6 +122,8 @@ struct Inner {
     /// Purges Redis did not take (L2 or the channel) while it was away, applied again when the
     /// purge channel is joined again, so L2 and the other replicas never keep what was purged.
     pending_purges: std::sync::Mutex<Vec<Purge>>,
+    /// One document recompression at a time (see [`super::recompress`]).
+    recompressing: Arc<tokio::sync::Semaphore>,
     /// One L2 read per key in flight on this replica, however many requests missed L1.
     l2_reads: SingleFlight<String, Option<Arc<CachedResponse>>>,
     /// While the purge channel is lost: when it was. Entries stored before then may have been
@@ -252,9 +255,10 @@ pub struct RouteStats {
     pub route: &'static str,
     pub entries: u64,
     pub bytes: u64,
-    pub lookups: HashMap<&'static str, u64>,
-    /// Share of lookups answered from storage (hit, stale, stale-if-error).
-    pub hit_ratio: f64,
+    pub lookups: LookupCounts,
+    /// `hitRatio` (hit and stale) and `staleIfErrorRatio`, apart: see [`super::hit_ratio`].
+    #[serde(flatten)]
+    pub ratios: Ratios,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -277,7 +281,26 @@ pub struct CacheStats {
     /// page and variant asked for.
     pub documents: u64,
     pub in_flight: usize,
+    /// Over every route's lookups: what the dashboard's "Cache hit ratio" panel shows.
+    #[serde(flatten)]
+    pub ratios: Ratios,
     pub routes: Vec<RouteStats>,
+}
+
+impl CacheStats {
+    /// These figures with `route`'s lookups taken from `other` (the tile cache, which counts the
+    /// `tiles` route in a cache of its own), and the ratios over every route again.
+    pub fn with_route_from(mut self, other: &CacheStats, route: RouteKind) -> Self {
+        let theirs = other.routes.iter().find(|r| r.route == route.as_str());
+        if let (Some(theirs), Some(ours)) = (
+            theirs,
+            self.routes.iter_mut().find(|r| r.route == route.as_str()),
+        ) {
+            *ours = theirs.clone();
+        }
+        self.ratios = Ratios::of(&summed(self.routes.iter().map(|r| &r.lookups)));
+        self
+    }
 }
 
 impl EdgeCache {
@@ -319,6 +342,7 @@ impl EdgeCache {
                 epochs: EpochCounters::default(),
                 shared: redis.map(|redis| SharedTier::new(redis, lifetime, replica.id.clone())),
                 pending_purges: std::sync::Mutex::default(),
+                recompressing: Arc::new(tokio::sync::Semaphore::new(1)),
                 l2_reads: SingleFlight::default(),
                 unheard_since: std::sync::Mutex::default(),
                 unheard: std::sync::atomic::AtomicBool::new(false),
@@ -398,21 +422,16 @@ impl EdgeCache {
         self.inner.config()
     }
 
-    /// Swaps in new policies; they apply to entries stored from now on. The capacity is fixed
-    /// at start-up.
+    /// Swaps in new policies; they apply to entries stored from now on. The byte budgets stay
+    /// the ones the storages were built with (see [`CacheConfig::BUDGET_KEYS`]), so
+    /// [`Self::config`] and [`Self::stats`] never report a budget this cache does not enforce.
     pub fn set_config(&self, config: CacheConfig) {
         let mut current = self
             .inner
             .config
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if current.capacity_bytes != config.capacity_bytes
-            || current.search_capacity_bytes != config.search_capacity_bytes
-        {
-            tracing::warn!(
-                "cache.capacity_bytes and cache.search_capacity_bytes changes take effect on restart"
-            );
-        }
+        let config = config.with_budgets_of(&current);
         *current = Arc::new(config);
         drop(current);
         // Remembered answers carry windows from the old policies.
@@ -465,6 +484,35 @@ impl EdgeCache {
         };
         store.insert(key, rendered.clone());
         Some(rendered)
+    }
+
+    /// The permit a document recompression holds while it runs.
+    pub(super) fn recompressing(&self) -> &Arc<tokio::sync::Semaphore> {
+        &self.inner.recompressing
+    }
+
+    /// Puts `better` in place of the document remembered under `key`, if that is still
+    /// `current` (a newer render, or a purge since, wins): `true` when it did.
+    pub(super) fn replace_remembered_document(
+        &self,
+        key: &str,
+        current: &Arc<Rendered>,
+        better: Arc<Rendered>,
+    ) -> bool {
+        use moka::ops::compute::{CompResult, Op};
+        [&self.inner.remembered, &self.inner.remembered_searches]
+            .into_iter()
+            .any(|store| {
+                let result = store
+                    .entry_by_ref(key)
+                    .and_compute_with(|entry| match entry {
+                        Some(entry) if Arc::ptr_eq(entry.value(), current) => {
+                            Op::Put(better.clone())
+                        }
+                        _ => Op::Nop,
+                    });
+                matches!(result, CompResult::ReplacedWith(_))
+            })
     }
 
     /// The remembered document for `key`, if it is still current at `now`: [`Self::remembered`]
@@ -1020,7 +1068,7 @@ impl EdgeCache {
         let routes = RouteKind::ALL
             .iter()
             .map(|route| {
-                let lookups: HashMap<&'static str, u64> = CacheState::ALL
+                let lookups: LookupCounts = CacheState::ALL
                     .iter()
                     .enumerate()
                     .map(|(index, state)| {
@@ -1032,26 +1080,17 @@ impl EdgeCache {
                         (state.as_str(), count)
                     })
                     .collect();
-                let total: u64 = lookups.values().sum();
-                let served: u64 = CacheState::ALL
-                    .iter()
-                    .filter(|state| state.served_from_cache())
-                    .map(|state| lookups.get(state.as_str()).copied().unwrap_or(0))
-                    .sum();
                 let (entries, bytes) = per_route.get(route).copied().unwrap_or_default();
                 RouteStats {
                     route: route.as_str(),
                     entries,
                     bytes,
-                    hit_ratio: if total == 0 {
-                        0.0
-                    } else {
-                        served as f64 / total as f64
-                    },
+                    ratios: Ratios::of(&lookups),
                     lookups,
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let ratios = Ratios::of(&summed(routes.iter().map(|r| &r.lookups)));
         let config = self.config();
         let (entries, bytes) = self.sum_sizes();
         CacheStats {
@@ -1066,6 +1105,7 @@ impl EdgeCache {
             negative_capacity_bytes: config.negative_capacity_bytes,
             documents: self.document_count(),
             in_flight: self.inner.inflight.len(),
+            ratios,
             routes,
         }
     }

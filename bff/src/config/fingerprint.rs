@@ -1,11 +1,14 @@
 //! One name for "the configuration this process runs with", comparable across replicas: the
 //! SHA-256 of the effective configuration (defaults, file and environment merged; secrets are
-//! not part of [`Config`]), over its canonical JSON so key order cannot change it.
+//! not part of [`Config`]), over its canonical JSON so key order cannot change it. Credentials
+//! written into URLs are redacted first ([`super::redact`]): the hash is exported as a metric
+//! label, and a hash over a known configuration would let a weak password be guessed offline.
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::Config;
+use super::redact::redact_json;
 
 /// How many hex digits of the hash make the short version shown to people and in metrics.
 const VERSION_DIGITS: usize = 12;
@@ -24,7 +27,10 @@ impl ConfigFingerprint {
         // Through `Value`: its maps are sorted, so two replicas of one configuration agree
         // whatever order the file or the environment gave the keys in.
         let canonical = serde_json::to_value(config)
-            .and_then(|value| serde_json::to_vec(&value))
+            .and_then(|mut value| {
+                redact_json(&mut value);
+                serde_json::to_vec(&value)
+            })
             .unwrap_or_default();
         let hash = hex::encode(Sha256::digest(&canonical));
         Self {

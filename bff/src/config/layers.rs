@@ -7,29 +7,34 @@
 //! otherwise it is read as a TOML value (`true`, `8080`, `0.5`, `["/a", "/b"]`), falling back to
 //! the string when it is not one (`10.0.0.0/8,192.0.2.7`, or a mistake the typed step then names).
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::de::DeserializeOwned;
 use toml::{Table, Value};
 
+use super::origin::{Origin, Origins};
 use super::{ConfigError, deprecated};
 
 /// The prefix of an override; `__` separates the path's parts (`BFF__UPSTREAMS__COMMERCE__BASE_URL`).
 pub const ENV_PREFIX: &str = "BFF__";
 const ENV_SEPARATOR: &str = "__";
 
-/// Where each overridden key's value came from, by dotted key (`server.listen`).
-type Origins = HashMap<String, String>;
+/// A value loaded from the layers, with what the loading found out about it.
+pub struct Layered<T> {
+    pub value: T,
+    /// The deprecation notices of the old keys it met (see [`deprecated`]).
+    pub notices: Vec<String>,
+    /// Where each key's value came from.
+    pub origins: Origins,
+}
 
-/// Loads `T` from `defaults`, the TOML file at `path` and the `BFF__` variables among `env`;
-/// with the deprecation notices of the old keys it met (see [`deprecated`]).
+/// Loads `T` from `defaults`, the TOML file at `path` and the `BFF__` variables among `env`.
 pub fn load<T: DeserializeOwned>(
     defaults: Table,
     path: &Path,
     env: impl IntoIterator<Item = (String, String)>,
-) -> Result<(T, Vec<String>), ConfigError> {
+) -> Result<Layered<T>, ConfigError> {
     let file_name = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|err| ConfigError(format!("config file {file_name}: {err}")))?;
@@ -57,14 +62,19 @@ pub fn load<T: DeserializeOwned>(
         return Err(ConfigError(format!("config file {file_name}: not a table")));
     };
 
-    let mut origins = Origins::new();
+    let mut origins = Origins::default();
     let mut merged = defaults.clone();
-    merge(&mut merged, file, "", &file_name, &mut origins);
-    for ((path, source), value) in overrides {
+    merge(&mut merged, file, "", &mut origins);
+    for ((path, variable), value) in overrides {
         set(&mut merged, &path, value);
-        origins.insert(path.join("."), source);
+        origins.insert(path.join("."), Origin::Environment { variable });
     }
-    Ok((deserialize(merged, &origins)?, notices))
+    let value = deserialize(merged, &origins, &file_name)?;
+    Ok(Layered {
+        value,
+        notices,
+        origins,
+    })
 }
 
 /// `BFF__A__B=x` -> (["a", "b"], "BFF__A__B") and its typed value, in a stable order.
@@ -135,15 +145,15 @@ fn set(table: &mut Table, path: &[String], value: Value) {
 }
 
 /// Merges `layer` into `base`: tables key by key, anything else replaced whole.
-fn merge(base: &mut Table, layer: Table, prefix: &str, source: &str, origins: &mut Origins) {
+fn merge(base: &mut Table, layer: Table, prefix: &str, origins: &mut Origins) {
     for (key, value) in layer {
         let dotted = format!("{prefix}{key}");
         match (base.get_mut(&key), value) {
             (Some(Value::Table(inner)), Value::Table(layer_inner)) => {
-                merge(inner, layer_inner, &format!("{dotted}."), source, origins);
+                merge(inner, layer_inner, &format!("{dotted}."), origins);
             }
             (_, value) => {
-                origins.insert(dotted, source.to_owned());
+                origins.insert(dotted, Origin::File);
                 base.insert(key, value);
             }
         }
@@ -151,7 +161,11 @@ fn merge(base: &mut Table, layer: Table, prefix: &str, source: &str, origins: &m
 }
 
 /// The typed configuration, or one line per problem naming its key and the value's origin.
-fn deserialize<T: DeserializeOwned>(merged: Table, origins: &Origins) -> Result<T, ConfigError> {
+fn deserialize<T: DeserializeOwned>(
+    merged: Table,
+    origins: &Origins,
+    file_name: &str,
+) -> Result<T, ConfigError> {
     serde_path_to_error::deserialize(Value::Table(merged)).map_err(|err| {
         let path = err.path().to_string();
         let path = if path == "." { String::new() } else { path };
@@ -171,8 +185,14 @@ fn deserialize<T: DeserializeOwned>(merged: Table, origins: &Origins) -> Result<
         } else {
             format!("{key}: {what}")
         };
-        if let Some(origin) = origin_of(&key, origins) {
-            let _ = write!(line, " (from {origin})");
+        match origins.of(&key) {
+            Origin::Default => {}
+            Origin::File => {
+                let _ = write!(line, " (from {file_name})");
+            }
+            Origin::Environment { variable } => {
+                let _ = write!(line, " (from {variable})");
+            }
         }
         ConfigError(line)
     })
@@ -182,17 +202,6 @@ fn deserialize<T: DeserializeOwned>(merged: Table, origins: &Origins) -> Result<
 fn unknown_field(message: &str) -> Option<&str> {
     let rest = message.strip_prefix("unknown field `")?;
     rest.split('`').next()
-}
-
-/// The origin of `key` or of the nearest enclosing key that has one.
-fn origin_of<'a>(key: &str, origins: &'a Origins) -> Option<&'a String> {
-    let mut candidate = key;
-    loop {
-        if let Some(origin) = origins.get(candidate) {
-            return Some(origin);
-        }
-        candidate = &candidate[..candidate.rfind('.')?];
-    }
 }
 
 #[cfg(test)]
@@ -241,15 +250,5 @@ mod tests {
             .map(|((path, _), _)| path.join("."))
             .collect();
         assert_eq!(paths, ["server.listen"]);
-    }
-
-    #[test]
-    fn origins_name_the_nearest_overridden_key() {
-        let origins = Origins::from([("server".to_owned(), "bff.toml".to_owned())]);
-        assert_eq!(
-            origin_of("server.listen", &origins).map(String::as_str),
-            Some("bff.toml")
-        );
-        assert_eq!(origin_of("admin.listen", &origins), None);
     }
 }

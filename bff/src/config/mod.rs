@@ -6,15 +6,19 @@
 mod cidrs;
 mod deprecated;
 pub mod duration;
+pub mod effective;
 mod error;
 pub mod fingerprint;
 mod layers;
+pub mod origin;
 pub mod public;
+pub mod redact;
 mod redis;
 mod redis_cluster;
 mod redis_coordination;
 mod redis_sentinel;
 mod redis_tls;
+pub mod running;
 pub mod secrets;
 
 use std::net::SocketAddr;
@@ -25,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 pub use error::ConfigError;
+pub use origin::{Origin, Origins};
 pub use redis::{RedisConfig, SCHEMES as REDIS_SCHEMES, is_tls_scheme};
 pub use redis_cluster::RedisClusterConfig;
 pub use redis_coordination::RedisCoordinationConfig;
@@ -70,6 +75,11 @@ pub struct Config {
     pub ssr: crate::ssr::SsrConfig,
     pub uploads: crate::http::uploads::UploadsConfig,
     pub public: PublicConfig,
+    /// Not configuration: where each value came from, recorded by the loader (empty for a
+    /// configuration built in code, whose values then all read as defaults). Outside serde, so
+    /// it is in neither the fingerprint nor `check-config`'s TOML.
+    #[serde(skip)]
+    pub origins: Origins,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -588,6 +598,7 @@ impl Default for Config {
             ssr: crate::ssr::SsrConfig::default(),
             uploads: crate::http::uploads::UploadsConfig::default(),
             public: PublicConfig::default(),
+            origins: Origins::default(),
         }
     }
 }
@@ -841,7 +852,12 @@ impl Config {
         }
         let defaults = toml::Table::try_from(Config::default())
             .map_err(|err| ConfigError(format!("the built-in defaults: {err}")))?;
-        let (config, deprecations): (Config, _) = layers::load(defaults, path, env)?;
+        let layered: layers::Layered<Config> = layers::load(defaults, path, env)?;
+        let config = Config {
+            origins: layered.origins,
+            ..layered.value
+        };
+        let deprecations = layered.notices;
         config.validate()?;
         Ok(Loaded {
             config,

@@ -55,6 +55,17 @@ pub struct RedisCredentials {
     pub sentinel_password: Option<SecretString>,
 }
 
+/// Whether a secret is set, as `GET /admin/config` tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SecretState {
+    Set,
+    Unset,
+    /// Unset outside production: a marked stand-in is used (see
+    /// [`Secrets::development_stand_ins`]).
+    DevelopmentDefault,
+}
+
 impl RedisCredentials {
     /// Whether `AUTH` is sent at all.
     pub fn is_set(&self) -> bool {
@@ -272,6 +283,49 @@ impl Secrets {
             }
         }
         names
+    }
+
+    /// Each secret's variable and whether it is set, never its value: for `GET /admin/config`.
+    pub fn states(&self) -> Vec<(&'static str, SecretState)> {
+        let state = |value: Option<&SecretString>| match value {
+            None => SecretState::Unset,
+            Some(value) if value.expose_secret().starts_with(DEV_PREFIX) => {
+                SecretState::DevelopmentDefault
+            }
+            Some(_) => SecretState::Set,
+        };
+        vec![
+            (ADMIN_TOKEN.env, state(self.admin_token.as_ref())),
+            (
+                TOKENS_FILE_ENV,
+                match (
+                    self.admin_tokens.file(),
+                    self.admin_tokens.file_has_stand_in(),
+                ) {
+                    (None, _) => SecretState::Unset,
+                    (Some(_), true) => SecretState::DevelopmentDefault,
+                    (Some(_), false) => SecretState::Set,
+                },
+            ),
+            (
+                CONTENT_API_TOKEN.env,
+                state(self.content_api_token.as_ref()),
+            ),
+            (SESSION_KEYS.env, state(self.session_keys.first())),
+            (WEBHOOK_SECRET.env, state(Some(&self.webhook_secret))),
+            (
+                WEBHOOK_SIGNING_SECRET.env,
+                state(self.webhook_signing_secret.as_ref()),
+            ),
+            (GEOCODER_KEY.env, state(self.geocoder_key.as_ref())),
+            (MAP_TILE_KEY.env, state(self.map_tile_key.as_ref())),
+            (REDIS_USERNAME.env, state(self.redis.username.as_ref())),
+            (REDIS_PASSWORD.env, state(self.redis.password.as_ref())),
+            (
+                REDIS_SENTINEL_PASSWORD.env,
+                state(self.redis.sentinel_password.as_ref()),
+            ),
+        ]
     }
 
     /// Every secret value that is set, for tests and log scrubbing.

@@ -15,7 +15,9 @@ use crate::admin::audit::log::AuditLog;
 use crate::cache::{CacheConfig, EdgeCache};
 use crate::commerce::Gateway;
 use crate::commerce::catalogue::Catalogue;
+use crate::config::effective::EffectiveConfig;
 use crate::config::public::{PublicConfigJson, public_config_json};
+use crate::config::running::RunningConfig;
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
 use crate::content::Content;
 use crate::content::dealers::Dealers;
@@ -48,9 +50,12 @@ pub type SharedState = Arc<AppState>;
 /// each middleware and service gets its own part.
 #[derive(Debug)]
 pub struct AppState {
-    /// The configuration the process started with (the cache policies in `cache` are the ones
-    /// in force: they change on reload).
+    /// The configuration the process started with: what the parts built at start-up read
+    /// (the cache policies in force are `running_config`'s: they change on reload).
     pub config: Config,
+    /// The configuration in force (what reloads applied, what waits for a restart), its
+    /// fingerprint and the last reload's time: `GET /admin/config`, `bff_config_info`.
+    pub running_config: RunningConfig,
     /// Secrets from the environment; they never leave the server.
     pub secrets: Secrets,
     /// The Prometheus registry every part records into, scraped on the admin port.
@@ -153,6 +158,9 @@ impl AppState {
     ) -> Result<SharedState, ConfigError> {
         let metrics = Arc::new(Metrics::new());
         metrics.declare_contract_pages(crate::content::PAGE_NAMES);
+        let running_config = RunningConfig::new(config.clone());
+        let fingerprint = running_config.current().fingerprint.clone();
+        metrics.set_config_info(&fingerprint.version, &fingerprint.hash);
         let tiers = Tiers::from_config(&config.redis, Some(&secrets.redis), metrics.clone())?;
         // Everything but the edge cache's L2 is coordination data.
         let redis = tiers.as_ref().map(|tiers| tiers.coordination.clone());
@@ -295,6 +303,7 @@ impl AppState {
             replica,
             redis,
             config,
+            running_config,
             secrets,
             metrics,
             commerce,
@@ -307,7 +316,9 @@ impl AppState {
 
 impl AppState {
     /// Re-reads the configuration file and applies what can change at run time (the cache
-    /// policies). A file that does not load or validate changes nothing; the error says why.
+    /// policies, not their byte budgets: see [`crate::config::running`]); the rest waits for a
+    /// restart, as `GET /admin/config` shows. A file that does not load or validate changes
+    /// nothing; the error says why.
     pub fn reload(&self) -> Result<String, ConfigError> {
         let path = self
             .config_path
@@ -332,18 +343,31 @@ impl AppState {
             tracing::error!(error = %err, "admin tokens file rejected on reload; keeping the tokens in force");
             return Err(err);
         }
-        let mut without_cache = fresh.clone();
-        without_cache.cache = self.config.cache.clone();
-        let others_changed = without_cache.to_toml().ok() != self.config.to_toml().ok();
-        self.tile_cache.set_config(tile_cache_config(&fresh.cache));
-        self.cache.set_config(fresh.cache);
-        let summary = if others_changed {
-            "cache policies reloaded; other changed settings take effect on restart"
+        let reloaded = self.running_config.reload(
+            fresh,
+            crate::coordination::replicas::unix_ms(),
+            |in_force| {
+                self.tile_cache
+                    .set_config(tile_cache_config(&in_force.config.cache));
+                self.cache.set_config(in_force.config.cache.clone());
+                let fingerprint = &in_force.fingerprint;
+                self.metrics
+                    .set_config_info(&fingerprint.version, &fingerprint.hash);
+            },
+        );
+        let in_force = &reloaded.in_force;
+        // Keys only, never values: a URL may carry a credential.
+        let pending = EffectiveConfig::of(in_force, &self.secrets).pending_restart;
+        let summary = if pending.is_empty() {
+            "cache policies reloaded".to_owned()
         } else {
-            "cache policies reloaded"
+            format!(
+                "cache policies reloaded; pending restart: {}",
+                pending.join(", ")
+            )
         };
-        tracing::info!(path = %path.display(), "{summary}");
-        Ok(summary.to_owned())
+        tracing::info!(path = %path.display(), version = %in_force.fingerprint.version, "{summary}");
+        Ok(summary)
     }
 }
 

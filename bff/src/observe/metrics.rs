@@ -272,6 +272,13 @@ struct BuildLabels {
     commit: &'static str,
 }
 
+/// The configuration in force's fingerprint: one series per process at a time.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ConfigLabels {
+    version: String,
+    hash: String,
+}
+
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RumLabels {
     /// A template of the app's route table, or `unmatched`: bounded.
@@ -359,6 +366,7 @@ pub struct Metrics {
     ssr_render_duration: Histogram,
     ssr_fallbacks: Family<FallbackLabels, Counter>,
     ssr_engine_loads: Family<RenderLabels, Counter>,
+    config_info: Family<ConfigLabels, Gauge>,
 }
 
 impl Default for Metrics {
@@ -508,6 +516,12 @@ impl Metrics {
             "Checkout answers replayed for a repeated Idempotency-Key",
             idempotent_replays.clone(),
         );
+        let config_info = Family::<ConfigLabels, Gauge>::default();
+        registry.register(
+            "bff_config_info",
+            "The configuration in force: 1, labelled with its fingerprint (short version and SHA-256); replicas that disagree run different configurations",
+            config_info.clone(),
+        );
         registry.register_collector(Box::new(crate::observe::process_metrics::ProcessCollector));
         let web_vitals_lcp = HistogramFamily::<RumLabels>::new_with_constructor(lcp_histogram);
         registry.register_with_unit(
@@ -576,6 +590,7 @@ impl Metrics {
             ssr_render_duration,
             ssr_fallbacks,
             ssr_engine_loads,
+            config_info,
             breaker_state,
             breaker_transitions,
             active_requests,
@@ -833,6 +848,20 @@ impl Metrics {
             WebVital::Cls => &self.web_vitals_cls,
         };
         family.get_or_create(&RumLabels { route }).observe(value);
+    }
+
+    /// Exports the configuration in force, by its fingerprint's `(version, hash)`, replacing
+    /// the series of any other: a scrape sees one series per process, so `count by (hash)`
+    /// counts configurations, not reloads. Callers serialise it (see
+    /// [`crate::config::running::RunningConfig::reload`]).
+    pub fn set_config_info(&self, version: &str, hash: &str) {
+        self.config_info.clear();
+        self.config_info
+            .get_or_create(&ConfigLabels {
+                version: version.to_owned(),
+                hash: hash.to_owned(),
+            })
+            .set(1);
     }
 
     /// Sets the cache size gauges (read at scrape time).

@@ -1,7 +1,7 @@
 //! The admin listener: metrics and probes (open, for scrapers and kubelets) and the `/admin`
 //! API (named, scoped admin tokens, every change audited: see [`crate::admin`]): cache
-//! statistics and purges, configuration reload, the audit log, and the content service's
-//! publish webhook (its own shared secret; audited as `content-webhook`).
+//! statistics and purges, the effective configuration and its reload, the audit log, and the
+//! content service's publish webhook (its own shared secret; audited as `content-webhook`).
 
 use crate::coordination::replicas::replication::Replication;
 use axum::Json;
@@ -22,6 +22,8 @@ use crate::admin::access;
 use crate::admin::audit::layer::record_admin_actions;
 use crate::admin::identity::AdminIdentity;
 
+use crate::cache::RouteKind;
+use crate::config::effective::EffectiveConfig;
 use crate::content::webhook::{Webhook, affected_tags};
 use crate::content::webhook_signature;
 use crate::edge::state::SharedState;
@@ -35,6 +37,7 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
         .route("/cache", get(cache_stats))
         .route("/upstreams", get(upstreams))
         .route("/cache/purge", post(purge))
+        .route("/config", get(effective_config))
         .route("/config/reload", post(reload))
         .route("/audit", get(audit))
         .route("/web/rollout", get(rollout_window))
@@ -124,8 +127,27 @@ async fn close_rollout_window(State(state): State<SharedState>) -> Response {
     Json(state.web.rollout().close().await).into_response()
 }
 
+/// The edge cache's figures, the tile cache's lookups counted under `tiles` (as the metrics
+/// count them), so the ratios are the dashboard's.
 async fn cache_stats(State(state): State<SharedState>) -> Response {
-    Json(state.cache.stats().await).into_response()
+    let tiles = state.tile_cache.stats().await;
+    Json(
+        state
+            .cache
+            .stats()
+            .await
+            .with_route_from(&tiles, RouteKind::Tiles),
+    )
+    .into_response()
+}
+
+/// What the process runs with: see [`EffectiveConfig`].
+async fn effective_config(State(state): State<SharedState>) -> Response {
+    Json(EffectiveConfig::of(
+        &state.running_config.current(),
+        &state.secrets,
+    ))
+    .into_response()
 }
 
 /// Each upstream's circuit breaker: `{"upstreams": [{"upstream": "content", "state": "open",

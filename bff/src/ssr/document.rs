@@ -31,7 +31,7 @@ use super::markup::fill_root;
 use super::pool::Pool;
 use super::settings::SsrConfig;
 use super::variant::{Variant, document_key};
-use crate::cache::{CachedAnswer, EdgeCache, Epochs, Lookup, Rendered};
+use crate::cache::{CachedAnswer, EdgeCache, Epochs, Lookup, Rendered, ShareAgain};
 use crate::coordination::single_flight::{Outcome, SingleFlight};
 use crate::http::rate_limit::ClientRateLimit;
 use crate::observe::metrics::Metrics;
@@ -284,9 +284,15 @@ impl Renderer {
             .await
         {
             Some(rendered) => {
-                if let Some(epoch) = &page.shared_epoch {
-                    cache.share_document(&key, epoch, &parts, &rendered).await;
-                }
+                let shared = match &page.shared_epoch {
+                    Some(epoch) => cache.share_document(&key, epoch, &parts, &rendered).await,
+                    None => false,
+                };
+                let share = shared.then(|| ShareAgain {
+                    epoch: page.shared_epoch.clone().unwrap_or_default(),
+                    parts: page.parts.clone(),
+                });
+                cache.recompress_document_later(key, rendered.clone(), share);
                 Filled::Remembered(rendered)
             }
             None => Filled::Made(body),

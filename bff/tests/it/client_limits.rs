@@ -17,22 +17,8 @@ use common::browser::{CAPTCHA, SHOPPER};
 use common::{TestServer, test_config};
 use serde_json::{Value, json};
 
-/// The limits count in fixed windows of one wall-clock minute: a test whose requests straddle
-/// a minute's end would see its budget start again halfway. Waits, when less than 20 s of the
-/// current minute is left, until the next one begins (each test's requests take a few seconds).
-async fn within_one_window() {
-    let since_epoch = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let into_minute = since_epoch.as_millis() % 60_000;
-    if into_minute > 40_000 {
-        let rest = u64::try_from(60_000 - into_minute).unwrap_or(0) + 50;
-        tokio::time::sleep(std::time::Duration::from_millis(rest)).await;
-    }
-}
-
 async fn behind_a_trusted_proxy(configure: impl FnOnce(&mut bff::config::Config)) -> TestServer {
-    within_one_window().await;
+    common::early_in_a_rate_limit_window().await;
     let mut config = test_config();
     config.rate_limit.trusted_client_ip_header = "x-forwarded-for".to_owned();
     config.rate_limit.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];

@@ -41,6 +41,10 @@ fn beacon(app: &InProcess, body: String, headers: &[(&str, &str)]) -> Request<Bo
     request.body(Body::from(body)).unwrap()
 }
 
+fn is_lower_hex(value: &str) -> bool {
+    value.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f'))
+}
+
 /// Whether `value` is a valid value of label `name`: each label's set is bounded by the code.
 fn bounded(name: &str, value: &str) -> bool {
     let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -109,7 +113,12 @@ fn bounded(name: &str, value: &str) -> bool {
         // A content page's name: only the specs' pages are ever fetched (others are a 404 first).
         "page" => bff::content::PAGE_NAMES.contains(&value),
         "to" => ["open", "half_open", "closed"].contains(&value),
-        "version" => value == env!("CARGO_PKG_VERSION"),
+        // The build's (`bff_build_info`), or the running configuration's fingerprint
+        // (`bff_config_info`): one value per process at a time.
+        "version" => {
+            value == env!("CARGO_PKG_VERSION") || (value.len() == 12 && is_lower_hex(value))
+        }
+        "hash" => value.len() == 64 && is_lower_hex(value),
         "commit" => value == bff::observe::metrics::BUILD_COMMIT,
         "le" => true,
         _ => false,

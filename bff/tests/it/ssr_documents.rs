@@ -1090,3 +1090,53 @@ async fn a_footer_that_cannot_render_costs_one_render_per_document_and_window() 
         );
     }
 }
+
+fn unbrotli(body: &[u8]) -> Vec<u8> {
+    let mut decoded = Vec::new();
+    std::io::Read::read_to_end(&mut brotli::Decompressor::new(body, 4096), &mut decoded).unwrap();
+    decoded
+}
+
+/// A document is compressed at brotli's quality 9 while its first shopper waits, then again at
+/// the best quality in the background: the hits after that get fewer bytes of the same page
+/// (the same `ETag`), here and, through L2, on the other replicas.
+#[tokio::test]
+async fn a_documents_hits_get_brotlis_best_once_it_is_recompressed_here_and_in_l2() {
+    let redis = RedisServer::start();
+    let prefix = format!("ssr-br-{}:", uuid::Uuid::new_v4());
+    let first = start_with_web_build(sharing(&redis, &prefix), &[]);
+    let browser = [("accept-encoding", "br, gzip")];
+    let filled = first.get_with("/product/summit%20lr", &browser).await;
+    assert_eq!(filled.header("content-encoding"), "br");
+    let page = unbrotli(&filled.body);
+    assert!(String::from_utf8_lossy(&page).contains("Summit LR</h1>"));
+
+    let mut hit = first.get_with("/product/summit%20lr", &browser).await;
+    for _ in 0..100 {
+        if hit.body.len() < filled.body.len() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        hit = first.get_with("/product/summit%20lr", &browser).await;
+    }
+    assert!(
+        hit.body.len() < filled.body.len(),
+        "recompressed: {} bytes, as filled {}",
+        hit.body.len(),
+        filled.body.len()
+    );
+    assert!(
+        hit.header("cache-status").contains("; hit"),
+        "{:?}",
+        hit.headers
+    );
+    assert_eq!(unbrotli(&hit.body), page, "the same page");
+    assert_eq!(hit.header("etag"), filled.header("etag"));
+
+    // another replica reads the smaller variant from L2, and renders nothing
+    let second = start_with_web_build(sharing(&redis, &prefix), &[]);
+    let shared = second.get_with("/product/summit%20lr", &browser).await;
+    assert_eq!(shared.body, hit.body, "L2 holds the recompressed variant");
+    assert_eq!(renders(&second, "ok").await, 0.0);
+    assert_eq!(renders(&first, "ok").await, 1.0);
+}

@@ -13,6 +13,7 @@ use common::{TestServer, test_config};
 const QUOTA: u32 = 3;
 
 async fn server_trusting(proxies: &[&str]) -> TestServer {
+    common::early_in_a_rate_limit_window().await;
     let mut config = test_config();
     config.rate_limit.trusted_client_ip_header = "x-forwarded-for".to_owned();
     config.rate_limit.trusted_proxies = proxies.iter().map(|net| net.parse().unwrap()).collect();

@@ -5,6 +5,7 @@
 pub mod browser;
 pub mod cache_stats;
 pub mod coordination_data;
+pub mod dashboard;
 pub mod drill_load;
 pub mod hooks;
 pub mod in_process;
