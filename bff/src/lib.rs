@@ -1,6 +1,7 @@
 //! The storefront's backend-for-frontend: one origin serving the React app and a curated JSON
 //! API in front of the commerce and content services.
 
+pub mod admin;
 pub mod cache;
 pub mod commerce;
 pub mod config;

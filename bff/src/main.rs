@@ -51,6 +51,9 @@ enum Command {
         #[arg(long, default_value = "2s", value_parser = humantime::parse_duration)]
         timeout: Duration,
     },
+    /// Call the admin API of a running instance (`bff admin cache`, `bff admin purge --tag
+    /// page:home`): the token from `BFF_ADMIN_TOKEN` or a file, never an argument.
+    Admin(bff::admin::cli::AdminArgs),
 }
 
 /// What start-up warns about: deprecated configuration keys, and what start-up's rules on
@@ -81,6 +84,9 @@ fn main() -> ExitCode {
     if let Some(Command::Healthcheck { timeout }) = args.command {
         return healthcheck(&args.config, timeout);
     }
+    if let Some(Command::Admin(admin)) = &args.command {
+        return bff::admin::cli::run(admin, admin_listen(&args.config));
+    }
     let (config, secrets, warnings) = match load(&args.config) {
         Ok(loaded) => loaded,
         Err(message) => {
@@ -94,7 +100,18 @@ fn main() -> ExitCode {
         }
         Command::Serve => serve(config, secrets, &warnings, args.config),
         Command::Healthcheck { timeout } => healthcheck(&args.config, timeout),
+        Command::Admin(admin) => bff::admin::cli::run(&admin, admin_listen(&args.config)),
     }
+}
+
+/// Where `bff admin` finds the admin listener: the configuration's `admin.listen` (with its
+/// `BFF__ADMIN__LISTEN` override), or that variable alone when the file does not load (the
+/// CLI needs no valid configuration or secrets of its own).
+fn admin_listen(path: &std::path::Path) -> Option<std::net::SocketAddr> {
+    Config::load(path)
+        .ok()
+        .map(|config| config.admin.listen)
+        .or_else(|| std::env::var("BFF__ADMIN__LISTEN").ok()?.parse().ok())
 }
 
 /// `bff check-config`: what the binary would refuse at start-up (the configuration, secrets, and

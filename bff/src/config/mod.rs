@@ -125,6 +125,9 @@ pub struct ServerConfig {
     pub max_connections_per_ip: usize,
 }
 
+/// The audit log's default bound (`admin.audit_entries`): older records are dropped first.
+pub const DEFAULT_AUDIT_ENTRIES: usize = 1_000;
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AdminConfig {
@@ -139,6 +142,9 @@ pub struct AdminConfig {
     /// explain fan-out, which wait on every replica.
     #[serde(with = "duration")]
     pub request_timeout: Duration,
+    /// How many admin actions the audit log keeps (in Redis for the fleet, in each replica's
+    /// memory without it); older ones are dropped first.
+    pub audit_entries: usize,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -646,6 +652,7 @@ impl Default for AdminConfig {
             header_read_timeout: Duration::from_secs(10),
             max_connections_per_ip: 32,
             request_timeout: Duration::from_secs(30),
+            audit_entries: DEFAULT_AUDIT_ENTRIES,
         }
     }
 }
@@ -940,6 +947,9 @@ impl Config {
         }
         if self.admin.request_timeout < Duration::from_millis(1) {
             problems.push("admin.request_timeout: must be at least 1ms".to_owned());
+        }
+        if !(1..=100_000).contains(&self.admin.audit_entries) {
+            problems.push("admin.audit_entries: must be from 1 to 100000".to_owned());
         }
         if self.server.body_read_timeout < Duration::from_millis(1) {
             problems.push("server.body_read_timeout: must be at least 1ms".to_owned());

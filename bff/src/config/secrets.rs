@@ -1,6 +1,7 @@
 //! Secrets: read only from the environment (`BFF_ADMIN_TOKEN`) or from a file it names
 //! (`BFF_ADMIN_TOKEN_FILE`, the Kubernetes-secret-volume way), never from `bff.toml`, and
-//! redacted whenever printed.
+//! redacted whenever printed. The named admin tokens have a file of their own
+//! (`BFF_ADMIN_TOKENS_FILE`, see [`crate::admin::tokens`]).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -8,6 +9,7 @@ use std::path::PathBuf;
 use secrecy::{ExposeSecret, SecretString};
 
 use super::{Config, ConfigError};
+use crate::admin::tokens::{AdminTokens, TOKENS_FILE_ENV};
 
 /// Development stand-ins, used only when a secret is unset outside production. Production
 /// refuses to start with any of them.
@@ -16,8 +18,11 @@ const DEV_PREFIX: &str = "dev-insecure-";
 /// Every secret the BFF knows, by environment variable.
 #[derive(Clone)]
 pub struct Secrets {
-    /// Bearer token for the admin listener's `/admin/*` routes.
-    pub admin_token: SecretString,
+    /// The single bearer token for the admin listener's `/admin/*` routes (every scope, named
+    /// `admin`); optional when `BFF_ADMIN_TOKENS_FILE` names the tokens.
+    pub admin_token: Option<SecretString>,
+    /// Every admin token: `admin_token` and the named, scoped ones of `BFF_ADMIN_TOKENS_FILE`.
+    pub admin_tokens: AdminTokens,
     /// Token the BFF sends to the content API; the browser never sees it.
     pub content_api_token: Option<SecretString>,
     /// Cookie-sealing keys, newest first (comma-separated in the environment).
@@ -173,7 +178,12 @@ impl Secrets {
                 None
             }
         };
-        let admin_token = take(&ADMIN_TOKEN);
+        // With a tokens file, the single token is one more token, not a requirement.
+        let tokens_file = lookup(TOKENS_FILE_ENV).filter(|path| !path.trim().is_empty());
+        let admin_token = take(&Spec {
+            env: ADMIN_TOKEN.env,
+            required: tokens_file.is_none(),
+        });
         let content_api_token = take(&CONTENT_API_TOKEN);
         let session_keys = take(&SESSION_KEYS);
         let webhook_secret = take(&WEBHOOK_SECRET);
@@ -204,12 +214,26 @@ impl Secrets {
             password_file: file_of(&REDIS_PASSWORD),
             sentinel_password,
         };
-        match (admin_token, session_keys, webhook_secret) {
-            (Some(admin_token), Some(session_keys), Some(webhook_secret))
+        let admin_tokens = match AdminTokens::load(
+            admin_token.as_ref(),
+            tokens_file.as_deref().map(std::path::Path::new),
+        ) {
+            Ok(tokens) => Some(tokens),
+            Err(err) => {
+                // A missing single token was reported above.
+                if tokens_file.is_some() || admin_token.is_some() {
+                    problems.push(err.0);
+                }
+                None
+            }
+        };
+        match (admin_tokens, session_keys, webhook_secret) {
+            (Some(admin_tokens), Some(session_keys), Some(webhook_secret))
                 if problems.is_empty() =>
             {
                 Ok(Self {
                     admin_token,
+                    admin_tokens,
                     content_api_token,
                     session_keys: session_keys
                         .expose_secret()
@@ -234,8 +258,11 @@ impl Secrets {
     pub fn development_stand_ins(&self) -> Vec<&'static str> {
         let stand_in = |value: &SecretString| value.expose_secret().starts_with(DEV_PREFIX);
         let mut names = Vec::new();
-        if stand_in(&self.admin_token) {
+        if self.admin_token.as_ref().is_some_and(stand_in) {
             names.push(ADMIN_TOKEN.env);
+        }
+        if self.admin_tokens.file_has_stand_in() {
+            names.push(TOKENS_FILE_ENV);
         }
         if self.session_keys.iter().any(stand_in) {
             names.push(SESSION_KEYS.env);
@@ -268,7 +295,18 @@ impl Secrets {
             Some(_) => SecretState::Set,
         };
         vec![
-            (ADMIN_TOKEN.env, state(Some(&self.admin_token))),
+            (ADMIN_TOKEN.env, state(self.admin_token.as_ref())),
+            (
+                TOKENS_FILE_ENV,
+                match (
+                    self.admin_tokens.file(),
+                    self.admin_tokens.file_has_stand_in(),
+                ) {
+                    (None, _) => SecretState::Unset,
+                    (Some(_), true) => SecretState::DevelopmentDefault,
+                    (Some(_), false) => SecretState::Set,
+                },
+            ),
             (
                 CONTENT_API_TOKEN.env,
                 state(self.content_api_token.as_ref()),
@@ -292,10 +330,8 @@ impl Secrets {
 
     /// Every secret value that is set, for tests and log scrubbing.
     pub fn values(&self) -> Vec<&str> {
-        let mut values = vec![
-            self.admin_token.expose_secret(),
-            self.webhook_secret.expose_secret(),
-        ];
+        let mut values = vec![self.webhook_secret.expose_secret()];
+        values.extend(self.admin_token.as_ref().map(ExposeSecret::expose_secret));
         values.extend(self.session_keys.iter().map(ExposeSecret::expose_secret));
         values.extend(
             [
@@ -319,7 +355,8 @@ impl fmt::Debug for Secrets {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = |set: bool| if set { "[redacted]" } else { "(unset)" };
         f.debug_struct("Secrets")
-            .field(ADMIN_TOKEN.env, &state(true))
+            .field(ADMIN_TOKEN.env, &state(self.admin_token.is_some()))
+            .field(TOKENS_FILE_ENV, &self.admin_tokens)
             .field(
                 CONTENT_API_TOKEN.env,
                 &state(self.content_api_token.is_some()),
@@ -359,8 +396,26 @@ impl fmt::Display for Secrets {
             f,
             "{} = \"{}\"",
             ADMIN_TOKEN.env,
-            show(Some(&self.admin_token))
+            show(self.admin_token.as_ref())
         )?;
+        if let Some(file) = self.admin_tokens.file() {
+            // Names and scopes are not secret; the tokens are never shown.
+            let named: Vec<String> = self
+                .admin_tokens
+                .identities()
+                .map(|identity| {
+                    let scopes: Vec<&str> =
+                        identity.scopes.iter().map(|scope| scope.as_str()).collect();
+                    format!("{} [{}]", identity.name, scopes.join(", "))
+                })
+                .collect();
+            writeln!(
+                f,
+                "{TOKENS_FILE_ENV} = \"{}\" # tokens: {}",
+                file.display(),
+                named.join("; ")
+            )?;
+        }
         writeln!(
             f,
             "{} = \"{}\"",

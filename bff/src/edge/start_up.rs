@@ -21,6 +21,7 @@ use std::net::{IpAddr, SocketAddr};
 use secrecy::{ExposeSecret, SecretString};
 use url::Url;
 
+use crate::admin::tokens::{AdminTokens, TOKENS_FILE_ENV};
 use crate::config::{Config, ConfigError, SANDBOX_PLACEHOLDER, Secrets};
 
 /// 256 bits, as bytes of the configured value.
@@ -55,7 +56,7 @@ pub fn check_secrets(config: &Config, secrets: &Secrets) -> Result<Vec<String>, 
     }
     if config.is_production() {
         for (name, value) in [
-            ("BFF_ADMIN_TOKEN", Some(&secrets.admin_token)),
+            ("BFF_ADMIN_TOKEN", secrets.admin_token.as_ref()),
             ("BFF_WEBHOOK_SECRET", Some(&secrets.webhook_secret)),
             ("BFF_SESSION_KEYS", secrets.session_keys.first()),
             // Optional, but a short HMAC key is as guessable as a short token.
@@ -90,11 +91,33 @@ pub fn check_secrets(config: &Config, secrets: &Secrets) -> Result<Vec<String>, 
             ));
         }
     }
+    if config.is_production() {
+        problems.extend(admin_tokens_file_problems(&secrets.admin_tokens));
+    }
     if problems.is_empty() {
         Ok(warnings)
     } else {
         Err(ConfigError(problems.join("\n")))
     }
+}
+
+/// Production's rules for the tokens of `BFF_ADMIN_TOKENS_FILE` given in plaintext: no
+/// development stand-in, each at least [`MIN_SECRET_BYTES`] long. Checked at start-up and again
+/// when a reload reads the file.
+pub fn admin_tokens_file_problems(tokens: &AdminTokens) -> Vec<String> {
+    let mut problems = Vec::new();
+    if tokens.file_has_stand_in() {
+        problems.push(format!(
+            "{TOKENS_FILE_ENV}: a development stand-in (dev-insecure-...) is not allowed in production"
+        ));
+    }
+    problems.extend(tokens.short_file_tokens(MIN_SECRET_BYTES).into_iter().map(|name| {
+        format!(
+            "{TOKENS_FILE_ENV}: the token of {name:?} is shorter than {MIN_SECRET_BYTES} bytes; \
+             production needs at least {MIN_SECRET_BYTES} (or give its sha256: digest)"
+        )
+    }));
+    problems
 }
 
 fn too_short(secret: &SecretString) -> bool {

@@ -10,6 +10,8 @@ use url::Url;
 use axum::extract::FromRef;
 use axum::http::HeaderName;
 
+use crate::admin::access::TokensInForce;
+use crate::admin::audit::log::AuditLog;
 use crate::cache::{CacheConfig, EdgeCache};
 use crate::commerce::Gateway;
 use crate::commerce::catalogue::Catalogue;
@@ -116,6 +118,11 @@ pub struct AppState {
     pub purge_log: Arc<PurgeLog>,
     /// Redis, when `[redis]` is set: what the replicas share (see [`crate::coordination::replicas`]).
     pub redis: Option<Redis>,
+    /// The admin tokens in force (`BFF_ADMIN_TOKEN` and `BFF_ADMIN_TOKENS_FILE`, re-read on
+    /// reload).
+    pub admin_tokens: Arc<TokensInForce>,
+    /// The audit log of admin actions (in the coordination tier when Redis is configured).
+    pub audit: Arc<AuditLog>,
     /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
     pub shutdown: CancellationToken,
     /// Cancelled on SIGTERM: readiness fails from then on while the replica still serves, and
@@ -306,6 +313,12 @@ impl AppState {
             )),
             shutdown,
             stopping: CancellationToken::new(),
+            admin_tokens: Arc::new(TokensInForce::new(secrets.admin_tokens.clone())),
+            audit: Arc::new(AuditLog::new(
+                redis.clone(),
+                config.admin.audit_entries,
+                &replica,
+            )),
             replica,
             redis,
             config,
@@ -337,6 +350,18 @@ impl AppState {
                 return Err(err);
             }
         };
+        // The admin tokens file first: a bad one changes nothing, the cache policies included.
+        let production = self.config.is_production();
+        if let Err(err) = self.admin_tokens.reload(|tokens| {
+            let problems = crate::edge::start_up::admin_tokens_file_problems(tokens);
+            if production && !problems.is_empty() {
+                return Err(ConfigError(problems.join("\n")));
+            }
+            Ok(())
+        }) {
+            tracing::error!(error = %err, "admin tokens file rejected on reload; keeping the tokens in force");
+            return Err(err);
+        }
         let reloaded = self.running_config.reload(
             fresh,
             crate::coordination::replicas::unix_ms(),

@@ -5,5 +5,6 @@ pub mod healthcheck;
 pub mod metrics;
 pub mod process_metrics;
 pub mod readiness;
+pub mod shopper_text;
 pub mod telemetry;
 pub mod trace_budget;

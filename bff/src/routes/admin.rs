@@ -1,6 +1,7 @@
 //! The admin listener: metrics and probes (open, for scrapers and kubelets) and the `/admin`
-//! API (admin bearer token): cache statistics and purges, the effective configuration and its
-//! reload, and the content service's publish webhook (its own shared secret).
+//! API (named, scoped admin tokens, every change audited: see [`crate::admin`]): cache
+//! statistics and purges, the effective configuration and its reload, the audit log, and the
+//! content service's publish webhook (its own shared secret; audited as `content-webhook`).
 
 use crate::cache::purge_fanout::{FanOut, Origin, PurgeAnswer, purge_with_receipts};
 use crate::cache::purge_receipt::{PurgeOrder, new_purge_id};
@@ -8,15 +9,21 @@ use crate::cache::store::{keys_purge, tags_purge};
 use crate::coordination::replicas::purge_bus::{Purge, PurgeMode};
 use axum::Json;
 use axum::Router;
-use axum::extract::{Query, Request, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::middleware::{self, Next};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use bytes::Bytes;
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
+use tower::ServiceBuilder;
+
+use crate::admin::access;
+use crate::admin::audit::layer::record_admin_actions;
+use crate::admin::identity::AdminIdentity;
 
 use crate::cache::RouteKind;
 use crate::config::effective::EffectiveConfig;
@@ -25,6 +32,9 @@ use crate::content::webhook_signature;
 use crate::edge::state::SharedState;
 use crate::http::error::ApiError;
 
+/// Every `/admin` route: authenticated (401), then audited (every change), then authorised
+/// by its scope (403, see [`access::required_scope`]); handlers read the caller as
+/// `Extension<AdminIdentity>`.
 pub fn router(state: &SharedState) -> Router<SharedState> {
     let protected = Router::new()
         .route("/cache", get(cache_stats))
@@ -36,43 +46,68 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
         .route("/config", get(effective_config))
         .route("/fleet", get(fleet))
         .route("/config/reload", post(reload))
+        .route("/audit", get(audit))
         .route("/web/rollout", get(rollout_window))
         .route("/web/rollout/close", post(close_rollout_window))
-        .route_layer(middleware::from_fn_with_state(
-            state.clone(),
-            require_admin_token,
-        ));
+        .route_layer(
+            ServiceBuilder::new()
+                .layer(middleware::from_fn_with_state(
+                    state.admin_tokens.clone(),
+                    access::authenticate,
+                ))
+                .layer(middleware::from_fn_with_state(
+                    state.audit.clone(),
+                    record_admin_actions,
+                ))
+                .layer(middleware::from_fn(access::authorize)),
+        );
     Router::new()
         .route("/metrics", get(metrics))
-        .route("/admin/webhooks/content", post(content_webhook))
+        .route(
+            "/admin/webhooks/content",
+            post(content_webhook).route_layer(middleware::from_fn_with_state(
+                state.audit.clone(),
+                record_admin_actions,
+            )),
+        )
         .nest("/admin", protected)
 }
 
-/// The bearer token of `headers`, compared in constant time with `expected`. The scheme's
-/// name is case-insensitive (RFC 9110 §11.1): `Bearer`, `bearer` and `BEARER` alike.
+/// The bearer token of `headers`, compared in constant time with `expected`.
 fn bearer_matches(headers: &HeaderMap, expected: &str) -> bool {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .is_some_and(|(_, token)| bool::from(token.trim().as_bytes().ct_eq(expected.as_bytes())))
+    access::bearer_token(headers)
+        .is_some_and(|token| bool::from(token.as_bytes().ct_eq(expected.as_bytes())))
 }
 
 fn unauthorized() -> ApiError {
     ApiError::Unauthorized("A valid bearer token is required.".to_owned())
 }
 
-async fn require_admin_token(
+/// `?limit=N`: how many records, newest first (default 100, at most `admin.audit_entries`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AuditQuery {
+    limit: Option<usize>,
+}
+
+/// The audit log: `{"source": "redis"|"local", "note"?, "bound", "unshared", "entries":
+/// [{"atMs", "actor", "replica", "method", "route", "arguments", "status", "result"}]}`.
+async fn audit(
     State(state): State<SharedState>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if bearer_matches(request.headers(), state.secrets.admin_token.expose_secret()) {
-        next.run(request).await
-    } else {
-        unauthorized().into_response()
+    query: Result<Query<AuditQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|_| ApiError::BadRequest {
+        code: "invalid_limit",
+        detail: "limit: a whole number of records (e.g. ?limit=50)".to_owned(),
+    })?;
+    let limit = query.limit.unwrap_or(100);
+    if limit == 0 {
+        return Err(ApiError::BadRequest {
+            code: "invalid_limit",
+            detail: "limit: at least 1".to_owned(),
+        });
     }
+    Ok(Json(state.audit.read(limit).await).into_response())
 }
 
 async fn metrics(State(state): State<SharedState>) -> Response {
@@ -323,6 +358,8 @@ fn webhook_authorised(state: &SharedState, headers: &HeaderMap, body: &[u8]) -> 
     }
 }
 
+/// The content service's publish webhook: its answer names the caller `content-webhook` for
+/// the audit log once its secret or signature is accepted.
 async fn content_webhook(
     State(state): State<SharedState>,
     headers: HeaderMap,
@@ -331,7 +368,18 @@ async fn content_webhook(
     if !webhook_authorised(&state, &headers, &body) {
         return Err(unauthorized());
     }
-    let hook: Webhook = parse(&body)?;
+    let mut response = purge_for_webhook(&state, &body)
+        .await
+        .unwrap_or_else(IntoResponse::into_response);
+    response
+        .extensions_mut()
+        .insert(AdminIdentity::content_webhook());
+    Ok(response)
+}
+
+/// The purge an accepted webhook asks for.
+async fn purge_for_webhook(state: &SharedState, body: &Bytes) -> Result<Response, ApiError> {
+    let hook: Webhook = parse(body)?;
     if !hook.event.starts_with("entry.") {
         return Ok(Json(Purged {
             ignored: Some(hook.event),

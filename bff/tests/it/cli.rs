@@ -124,6 +124,70 @@ fn production_with_development_secrets_is_refused() {
     assert!(real.status.success(), "{}", stderr(&real));
 }
 
+/// Issue 45: the tokens file stands in for `BFF_ADMIN_TOKEN` in production, under the same
+/// rules (no stand-in, 32 bytes or more for a token given in plaintext); `check-config` names
+/// its tokens and scopes, never a token.
+#[test]
+fn production_takes_an_admin_tokens_file_under_the_rules_of_the_single_token() {
+    let toml = "environment = \"production\"\n[sandbox]\nenabled = false\n\
+                [upstreams.commerce]\nbase_url = \"https://commerce.example/\"\n\
+                [upstreams.content]\nbase_url = \"https://content.example/api/\"\n\
+                [maps]\ntile_url = \"https://tiles.example/{z}/{x}/{y}.png?key={key}\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens.toml");
+    let with_tokens = |text: &str| {
+        std::fs::write(&tokens, text).unwrap();
+        check_config(
+            toml,
+            &[
+                ("BFF_ADMIN_TOKENS_FILE", tokens.to_str().unwrap()),
+                ("BFF_SESSION_KEYS", "a-real-session-key-of-32-bytes-or-more"),
+                (
+                    "BFF_WEBHOOK_SECRET",
+                    "a-real-webhook-secret-of-32-bytes-or-more",
+                ),
+            ],
+        )
+    };
+    let entry = |name: &str, token: &str| {
+        format!(
+            "[[tokens]]\nname = \"{name}\"\nscopes = [\"read\", \"purge\"]\ntoken = \"{token}\"\n"
+        )
+    };
+    let stand_in = with_tokens(&entry(
+        "ops",
+        "dev-insecure-ops-token-long-enough-for-32-bytes",
+    ));
+    assert!(!stand_in.status.success());
+    assert!(
+        stderr(&stand_in).contains("BFF_ADMIN_TOKENS_FILE"),
+        "{}",
+        stderr(&stand_in)
+    );
+    let short = with_tokens(&entry("ops", "short-ops-token"));
+    assert!(!short.status.success());
+    assert!(
+        stderr(&short).contains("\"ops\" is shorter than 32 bytes"),
+        "{}",
+        stderr(&short)
+    );
+    assert!(!stderr(&short).contains("short-ops-token"));
+    let digest = format!("sha256:{}", "ab".repeat(32));
+    let good = with_tokens(
+        &(entry("ops", "an-ops-token-of-32-bytes-or-more-0123") + &entry("cms", &digest)),
+    );
+    assert!(good.status.success(), "{}", stderr(&good));
+    let stdout = String::from_utf8_lossy(&good.stdout);
+    assert!(
+        stdout.contains("ops [read, purge]; cms [read, purge]"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("an-ops-token") && !stdout.contains(&digest),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn a_trusted_client_ip_header_without_trusted_proxies_is_refused_naming_both_keys() {
     let output = check_config(

@@ -6,6 +6,8 @@ mod common;
 
 mod abuse;
 mod account;
+mod admin_cli;
+mod admin_tokens;
 mod binary;
 mod cache_explain;
 mod cache_l2_documents;
@@ -36,6 +38,7 @@ mod not_found_budget;
 mod openapi;
 mod oversized_bodies;
 mod reliability;
+mod replicas_admin_audit;
 mod replicas_cache;
 mod replicas_cache_explain;
 mod replicas_checkout;
