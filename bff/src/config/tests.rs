@@ -644,7 +644,14 @@ fn an_old_key_is_accepted_with_a_deprecation_naming_it_and_its_successor() {
 }
 
 /// Duration keys added after durations took units: they never had an old spelling.
-const BORN_WITH_A_UNIT: &[&str] = &["ssr.failed_render_ttl", "redis.replica_ack_timeout"];
+const BORN_WITH_A_UNIT: &[&str] = &[
+    "ssr.failed_render_ttl",
+    "redis.replica_ack_timeout",
+    "fleet.heartbeat_interval",
+    "fleet.silent_after",
+    "fleet.forget_after",
+    "fleet.purge_receipt_deadline",
+];
 
 /// Every duration key of the defaults, written in its old spelling, in its unit.
 fn old_spelling(table: &toml::Table, path: &mut Vec<String>, out: &mut toml::Table) -> usize {
