@@ -32,8 +32,11 @@ fn pages(ttl_ms: u64) -> CachePolicy {
     }
 }
 
+/// One replica on its own, also in the Redis pass: these reasons are about this replica's L1
+/// (with L2, an entry evicted or expired here is an L2 hit, not a miss).
 fn start_with(configure: impl FnOnce(&mut Config)) -> InProcess {
     let mut config = test_config();
+    config.redis = Config::default().redis;
     config.cache.pages = pages(60_000);
     configure(&mut config);
     start_with_secrets(config, SECRETS)
