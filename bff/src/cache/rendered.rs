@@ -21,6 +21,7 @@ use axum::http::{HeaderMap, HeaderValue, Response, StatusCode, header};
 use bytes::Bytes;
 
 use super::entry::{compressed_variants, strong_etag};
+use super::hit_fold::HitCounter;
 use super::http::{Described, Encoding, Timed, negotiate, not_modified, surrogate_key, tags};
 use super::lookup::Lookup;
 use super::policy::RouteKind;
@@ -84,6 +85,10 @@ pub struct Rendered {
     /// A document's `Cache-Control` towards browsers (`no-cache`: revalidated by `ETag` on
     /// every visit), set after the timed headers; `None` keeps the parts' windows.
     cache_control: Option<HeaderValue>,
+    /// Its parts' tags, each once: where its hits are folded (see [`super::hit_fold`]).
+    tags: Vec<String>,
+    /// Hits since the last fold.
+    pub(super) hits: HitCounter,
 }
 
 impl Rendered {
@@ -151,6 +156,8 @@ impl Rendered {
             parts: self.parts.clone(),
             epochs: self.epochs,
             cache_control: self.cache_control.clone(),
+            tags: self.tags.clone(),
+            hits: HitCounter::default(),
         }
     }
 
@@ -226,7 +233,9 @@ impl Rendered {
             }
             (None, _) => return None,
         };
-        let mut not_modified = described.constant_headers(surrogate_key(tags(parts)), etag.clone());
+        let part_tags = tags(parts);
+        let mut not_modified =
+            described.constant_headers(surrogate_key(part_tags.iter().copied()), etag.clone());
         // The timed headers as of now hold their places, so a request's values replace them
         // rather than growing a copied map.
         described.timed(now).insert_into(&mut not_modified);
@@ -261,6 +270,8 @@ impl Rendered {
             parts: parts.iter().map(|part| part.entry.route).collect(),
             epochs,
             cache_control,
+            tags: part_tags.into_iter().map(str::to_owned).collect(),
+            hits: HitCounter::default(),
         })
     }
 
@@ -319,6 +330,17 @@ impl Rendered {
             return timed;
         }
         self.described.timed(now)
+    }
+
+    /// Its parts' tags, each once.
+    pub fn tags(&self) -> &[String] {
+        &self.tags
+    }
+
+    /// Counts one hit of this answer for its tags' hit ratio (one relaxed atomic add; folded
+    /// into the top lists later, see [`super::hit_fold`]).
+    pub fn count_hit(&self) {
+        self.hits.bump();
     }
 
     /// The route kinds of its parts (each counted as a hit when it is served).

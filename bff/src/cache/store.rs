@@ -17,7 +17,8 @@ use prometheus_client::metrics::counter::Counter;
 
 use super::entry::{CachedResponse, Fetched};
 use super::failure::FetchFailure;
-use super::hit_ratio::{LookupCounts, Ratios, summed};
+use super::hit_fold::{FOLD_INTERVAL, fold_answer, fold_entry};
+use super::hit_ratio::{HIT_STATES, LookupCounts, Ratios, summed};
 use super::key::cache_key;
 use super::l2::{LockAttempt, SharedTier, Written};
 use super::lookup::Lookup;
@@ -152,8 +153,9 @@ struct Inner {
     l2_reads: SingleFlight<String, L2Found>,
     /// What happened to keys that left L1: read on a miss for its reason.
     tombstones: Tombstones,
-    /// The keys and tags that missed most over the last minutes.
-    top: TopListRecorder,
+    /// The keys and tags that missed most, and the tags that hit most, over the last minutes;
+    /// shared with the storages' removal listeners, which fold a leaving entry's hits.
+    top: Arc<TopListRecorder>,
     /// The last purges applied here, for explain.
     recent_purges: RecentPurges,
     /// This replica's id, as purges and L2 fills name it.
@@ -359,7 +361,10 @@ impl EdgeCache {
         let lifetime = config.longest_entry_lifetime();
         let remembered_search_capacity = config.search_capacity_bytes / 2;
         let tombstones = Tombstones::default();
-        let bounded = |capacity| bounded_entries(capacity, metrics.clone(), tombstones.clone());
+        let top = Arc::new(TopListRecorder::default());
+        let bounded = |capacity| {
+            bounded_entries(capacity, metrics.clone(), tombstones.clone(), top.clone())
+        };
         let entries = bounded(config.capacity_bytes);
         let search_entries = bounded(config.search_capacity_bytes);
         let negative_entries = bounded(config.negative_capacity_bytes);
@@ -376,10 +381,15 @@ impl EdgeCache {
                     .map(|route| RouteCounters::new(*route, &metrics))
                     .collect(),
                 metrics,
-                remembered: remembered_answers(remembered_capacity, tombstones.clone()),
+                remembered: remembered_answers(
+                    remembered_capacity,
+                    tombstones.clone(),
+                    top.clone(),
+                ),
                 remembered_searches: remembered_answers(
                     remembered_search_capacity,
                     tombstones.clone(),
+                    top.clone(),
                 ),
                 epochs: EpochCounters::default(),
                 shared: redis.map(|redis| SharedTier::new(redis, lifetime, replica.id.clone())),
@@ -388,7 +398,7 @@ impl EdgeCache {
                 recompressing: Arc::new(tokio::sync::Semaphore::new(1)),
                 l2_reads: SingleFlight::default(),
                 tombstones,
-                top: TopListRecorder::default(),
+                top,
                 recent_purges: RecentPurges::default(),
                 replica_id: replica.id.clone(),
                 unheard_since: std::sync::Mutex::default(),
@@ -720,8 +730,10 @@ impl EdgeCache {
             .filter(|answer| answer.within_stale_window(now))
     }
 
-    /// Counts a remembered answer as one hit on each of its parts, as their lookups would.
+    /// Counts a remembered answer as one hit on each of its parts, as their lookups would, and
+    /// once for its tags' hit ratio (folded later: see [`super::hit_fold`]).
     pub fn count_served(&self, answer: &Rendered) {
+        answer.count_hit();
         for route in answer.parts() {
             self.inner.count(*route, CacheState::Hit);
         }
@@ -758,6 +770,9 @@ impl EdgeCache {
         if let Ok(lookup) = &result {
             span.record("cache.state", lookup.state.as_str());
             self.inner.count(route, lookup.state);
+            if HIT_STATES.contains(&lookup.state) {
+                self.count_hit(lookup);
+            }
             if let Some(reason) = lookup.miss_reason {
                 span.record("cache.miss_reason", reason.as_str());
                 self.count_miss(route, lookup, reason);
@@ -816,11 +831,74 @@ impl EdgeCache {
         &self.inner.replica_id
     }
 
-    /// This replica's top lists over their window (see [`super::top_lists`]).
+    /// This replica's top lists over their window (see [`super::top_lists`]), with every hit
+    /// so far folded in.
     pub fn top_lists(&self) -> super::top_lists::TopLists {
+        self.fold_hits();
         self.inner
             .top
             .lists(crate::coordination::replicas::unix_ms() / 1_000)
+    }
+
+    /// This replica's top lists with the hits folded so far (at most
+    /// [`FOLD_INTERVAL`] behind while [`Self::spawn_hit_folds`] runs): no walk of L1.
+    pub fn top_lists_as_of_last_fold(&self) -> super::top_lists::TopLists {
+        self.inner
+            .top
+            .lists(crate::coordination::replicas::unix_ms() / 1_000)
+    }
+
+    /// Adds every L1 entry's and remembered answer's hits since the last fold to the top lists
+    /// (see [`super::hit_fold`]).
+    pub fn fold_hits(&self) {
+        let now_secs = crate::coordination::replicas::unix_ms() / 1_000;
+        let top = &self.inner.top;
+        for entries in self.inner.all_entries() {
+            for (key, entry) in entries.iter() {
+                fold_entry(top, &key, &entry, now_secs);
+            }
+        }
+        for remembered in [&self.inner.remembered, &self.inner.remembered_searches] {
+            for (_, answer) in remembered.iter() {
+                fold_answer(top, &answer, now_secs);
+            }
+        }
+    }
+
+    /// Folds the hits every [`FOLD_INTERVAL`] until `stop`, so each lands in the top lists'
+    /// minute it happened in (give or take the interval).
+    pub fn spawn_hit_folds(&self, stop: tokio_util::sync::CancellationToken) {
+        let cache = self.clone();
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(FOLD_INTERVAL);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    () = stop.cancelled() => break,
+                    _ = ticks.tick() => {}
+                }
+                // The walk takes a few milliseconds for a full cache: off the runtime's workers.
+                let folding = cache.clone();
+                let _ = tokio::task::spawn_blocking(move || folding.fold_hits()).await;
+            }
+        });
+    }
+
+    /// Counts a lookup answered from storage for its key's and tags' hit ratio: one atomic add
+    /// on the L1 entry, folded later; an entry read from L2 (which may not stay in L1) is
+    /// recorded at once, as that lookup paid a Redis round trip anyway.
+    fn count_hit(&self, lookup: &Lookup) {
+        if lookup.from_l2 {
+            let now_secs = crate::coordination::replicas::unix_ms() / 1_000;
+            self.inner.top.record_hits(
+                Some(&redacted(&lookup.key)),
+                &lookup.entry.tags,
+                1,
+                now_secs,
+            );
+        } else {
+            lookup.entry.hits.bump();
+        }
     }
 
     /// Counts a miss for `reason`: the metric, and the top lists (the key redacted).
@@ -1510,11 +1588,17 @@ fn shareable(parts: &[&Lookup]) -> Option<RouteKind> {
 
 /// Remembered answers within `capacity_bytes`, each weighing what it holds beyond its parts;
 /// one pushed out for room leaves an `evicted` tombstone.
-fn remembered_answers(capacity_bytes: u64, tombstones: Tombstones) -> Remembered {
+fn remembered_answers(
+    capacity_bytes: u64,
+    tombstones: Tombstones,
+    top: Arc<TopListRecorder>,
+) -> Remembered {
     Remembered::builder()
         .max_capacity(capacity_bytes)
         .weigher(|key: &String, answer: &Arc<Rendered>| answer.weight(key))
-        .eviction_listener(move |key, _answer, cause| {
+        .eviction_listener(move |key, answer, cause| {
+            // Whatever the cause, its hits so far are folded once (see `super::hit_fold`).
+            fold_answer(&top, &answer, crate::coordination::replicas::unix_ms() / 1_000);
             if cause == RemovalCause::Size {
                 tombstones.record(&key, MissReason::Evicted, None);
             }
@@ -1548,13 +1632,20 @@ fn too_long(route: RouteKind, key: String, policy: &super::policy::CachePolicy) 
 /// One bounded storage: moka weighing each entry in bytes (see [`CachedResponse::weight`]),
 /// expiring it at its hard limit, counting evictions by cause. An entry pushed out for room or
 /// past its hard limit leaves a tombstone saying so (a purge writes its own, with its id).
-fn bounded_entries(capacity_bytes: u64, metrics: Arc<Metrics>, tombstones: Tombstones) -> Entries {
+fn bounded_entries(
+    capacity_bytes: u64,
+    metrics: Arc<Metrics>,
+    tombstones: Tombstones,
+    top: Arc<TopListRecorder>,
+) -> Entries {
     moka::future::Cache::builder()
         .max_capacity(capacity_bytes)
         .weigher(|key: &String, entry: &Arc<CachedResponse>| entry.weight(key))
         .expire_after(HardLimit)
         .support_invalidation_closures()
-        .eviction_listener(move |key, _entry, cause| {
+        .eviction_listener(move |key, entry, cause| {
+            // Whatever the cause, its hits so far are folded once (see `super::hit_fold`).
+            fold_entry(&top, &key, &entry, crate::coordination::replicas::unix_ms() / 1_000);
             let cause = match cause {
                 RemovalCause::Size => {
                     tombstones.record(&key, MissReason::Evicted, None);

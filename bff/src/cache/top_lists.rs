@@ -1,17 +1,27 @@
-//! The keys and tags that miss most, per replica, over the last five minutes: bounded top lists
-//! fed on the miss path only (a hit never touches them).
+//! The keys and tags that miss most, and the tags that hit most, per replica, over the last five
+//! minutes, with each listed tag's hit ratio: bounded top lists. Misses are recorded on the miss
+//! path; hits never touch these lists on the request path: each entry counts its own hits in one
+//! relaxed atomic, and [`super::hit_fold`] adds those counts here every
+//! [`super::hit_fold::FOLD_INTERVAL`] and when the entry leaves L1.
 //!
-//! Each list is a space-saving summary (Metwally et al.) of at most [`CAPACITY`] names: a name
-//! not in a full list takes the place of the least counted one and inherits its count as its
-//! possible over-count (`error`), so every name's `misses` is an upper bound and
-//! `misses - error` a lower bound, and any name missed more than `total / CAPACITY` times is
-//! listed. Time is five one-minute buckets, each with its own lists; reading merges the current
-//! ones. Memory: 5 buckets × 2 lists × [`CAPACITY`] names, each a redacted key or a tag
-//! (under 300 bytes): under 200 kB. Keys carrying shopper text are recorded redacted
+//! Each list is a space-saving summary (Metwally et al.) of at most [`CAPACITY`] names, ranked
+//! by one figure (misses, or hits for `hitTags`): a name not in a full list takes the place of
+//! the least counted one and inherits its count as its possible over-count (`error`), so every
+//! name's ranked figure is an upper bound and that minus `error` a lower bound, and any name
+//! counted more than `total / CAPACITY` times is listed. The other figure of a listed name (the
+//! hits of a tag listed by misses, and the other way round) is counted from the moment it was
+//! listed, a lower bound. `hitRatio` is `hits / (hits + misses)` of those figures. Hits are
+//! lookups answered from storage while the upstream answered (`hit`, `stale`, and remembered
+//! answers on the hit path), misses those that went to the upstream (`miss`, `coalesced`); a
+//! stale-if-error answer is neither (see [`super::hit_ratio`]).
+//!
+//! Time is five one-minute buckets, each with its own lists; reading merges the current ones.
+//! Memory: 5 buckets × 3 lists × [`CAPACITY`] names, each a redacted key or a tag (under 300
+//! bytes): under 300 kB. Keys carrying shopper text are recorded redacted
 //! ([`super::redact::redacted`]), so the term is never even held here.
 //!
-//! [`TopLists`] is what a replica shows (`GET /admin/cache/top`) and what the fleet view merges
-//! across replicas with [`TopLists::merge`].
+//! [`TopLists`] is what a replica shows (`GET /admin/cache/top`), what its heartbeat carries,
+//! and what the fleet view merges across replicas with [`TopLists::merge`].
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -26,22 +36,72 @@ const BUCKET_SECONDS: u64 = 60;
 /// The window the lists cover, in seconds.
 pub const WINDOW_SECONDS: u64 = BUCKETS as u64 * BUCKET_SECONDS;
 
-/// One listed name and its misses.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// One listed name and its figures.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Counted {
     /// A key (redacted when it carries shopper text) or a tag.
     pub name: String,
-    /// Misses counted, an upper bound.
+    /// Misses counted (an upper bound in a list ranked by misses).
     pub misses: u64,
-    /// How many of `misses` may belong to names this one replaced.
+    /// How many of the ranked figure (`misses`, or `hits` in `hitTags`) may belong to names
+    /// this one replaced.
     pub error: u64,
     /// The misses by reason (only reasons seen).
     pub reasons: BTreeMap<String, u64>,
+    /// Hits counted (an upper bound in `hitTags`, else counted since the name was listed).
+    #[serde(default)]
+    pub hits: u64,
+    /// `hits / (hits + misses)`; `None` with neither.
+    #[serde(default)]
+    pub hit_ratio: Option<f64>,
+}
+
+impl Counted {
+    fn named(name: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            misses: 0,
+            error: 0,
+            reasons: BTreeMap::new(),
+            hits: 0,
+            hit_ratio: None,
+        }
+    }
+
+    /// `hits / (hits + misses)`, `None` with neither.
+    pub fn ratio(&self) -> Option<f64> {
+        let total = self.hits + self.misses;
+        (total > 0).then(|| self.hits as f64 / total as f64)
+    }
+}
+
+/// The figure a list is ranked by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Ranked {
+    #[default]
+    Misses,
+    Hits,
+}
+
+impl Ranked {
+    fn of(self, counted: &Counted) -> u64 {
+        match self {
+            Self::Misses => counted.misses,
+            Self::Hits => counted.hits,
+        }
+    }
+
+    fn of_mut(self, counted: &mut Counted) -> &mut u64 {
+        match self {
+            Self::Misses => &mut counted.misses,
+            Self::Hits => &mut counted.hits,
+        }
+    }
 }
 
 /// The top lists of one replica, or of several merged.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TopLists {
     /// The window covered.
@@ -50,159 +110,243 @@ pub struct TopLists {
     pub capacity: usize,
     /// The keys that missed most, most first.
     pub keys: Vec<Counted>,
-    /// The tags whose entries missed most, most first.
+    /// The tags whose entries missed most, most first, with their hits and hit ratio.
     pub tags: Vec<Counted>,
+    /// The tags whose entries hit most, most first, with their misses and hit ratio.
+    #[serde(default)]
+    pub hit_tags: Vec<Counted>,
     /// The count a name not listed may have had at most (0 while nothing was dropped): what a
     /// merge adds to a name one side did not list.
     pub key_floor: u64,
     pub tag_floor: u64,
+    #[serde(default)]
+    pub hit_tag_floor: u64,
 }
 
 impl TopLists {
-    /// Adds `other`'s figures (another bucket, or another replica's lists) to these: counts of
+    /// Adds `other`'s figures (another bucket, or another replica's lists) to these: figures of
     /// a name listed by both are summed; a name one side did not list gets that side's floor
-    /// added as possible misses (and as error). The result keeps the [`CAPACITY`] largest.
+    /// added to its ranked figure (and to its error). The result keeps the [`CAPACITY`]
+    /// largest, with each name's hit ratio over the summed figures.
     pub fn merge(&mut self, other: &TopLists) {
         self.window_seconds = self.window_seconds.max(other.window_seconds);
         self.capacity = self.capacity.max(other.capacity).max(1);
-        let (keys, key_floor) = merged(
+        let capacity = self.capacity;
+        let merge = |a: &[Counted], a_floor, b: &[Counted], b_floor, ranked| {
+            merged(a, a_floor, b, b_floor, capacity, ranked)
+        };
+        let (keys, key_floor) = merge(
             &self.keys,
             self.key_floor,
             &other.keys,
             other.key_floor,
-            self.capacity,
+            Ranked::Misses,
         );
-        let (tags, tag_floor) = merged(
+        let (tags, tag_floor) = merge(
             &self.tags,
             self.tag_floor,
             &other.tags,
             other.tag_floor,
-            self.capacity,
+            Ranked::Misses,
         );
-        (self.keys, self.key_floor, self.tags, self.tag_floor) = (keys, key_floor, tags, tag_floor);
+        let (hit_tags, hit_tag_floor) = merge(
+            &self.hit_tags,
+            self.hit_tag_floor,
+            &other.hit_tags,
+            other.hit_tag_floor,
+            Ranked::Hits,
+        );
+        (self.keys, self.key_floor) = (keys, key_floor);
+        (self.tags, self.tag_floor) = (tags, tag_floor);
+        (self.hit_tags, self.hit_tag_floor) = (hit_tags, hit_tag_floor);
     }
 }
 
-/// `a` and `b` merged, largest first, cut to `capacity`; and the new floor.
+/// `a` and `b` merged, largest `ranked` first, cut to `capacity`; and the new floor.
 fn merged(
     a: &[Counted],
     a_floor: u64,
     b: &[Counted],
     b_floor: u64,
     capacity: usize,
+    ranked: Ranked,
 ) -> (Vec<Counted>, u64) {
     let mut by_name: BTreeMap<&str, Counted> = BTreeMap::new();
     for (list, other, other_floor) in [(a, b, b_floor), (b, a, a_floor)] {
         for counted in list {
-            let merged = by_name.entry(&counted.name).or_insert_with(|| Counted {
-                name: counted.name.clone(),
-                misses: 0,
-                error: 0,
-                reasons: BTreeMap::new(),
-            });
+            let merged = by_name
+                .entry(&counted.name)
+                .or_insert_with(|| Counted::named(&counted.name));
             merged.misses += counted.misses;
+            merged.hits += counted.hits;
             merged.error += counted.error;
             for (reason, count) in &counted.reasons {
                 *merged.reasons.entry(reason.clone()).or_default() += count;
             }
             if !other.iter().any(|listed| listed.name == counted.name) {
-                merged.misses += other_floor;
+                *ranked.of_mut(merged) += other_floor;
                 merged.error += other_floor;
             }
         }
     }
     let mut all: Vec<Counted> = by_name.into_values().collect();
-    all.sort_by(|x, y| y.misses.cmp(&x.misses).then_with(|| x.name.cmp(&y.name)));
-    let dropped = all.get(capacity).map_or(0, |first| first.misses);
+    sort(&mut all, ranked);
+    let dropped = all.get(capacity).map_or(0, |first| ranked.of(first));
     all.truncate(capacity);
     (all, dropped.max(a_floor + b_floor))
 }
 
-/// One space-saving summary.
+/// Largest `ranked` first (ties by name), each with its hit ratio.
+fn sort(counted: &mut [Counted], ranked: Ranked) {
+    counted.sort_by(|x, y| {
+        ranked
+            .of(y)
+            .cmp(&ranked.of(x))
+            .then_with(|| x.name.cmp(&y.name))
+    });
+    for one in counted {
+        one.hit_ratio = one.ratio();
+    }
+}
+
+/// One space-saving summary, ranked by one figure.
 #[derive(Debug, Default)]
 struct Summary {
+    ranked: Ranked,
     counted: Vec<Counted>,
     floor: u64,
 }
 
 impl Summary {
-    fn record(&mut self, name: &str, reason: MissReason) {
-        let index = match self.counted.iter().position(|c| c.name == name) {
-            Some(index) => index,
-            None if self.counted.len() < CAPACITY => {
-                self.counted.push(Counted {
-                    name: name.to_owned(),
-                    misses: 0,
-                    error: 0,
-                    reasons: BTreeMap::new(),
-                });
-                self.counted.len() - 1
-            }
-            None => {
-                // the least counted gives its place, and its count as the newcomer's error
-                let (index, least) = self
-                    .counted
-                    .iter()
-                    .enumerate()
-                    .min_by_key(|(_, c)| c.misses)
-                    .map(|(index, c)| (index, c.misses))
-                    .unwrap_or((0, 0));
-                self.floor = self.floor.max(least);
-                self.counted[index] = Counted {
-                    name: name.to_owned(),
-                    misses: least,
-                    error: least,
-                    reasons: BTreeMap::new(),
-                };
-                index
-            }
-        };
-        let counted = &mut self.counted[index];
-        counted.misses += 1;
-        *counted
-            .reasons
-            .entry(reason.as_str().to_owned())
-            .or_default() += 1;
+    fn ranked_by(ranked: Ranked) -> Self {
+        Self {
+            ranked,
+            ..Self::default()
+        }
+    }
+
+    /// `name`'s place: found, added, or taken from the least counted (which gives its count as
+    /// the newcomer's ranked figure and error).
+    fn place(&mut self, name: &str) -> usize {
+        if let Some(index) = self.counted.iter().position(|c| c.name == name) {
+            return index;
+        }
+        if self.counted.len() < CAPACITY {
+            self.counted.push(Counted::named(name));
+            return self.counted.len() - 1;
+        }
+        let ranked = self.ranked;
+        let (index, least) = self
+            .counted
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, c)| ranked.of(c))
+            .map(|(index, c)| (index, ranked.of(c)))
+            .unwrap_or((0, 0));
+        self.floor = self.floor.max(least);
+        let mut newcomer = Counted::named(name);
+        *ranked.of_mut(&mut newcomer) = least;
+        newcomer.error = least;
+        self.counted[index] = newcomer;
+        index
+    }
+
+    /// The place of `name` if listed, or a new one when the list is ranked by `figure`.
+    fn place_for(&mut self, name: &str, figure: Ranked) -> Option<usize> {
+        if self.ranked == figure {
+            Some(self.place(name))
+        } else {
+            self.counted.iter().position(|c| c.name == name)
+        }
+    }
+
+    fn record_miss(&mut self, name: &str, reason: MissReason) {
+        if let Some(index) = self.place_for(name, Ranked::Misses) {
+            let counted = &mut self.counted[index];
+            counted.misses += 1;
+            *counted
+                .reasons
+                .entry(reason.as_str().to_owned())
+                .or_default() += 1;
+        }
+    }
+
+    fn record_hits(&mut self, name: &str, hits: u64) {
+        if let Some(index) = self.place_for(name, Ranked::Hits) {
+            self.counted[index].hits += hits;
+        }
+    }
+
+    fn sorted(&self) -> Vec<Counted> {
+        let mut counted = self.counted.clone();
+        sort(&mut counted, self.ranked);
+        counted
     }
 }
 
 /// One minute's lists.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Bucket {
     /// The minute (Unix seconds / 60) the bucket holds; older ones are cleared on reuse.
     minute: u64,
     keys: Summary,
     tags: Summary,
+    hit_tags: Summary,
 }
 
-impl Bucket {
-    fn lists(&self) -> TopLists {
-        let sorted = |summary: &Summary| {
-            let mut counted = summary.counted.clone();
-            counted.sort_by(|x, y| y.misses.cmp(&x.misses).then_with(|| x.name.cmp(&y.name)));
-            counted
-        };
-        TopLists {
-            window_seconds: WINDOW_SECONDS,
-            capacity: CAPACITY,
-            keys: sorted(&self.keys),
-            tags: sorted(&self.tags),
-            key_floor: self.keys.floor,
-            tag_floor: self.tags.floor,
+impl Default for Bucket {
+    fn default() -> Self {
+        Self {
+            minute: 0,
+            keys: Summary::ranked_by(Ranked::Misses),
+            tags: Summary::ranked_by(Ranked::Misses),
+            hit_tags: Summary::ranked_by(Ranked::Hits),
         }
     }
 }
 
-/// This replica's top lists, written on misses.
+impl Bucket {
+    fn lists(&self) -> TopLists {
+        let mut tags = self.tags.sorted();
+        let mut hit_tags = self.hit_tags.sorted();
+        // A tag in both lists: each list's other figure is at least what the list ranked by it
+        // surely counted (its figure less its error), as that list may have listed it sooner.
+        for tag in &mut tags {
+            if let Some(hit) = self.hit_tags.counted.iter().find(|c| c.name == tag.name) {
+                tag.hits = tag.hits.max(hit.hits - hit.error);
+                tag.hit_ratio = tag.ratio();
+            }
+        }
+        for tag in &mut hit_tags {
+            if let Some(missed) = self.tags.counted.iter().find(|c| c.name == tag.name) {
+                tag.misses = tag.misses.max(missed.misses - missed.error);
+                tag.reasons.clone_from(&missed.reasons);
+                tag.hit_ratio = tag.ratio();
+            }
+        }
+        TopLists {
+            window_seconds: WINDOW_SECONDS,
+            capacity: CAPACITY,
+            keys: self.keys.sorted(),
+            tags,
+            hit_tags,
+            key_floor: self.keys.floor,
+            tag_floor: self.tags.floor,
+            hit_tag_floor: self.hit_tags.floor,
+        }
+    }
+}
+
+/// This replica's top lists, written on misses and by the hit fold.
 #[derive(Debug, Default)]
 pub struct TopListRecorder {
-    /// A std `Mutex`: held for one summary update on a miss, never across an await.
+    /// A std `Mutex`: held for one summary update on a miss or a fold, never across an await.
     buckets: Mutex<[Bucket; BUCKETS]>,
 }
 
 impl TopListRecorder {
-    /// Counts one miss of `key` (already redacted), whose entry carries `tags`, at `now_secs`.
-    pub fn record_miss(&self, key: &str, tags: &[String], reason: MissReason, now_secs: u64) {
+    /// The bucket of `now_secs` (cleared when it held an older minute), under the lock.
+    fn with_bucket(&self, now_secs: u64, update: impl FnOnce(&mut Bucket)) {
         let minute = now_secs / BUCKET_SECONDS;
         let mut buckets = self
             .buckets
@@ -215,10 +359,37 @@ impl TopListRecorder {
                 ..Bucket::default()
             };
         }
-        bucket.keys.record(key, reason);
-        for tag in tags {
-            bucket.tags.record(&super::redact::redacted(tag), reason);
+        update(bucket);
+    }
+
+    /// Counts one miss of `key` (already redacted), whose entry carries `tags`, at `now_secs`.
+    pub fn record_miss(&self, key: &str, tags: &[String], reason: MissReason, now_secs: u64) {
+        self.with_bucket(now_secs, |bucket| {
+            bucket.keys.record_miss(key, reason);
+            for tag in tags {
+                let tag = super::redact::redacted(tag);
+                bucket.tags.record_miss(&tag, reason);
+                bucket.hit_tags.record_miss(&tag, reason);
+            }
+        });
+    }
+
+    /// Counts `hits` of an entry carrying `tags` (and of `key`, already redacted, when the
+    /// hits were an L1 entry's: a listed key gets them), at `now_secs`: a fold's delta.
+    pub fn record_hits(&self, key: Option<&str>, tags: &[String], hits: u64, now_secs: u64) {
+        if hits == 0 {
+            return;
         }
+        self.with_bucket(now_secs, |bucket| {
+            if let Some(key) = key {
+                bucket.keys.record_hits(key, hits);
+            }
+            for tag in tags {
+                let tag = super::redact::redacted(tag);
+                bucket.tags.record_hits(&tag, hits);
+                bucket.hit_tags.record_hits(&tag, hits);
+            }
+        });
     }
 
     /// The lists over the window ending at `now_secs`.
@@ -308,5 +479,84 @@ mod tests {
         assert!(merged.keys.len() <= CAPACITY);
         let home = merged.keys.iter().find(|c| c.name == "pages:home").unwrap();
         assert!(home.misses >= 4 && home.error >= full.lists(NOW).key_floor);
+    }
+
+    #[test]
+    fn a_tag_shows_its_hits_misses_and_ratio() {
+        let recorder = TopListRecorder::default();
+        let page = tags(&["pages:home"]);
+        recorder.record_miss("pages:home", &page, MissReason::Cold, NOW);
+        recorder.record_hits(Some("pages:home"), &page, 3, NOW);
+        recorder.record_hits(None, &tags(&["product:only-hits"]), 7, NOW);
+        let lists = recorder.lists(NOW);
+        let missed = lists.tags.iter().find(|c| c.name == "pages:home").unwrap();
+        assert_eq!((missed.hits, missed.misses), (3, 1));
+        assert_eq!(missed.hit_ratio, Some(0.75));
+        let key = lists.keys.iter().find(|c| c.name == "pages:home").unwrap();
+        assert_eq!((key.hits, key.misses, key.hit_ratio), (3, 1, Some(0.75)));
+        // the tags that hit most, by hits, with their misses
+        assert_eq!(lists.hit_tags[0].name, "product:only-hits");
+        assert_eq!(lists.hit_tags[0].hit_ratio, Some(1.0));
+        let hit = lists.hit_tags.iter().find(|c| c.name == "pages:home").unwrap();
+        assert_eq!((hit.hits, hit.misses, hit.hit_ratio), (3, 1, Some(0.75)));
+        // a tag that only hit is not among the tags that missed
+        assert!(!lists.tags.iter().any(|c| c.name == "product:only-hits"));
+    }
+
+    #[test]
+    fn hits_before_a_tag_first_missed_count_through_the_hit_list() {
+        let recorder = TopListRecorder::default();
+        let page = tags(&["pages:about"]);
+        recorder.record_hits(None, &page, 9, NOW);
+        recorder.record_miss("pages:about", &page, MissReason::Evicted, NOW);
+        let lists = recorder.lists(NOW);
+        let missed = lists.tags.iter().find(|c| c.name == "pages:about").unwrap();
+        assert_eq!((missed.hits, missed.misses), (9, 1));
+        assert_eq!(missed.hit_ratio, Some(0.9));
+    }
+
+    #[test]
+    fn the_hit_list_keeps_its_bound_and_the_tags_that_hit_most() {
+        let recorder = TopListRecorder::default();
+        recorder.record_hits(None, &tags(&["product:hot"]), 500, NOW);
+        for index in 0..(CAPACITY * 4) {
+            recorder.record_hits(None, &tags(&[&format!("product:{index}")]), 2, NOW);
+        }
+        let lists = recorder.lists(NOW);
+        assert_eq!(lists.hit_tags.len(), CAPACITY);
+        assert_eq!(lists.hit_tags[0].name, "product:hot");
+        assert_eq!(lists.hit_tags[0].hits, 500);
+        assert!(lists.hit_tag_floor > 0);
+        assert!(lists.tags.is_empty(), "no tag missed");
+    }
+
+    #[test]
+    fn merging_sums_hits_and_rates_the_sum() {
+        let a = TopListRecorder::default();
+        let b = TopListRecorder::default();
+        let page = tags(&["pages:home"]);
+        a.record_miss("pages:home", &page, MissReason::Cold, NOW);
+        a.record_hits(Some("pages:home"), &page, 1, NOW);
+        b.record_miss("pages:home", &page, MissReason::Cold, NOW);
+        b.record_hits(Some("pages:home"), &page, 6, NOW);
+        let mut merged = a.lists(NOW);
+        merged.merge(&b.lists(NOW));
+        let tag = merged.tags.iter().find(|c| c.name == "pages:home").unwrap();
+        assert_eq!((tag.hits, tag.misses), (7, 2));
+        assert_eq!(tag.hit_ratio, Some(7.0 / 9.0));
+        let hit = merged.hit_tags.iter().find(|c| c.name == "pages:home").unwrap();
+        assert_eq!((hit.hits, hit.misses), (7, 2));
+        // what a heartbeat carries reads back the same
+        let json = serde_json::to_string(&merged).unwrap();
+        let back: TopLists = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, merged);
+    }
+
+    #[test]
+    fn hits_older_than_the_window_are_gone() {
+        let recorder = TopListRecorder::default();
+        recorder.record_hits(None, &tags(&["pages:home"]), 4, NOW);
+        assert_eq!(recorder.lists(NOW + 60).hit_tags[0].hits, 4);
+        assert!(recorder.lists(NOW + WINDOW_SECONDS + 60).hit_tags.is_empty());
     }
 }

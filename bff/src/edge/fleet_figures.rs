@@ -47,6 +47,8 @@ pub fn source(cache: EdgeCache, web: Arc<WebAssets>, config: Config) -> FiguresS
                     capacity_bytes: cache.enforced_capacity_bytes(),
                 },
                 totals: cache.lookup_totals(),
+                // As of the last periodic fold (at most `FOLD_INTERVAL` old): no walk of L1 here.
+                top_lists: cache.top_lists_as_of_last_fold(),
             }
         })
     })

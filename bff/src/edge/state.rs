@@ -221,6 +221,7 @@ impl AppState {
             &replica,
         );
         cache.listen_for_purges(shutdown.clone());
+        cache.spawn_hit_folds(shutdown.clone());
         let fleet = Arc::new(Fleet::new(
             redis.clone(),
             replica.clone(),

@@ -220,7 +220,8 @@ fn purge_response(answer: &PurgeAnswer, extra: serde_json::Value) -> Response {
 /// `GET /admin/fleet`: every replica's last heartbeat, with build and config drift and the
 /// silent ones flagged.
 async fn fleet(State(state): State<SharedState>) -> Response {
-    Json(state.fleet.view().await).into_response()
+    let own = state.cache.top_lists();
+    Json(state.fleet.view(own).await).into_response()
 }
 
 /// `?limit=` (default 20) and `?tag=` (only the purges that named that tag).

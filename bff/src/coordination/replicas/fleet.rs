@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Redis;
 use super::heartbeat::{FiguresSource, HIT_RATIO_WINDOW, Heartbeat, HitWindow};
+use crate::cache::top_lists::TopLists;
 use crate::config::duration::millis;
 use crate::config::fleet::FleetConfig;
 use crate::coordination::replica_identity::ReplicaIdentity;
@@ -90,6 +91,10 @@ pub struct FleetView {
     pub heartbeat_interval_ms: u64,
     pub silent_after_ms: u64,
     pub forget_after_ms: u64,
+    /// The top lists (see [`crate::cache::top_lists`]) of the replicas not silent, merged with
+    /// [`TopLists::merge`]: this replica's as of now, the others' as of their last heartbeat.
+    /// Each replica's own are in its entry of `replicas`.
+    pub top_lists: TopLists,
 }
 
 impl Fleet {
@@ -271,8 +276,8 @@ impl Fleet {
         )
     }
 
-    /// The fleet as `GET /admin/fleet` shows it.
-    pub async fn view(&self) -> FleetView {
+    /// The fleet as `GET /admin/fleet` shows it, with this replica's top lists `own` (read now).
+    pub async fn view(&self, own: TopLists) -> FleetView {
         let silent_after = millis(self.config.silent_after);
         let now = super::unix_ms();
         let (coordination, members) = match (&self.redis, self.read_members().await) {
@@ -321,6 +326,15 @@ impl Fleet {
                 .collect(),
             config_hashes: config_hashes.into_iter().collect(),
         };
+        let mut top_lists = own.clone();
+        for member in live().filter(|member| !member.this) {
+            if let Some(theirs) = &member.heartbeat.top_lists {
+                top_lists.merge(theirs);
+            }
+        }
+        for member in replicas.iter_mut().filter(|member| member.this) {
+            member.heartbeat.top_lists = Some(own.clone());
+        }
         let silent = replicas
             .iter()
             .filter(|member| member.silent)
@@ -344,6 +358,7 @@ impl Fleet {
             heartbeat_interval_ms: millis(self.config.heartbeat_interval),
             silent_after_ms: silent_after,
             forget_after_ms: millis(self.config.forget_after),
+            top_lists,
         }
     }
 

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::cache::top_lists::TopLists;
 use crate::coordination::replica_identity::ReplicaIdentity;
 
 /// Which build a replica runs: replicas that disagree on any part are "build drift".
@@ -82,6 +83,8 @@ pub struct Figures {
     pub config: ConfigVersion,
     pub l1: L1Figures,
     pub totals: LookupTotals,
+    /// This replica's top lists now (bounded: see [`crate::cache::top_lists`]).
+    pub top_lists: TopLists,
 }
 
 /// Reads [`Figures`] now (built where the cache and the configuration are at hand).
@@ -104,10 +107,10 @@ pub struct Heartbeat {
     pub hit_ratio: HitRatio,
     /// When it was sent.
     pub sent_unix_ms: u64,
-    /// This replica's top lists (per tag and key), for the fleet to merge; `null` until the
-    /// cache provides them.
+    /// This replica's top lists (per tag and key) as of this heartbeat, for the fleet to merge;
+    /// `null` from a replica that does not send them.
     #[serde(default)]
-    pub top_lists: serde_json::Value,
+    pub top_lists: Option<TopLists>,
 }
 
 impl Heartbeat {
@@ -128,7 +131,7 @@ impl Heartbeat {
             l1: figures.l1,
             hit_ratio,
             sent_unix_ms: super::unix_ms(),
-            top_lists: serde_json::Value::Null,
+            top_lists: Some(figures.top_lists),
         }
     }
 }
