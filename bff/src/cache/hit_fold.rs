@@ -48,12 +48,13 @@ pub(super) fn fold_entry(top: &TopListRecorder, key: &str, entry: &CachedRespons
     }
 }
 
-/// Adds the hits of a remembered answer since its last fold to its parts' tags (its key is a
-/// document's or a composed answer's, not one the key list names).
-pub(super) fn fold_answer(top: &TopListRecorder, answer: &Rendered, now_secs: u64) {
+/// Adds the hits of the answer remembered at `key` since its last fold to its parts' tags, and
+/// to `key` when the key list names it (an API answer is remembered under its primary entry's
+/// key; a document's key is never a lookup's, so never listed).
+pub(super) fn fold_answer(top: &TopListRecorder, key: &str, answer: &Rendered, now_secs: u64) {
     let hits = answer.hits.take();
     if hits > 0 {
-        top.record_hits(None, answer.tags(), hits, now_secs);
+        top.record_hits(Some(&redacted(key)), answer.tags(), hits, now_secs);
     }
 }
 

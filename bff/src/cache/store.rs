@@ -840,14 +840,6 @@ impl EdgeCache {
             .lists(crate::coordination::replicas::unix_ms() / 1_000)
     }
 
-    /// This replica's top lists with the hits folded so far (at most
-    /// [`FOLD_INTERVAL`] behind while [`Self::spawn_hit_folds`] runs): no walk of L1.
-    pub fn top_lists_as_of_last_fold(&self) -> super::top_lists::TopLists {
-        self.inner
-            .top
-            .lists(crate::coordination::replicas::unix_ms() / 1_000)
-    }
-
     /// Adds every L1 entry's and remembered answer's hits since the last fold to the top lists
     /// (see [`super::hit_fold`]).
     pub fn fold_hits(&self) {
@@ -859,8 +851,8 @@ impl EdgeCache {
             }
         }
         for remembered in [&self.inner.remembered, &self.inner.remembered_searches] {
-            for (_, answer) in remembered.iter() {
-                fold_answer(top, &answer, now_secs);
+            for (key, answer) in remembered.iter() {
+                fold_answer(top, &key, &answer, now_secs);
             }
         }
     }
@@ -1598,7 +1590,7 @@ fn remembered_answers(
         .weigher(|key: &String, answer: &Arc<Rendered>| answer.weight(key))
         .eviction_listener(move |key, answer, cause| {
             // Whatever the cause, its hits so far are folded once (see `super::hit_fold`).
-            fold_answer(&top, &answer, crate::coordination::replicas::unix_ms() / 1_000);
+            fold_answer(&top, &key, &answer, crate::coordination::replicas::unix_ms() / 1_000);
             if cause == RemovalCause::Size {
                 tombstones.record(&key, MissReason::Evicted, None);
             }

@@ -159,6 +159,28 @@ impl TopLists {
         (self.keys, self.key_floor) = (keys, key_floor);
         (self.tags, self.tag_floor) = (tags, tag_floor);
         (self.hit_tags, self.hit_tag_floor) = (hit_tags, hit_tag_floor);
+        self.cross_fill();
+    }
+
+    /// A tag in both tag lists: each list's other figure is at least what the list ranked by it
+    /// surely counted (its figure less its error), as that list may have listed it sooner (or,
+    /// merged, on more replicas).
+    fn cross_fill(&mut self) {
+        for tag in &mut self.tags {
+            if let Some(hit) = self.hit_tags.iter().find(|c| c.name == tag.name) {
+                tag.hits = tag.hits.max(hit.hits.saturating_sub(hit.error));
+                tag.hit_ratio = tag.ratio();
+            }
+        }
+        for tag in &mut self.hit_tags {
+            if let Some(missed) = self.tags.iter().find(|c| c.name == tag.name) {
+                tag.misses = tag.misses.max(missed.misses.saturating_sub(missed.error));
+                if tag.reasons.values().sum::<u64>() < missed.reasons.values().sum::<u64>() {
+                    tag.reasons.clone_from(&missed.reasons);
+                }
+                tag.hit_ratio = tag.ratio();
+            }
+        }
     }
 }
 
@@ -307,33 +329,18 @@ impl Default for Bucket {
 
 impl Bucket {
     fn lists(&self) -> TopLists {
-        let mut tags = self.tags.sorted();
-        let mut hit_tags = self.hit_tags.sorted();
-        // A tag in both lists: each list's other figure is at least what the list ranked by it
-        // surely counted (its figure less its error), as that list may have listed it sooner.
-        for tag in &mut tags {
-            if let Some(hit) = self.hit_tags.counted.iter().find(|c| c.name == tag.name) {
-                tag.hits = tag.hits.max(hit.hits - hit.error);
-                tag.hit_ratio = tag.ratio();
-            }
-        }
-        for tag in &mut hit_tags {
-            if let Some(missed) = self.tags.counted.iter().find(|c| c.name == tag.name) {
-                tag.misses = tag.misses.max(missed.misses - missed.error);
-                tag.reasons.clone_from(&missed.reasons);
-                tag.hit_ratio = tag.ratio();
-            }
-        }
-        TopLists {
+        let mut lists = TopLists {
             window_seconds: WINDOW_SECONDS,
             capacity: CAPACITY,
             keys: self.keys.sorted(),
-            tags,
-            hit_tags,
+            tags: self.tags.sorted(),
+            hit_tags: self.hit_tags.sorted(),
             key_floor: self.keys.floor,
             tag_floor: self.tags.floor,
             hit_tag_floor: self.hit_tags.floor,
-        }
+        };
+        lists.cross_fill();
+        lists
     }
 }
 
@@ -558,5 +565,21 @@ mod tests {
         recorder.record_hits(None, &tags(&["pages:home"]), 4, NOW);
         assert_eq!(recorder.lists(NOW + 60).hit_tags[0].hits, 4);
         assert!(recorder.lists(NOW + WINDOW_SECONDS + 60).hit_tags.is_empty());
+    }
+
+    #[test]
+    fn merged_tag_lists_agree_on_a_tag_one_replica_only_hit() {
+        let missed_and_hit = TopListRecorder::default();
+        let only_hit = TopListRecorder::default();
+        let page = tags(&["pages:home"]);
+        missed_and_hit.record_miss("pages:home", &page, MissReason::Cold, NOW);
+        missed_and_hit.record_hits(None, &page, 2, NOW);
+        only_hit.record_hits(None, &page, 2, NOW);
+        let mut merged = missed_and_hit.lists(NOW);
+        merged.merge(&only_hit.lists(NOW));
+        for list in [&merged.tags, &merged.hit_tags] {
+            let tag = list.iter().find(|c| c.name == "pages:home").unwrap();
+            assert_eq!((tag.hits, tag.misses, tag.hit_ratio), (4, 1, Some(0.8)));
+        }
     }
 }

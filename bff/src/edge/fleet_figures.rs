@@ -35,6 +35,11 @@ pub fn source(cache: EdgeCache, web: Arc<WebAssets>, config: Config) -> FiguresS
         Box::pin(async move {
             let fingerprint = ConfigFingerprint::of(&comparable(&config, &cache));
             let (entries, bytes) = cache.size().await;
+            // With every hit so far folded in: the walk of L1 runs off the runtime's workers.
+            let folding = cache.clone();
+            let top_lists = tokio::task::spawn_blocking(move || folding.top_lists())
+                .await
+                .unwrap_or_default();
             Figures {
                 build: BuildId::of_this_binary(web.build_id().map(str::to_owned)),
                 config: ConfigVersion {
@@ -47,8 +52,7 @@ pub fn source(cache: EdgeCache, web: Arc<WebAssets>, config: Config) -> FiguresS
                     capacity_bytes: cache.enforced_capacity_bytes(),
                 },
                 totals: cache.lookup_totals(),
-                // As of the last periodic fold (at most `FOLD_INTERVAL` old): no walk of L1 here.
-                top_lists: cache.top_lists_as_of_last_fold(),
+                top_lists,
             }
         })
     })
