@@ -69,7 +69,7 @@ pub struct CachedResponse {
     /// purge marks the one shared entry every request holds, without copying it.
     soft_purged_after_ns: AtomicU64,
     /// Hits since the last fold into the top lists (see [`super::hit_fold`]).
-    pub(super) hits: super::hit_fold::HitCounter,
+    pub(super) hits: super::hit_counter::HitCounter,
 }
 
 /// An entry's description in L2 (its bodies are stored beside it, as they are).
@@ -147,7 +147,7 @@ impl CachedResponse {
             jitter_factor: policy.jitter_factor(),
             hard_until: Instant::now(),
             soft_purged_after_ns: AtomicU64::new(0),
-            hits: super::hit_fold::HitCounter::default(),
+            hits: super::hit_counter::HitCounter::default(),
         };
         entry.hard_until = entry.freshness(policy).hard_until();
         entry
@@ -248,7 +248,7 @@ impl CachedResponse {
             jitter_factor: meta.jitter_factor,
             hard_until: stored_at,
             soft_purged_after_ns: AtomicU64::new(0),
-            hits: super::hit_fold::HitCounter::default(),
+            hits: super::hit_counter::HitCounter::default(),
         };
         entry.hard_until = entry.freshness(policy).hard_until();
         Some(entry)

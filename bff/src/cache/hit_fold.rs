@@ -1,17 +1,17 @@
 //! Hits per tag without slowing a hit: each L1 entry ([`super::entry::CachedResponse`]) and each
-//! remembered answer ([`super::rendered::Rendered`]) counts its own hits in a [`HitCounter`], one
-//! relaxed `fetch_add` per hit (no map lookup, no allocation, no lock). The fold takes each
-//! counter's value (a `swap` to 0, so only the hits since the last fold, never a total, are
-//! added) and adds it to the entry's tags (and key) in the top lists' current one-minute bucket
-//! ([`super::top_lists`]).
+//! remembered answer ([`super::rendered::Rendered`]) counts its own hits in a
+//! [`super::hit_counter::HitCounter`], one relaxed `fetch_add` per hit (no map lookup, no
+//! allocation, no lock). The fold takes each counter's value (a `swap` to 0, so only the hits
+//! since the last fold, never a total, are added) and adds it to the entry's tags (and key) in
+//! the top lists' current one-minute bucket ([`super::top_lists`]).
 //!
 //! It runs every [`FOLD_INTERVAL`] over every L1 entry and remembered answer (a walk of the
-//! storages, off the request path: a few milliseconds per 100 000 entries), when an entry leaves
-//! L1 (moka's removal listener: eviction, expiry, purge, replacement), and before the lists are
-//! read (`GET /admin/cache/top`, the heartbeat), so a reading includes every hit so far. A hit
-//! is thus counted in the bucket of the fold that took it: at most [`FOLD_INTERVAL`] late.
+//! storages on the blocking pool, off the request path: a visit per entry, and one lock of the
+//! top lists per entry with new hits), when an entry leaves L1 (moka's removal listener:
+//! eviction, expiry, purge, replacement), and before the lists are read (`GET /admin/cache/top`,
+//! `GET /admin/fleet`, each heartbeat), so a reading includes every hit so far. A hit is counted
+//! in the minute of the fold that took it: at most [`FOLD_INTERVAL`] late.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::entry::CachedResponse;
@@ -21,24 +21,6 @@ use super::top_lists::TopListRecorder;
 
 /// How often every entry's hits are folded into the top lists.
 pub const FOLD_INTERVAL: Duration = Duration::from_secs(5);
-
-/// One entry's hits not yet folded.
-#[derive(Debug, Default)]
-pub struct HitCounter(AtomicU64);
-
-impl HitCounter {
-    /// Counts one hit: the only cost a hit pays for the per-tag figures.
-    #[inline]
-    pub fn bump(&self) {
-        self.0.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// The hits since the last take, and 0 from now on: each hit is taken once, whichever fold
-    /// (the periodic one, or the removal's) comes first.
-    pub fn take(&self) -> u64 {
-        self.0.swap(0, Ordering::Relaxed)
-    }
-}
 
 /// Adds the hits of the L1 entry at `key` since its last fold to its key and tags.
 pub(super) fn fold_entry(top: &TopListRecorder, key: &str, entry: &CachedResponse, now_secs: u64) {

@@ -4,6 +4,7 @@ pub mod answer;
 pub mod entry;
 pub mod explain;
 mod failure;
+pub mod hit_counter;
 pub mod hit_fold;
 pub mod hit_ratio;
 pub mod http;

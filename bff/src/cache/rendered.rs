@@ -21,7 +21,7 @@ use axum::http::{HeaderMap, HeaderValue, Response, StatusCode, header};
 use bytes::Bytes;
 
 use super::entry::{compressed_variants, strong_etag};
-use super::hit_fold::HitCounter;
+use super::hit_counter::HitCounter;
 use super::http::{Described, Encoding, Timed, negotiate, not_modified, surrogate_key, tags};
 use super::lookup::Lookup;
 use super::policy::RouteKind;

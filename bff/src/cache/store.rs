@@ -362,9 +362,8 @@ impl EdgeCache {
         let remembered_search_capacity = config.search_capacity_bytes / 2;
         let tombstones = Tombstones::default();
         let top = Arc::new(TopListRecorder::default());
-        let bounded = |capacity| {
-            bounded_entries(capacity, metrics.clone(), tombstones.clone(), top.clone())
-        };
+        let bounded =
+            |capacity| bounded_entries(capacity, metrics.clone(), tombstones.clone(), top.clone());
         let entries = bounded(config.capacity_bytes);
         let search_entries = bounded(config.search_capacity_bytes);
         let negative_entries = bounded(config.negative_capacity_bytes);
@@ -869,7 +868,7 @@ impl EdgeCache {
                     () = stop.cancelled() => break,
                     _ = ticks.tick() => {}
                 }
-                // The walk takes a few milliseconds for a full cache: off the runtime's workers.
+                // A walk of every entry: off the runtime's workers, which serve the hits.
                 let folding = cache.clone();
                 let _ = tokio::task::spawn_blocking(move || folding.fold_hits()).await;
             }
@@ -1590,7 +1589,12 @@ fn remembered_answers(
         .weigher(|key: &String, answer: &Arc<Rendered>| answer.weight(key))
         .eviction_listener(move |key, answer, cause| {
             // Whatever the cause, its hits so far are folded once (see `super::hit_fold`).
-            fold_answer(&top, &key, &answer, crate::coordination::replicas::unix_ms() / 1_000);
+            fold_answer(
+                &top,
+                &key,
+                &answer,
+                crate::coordination::replicas::unix_ms() / 1_000,
+            );
             if cause == RemovalCause::Size {
                 tombstones.record(&key, MissReason::Evicted, None);
             }
@@ -1637,7 +1641,12 @@ fn bounded_entries(
         .support_invalidation_closures()
         .eviction_listener(move |key, entry, cause| {
             // Whatever the cause, its hits so far are folded once (see `super::hit_fold`).
-            fold_entry(&top, &key, &entry, crate::coordination::replicas::unix_ms() / 1_000);
+            fold_entry(
+                &top,
+                &key,
+                &entry,
+                crate::coordination::replicas::unix_ms() / 1_000,
+            );
             let cause = match cause {
                 RemovalCause::Size => {
                     tombstones.record(&key, MissReason::Evicted, None);

@@ -504,7 +504,11 @@ mod tests {
         // the tags that hit most, by hits, with their misses
         assert_eq!(lists.hit_tags[0].name, "product:only-hits");
         assert_eq!(lists.hit_tags[0].hit_ratio, Some(1.0));
-        let hit = lists.hit_tags.iter().find(|c| c.name == "pages:home").unwrap();
+        let hit = lists
+            .hit_tags
+            .iter()
+            .find(|c| c.name == "pages:home")
+            .unwrap();
         assert_eq!((hit.hits, hit.misses, hit.hit_ratio), (3, 1, Some(0.75)));
         // a tag that only hit is not among the tags that missed
         assert!(!lists.tags.iter().any(|c| c.name == "product:only-hits"));
@@ -551,7 +555,11 @@ mod tests {
         let tag = merged.tags.iter().find(|c| c.name == "pages:home").unwrap();
         assert_eq!((tag.hits, tag.misses), (7, 2));
         assert_eq!(tag.hit_ratio, Some(7.0 / 9.0));
-        let hit = merged.hit_tags.iter().find(|c| c.name == "pages:home").unwrap();
+        let hit = merged
+            .hit_tags
+            .iter()
+            .find(|c| c.name == "pages:home")
+            .unwrap();
         assert_eq!((hit.hits, hit.misses), (7, 2));
         // what a heartbeat carries reads back the same
         let json = serde_json::to_string(&merged).unwrap();
@@ -564,7 +572,12 @@ mod tests {
         let recorder = TopListRecorder::default();
         recorder.record_hits(None, &tags(&["pages:home"]), 4, NOW);
         assert_eq!(recorder.lists(NOW + 60).hit_tags[0].hits, 4);
-        assert!(recorder.lists(NOW + WINDOW_SECONDS + 60).hit_tags.is_empty());
+        assert!(
+            recorder
+                .lists(NOW + WINDOW_SECONDS + 60)
+                .hit_tags
+                .is_empty()
+        );
     }
 
     #[test]

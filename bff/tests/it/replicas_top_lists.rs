@@ -87,6 +87,9 @@ async fn the_fleet_merges_the_top_lists_of_two_replicas() {
         .map(|member| figures(&member["topLists"], "hitTags"))
         .collect();
     assert_eq!(own.len(), 2, "{view:#}");
-    assert!(own.contains(&Some((2, 1))) && own.contains(&Some((2, 0))), "{own:?}");
+    assert!(
+        own.contains(&Some((2, 1))) && own.contains(&Some((2, 0))),
+        "{own:?}"
+    );
     replicas.stop().await;
 }
