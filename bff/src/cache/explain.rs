@@ -1,9 +1,9 @@
 //! Explain a key: where it is cached, for how long, with which tags, who filled it and which
 //! purges touched it; and, when it is gone, the reason its next lookup would miss.
 //!
-//! The answer is shaped for the fleet: this replica's L1 is one item of `replicas`, so the
-//! fleet's view adds the others' beside it; `purges` lists purges as a replica applied them,
-//! each naming its replica, so the fleet's purges join the same list.
+//! The answer is shaped for the fleet: this replica's L1 is one item of `replicas`, and the
+//! fleet's view ([`super::explain_fanout`]) adds the others' beside it; `purges` comes from the
+//! fleet's recent purges when given, else from the purges this replica applied.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -11,11 +11,12 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::entry::{CachedResponse, SharedMeta};
+use super::explain_purges::{KeyPurge, SHOWN, fleet_purges_touching};
 use super::miss_reason::MissReason;
 use super::policy::RouteKind;
-use super::recent_purges::AppliedPurge;
 use super::redact::redacted;
 use super::store::EdgeCache;
+use crate::coordination::replicas::purge_log::PurgeRecord;
 
 /// What a key holds: one entry, or a server-rendered document made of entries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -42,19 +43,24 @@ pub struct KeyExplanation {
     pub key: String,
     pub kind: KeyKind,
     pub route: &'static str,
-    /// Each replica's L1 (this one's only, until the fleet view fans out).
+    /// Each replica's L1: this one's first, then each other replica that answered in time.
     pub replicas: Vec<ReplicaL1>,
     /// L2's value; `None` without Redis, or for a key L2 never holds (search results).
     pub l2: Option<L2State>,
     /// The last purges that touched the key or its tags, newest first.
-    pub purges: Vec<AppliedPurge>,
+    pub purges: Vec<KeyPurge>,
 }
 
+/// One replica's L1 view of a key.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicaL1 {
     pub replica: String,
-    pub l1: L1State,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod: Option<String>,
+    /// An [`L1State`] as JSON: another replica's arrives as JSON, and is shown as it sent it
+    /// (a newer build's fields included).
+    pub l1: serde_json::Value,
 }
 
 /// A key in one replica's L1: its windows when present, else what the next lookup would miss
@@ -136,8 +142,14 @@ fn unix_ms_of(instant: Instant, now: Instant, now_unix_ms: u64) -> u64 {
 }
 
 impl EdgeCache {
-    /// Explains each of `targets` (the keys one URL maps to) on this replica and in L2.
-    pub async fn explain(&self, targets: &[ExplainTarget]) -> Vec<KeyExplanation> {
+    /// Explains each of `targets` (the keys one URL maps to) on this replica and in L2; each
+    /// key's purges from `fleet_purges` (the fleet's recent purges) when given, else from the
+    /// purges this replica applied.
+    pub async fn explain(
+        &self,
+        targets: &[ExplainTarget],
+        fleet_purges: Option<&[PurgeRecord]>,
+    ) -> Vec<KeyExplanation> {
         let mut explained = Vec::with_capacity(targets.len());
         // a document's tags are its parts': the entries explained beside it
         let mut part_tags: Vec<String> = Vec::new();
@@ -149,18 +161,63 @@ impl EdgeCache {
             part_tags.extend(tags);
         }
         for target in targets {
-            explained.push(self.explain_one(target, &part_tags).await);
+            explained.push(self.explain_one(target, &part_tags, fleet_purges).await);
         }
         explained
     }
 
-    async fn explain_one(&self, target: &ExplainTarget, part_tags: &[String]) -> KeyExplanation {
+    async fn explain_one(
+        &self,
+        target: &ExplainTarget,
+        part_tags: &[String],
+        fleet_purges: Option<&[PurgeRecord]>,
+    ) -> KeyExplanation {
+        let (l1, entry_tags) = self.l1_view(target).await;
+        let mut tags = match target.kind {
+            KeyKind::Entry => entry_tags.unwrap_or_else(|| vec![own_tag(target)]),
+            KeyKind::Document => part_tags.to_vec(),
+        };
+        let policy = self.config().policy(target.route).clone();
+        let l2 = self.l2_state(target, &policy).await;
+        if let Some(l2) = &l2
+            && tags.len() <= 1
+            && !l2.tags.is_empty()
+        {
+            tags = l2.tags.clone();
+        }
+        let shown = redacted(&target.key);
+        let purges = match fleet_purges {
+            Some(records) => fleet_purges_touching(records, &target.key, &tags),
+            None => self
+                .purges_touching(&shown, &tags)
+                .into_iter()
+                .take(SHOWN)
+                .map(KeyPurge::from)
+                .collect(),
+        };
+        KeyExplanation {
+            purges,
+            key: shown,
+            kind: target.kind,
+            route: target.route.as_str(),
+            replicas: vec![ReplicaL1 {
+                replica: self.replica_id().to_owned(),
+                pod: self.pod().map(str::to_owned),
+                l1: serde_json::to_value(&l1).unwrap_or_default(),
+            }],
+            l2,
+        }
+    }
+
+    /// `target` in this replica's L1, and an entry's tags when it is present: what this replica
+    /// shows for itself, and answers another replica's explain query with.
+    pub(super) async fn l1_view(&self, target: &ExplainTarget) -> (L1State, Option<Vec<String>>) {
         let now = Instant::now();
         let now_unix_ms = crate::coordination::replicas::unix_ms();
         let at = |instant| unix_ms_of(instant, now, now_unix_ms);
         let policy = self.config().policy(target.route).clone();
         let mut l1 = L1State::default();
-        let mut tags: Vec<String>;
+        let mut tags = None;
         match target.kind {
             KeyKind::Entry => {
                 if let Some(entry) = self.l1_entry(target.route, &target.key).await {
@@ -174,7 +231,7 @@ impl EdgeCache {
                     } else {
                         "expired"
                     };
-                    tags = entry.tags.clone();
+                    tags = Some(entry.tags.clone());
                     l1 = L1State {
                         present: true,
                         state: Some(state),
@@ -183,17 +240,14 @@ impl EdgeCache {
                         fresh_until_unix_ms: Some(at(freshness.fresh_until)),
                         stale_until_unix_ms: Some(at(freshness.stale_until)),
                         error_until_unix_ms: Some(at(freshness.error_until)),
-                        tags: tags.clone(),
+                        tags: entry.tags.clone(),
                         size_bytes: Some(u64::from(entry.weight(&target.key))),
                         miss_reason: (state == "expired").then_some(MissReason::Expired),
                         ..L1State::default()
                     };
-                } else {
-                    tags = vec![own_tag(target)];
                 }
             }
             KeyKind::Document => {
-                tags = part_tags.to_vec();
                 if let Some((current, weight)) = self.document_state(&target.key, now) {
                     l1 = L1State {
                         present: true,
@@ -212,25 +266,7 @@ impl EdgeCache {
                 .and_then(|t| t.purge_id.as_deref().map(str::to_owned));
             l1.removed_at_unix_ms = tombstone.map(|t| t.at_unix_ms);
         }
-        let l2 = self.l2_state(target, &policy).await;
-        if let Some(l2) = &l2
-            && tags.len() <= 1
-            && !l2.tags.is_empty()
-        {
-            tags = l2.tags.clone();
-        }
-        let shown = redacted(&target.key);
-        KeyExplanation {
-            purges: self.purges_touching(&shown, &tags),
-            key: shown,
-            kind: target.kind,
-            route: target.route.as_str(),
-            replicas: vec![ReplicaL1 {
-                replica: self.replica_id().to_owned(),
-                l1,
-            }],
-            l2,
-        }
+        (l1, tags)
     }
 
     async fn l2_state(

@@ -3,6 +3,8 @@
 pub mod answer;
 pub mod entry;
 pub mod explain;
+pub mod explain_fanout;
+pub mod explain_purges;
 mod failure;
 pub mod hit_counter;
 pub mod hit_fold;

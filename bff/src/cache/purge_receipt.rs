@@ -3,14 +3,13 @@
 //! a bounded time. The desk here only matches receipts to waiting purges; who is expected comes
 //! from the fleet's heartbeats (see [`super::purge_fanout`]).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use tokio::sync::mpsc;
 
 use crate::coordination::replicas::purge_bus::{Purge, PurgeMode, Receipt};
+use crate::coordination::replicas::reply_desk::{ReplyDesk, ReplyWaiter};
 
 /// One purge as every replica applies it: what, how, and the id its receipts (and the miss
 /// reasons it causes) name.
@@ -49,23 +48,20 @@ pub struct ReplicaReceipt {
     pub confirmed_after_ms: u64,
 }
 
-type Delivered = (Receipt, Instant);
-
-/// Receipts by purge id, for the purges this replica is waiting on.
+/// Receipts by purge id, for the purges this replica is waiting on (a [`ReplyDesk`] of
+/// receipts).
 #[derive(Debug)]
 pub struct ReceiptDesk {
-    replica: String,
     pod: Option<String>,
-    waiting: Mutex<HashMap<String, mpsc::UnboundedSender<Delivered>>>,
+    desk: Arc<ReplyDesk<Receipt>>,
 }
 
 impl ReceiptDesk {
     /// The desk of the replica `replica` (its id), in `pod` where known.
     pub fn new(replica: String, pod: Option<String>) -> Self {
         Self {
-            replica,
             pod,
-            waiting: Mutex::default(),
+            desk: Arc::new(ReplyDesk::new(replica)),
         }
     }
 
@@ -73,7 +69,7 @@ impl ReceiptDesk {
     pub fn receipt(&self, purge_id: &str, l1_dropped: u64) -> Receipt {
         Receipt {
             purge_id: purge_id.to_owned(),
-            replica: self.replica.clone(),
+            replica: self.desk.replica().to_owned(),
             pod: self.pod.clone(),
             l1_dropped,
         }
@@ -81,47 +77,23 @@ impl ReceiptDesk {
 
     /// Starts waiting for the receipts of `purge_id`: call before the purge is published, so
     /// no receipt can arrive unseen.
-    pub fn expect(self: &Arc<Self>, purge_id: &str) -> ReceiptWaiter {
-        let (sender, receiver) = mpsc::unbounded_channel();
-        self.waiting
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(purge_id.to_owned(), sender);
+    pub fn expect(&self, purge_id: &str) -> ReceiptWaiter {
         ReceiptWaiter {
-            purge_id: purge_id.to_owned(),
-            desk: self.clone(),
-            receiver,
-            started: Instant::now(),
+            waiter: self.desk.expect(purge_id),
         }
     }
 
     /// Hands `receipt` to the purge waiting for it; a late one (its purge answered already)
     /// is dropped.
     pub fn deliver(&self, receipt: Receipt) {
-        let waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(sender) = waiting.get(&receipt.purge_id) {
-            let _ = sender.send((receipt, Instant::now()));
-        }
+        self.desk.deliver(receipt);
     }
 }
 
 /// The receipts of one purge, as they arrive; stops waiting when dropped.
 #[derive(Debug)]
 pub struct ReceiptWaiter {
-    purge_id: String,
-    desk: Arc<ReceiptDesk>,
-    receiver: mpsc::UnboundedReceiver<Delivered>,
-    started: Instant,
-}
-
-impl Drop for ReceiptWaiter {
-    fn drop(&mut self) {
-        self.desk
-            .waiting
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&self.purge_id);
-    }
+    waiter: ReplyWaiter<Receipt>,
 }
 
 /// What a purge's wait for receipts came to.
@@ -137,57 +109,36 @@ pub struct Collected {
 impl ReceiptWaiter {
     /// When the purge began here: what receipts' `confirmedAfterMs` count from.
     pub fn started(&self) -> Instant {
-        self.started
+        self.waiter.started()
     }
 
     /// Waits until every replica in `expected` (other than this one) sent `parts` receipts,
     /// or `deadline` from the purge's start passed. Receipts from replicas not expected (one
     /// that started after the fleet was read) are kept too.
-    pub async fn collect(
-        mut self,
-        expected: &[String],
-        parts: usize,
-        deadline: Duration,
-    ) -> Collected {
-        let until = tokio::time::Instant::from_std(self.started + deadline);
-        let mut counts: HashMap<String, usize> = HashMap::new();
+    pub async fn collect(self, expected: &[String], parts: usize, deadline: Duration) -> Collected {
+        let started = self.started();
         let mut receipts: Vec<ReplicaReceipt> = Vec::new();
-        let outstanding = |counts: &HashMap<String, usize>| {
-            expected
-                .iter()
-                .filter(|replica| **replica != self.desk.replica)
-                .filter(|replica| counts.get(*replica).copied().unwrap_or(0) < parts)
-                .count()
-        };
-        while outstanding(&counts) > 0 {
-            let next = tokio::time::timeout_at(until, self.receiver.recv()).await;
-            let Ok(Some((receipt, arrived))) = next else {
-                break;
-            };
-            let after = millis_between(self.started, arrived);
-            *counts.entry(receipt.replica.clone()).or_default() += 1;
-            match receipts
-                .iter_mut()
-                .find(|known| known.replica == receipt.replica)
-            {
-                Some(known) => {
-                    known.l1_dropped += receipt.l1_dropped;
-                    known.confirmed_after_ms = known.confirmed_after_ms.max(after);
+        let missing = self
+            .waiter
+            .collect(expected, parts, deadline, |receipt, arrived| {
+                let after = millis_between(started, arrived);
+                match receipts
+                    .iter_mut()
+                    .find(|known| known.replica == receipt.replica)
+                {
+                    Some(known) => {
+                        known.l1_dropped += receipt.l1_dropped;
+                        known.confirmed_after_ms = known.confirmed_after_ms.max(after);
+                    }
+                    None => receipts.push(ReplicaReceipt {
+                        replica: receipt.replica,
+                        pod: receipt.pod,
+                        l1_dropped: receipt.l1_dropped,
+                        confirmed_after_ms: after,
+                    }),
                 }
-                None => receipts.push(ReplicaReceipt {
-                    replica: receipt.replica,
-                    pod: receipt.pod,
-                    l1_dropped: receipt.l1_dropped,
-                    confirmed_after_ms: after,
-                }),
-            }
-        }
-        let missing = expected
-            .iter()
-            .filter(|replica| **replica != self.desk.replica)
-            .filter(|replica| counts.get(*replica).copied().unwrap_or(0) < parts)
-            .cloned()
-            .collect();
+            })
+            .await;
         Collected { receipts, missing }
     }
 }
@@ -203,7 +154,7 @@ mod tests {
 
     #[tokio::test]
     async fn receipts_are_summed_per_replica_and_the_silent_ones_named() {
-        let desk = Arc::new(ReceiptDesk::new("me".to_owned(), None));
+        let desk = ReceiptDesk::new("me".to_owned(), None);
         let waiter = desk.expect("p1");
         let other = ReceiptDesk::new("b".to_owned(), Some("pod-b".to_owned()));
         desk.deliver(other.receipt("p1", 2));
@@ -218,6 +169,6 @@ mod tests {
         assert_eq!(collected.receipts[0].l1_dropped, 5);
         assert_eq!(collected.receipts[0].pod.as_deref(), Some("pod-b"));
         assert_eq!(collected.missing, vec!["c".to_owned()]);
-        assert!(desk.waiting.lock().unwrap().is_empty(), "the wait is over");
+        assert_eq!(desk.desk.waiting(), 0, "the wait is over");
     }
 }

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
-use crate::coordination::replicas::purge_bus::Purge;
+use crate::coordination::replicas::purge_bus::{Purge, PurgeMode};
 
 /// Purges remembered.
 pub const KEPT: usize = 100;
@@ -32,6 +32,7 @@ pub struct AppliedPurge {
     pub replica: String,
     pub at_unix_ms: u64,
     pub scope: PurgeScope,
+    pub mode: PurgeMode,
     /// L1 entries it dropped here.
     pub dropped: u64,
 }
@@ -57,8 +58,16 @@ pub struct RecentPurges {
 }
 
 impl RecentPurges {
-    /// Remembers that `replica` applied `purge` (id `purge_id`), dropping `dropped` entries.
-    pub fn record(&self, purge: &Purge, purge_id: Option<&str>, replica: &str, dropped: u64) {
+    /// Remembers that `replica` applied `purge` (id `purge_id`, in `mode`), dropping (or
+    /// marking stale) `dropped` entries.
+    pub fn record(
+        &self,
+        purge: &Purge,
+        mode: PurgeMode,
+        purge_id: Option<&str>,
+        replica: &str,
+        dropped: u64,
+    ) {
         let redact = |names: &[String]| {
             names
                 .iter()
@@ -83,6 +92,7 @@ impl RecentPurges {
             replica: replica.to_owned(),
             at_unix_ms: crate::coordination::replicas::unix_ms(),
             scope,
+            mode,
             dropped,
         });
     }
@@ -110,6 +120,7 @@ mod tests {
         for index in 0..(KEPT + 10) {
             recent.record(
                 &Purge::Tags(vec![format!("product:{index}")]),
+                PurgeMode::Hard,
                 None,
                 "r1",
                 1,
@@ -124,6 +135,7 @@ mod tests {
         assert_eq!(recent.touching("product:x", &tags).len(), 1);
         recent.record(
             &Purge::Keys(vec!["search:red rifle".to_owned()]),
+            PurgeMode::Hard,
             Some("p-9"),
             "r1",
             0,

@@ -33,8 +33,11 @@ use super::tombstones::Tombstones;
 use super::top_lists::TopListRecorder;
 use crate::coordination::replica_identity::ReplicaIdentity;
 use crate::coordination::replicas::Redis;
-use crate::coordination::replicas::purge_bus::{BusEvent, Purge, PurgeMode};
+use crate::coordination::replicas::purge_bus::{
+    BusEvent, ExplainReply, Purge, PurgeBus, PurgeMode,
+};
 use crate::coordination::replicas::replication::Replication;
+use crate::coordination::replicas::reply_desk::{ReplyDesk, ReplyWaiter};
 use crate::coordination::single_flight::{self, Flight, SingleFlight};
 use crate::observe::metrics::{Metrics, RedisEvent};
 use crate::upstream::UpstreamError;
@@ -147,6 +150,9 @@ struct Inner {
     pending_purges: std::sync::Mutex<Vec<PurgeOrder>>,
     /// Receipts for this replica's purges, from the others (see [`super::purge_receipt`]).
     receipts: Arc<ReceiptDesk>,
+    /// The other replicas' answers to this replica's explain queries (see
+    /// [`super::explain_fanout`]).
+    explain_replies: Arc<ReplyDesk<ExplainReply>>,
     /// One document recompression at a time (see [`super::recompress`]).
     recompressing: Arc<tokio::sync::Semaphore>,
     /// One L2 read per key in flight on this replica, however many requests missed L1.
@@ -160,6 +166,8 @@ struct Inner {
     recent_purges: RecentPurges,
     /// This replica's id, as purges and L2 fills name it.
     replica_id: String,
+    /// Its pod, where known (explain's replies name it).
+    pod: Option<String>,
     /// While the purge channel is lost: when it was. Entries stored before then may have been
     /// purged unheard, so none of them is served as fresh: each is served stale while one
     /// revalidation runs, until the channel is joined again and L1 dropped.
@@ -394,12 +402,14 @@ impl EdgeCache {
                 shared: redis.map(|redis| SharedTier::new(redis, lifetime, replica.id.clone())),
                 pending_purges: std::sync::Mutex::default(),
                 receipts: Arc::new(ReceiptDesk::new(replica.id.clone(), replica.pod.clone())),
+                explain_replies: Arc::new(ReplyDesk::new(replica.id.clone())),
                 recompressing: Arc::new(tokio::sync::Semaphore::new(1)),
                 l2_reads: SingleFlight::default(),
                 tombstones,
                 top,
                 recent_purges: RecentPurges::default(),
                 replica_id: replica.id.clone(),
+                pod: replica.pod.clone(),
                 unheard_since: std::sync::Mutex::default(),
                 unheard: std::sync::atomic::AtomicBool::new(false),
             }),
@@ -436,6 +446,14 @@ impl EdgeCache {
                         }
                         BusEvent::Receipt(receipt) => {
                             cache.inner.receipts.deliver(receipt);
+                            return;
+                        }
+                        BusEvent::ExplainQuery { id, origin, keys } => {
+                            cache.answer_explain_query(id, origin, keys);
+                            return;
+                        }
+                        BusEvent::ExplainReply(reply) => {
+                            cache.inner.explain_replies.deliver(reply);
                             return;
                         }
                         BusEvent::Rejoined => {
@@ -481,6 +499,22 @@ impl EdgeCache {
     /// applied, so none arrives unseen).
     pub fn expect_receipts(&self, purge_id: &str) -> ReceiptWaiter {
         self.inner.receipts.expect(purge_id)
+    }
+
+    /// Starts collecting the other replicas' answers to the explain query `query_id` (before
+    /// it is published, so none arrives unseen).
+    pub(super) fn expect_explain_replies(&self, query_id: &str) -> ReplyWaiter<ExplainReply> {
+        self.inner.explain_replies.expect(query_id)
+    }
+
+    /// The purge channel, when Redis is configured (explain's queries and replies travel on it).
+    pub(super) fn bus(&self) -> Option<&PurgeBus> {
+        self.inner.shared.as_ref().map(|shared| &shared.bus)
+    }
+
+    /// This replica's pod, where known.
+    pub(super) fn pod(&self) -> Option<&str> {
+        self.inner.pod.as_deref()
     }
 
     fn set_unheard_since(&self, since: Option<Instant>) {
@@ -1244,6 +1278,7 @@ impl EdgeCache {
         };
         self.inner.recent_purges.record(
             &order.purge,
+            order.mode,
             Some(order.id.as_str()),
             &self.inner.replica_id,
             purged,

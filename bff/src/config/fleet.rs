@@ -24,6 +24,10 @@ pub struct FleetConfig {
     /// those that did not confirm.
     #[serde(with = "duration")]
     pub purge_receipt_deadline: Duration,
+    /// The longest `GET /admin/cache/explain` waits for the other replicas' L1 views before it
+    /// answers and names those that did not answer.
+    #[serde(with = "duration")]
+    pub explain_deadline: Duration,
     /// How many purges the recent-purges list keeps (oldest dropped first).
     pub recent_purges: usize,
 }
@@ -35,6 +39,7 @@ impl Default for FleetConfig {
             silent_after: Duration::from_secs(15),
             forget_after: Duration::from_secs(600),
             purge_receipt_deadline: Duration::from_secs(2),
+            explain_deadline: Duration::from_secs(1),
             recent_purges: 200,
         }
     }

@@ -651,6 +651,7 @@ const BORN_WITH_A_UNIT: &[&str] = &[
     "fleet.silent_after",
     "fleet.forget_after",
     "fleet.purge_receipt_deadline",
+    "fleet.explain_deadline",
 ];
 
 /// Every duration key of the defaults, written in its old spelling, in its unit.

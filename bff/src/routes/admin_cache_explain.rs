@@ -1,4 +1,5 @@
-//! `GET /admin/cache/explain?url=…`: why a URL's keys hit or miss on this replica and in L2;
+//! `GET /admin/cache/explain?url=…`: why a URL's keys hit or miss on each replica of the fleet
+//! and in L2;
 //! `GET /admin/cache/top`: this replica's top lists (the keys and tags that miss most).
 //! Neither shows shopper-typed text: search keys are redacted, and the URL asked about is not
 //! echoed back.
@@ -10,7 +11,7 @@ use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use crate::cache::explain::KeyExplanation;
+use crate::cache::explain_fanout::explain_across_fleet;
 use crate::edge::state::SharedState;
 use crate::http::error::ApiError;
 use crate::seo::explain_keys::explain_targets;
@@ -18,15 +19,6 @@ use crate::seo::explain_keys::explain_targets;
 #[derive(Debug, Deserialize)]
 pub(super) struct ExplainParams {
     url: Option<String>,
-}
-
-/// The answer: the keys the URL maps to, each explained.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Explained {
-    /// The replica that answered (the fleet view asks each).
-    replica: String,
-    keys: Vec<KeyExplanation>,
 }
 
 fn invalid_url(message: &str) -> ApiError {
@@ -45,12 +37,9 @@ pub(super) async fn explain(
             invalid_url("Give the page or API URL to explain, e.g. /product/summit%20lr.")
         })?;
     let targets = explain_targets(url.trim(), state.web.build_id()).map_err(invalid_url)?;
-    let keys = state.cache.explain(&targets).await;
-    Ok(Json(Explained {
-        replica: state.cache.replica_id().to_owned(),
-        keys,
-    })
-    .into_response())
+    let explained =
+        explain_across_fleet(&state.cache, &state.fleet, &state.purge_log, &targets).await;
+    Ok(Json(explained).into_response())
 }
 
 pub(super) async fn top(State(state): State<SharedState>) -> Response {

@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::process::Output;
 
 /// `bff admin --admin-url <admin> args…` with `envs` and no `BFF*` variable of the test's own.
-async fn bff_admin(admin: &str, args: &[&str], envs: &[(&str, &str)]) -> Output {
+pub(crate) async fn bff_admin(admin: &str, args: &[&str], envs: &[(&str, &str)]) -> Output {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_bff"));
     for (key, _) in std::env::vars() {
         if key.starts_with("BFF") {

@@ -45,6 +45,7 @@ mod replicas_cache_explain;
 mod replicas_checkout;
 mod replicas_cluster;
 mod replicas_eviction;
+mod replicas_explain_fleet;
 mod replicas_failover;
 mod replicas_failover_drill;
 mod replicas_purge_receipts;

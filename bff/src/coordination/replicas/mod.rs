@@ -20,6 +20,7 @@ pub mod purge_bus;
 pub mod purge_log;
 mod replay;
 pub mod replication;
+pub mod reply_desk;
 pub mod sentinel;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

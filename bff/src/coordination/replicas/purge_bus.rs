@@ -17,6 +17,8 @@ use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
 use super::Redis;
+use super::reply_desk::Reply;
+use crate::cache::policy::RouteKind;
 use crate::observe::metrics::RedisEvent;
 
 /// A purge, as every replica applies it to its L1.
@@ -63,6 +65,59 @@ pub struct Receipt {
     pub l1_dropped: u64,
 }
 
+impl Reply for Receipt {
+    fn request_id(&self) -> &str {
+        &self.purge_id
+    }
+    fn replica(&self) -> &str {
+        &self.replica
+    }
+}
+
+/// A key an explain query asks the other replicas about, as the cache spells it: the real key,
+/// not the redacted one (the query stays inside the fleet's Redis; never log it).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExplainKey {
+    pub key: String,
+    pub route: RouteKind,
+    /// A server-rendered document (else one entry).
+    #[serde(default)]
+    pub document: bool,
+}
+
+impl std::fmt::Debug for ExplainKey {
+    /// Without the key: it may carry what a shopper typed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExplainKey")
+            .field("route", &self.route)
+            .field("document", &self.document)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One replica's answer to an explain query: its L1 view of each key asked, in the query's
+/// order, as the JSON it shows for itself (passed on as is, so a newer build's fields show).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExplainReply {
+    /// The query's id (the id of the message that carried it).
+    pub id: String,
+    pub replica: String,
+    #[serde(default)]
+    pub pod: Option<String>,
+    pub l1: Vec<serde_json::Value>,
+}
+
+impl Reply for ExplainReply {
+    fn request_id(&self) -> &str {
+        &self.id
+    }
+    fn replica(&self) -> &str {
+        &self.replica
+    }
+}
+
 /// What the subscriber hands the cache.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BusEvent {
@@ -78,6 +133,14 @@ pub enum BusEvent {
     },
     /// Another replica confirmed a purge this replica published.
     Receipt(Receipt),
+    /// Another replica (`origin`) asks for this one's L1 view of `keys` (query `id`).
+    ExplainQuery {
+        id: String,
+        origin: String,
+        keys: Vec<ExplainKey>,
+    },
+    /// Another replica answered an explain query this replica published.
+    ExplainReply(ExplainReply),
     /// The channel was joined after a time without it (lost, or not reachable at start):
     /// purges published meanwhile were missed.
     Rejoined,
@@ -120,6 +183,11 @@ enum Kind {
     },
     /// `receipt` confirms the purge `receipt.purge_id`, for the replica `to` (its origin).
     Receipt { to: String, receipt: Receipt },
+    /// Asks every other replica for its L1 view of `keys`; they answer with `explainReply`.
+    /// A build without explain ignores it (an unknown kind) and is named missing.
+    ExplainQuery { keys: Vec<ExplainKey> },
+    /// `reply` answers the explain query `reply.id`, for the replica `to` (its origin).
+    ExplainReply { to: String, reply: ExplainReply },
     #[serde(other)]
     Unknown,
 }
@@ -189,6 +257,31 @@ impl PurgeBus {
             },
         };
         self.send(&message, "purge_receipt").await
+    }
+
+    /// Asks the other replicas for their L1 view of `keys`; `id` names the query, which their
+    /// replies name. `false` when Redis did not take it.
+    pub async fn publish_explain_query(&self, id: &str, keys: Vec<ExplainKey>) -> bool {
+        let message = Message {
+            id: id.to_owned(),
+            origin: self.replica.clone(),
+            kind: Kind::ExplainQuery { keys },
+        };
+        self.send(&message, "explain_query").await
+    }
+
+    /// Answers the explain query of the replica `to` (best effort: a reply lost is a replica
+    /// named missing).
+    pub async fn publish_explain_reply(&self, to: &str, reply: ExplainReply) -> bool {
+        let message = Message {
+            id: uuid::Uuid::new_v4().to_string(),
+            origin: self.replica.clone(),
+            kind: Kind::ExplainReply {
+                to: to.to_owned(),
+                reply,
+            },
+        };
+        self.send(&message, "explain_reply").await
     }
 
     async fn send(&self, message: &Message, operation: &'static str) -> bool {
@@ -320,6 +413,14 @@ impl PurgeBus {
             // Receipts for other replicas' purges are not this one's business.
             Kind::Receipt { to, receipt } => {
                 (to == self.replica).then_some(BusEvent::Receipt(receipt))
+            }
+            Kind::ExplainQuery { keys } => Some(BusEvent::ExplainQuery {
+                id: message.id,
+                origin: message.origin,
+                keys,
+            }),
+            Kind::ExplainReply { to, reply } => {
+                (to == self.replica).then_some(BusEvent::ExplainReply(reply))
             }
             Kind::Unknown => {
                 tracing::debug!(id = %message.id, "purge channel message of an unknown kind ignored");

@@ -39,12 +39,19 @@ impl PurgeRecord {
     /// Whether this purge named the entry `key` carrying `tags` (the key as the cache spells
     /// it, `route:title`; tags as entries carry them).
     pub fn touches(&self, key: &str, tags: &[String]) -> bool {
-        self.what.iter().any(|purge| match purge {
+        self.what
+            .iter()
+            .any(|part| Self::part_touches(part, key, tags))
+    }
+
+    /// Whether the one part `part` of a purge named the entry `key` carrying `tags`.
+    pub fn part_touches(part: &Purge, key: &str, tags: &[String]) -> bool {
+        match part {
             Purge::Tags(named) => tags.iter().any(|tag| named.contains(tag)),
             Purge::Keys(named) => named.iter().any(|named| named == key),
             Purge::AllExceptTags(kept) => !tags.iter().any(|tag| kept.contains(tag)),
             Purge::All => true,
-        })
+        }
     }
 }
 
@@ -130,6 +137,29 @@ impl PurgeLog {
             .take(limit)
             .cloned()
             .collect()
+    }
+
+    /// The fleet's recent purges, newest first; `None` without Redis or when it does not
+    /// answer (then this replica's own records are all there is, and explain prefers the
+    /// purges it applied, heard ones included).
+    pub async fn fleet_purges(&self) -> Option<Vec<PurgeRecord>> {
+        let redis = self.redis.as_ref()?;
+        let stored: Vec<String> = redis
+            .query(
+                "purge_log_read",
+                redis::cmd("LRANGE")
+                    .arg(Self::key(redis))
+                    .arg(0)
+                    .arg(self.limit - 1),
+            )
+            .await
+            .ok()?;
+        Some(
+            stored
+                .iter()
+                .filter_map(|json| serde_json::from_str(json).ok())
+                .collect(),
+        )
     }
 
     /// The last `limit` purges that named the entry `key` with `tags`, newest first.
