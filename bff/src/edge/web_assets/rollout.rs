@@ -83,7 +83,7 @@ impl RolloutWindow {
 
     /// Records this build's first start in Redis (unless another replica already has), so the
     /// window counts from the rollout's beginning, then reads the shared state every
-    /// [`REFRESH`] until the window closes or ends, so this replica sees a close made on another
+    /// second until the window closes or ends, so this replica sees a close made on another
     /// within a second (and keeps it closed, whatever Redis says later). Called once at
     /// start-up, in a task of its own; ends when `window` is dropped.
     pub async fn follow(window: Weak<Self>) {
