@@ -1123,8 +1123,16 @@ impl EdgeCache {
                     return Err(failure);
                 }
             };
-            let cacheable = entry.body.len() <= policy.max_entry_bytes;
-            if !cacheable {
+            let cacheable = !entry.no_store && entry.body.len() <= policy.max_entry_bytes;
+            if entry.no_store {
+                // What the upstream now forbids keeping is not served stale either: an older
+                // copy goes, and so do the answers remembered from it.
+                inner.storage_of(&entry).invalidate(&task_key).await;
+                inner.epochs.bump(entry.route);
+                inner
+                    .tombstones
+                    .record(&task_key, MissReason::NotCacheable, None);
+            } else if !cacheable {
                 inner
                     .tombstones
                     .record(&task_key, MissReason::TooLarge, None);
@@ -1740,6 +1748,7 @@ where
                 if let (Ok(entry), Ok(epoch)) = (&result, &epoch)
                     && entry.body.len() <= policy.max_entry_bytes
                     && !entry.is_negative()
+                    && !entry.no_store
                 {
                     shared.write(key, entry, epoch).await;
                 }
@@ -1790,6 +1799,7 @@ mod tests {
             body: Bytes::from(body.to_owned()),
             content_type: HeaderValue::from_static("application/json"),
             extra_tags: vec![],
+            no_store: false,
         }
     }
 
