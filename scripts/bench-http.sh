@@ -179,7 +179,7 @@ echo "product document hits / product JSON hits, as browsers ask (br), pair by p
 curl -fsS "$BFF_ADMIN_BASE/metrics" | awk '
     /^bff_ssr_render_duration_seconds_sum/ {sum = $2}
     /^bff_ssr_render_duration_seconds_count/ {count = $2}
-    END {if (count > 0) printf "a refill (not in the figures above) costs the document a render: %d renders, %.1f ms each on average\n", count, sum / count * 1000}'
+    END {if (count > 0) printf "a refill (not in the figures above) costs the document a render: %.1f ms on average over the %d so far\n", sum / count * 1000, count}'
 
 # Memory: the same cached page, 100,000 requests at a time (wrk's -d cannot count requests, so a
 # Lua script stops its one thread after that many answers; wrk still waits out -d, so -d is

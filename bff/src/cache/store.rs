@@ -792,7 +792,7 @@ impl EdgeCache {
         let span = tracing::info_span!(
             "cache.lookup",
             cache.route = route.as_str(),
-            cache.key = %key,
+            cache.key = %super::redact::Shown(&key),
             cache.state = tracing::field::Empty,
             cache.miss_reason = tracing::field::Empty,
         );
