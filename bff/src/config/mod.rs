@@ -145,12 +145,18 @@ pub struct AdminConfig {
     /// How many admin actions the audit log keeps (in Redis for the fleet, in each replica's
     /// memory without it); older ones are dropped first.
     pub audit_entries: usize,
+    /// The Grafana dashboard the console links to for history (its figures are the last 5
+    /// minutes only); empty: the console names the dashboard's uid instead of a link.
+    pub dashboard_url: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WebConfig {
     pub dist_dir: PathBuf,
+    /// The operators' console (its own Vite build), served on the admin listener under
+    /// `/admin/console/`; a missing directory answers 404 there and changes nothing else.
+    pub console_dir: PathBuf,
     /// Built web apps of previous releases, whose hashed `/assets/*` are also served while the
     /// rollout window is open, so a page loaded from the previous release keeps loading its
     /// chunks (version skew during and after a rollout).
@@ -653,6 +659,7 @@ impl Default for AdminConfig {
             max_connections_per_ip: 32,
             request_timeout: Duration::from_secs(30),
             audit_entries: DEFAULT_AUDIT_ENTRIES,
+            dashboard_url: String::new(),
         }
     }
 }
@@ -661,6 +668,7 @@ impl Default for WebConfig {
     fn default() -> Self {
         Self {
             dist_dir: PathBuf::from("web/dist"),
+            console_dir: PathBuf::from("web/dist-console"),
             previous_dist_dirs: Vec::new(),
             previous_assets_window: Duration::from_secs(3_600),
         }

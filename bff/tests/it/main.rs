@@ -7,6 +7,7 @@ mod common;
 mod abuse;
 mod account;
 mod admin_cli;
+mod admin_console;
 mod admin_tokens;
 mod binary;
 mod cache_explain;
