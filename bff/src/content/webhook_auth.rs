@@ -142,7 +142,8 @@ mod tests {
         let body = br#"{"event":"entry.publish"}"#;
         let bearer = ("authorization", "Bearer bearer-secret".to_owned());
         assert_eq!(
-            auth.check(&headers(&[bearer.clone()]), body, NOW).await,
+            auth.check(&headers(std::slice::from_ref(&bearer)), body, NOW)
+                .await,
             Err(Refusal::Unsigned)
         );
         // The bearer does not excuse a bad signature, nor a timestamp 56 years old.
