@@ -417,9 +417,13 @@ impl EdgeCache {
     }
 
     /// Applies other replicas' purges to this cache until `stop`; drops all of L1 whenever the
-    /// purge channel is joined again, since purges published meanwhile were missed. Does nothing
-    /// without Redis.
-    pub fn listen_for_purges(&self, stop: tokio_util::sync::CancellationToken) {
+    /// purge channel is joined again, since purges published meanwhile were missed. The
+    /// sign-outs heard on the channel go to `revocations`. Does nothing without Redis.
+    pub fn listen_for_purges(
+        &self,
+        stop: tokio_util::sync::CancellationToken,
+        revocations: crate::coordination::replicas::purge_bus::RevocationSink,
+    ) {
         let Some(shared) = &self.inner.shared else {
             return;
         };
@@ -427,6 +431,7 @@ impl EdgeCache {
         shared.bus.spawn_subscriber(
             Arc::new(move |event| {
                 let cache = cache.clone();
+                let revocations = revocations.clone();
                 Box::pin(async move {
                     let purged = match event {
                         BusEvent::Purge {
@@ -454,6 +459,10 @@ impl EdgeCache {
                         }
                         BusEvent::ExplainReply(reply) => {
                             cache.inner.explain_replies.deliver(reply);
+                            return;
+                        }
+                        BusEvent::Revoked { session } => {
+                            revocations(session);
                             return;
                         }
                         BusEvent::Rejoined => {

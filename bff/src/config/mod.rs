@@ -289,6 +289,11 @@ pub struct SessionConfig {
     /// renew the tokens, never this); its cookie's `Max-Age` never outlasts it.
     #[serde(with = "duration")]
     pub absolute_lifetime: Duration,
+    /// While Redis cannot say whether a signed-in session was signed out on another replica,
+    /// the session is checked with the upstream instead (its tokens refreshed: a sign-out
+    /// revokes them there) at most once per this interval on each replica.
+    #[serde(with = "duration")]
+    pub revocation_check_interval: Duration,
 }
 
 impl Default for SessionConfig {
@@ -299,6 +304,7 @@ impl Default for SessionConfig {
             refresh_margin: Duration::from_secs(60),
             verify_after: Duration::from_secs(5 * 60),
             absolute_lifetime: Duration::from_secs(14 * 86_400),
+            revocation_check_interval: Duration::from_secs(30),
         }
     }
 }
@@ -911,6 +917,7 @@ impl Config {
         }
         problems.extend(self.cache.validate());
         problems.extend(self.fleet.problems());
+        problems.extend(self.content.problems());
         let limits = &self.rate_limit;
         for (key, value) in [
             ("auth_per_minute", u64::from(limits.auth_per_minute)),
