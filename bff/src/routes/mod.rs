@@ -3,6 +3,7 @@
 pub mod account;
 pub mod admin;
 mod admin_cache_explain;
+pub mod admin_console;
 pub mod auth;
 pub mod cart;
 pub mod catalogue;
