@@ -78,6 +78,7 @@ async fn product(cache: &EdgeCache) -> Lookup {
                 body: Bytes::from_static(PRODUCT.as_bytes()),
                 content_type: HeaderValue::from_static("application/json"),
                 extra_tags: Vec::new(),
+                no_store: false,
             })
         })
         .await
