@@ -12,6 +12,10 @@
 //! A server-rendered document is stored the same way, with its parts' tags and also their keys'
 //! versions (a purge by key bumps those), so a purge that names any of its parts outdates it.
 //!
+//! Every value carries a MAC ([`SharedTierMac`]) over its key, its bodies, its meta and the
+//! versions it was recorded under: one this fleet did not write (by hand, or from an old value
+//! put back after a purge) is a miss, refetched and written over.
+//!
 //! Every Redis failure here is a fallback, never an error: no L2 value, or a fetch of our own.
 
 use std::sync::Arc;
@@ -28,6 +32,7 @@ use crate::coordination::lease::{self, Claim, Held, Keys, Lease, OnDrop, Operati
 use crate::coordination::replicas::purge_bus::{Purge, PurgeBus, PurgeMode};
 use crate::coordination::replicas::replication::Replication;
 use crate::coordination::replicas::{Redis, Unavailable};
+use crate::coordination::shared_tier_mac::{SharedTierMac, SignedKind};
 use crate::observe::metrics::RedisEvent;
 
 /// How long a fill lock lives without renewal: a holder that dies frees the key this soon. A
@@ -47,27 +52,33 @@ const WAIT_MAX: Duration = Duration::from_secs(15);
 /// The value also records who wrote it and when (`filler`, `filled`), for explain; a build
 /// before these fields wrote values without them (read as unknown), and reads only the fields
 /// it knows, so both builds share L2 during a rolling deploy.
+/// The MAC (ARGV 10) covers the versions the writer read (ARGV 11, 12) just before: the write
+/// is refused unless they are still the ones in Redis, so what is recorded is what was signed.
 /// KEYS: entry, epoch, route generation, budget order (zset), budget sizes (hash), budget
 /// total, tag (and, for a document, part key) versions…; ARGV: epoch seen, ttl ms, meta, body,
-/// gzip, brotli, budget bytes, now (ms), the filling replica's id.
+/// gzip, brotli, budget bytes, now (ms), the filling replica's id, the MAC, the route
+/// generation and the versions (newline-separated) it covers.
 /// Returns 0 when refused, else {1, values to delete…}.
 const FILL: &str = r"
 if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
+local generation = redis.call('GET', KEYS[3]) or '0'
 local versions = {}
 local tag_keys = {}
 for i = 7, #KEYS do
   tag_keys[#tag_keys + 1] = KEYS[i]
   versions[#versions + 1] = redis.call('GET', KEYS[i]) or '0'
 end
+local recorded = table.concat(versions, '\n')
+if generation ~= ARGV[11] or recorded ~= ARGV[12] then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'meta', ARGV[3], 'body', ARGV[4], 'gzip', ARGV[5], 'brotli', ARGV[6],
-  'gen', redis.call('GET', KEYS[3]) or '0', 'tagkeys', table.concat(tag_keys, '\n'),
-  'tagvers', table.concat(versions, '\n'), 'filler', ARGV[9], 'filled', ARGV[8])
+  'gen', generation, 'tagkeys', table.concat(tag_keys, '\n'),
+  'tagvers', recorded, 'filler', ARGV[9], 'filled', ARGV[8], 'mac', ARGV[10])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 local dropped = {1}
 local budget = tonumber(ARGV[7])
 if budget > 0 then
-  local size = #ARGV[3] + #ARGV[4] + #ARGV[5] + #ARGV[6]
+  local size = #ARGV[3] + #ARGV[4] + #ARGV[5] + #ARGV[6] + #ARGV[10]
   local before = tonumber(redis.call('HGET', KEYS[5], KEYS[1]) or '0')
   redis.call('HSET', KEYS[5], KEYS[1], size)
   redis.call('ZADD', KEYS[4], ARGV[8], KEYS[1])
@@ -88,9 +99,9 @@ return dropped
 ";
 
 /// The fields of a stored entry, read first (`HMGET`): the entry names its version keys, which
-/// [`CURRENT`] then declares.
-const ENTRY_FIELDS: [&str; 7] = [
-    "meta", "body", "gzip", "brotli", "gen", "tagkeys", "tagvers",
+/// [`CURRENT`] then declares; the last is the MAC over all the others.
+const ENTRY_FIELDS: [&str; 8] = [
+    "meta", "body", "gzip", "brotli", "gen", "tagkeys", "tagvers", "mac",
 ];
 
 /// Whether an entry read a moment ago is current: its recorded route generation and versions
@@ -177,8 +188,8 @@ const FILL_LOCK: Operations = Operations {
 };
 
 /// An entry's [`ENTRY_FIELDS`]: meta, body, gzip and brotli (empty: no such variant), then the
-/// route generation, the tag keys and their versions (newline-separated) it was stored under;
-/// `None` where the field (or the entry) is missing.
+/// route generation, the tag keys and their versions (newline-separated) it was stored under,
+/// and its MAC; `None` where the field (or the entry) is missing.
 type StoredParts = (
     Option<Vec<u8>>,
     Option<Vec<u8>>,
@@ -187,6 +198,7 @@ type StoredParts = (
     Option<String>,
     Option<String>,
     Option<String>,
+    Option<Vec<u8>>,
 );
 
 /// [`StoredParts`], then who filled the value and when (absent when an older build wrote it).
@@ -198,9 +210,29 @@ type InspectedParts = (
     Option<String>,
     Option<String>,
     Option<String>,
+    Option<Vec<u8>>,
     Option<String>,
     Option<u64>,
 );
+
+/// The fields a value's MAC covers, in order: meta, body, gzip, brotli (empty when absent),
+/// the route generation, the version keys and the versions recorded (newline-separated).
+fn signed_fields<'a>(
+    (meta, body, gzip, brotli): (&'a [u8], &'a [u8], &'a [u8], &'a [u8]),
+    generation: &'a str,
+    version_keys: &'a str,
+    versions: &'a str,
+) -> [&'a [u8]; 7] {
+    [
+        meta,
+        body,
+        gzip,
+        brotli,
+        generation.as_bytes(),
+        version_keys.as_bytes(),
+        versions.as_bytes(),
+    ]
+}
 
 /// A value read from L2: its meta, body, gzip and brotli (`None`: no such variant).
 pub(super) type Stored = (Vec<u8>, Bytes, Option<Bytes>, Option<Bytes>);
@@ -221,7 +253,7 @@ enum L2Value {
 pub(super) struct Inspected {
     /// The value (meta, body, gzip, brotli), if any.
     pub value: Option<Stored>,
-    /// Whether its recorded versions all hold (a read would serve it).
+    /// Whether its recorded versions all hold and its MAC does (a read would serve it).
     pub current: bool,
     pub size_bytes: u64,
     /// Until Redis drops it (its last stale window's end).
@@ -246,6 +278,8 @@ pub(super) struct Written<'a> {
 /// The L2 tier and the purge fan-out of one cache.
 pub(super) struct SharedTier {
     redis: Redis,
+    /// Signs what this replica writes, and checks what it reads.
+    mac: SharedTierMac,
     pub(super) bus: PurgeBus,
     fill: Script,
     current: Script,
@@ -274,9 +308,16 @@ pub(super) enum LockAttempt {
 pub(super) type FillLock = Held;
 
 impl SharedTier {
-    /// The tier in `redis`, for entries that live at most `lifetime`, shared by `replica`.
-    pub(super) fn new(redis: Redis, lifetime: Duration, replica: String) -> Self {
+    /// The tier in `redis`, its values signed and checked with `mac`, for entries that live at
+    /// most `lifetime`, shared by `replica`.
+    pub(super) fn new(
+        redis: Redis,
+        mac: SharedTierMac,
+        lifetime: Duration,
+        replica: String,
+    ) -> Self {
         Self {
+            mac,
             bus: PurgeBus::new(redis.clone(), replica.clone()),
             replica,
             fill_lock: Lease::new(redis.clone(), LOCK_TTL, true, OnDrop::Release, FILL_LOCK),
@@ -347,7 +388,7 @@ impl SharedTier {
         key: &str,
         policy: &CachePolicy,
     ) -> (Option<Arc<CachedResponse>>, bool) {
-        let (found, outdated) = match self.read_stored(key, route).await {
+        let (found, outdated) = match self.read_stored(key, route, SignedKind::Entry).await {
             None => return (None, false),
             Some(L2Value::Current(stored, soft_mark)) => (Some((stored, soft_mark)), false),
             Some(L2Value::Absent) => (None, false),
@@ -457,6 +498,8 @@ impl SharedTier {
 
     /// Runs `FILL` for `key`, recording `route`'s generation and the `versions` (keys of
     /// counters a purge bumps) as they are now.
+    /// The versions are read first, to be signed: the script refuses the write if any moved
+    /// since (as after a purge, which also moves the epoch).
     async fn store(
         &self,
         key: &str,
@@ -464,15 +507,43 @@ impl SharedTier {
         versions: impl Iterator<Item = String>,
         written: Written<'_>,
     ) -> bool {
+        let entry_key = self.entry_key(key);
+        let generation_key = self.route_generation_key(route);
+        let version_keys: Vec<String> = versions.collect();
+        let mut read = redis::cmd("MGET");
+        read.arg(&generation_key).arg(&version_keys);
+        let Ok(current) = self
+            .redis
+            .query::<Vec<Option<String>>>("cache_l2_write_versions", &read)
+            .await
+        else {
+            return false;
+        };
+        let mut current = current
+            .into_iter()
+            .map(|version| version.unwrap_or_else(|| "0".to_owned()));
+        let generation = current.next().unwrap_or_else(|| "0".to_owned());
+        let recorded = current.collect::<Vec<_>>().join("\n");
+        let joined_keys = version_keys.join("\n");
+        let bodies = (
+            written.meta.as_slice(),
+            written.body.as_ref(),
+            written.gzip.map(Bytes::as_ref).unwrap_or_default(),
+            written.brotli.map(Bytes::as_ref).unwrap_or_default(),
+        );
+        let mac = self.mac.sign(
+            &entry_key,
+            &signed_fields(bodies, &generation, &joined_keys, &recorded),
+        );
         let mut invocation = self.fill.prepare_invoke();
         invocation
-            .key(self.entry_key(key))
+            .key(&entry_key)
             .key(self.epoch_key())
-            .key(self.route_generation_key(route));
+            .key(&generation_key);
         for budget_key in self.budget_keys() {
             invocation.key(budget_key);
         }
-        for version in versions {
+        for version in &version_keys {
             invocation.key(version);
         }
         invocation
@@ -484,7 +555,10 @@ impl SharedTier {
             .arg(written.brotli.map(Bytes::as_ref).unwrap_or_default())
             .arg(self.redis.l2_max_bytes())
             .arg(crate::coordination::replicas::unix_ms())
-            .arg(&self.replica);
+            .arg(&self.replica)
+            .arg(mac)
+            .arg(&generation)
+            .arg(&recorded);
         let answer = self
             .redis
             .invoke::<redis::Value>("cache_l2_write", &invocation)
@@ -514,7 +588,7 @@ impl SharedTier {
     /// A document a soft purge marked is not served from here: it is rendered again from its
     /// parts, which are served stale while they refresh.
     pub(super) async fn read_document(&self, key: &str, route: RouteKind) -> Option<Stored> {
-        let found = match self.read_stored(key, route).await? {
+        let found = match self.read_stored(key, route, SignedKind::Document).await? {
             L2Value::Current(stored, None) => Some(stored),
             L2Value::Current(_, Some(_)) | L2Value::Absent | L2Value::Outdated => None,
         };
@@ -526,15 +600,16 @@ impl SharedTier {
         found
     }
 
-    /// The entry for `key`, if its recorded versions under `route`'s generation are current
-    /// ([`ENTRY_FIELDS`], then [`CURRENT`]): `None` when Redis did not answer; with a current
-    /// value, the latest soft purge (Unix ms) of its keys.
-    async fn read_stored(&self, key: &str, route: RouteKind) -> Option<L2Value> {
+    /// The entry for `key`, if its MAC holds and its recorded versions under `route`'s
+    /// generation are current ([`ENTRY_FIELDS`], then [`CURRENT`]): `None` when Redis did not
+    /// answer; with a current value, the latest soft purge (Unix ms) of its keys. A value whose
+    /// MAC fails is absent, counted as a rejected `kind`.
+    async fn read_stored(&self, key: &str, route: RouteKind, kind: SignedKind) -> Option<L2Value> {
         let entry_key = self.entry_key(key);
         let mut fields = redis::cmd("HMGET");
         fields.arg(&entry_key).arg(&ENTRY_FIELDS[..]);
         let found: StoredParts = self.redis.query("cache_l2_read", &fields).await.ok()?;
-        let (Some(meta), body, gzip, brotli, Some(generation), tag_keys, tag_versions) = found
+        let (Some(meta), body, gzip, brotli, Some(generation), tag_keys, tag_versions, mac) = found
         else {
             return Some(L2Value::Absent);
         };
@@ -542,6 +617,21 @@ impl SharedTier {
             tag_keys.unwrap_or_default(),
             tag_versions.unwrap_or_default(),
         );
+        let (body, gzip, brotli) = (
+            body.unwrap_or_default(),
+            gzip.unwrap_or_default(),
+            brotli.unwrap_or_default(),
+        );
+        let bodies = (
+            meta.as_slice(),
+            body.as_slice(),
+            gzip.as_slice(),
+            brotli.as_slice(),
+        );
+        let signed = signed_fields(bodies, &generation, &tag_keys, &tag_versions);
+        if !self.mac.check(kind, &entry_key, &signed, mac.as_deref()) {
+            return Some(L2Value::Absent);
+        }
         let generation_key = self.route_generation_key(route);
         let mut current = self.current.prepare_invoke();
         current
@@ -577,15 +667,9 @@ impl SharedTier {
         if !self.accepts(&recorded).await {
             return Some(L2Value::Outdated);
         }
-        let variant =
-            |bytes: Option<Vec<u8>>| bytes.filter(|bytes| !bytes.is_empty()).map(Bytes::from);
+        let variant = |bytes: Vec<u8>| (!bytes.is_empty()).then(|| Bytes::from(bytes));
         Some(L2Value::Current(
-            (
-                meta,
-                Bytes::from(body.unwrap_or_default()),
-                variant(gzip),
-                variant(brotli),
-            ),
+            (meta, Bytes::from(body), variant(gzip), variant(brotli)),
             soft_mark,
         ))
     }
@@ -600,7 +684,7 @@ impl SharedTier {
             .arg(&ENTRY_FIELDS[..])
             .arg("filler")
             .arg("filled");
-        let (meta, body, gzip, brotli, generation, tag_keys, tag_versions, filler, filled): InspectedParts =
+        let (meta, body, gzip, brotli, generation, tag_keys, tag_versions, mac, filler, filled): InspectedParts =
             self.redis.query("cache_l2_explain", &fields).await.ok()?;
         let (Some(meta), Some(generation)) = (meta, generation) else {
             return Some(Inspected::default());
@@ -621,10 +705,17 @@ impl SharedTier {
             .ok()?;
         let tag_versions = tag_versions.unwrap_or_default();
         let recorded = std::iter::once(generation.as_str()).chain(tag_versions.lines());
-        let is_current = current
+        let versions_hold = current
             .into_iter()
             .zip(recorded)
             .all(|(now, then)| now.as_deref().unwrap_or("0") == then);
+        // checked, not counted: explain only looks
+        fn bytes(field: &Option<Vec<u8>>) -> &[u8] {
+            field.as_deref().unwrap_or_default()
+        }
+        let bodies = (meta.as_slice(), bytes(&body), bytes(&gzip), bytes(&brotli));
+        let signed = signed_fields(bodies, &generation, &tag_keys, &tag_versions);
+        let mac_holds = mac.is_some_and(|mac| self.mac.verify(&entry_key, &signed, &mac));
         let size = |bytes: &Option<Vec<u8>>| bytes.as_ref().map_or(0, Vec::len);
         let variant =
             |bytes: Option<Vec<u8>>| bytes.filter(|bytes| !bytes.is_empty()).map(Bytes::from);
@@ -636,7 +727,7 @@ impl SharedTier {
                 variant(gzip),
                 variant(brotli),
             )),
-            current: is_current,
+            current: versions_hold && mac_holds,
             size_bytes: u64::try_from(size_bytes).unwrap_or(u64::MAX),
             ttl_ms: u64::try_from(ttl_ms).ok(),
             filled_by: filler.filter(|filler| !filler.is_empty()),

@@ -38,6 +38,7 @@ use crate::coordination::replicas::purge_bus::{
 };
 use crate::coordination::replicas::replication::Replication;
 use crate::coordination::replicas::reply_desk::{ReplyDesk, ReplyWaiter};
+use crate::coordination::shared_tier_mac::SharedTierMac;
 use crate::coordination::single_flight::{self, Flight, SingleFlight};
 use crate::observe::metrics::{Metrics, RedisEvent};
 use crate::upstream::UpstreamError;
@@ -356,12 +357,13 @@ impl EdgeCache {
         Self::with_shared_tier(config, metrics, None, &ReplicaIdentity::from_environment())
     }
 
-    /// A cache with L2 in `redis` and purges fanned out through it, when given. Purges from
-    /// other replicas are received once [`Self::listen_for_purges`] runs.
+    /// A cache with L2 in `shared`'s Redis (its values signed and checked with its MAC) and
+    /// purges fanned out through it, when given. Purges from other replicas are received once
+    /// [`Self::listen_for_purges`] runs.
     pub fn with_shared_tier(
         config: CacheConfig,
         metrics: Arc<Metrics>,
-        redis: Option<Redis>,
+        shared: Option<(Redis, SharedTierMac)>,
         replica: &ReplicaIdentity,
     ) -> Self {
         // Composed answers are new bytes; single entries share theirs.
@@ -399,7 +401,8 @@ impl EdgeCache {
                     top.clone(),
                 ),
                 epochs: EpochCounters::default(),
-                shared: redis.map(|redis| SharedTier::new(redis, lifetime, replica.id.clone())),
+                shared: shared
+                    .map(|(redis, mac)| SharedTier::new(redis, mac, lifetime, replica.id.clone())),
                 pending_purges: std::sync::Mutex::default(),
                 receipts: Arc::new(ReceiptDesk::new(replica.id.clone(), replica.pod.clone())),
                 explain_replies: Arc::new(ReplyDesk::new(replica.id.clone())),

@@ -27,6 +27,7 @@ use crate::coordination::replica_identity::ReplicaIdentity;
 use crate::coordination::replicas::fleet::Fleet;
 use crate::coordination::replicas::purge_log::PurgeLog;
 use crate::coordination::replicas::{Redis, Tiers};
+use crate::coordination::shared_tier_mac::SharedTierMac;
 use crate::edge::web_assets::WebAssets;
 use crate::http::rate_limit::ClientRateLimit;
 use crate::http::rate_limit::account::SignInFailures;
@@ -209,10 +210,17 @@ impl AppState {
             secrets.content_api_token.clone(),
             transports.content,
         )?;
+        // What the replicas read back from Redis and serve or trust carries a MAC under a key
+        // derived from the session keys.
+        let mac = SharedTierMac::from_session_keys(&secrets.session_keys, metrics.clone())
+            .ok_or_else(|| {
+                ConfigError("BFF_SESSION_KEYS: at least one key is required".to_owned())
+            })?;
+        let signed = |redis: &Option<Redis>| redis.clone().map(|redis| (redis, mac.clone()));
         let public_config: Arc<str> = public_config_json(&config, sandbox_origin)?.into();
         let web = Arc::new(
             WebAssets::load(&config.web.dist_dir, &public_config)
-                .with_previous_releases(&config.web, redis.clone()),
+                .with_previous_releases(&config.web, signed(&redis)),
         );
         let shutdown = CancellationToken::new();
         for tier in tiers.iter().flat_map(Tiers::distinct) {
@@ -222,7 +230,7 @@ impl AppState {
         let cache = EdgeCache::with_shared_tier(
             config.cache.clone(),
             metrics.clone(),
-            tiers.as_ref().map(|tiers| tiers.cache.clone()),
+            signed(&tiers.as_ref().map(|tiers| tiers.cache.clone())),
             &replica,
         );
         // Sign-outs are announced on the purge channel (the cache tier's), heard by its
@@ -275,6 +283,7 @@ impl AppState {
             |redis| {
                 SharedKeys::new(
                     redis,
+                    mac.clone(),
                     checkout_lease(&config),
                     config.server.request_timeout,
                 )

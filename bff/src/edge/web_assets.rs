@@ -26,6 +26,7 @@ use tower_http::services::ServeDir;
 use crate::cache::http::StoredEncoding;
 use crate::config::WebConfig;
 use crate::coordination::replicas::Redis;
+use crate::coordination::shared_tier_mac::SharedTierMac;
 use crate::observe::metrics::{AnsweredRoute, DOCUMENT_ROUTE};
 use rollout::RolloutWindow;
 
@@ -84,9 +85,14 @@ impl WebAssets {
     }
 
     /// The same, also serving the hashed assets of `config.previous_dist_dirs` for the
-    /// configured window, its start shared through `redis` when set. Starts recording this
-    /// build's first start in Redis when called within a Tokio runtime.
-    pub fn with_previous_releases(mut self, config: &WebConfig, redis: Option<Redis>) -> Self {
+    /// configured window, its start shared through `redis` when set (with the MAC its values
+    /// carry there). Starts recording this build's first start in Redis, and following the
+    /// window's closing, when called within a Tokio runtime.
+    pub fn with_previous_releases(
+        mut self,
+        config: &WebConfig,
+        redis: Option<(Redis, SharedTierMac)>,
+    ) -> Self {
         let window = config.previous_assets_window;
         self.previous_dist_dirs
             .clone_from(&config.previous_dist_dirs);
@@ -94,8 +100,8 @@ impl WebAssets {
         if !self.previous_dist_dirs.is_empty() {
             tracing::info!(dirs = ?self.previous_dist_dirs, window_seconds = window.as_secs(), "previous releases' assets served during the rollout window");
             if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                let rollout = self.rollout.clone();
-                runtime.spawn(async move { rollout.record_start().await });
+                let rollout = Arc::downgrade(&self.rollout);
+                runtime.spawn(RolloutWindow::follow(rollout));
             }
         }
         self

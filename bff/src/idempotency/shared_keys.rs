@@ -4,7 +4,11 @@
 //! One Redis value per scoped key, `prefix + "idempotency:" + key`, holds either
 //! - an in-flight marker (the body's fingerprint and the run's token), set only when nothing
 //!   holds the key, for a short lease that the running replica renews while the order runs, or
-//! - the kept answer (fingerprint, status, content type, body) for [`RETENTION`].
+//! - the kept answer (fingerprint, status, content type, body) for [`RETENTION`],
+//!
+//! each behind a first line holding its MAC ([`SharedTierMac`], bound to the Redis key): an
+//! answer is replayed to shoppers, so one this fleet did not write is never replayed. A value
+//! whose MAC fails is counted and treated as one that does not decode (below).
 //!
 //! A duplicate that finds a marker waits (polling, bounded) until the answer replaces it, then
 //! replays it; a marker that disappears without an answer (the run was refused before any order
@@ -36,6 +40,7 @@ use crate::coordination::lease::{
     self, Claim, Held, Keys, Lease, OnDrop, Operations, Waited, WhenDown,
 };
 use crate::coordination::replicas::{Redis, Unavailable};
+use crate::coordination::shared_tier_mac::{SharedTierMac, SignedKind};
 use crate::http::error::ApiError;
 use crate::observe::metrics::RedisEvent;
 
@@ -83,6 +88,8 @@ enum Wait {
 #[derive(Clone)]
 pub struct SharedKeys {
     redis: Redis,
+    /// Signs the markers and answers this replica writes, and checks those it reads.
+    mac: SharedTierMac,
     /// How long a marker holds without renewal: a dead replica's run frees its key after this.
     /// Renewed every third of it while the run goes on, and left to lapse (never released at
     /// once) if the run dies: its order may be on its way.
@@ -104,12 +111,13 @@ impl std::fmt::Debug for SharedKeys {
 }
 
 impl SharedKeys {
-    /// `lease`: at least as long as one upstream call may take, so a live run's marker never
-    /// lapses between renewals. `max_wait`: what a duplicate waits at most (the request's own
-    /// timeout is the natural bound).
-    pub fn new(redis: Redis, lease: Duration, max_wait: Duration) -> Self {
+    /// `mac` signs and checks the values. `lease`: at least as long as one upstream call may
+    /// take, so a live run's marker never lapses between renewals. `max_wait`: what a duplicate
+    /// waits at most (the request's own timeout is the natural bound).
+    pub fn new(redis: Redis, mac: SharedTierMac, lease: Duration, max_wait: Duration) -> Self {
         let ttl = lease.max(Duration::from_secs(1));
         Self {
+            mac,
             lease: Lease::new(redis.clone(), ttl, true, OnDrop::Lapse, IDEMPOTENCY).acknowledged(),
             redis,
             max_wait,
@@ -125,15 +133,18 @@ impl SharedKeys {
         F: Future<Output = Outcome> + Send,
     {
         let keys = Keys::in_place(self.redis.key(&["idempotency", key]));
-        let marker = self.marker(fingerprint);
+        let marker = self.signed(keys.lease(), self.marker(fingerprint));
         let give_up_at = Instant::now() + self.max_wait;
         loop {
             let held = match self.lease.claim(&keys, &marker).await {
                 Claim::Unavailable => return Settled::Ran(work.await),
                 Claim::Claimed(lease) => {
-                    return Settled::Ran(self.run_claimed(lease, fingerprint, work).await);
+                    return Settled::Ran(
+                        self.run_claimed(lease, keys.lease(), fingerprint, work)
+                            .await,
+                    );
                 }
-                Claim::Published(held) => match self.decode(&held) {
+                Claim::Published(held) => match self.decode(keys.lease(), &held) {
                     Ok(entry) => entry,
                     Err(Unavailable { .. }) => return Settled::Ran(work.await),
                 },
@@ -158,10 +169,31 @@ impl SharedKeys {
         format!("running\n{fingerprint}\n{}-{run}", self.replica).into_bytes()
     }
 
+    /// `payload` behind its MAC for the Redis key `key`: the MAC's hex, a newline, the payload.
+    fn signed(&self, key: &str, payload: Vec<u8>) -> Vec<u8> {
+        let mut signed = self.mac.sign(key, &[&payload]).into_bytes();
+        signed.push(b'\n');
+        signed.extend_from_slice(&payload);
+        signed
+    }
+
     /// An entry this code did not write (another version, or tampering) is treated as Redis
-    /// being unavailable: counted, and this replica falls back to deciding alone.
-    fn decode(&self, held: &[u8]) -> Result<Entry, Unavailable> {
-        decode(held).ok_or_else(|| {
+    /// being unavailable: counted, and this replica falls back to deciding alone. One whose MAC
+    /// fails (or that has none) is counted as a rejected shared-tier value.
+    fn decode(&self, key: &str, held: &[u8]) -> Result<Entry, Unavailable> {
+        let (mac, payload) = match held.iter().position(|byte| *byte == b'\n') {
+            Some(at) => (Some(&held[..at]), &held[at + 1..]),
+            None => (None, held),
+        };
+        if !self
+            .mac
+            .check(SignedKind::Idempotency, key, &[payload], mac)
+        {
+            return Err(Unavailable {
+                operation: "idempotency_mac",
+            });
+        }
+        decode(payload).ok_or_else(|| {
             let operation = "idempotency_decode";
             self.redis.metrics().count_redis_error(operation);
             tracing::warn!(
@@ -180,7 +212,7 @@ impl SharedKeys {
         }
         let looked = lease::wait_until(give_up_at, POLL, WhenDown::Stop, || async {
             Ok(match self.lease.peek(keys).await? {
-                Some(held) => ended(self.decode(&held)?, fingerprint),
+                Some(held) => ended(self.decode(keys.lease(), &held)?, fingerprint),
                 None => Some(Wait::Released),
             })
         })
@@ -193,17 +225,23 @@ impl SharedKeys {
         }
     }
 
-    /// Runs `work` under the claimed key (its lease renewed meanwhile), then keeps its answer
-    /// in Redis or frees the key.
-    async fn run_claimed<F>(&self, mut lease: Held, fingerprint: &str, work: F) -> Outcome
+    /// Runs `work` under the claimed key `key` (its lease renewed meanwhile), then keeps its
+    /// answer in Redis or frees the key.
+    async fn run_claimed<F>(
+        &self,
+        mut lease: Held,
+        key: &str,
+        fingerprint: &str,
+        work: F,
+    ) -> Outcome
     where
         F: Future<Output = Outcome> + Send,
     {
         let outcome = work.await;
         lease.stop_renewing();
         if outcome.keep {
-            self.keep(lease, encode_answer(fingerprint, &outcome.answer))
-                .await;
+            let answer = self.signed(key, encode_answer(fingerprint, &outcome.answer));
+            self.keep(lease, answer).await;
         } else {
             // Not freed: the marker lapses within one lease, then the key runs again.
             let _ = lease.release().await;
@@ -356,6 +394,31 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn only_values_signed_for_their_key_decode() {
+        let keys = shared_keys_without_a_server();
+        let encoded = encode_answer("f1", &answer("{}"));
+        let signed = keys.signed("p:idempotency:a", encoded.clone());
+        assert!(matches!(
+            keys.decode("p:idempotency:a", &signed),
+            Ok(Entry::Answered { .. })
+        ));
+        assert!(keys.decode("p:idempotency:b", &signed).is_err(), "moved");
+        assert!(
+            keys.decode("p:idempotency:a", &encoded).is_err(),
+            "unsigned"
+        );
+        let mut forged = signed.clone();
+        let last = forged.len() - 1;
+        forged[last] = b']';
+        assert!(keys.decode("p:idempotency:a", &forged).is_err(), "altered");
+        let exposition = keys.redis.metrics().render();
+        assert!(
+            exposition.contains("bff_shared_tier_rejected_total{kind=\"idempotency\"} 3"),
+            "{exposition}"
+        );
+    }
+
+    #[tokio::test]
     async fn a_marker_decodes_to_its_fingerprint_and_foreign_values_do_not_decode() {
         let keys = shared_keys_without_a_server();
         let marker = keys.marker("f2");
@@ -379,11 +442,13 @@ mod tests {
             url: "redis://127.0.0.1:1/".to_owned(),
             ..RedisConfig::default()
         };
-        let redis = Redis::from_config(&config, None, Arc::new(Metrics::new()))
+        let metrics = Arc::new(Metrics::new());
+        let redis = Redis::from_config(&config, None, metrics.clone())
             .ok()
             .flatten()
             .unwrap();
-        SharedKeys::new(redis, Duration::from_secs(1), Duration::from_secs(1))
+        let mac = SharedTierMac::from_session_keys(&["key".into()], metrics).unwrap();
+        SharedKeys::new(redis, mac, Duration::from_secs(1), Duration::from_secs(1))
     }
 
     #[tokio::test]

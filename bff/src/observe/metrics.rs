@@ -202,6 +202,11 @@ struct PageLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct KindLabels {
+    kind: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct LimitLabels {
     limit: &'static str,
 }
@@ -367,6 +372,7 @@ pub struct Metrics {
     active_requests: Gauge,
     load_shed: Counter,
     idempotent_replays: Counter,
+    shared_tier_rejected: Family<KindLabels, Counter>,
     web_vitals_lcp: HistogramFamily<RumLabels>,
     web_vitals_inp: HistogramFamily<RumLabels>,
     web_vitals_cls: HistogramFamily<RumLabels>,
@@ -533,6 +539,12 @@ impl Metrics {
             "Checkout answers replayed for a repeated Idempotency-Key",
             idempotent_replays.clone(),
         );
+        let shared_tier_rejected = Family::<KindLabels, Counter>::default();
+        registry.register(
+            "bff_shared_tier_rejected",
+            "Values read from Redis whose MAC did not hold (entry, document, idempotency, rollout): treated as absent",
+            shared_tier_rejected.clone(),
+        );
         let config_info = Family::<ConfigLabels, Gauge>::default();
         registry.register(
             "bff_config_info",
@@ -613,6 +625,7 @@ impl Metrics {
             active_requests,
             load_shed,
             idempotent_replays,
+            shared_tier_rejected,
             web_vitals_lcp,
             web_vitals_inp,
             web_vitals_cls,
@@ -866,6 +879,22 @@ impl Metrics {
 
     pub fn count_idempotent_replay(&self) {
         self.idempotent_replays.inc();
+    }
+
+    /// A value of `kind` read from Redis whose MAC did not hold.
+    pub fn count_shared_tier_rejected(&self, kind: &'static str) {
+        self.shared_tier_rejected
+            .get_or_create(&KindLabels { kind })
+            .inc();
+    }
+
+    /// `kind`'s rejection series, exported at 0 from the start (its first rejection is then an
+    /// increase that `increase()` sees).
+    pub fn declare_shared_tier_kind(&self, kind: &'static str) {
+        drop(
+            self.shared_tier_rejected
+                .get_or_create(&KindLabels { kind }),
+        );
     }
 
     /// One Web Vital `value` (seconds, or the unitless CLS) on `route`, a template of the app's

@@ -13,6 +13,7 @@ use bff::cache::entry::CachedResponse;
 use bff::cache::{CacheConfig, CachedAnswer, EdgeCache, Fetched, Lookup, RouteKind};
 use bff::config::RedisConfig;
 use bff::coordination::replicas::Redis;
+use bff::coordination::shared_tier_mac::SharedTierMac;
 use bff::observe::metrics::Metrics;
 use bytes::Bytes;
 use common::redis::RedisServer;
@@ -31,10 +32,11 @@ fn replica(redis: &RedisServer, prefix: &str) -> EdgeCache {
         ..RedisConfig::default()
     };
     let redis = Redis::from_config(&config, None, metrics.clone()).unwrap();
+    let mac = SharedTierMac::from_session_keys(&["test-session-key".into()], metrics.clone());
     EdgeCache::with_shared_tier(
         CacheConfig::default(),
         metrics,
-        redis,
+        redis.zip(mac),
         &bff::coordination::replica_identity::ReplicaIdentity::from_environment(),
     )
 }

@@ -55,6 +55,7 @@ mod replicas_rollout_window;
 mod replicas_sentinel;
 mod replicas_sentinel_tiers;
 mod replicas_sessions;
+mod replicas_shared_tier_mac;
 mod replicas_sign_out;
 mod replicas_sign_out_redis_down;
 mod replicas_tls;

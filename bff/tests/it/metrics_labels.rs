@@ -123,6 +123,10 @@ fn bounded(name: &str, value: &str) -> bool {
                 .contains(&value)
         }
         "limit" => ["auth", "search", "sign_in_account"].contains(&value),
+        // A shared-tier value whose MAC failed: what kind of value.
+        "kind" => bff::coordination::shared_tier_mac::SignedKind::ALL
+            .iter()
+            .any(|kind| kind.as_str() == value),
         // A content page's name: only the specs' pages are ever fetched (others are a 404 first).
         "page" => bff::content::PAGE_NAMES.contains(&value),
         "to" => ["open", "half_open", "closed"].contains(&value),

@@ -2,30 +2,39 @@
 //! assets are still served (see `web.previous_assets_window`).
 //!
 //! With Redis every replica of a build shares one start, the first replica's, and one closing
-//! flag; the shared state is read again at most once a second, and only when a previous
-//! release's asset is asked for (rare once the rollout is over). Without Redis, or while it
-//! does not answer, a replica counts from its own start and closes on its own.
+//! flag; the shared state is read again at most once a second while the window is open (in
+//! the background, and when a previous release's asset is asked for). Without Redis, or while
+//! it does not answer, a replica counts from its own start and closes on its own.
+//!
+//! Both values carry a MAC bound to their key ([`SharedTierMac`]): a start or a closing flag
+//! this fleet did not write is ignored (and counted). A window this process has seen closed
+//! stays closed, whatever Redis says later: deleting the flag, or its eviction, reopens nothing
+//! on a replica that was running when it closed (each reads the flag within a second).
 
-use std::sync::Mutex;
+use std::sync::{Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::config::duration::millis;
 use crate::coordination::replicas::{Redis, unix_ms};
+use crate::coordination::shared_tier_mac::{SharedTierMac, SignedKind};
 
 /// How long the shared start and closing flag are reused before Redis is asked again.
 const REFRESH: Duration = Duration::from_secs(1);
 /// How long Redis keeps a build's start and closing flag past the window (the keys of builds
 /// long gone expire).
 const KEEP_PAST_WINDOW: Duration = Duration::from_secs(7 * 24 * 3600);
+/// What the closing flag's MAC covers beside its key.
+const CLOSED: &[u8] = b"closed";
 
 #[derive(Debug)]
 pub struct RolloutWindow {
     length: Duration,
     /// `None` when the web app is not built: nothing to share a window for.
     build_id: Option<String>,
-    redis: Option<Redis>,
+    /// Where the start and the closing flag are shared, and the MAC they carry there.
+    redis: Option<(Redis, SharedTierMac)>,
     /// This replica's start, in Unix milliseconds.
     own_start_ms: u64,
     state: Mutex<State>,
@@ -53,7 +62,11 @@ pub struct Report {
 }
 
 impl RolloutWindow {
-    pub fn new(length: Duration, build_id: Option<String>, redis: Option<Redis>) -> Self {
+    pub fn new(
+        length: Duration,
+        build_id: Option<String>,
+        redis: Option<(Redis, SharedTierMac)>,
+    ) -> Self {
         let own_start_ms = unix_ms();
         Self {
             length,
@@ -69,10 +82,21 @@ impl RolloutWindow {
     }
 
     /// Records this build's first start in Redis (unless another replica already has), so the
-    /// window counts from the rollout's beginning; called once at start-up.
-    pub async fn record_start(&self) {
-        if !self.length.is_zero() {
-            self.refresh().await;
+    /// window counts from the rollout's beginning, then reads the shared state every
+    /// second until the window closes or ends, so this replica sees a close made on another
+    /// within a second (and keeps it closed, whatever Redis says later). Called once at
+    /// start-up, in a task of its own; ends when `window` is dropped.
+    pub async fn follow(window: Weak<Self>) {
+        loop {
+            let Some(this) = window.upgrade() else {
+                return;
+            };
+            if this.length.is_zero() || this.redis.is_none() || !this.is_open_now() {
+                return;
+            }
+            this.refresh().await;
+            drop(this);
+            tokio::time::sleep(REFRESH).await;
         }
     }
 
@@ -88,6 +112,11 @@ impl RolloutWindow {
         if stale {
             self.refresh().await;
         }
+        self.is_open_now()
+    }
+
+    /// Whether the window is open as this process knows it now, without asking Redis.
+    fn is_open_now(&self) -> bool {
         let state = self.current();
         !state.closed && unix_ms() < state.start_ms.saturating_add(millis(self.length))
     }
@@ -95,11 +124,11 @@ impl RolloutWindow {
     /// Closes the window now, for every replica of this build when Redis answers.
     pub async fn close(&self) -> Report {
         self.lock().closed = true;
-        if let (Some(redis), Some(key)) = (&self.redis, self.key("closed")) {
+        if let (Some((redis, mac)), Some(key)) = (&self.redis, self.key("closed")) {
             let ttl = self.redis_ttl_seconds();
             let set = redis::cmd("SET")
                 .arg(&key)
-                .arg(1)
+                .arg(mac.sign(&key, &[CLOSED]))
                 .arg("EX")
                 .arg(ttl)
                 .clone();
@@ -128,24 +157,33 @@ impl RolloutWindow {
         }
     }
 
-    /// Reads the shared start (recording ours when there is none) and the closing flag.
+    /// Reads the shared start (recording ours when there is none) and the closing flag. A
+    /// value whose MAC fails is ignored (this replica's own start; not closed by it).
     async fn refresh(&self) {
-        let (Some(redis), Some(start_key), Some(closed_key)) =
+        let (Some((redis, mac)), Some(start_key), Some(closed_key)) =
             (&self.redis, self.key("start"), self.key("closed"))
         else {
             return;
         };
         // SET NX GET: records our start when this build has none yet, and answers the one
-        // already there otherwise, in one round trip.
+        // already there otherwise, in one round trip. Stored as `<ms>.<mac>`.
+        let own_start = self.own_start_ms.to_string();
+        let signed_start = format!(
+            "{own_start}.{}",
+            mac.sign(&start_key, &[own_start.as_bytes()])
+        );
         let set = redis::cmd("SET")
             .arg(&start_key)
-            .arg(self.own_start_ms)
+            .arg(&signed_start)
             .arg("NX")
             .arg("GET")
             .arg("EX")
             .arg(self.redis_ttl_seconds())
             .clone();
-        let Ok(earlier) = redis.query::<Option<u64>>("web_rollout_start", &set).await else {
+        let Ok(earlier) = redis
+            .query::<Option<String>>("web_rollout_start", &set)
+            .await
+        else {
             return;
         };
         let get = redis::cmd("GET").arg(&closed_key).clone();
@@ -155,14 +193,33 @@ impl RolloutWindow {
         else {
             return;
         };
+        let earlier = earlier.and_then(|value| {
+            let (start, signature) = value.split_once('.').unwrap_or((&value, ""));
+            let valid = mac.check(
+                SignedKind::Rollout,
+                &start_key,
+                &[start.as_bytes()],
+                Some(signature.as_bytes()),
+            );
+            valid.then(|| start.parse::<u64>().ok()).flatten()
+        });
+        let closed = closed.is_some_and(|flag| {
+            mac.check(
+                SignedKind::Rollout,
+                &closed_key,
+                &[CLOSED],
+                Some(flag.as_bytes()),
+            )
+        });
         let mut state = self.lock();
         state.start_ms = earlier.unwrap_or(self.own_start_ms);
-        state.closed = state.closed || closed.is_some();
+        // once closed, closed for good in this process
+        state.closed = state.closed || closed;
         state.refreshed = Some(Instant::now());
     }
 
     fn key(&self, what: &str) -> Option<String> {
-        let redis = self.redis.as_ref()?;
+        let (redis, _) = self.redis.as_ref()?;
         let build_id = self.build_id.as_deref()?;
         Some(redis.key(&["web", "rollout", build_id, what]))
     }
