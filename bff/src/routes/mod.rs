@@ -3,6 +3,7 @@
 pub mod account;
 pub mod admin;
 mod admin_cache_explain;
+mod admin_overrides;
 pub mod auth;
 pub mod cart;
 pub mod catalogue;
