@@ -331,8 +331,8 @@ mod tests {
         assert_eq!(cache.pages, CacheConfig::default().pages);
         let drift = layer.drift(&CacheConfig::default());
         assert_eq!(drift.len(), 2);
-        assert_eq!(drift[1].file, json!("2m"));
-        assert_eq!(drift[1].overridden, json!("30s"));
+        assert_eq!(drift[0].file, json!("2m"));
+        assert_eq!(drift[0].overridden, json!("30s"));
         assert!(layer.drift(&cache).is_empty());
         assert_eq!(
             layer.to_toml_patch(),
