@@ -7,6 +7,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::admin_cli::bff_admin;
 use crate::admin_tokens::{PURGER, READER, admin_call, tokens_file};
 use crate::common;
 
@@ -495,5 +496,29 @@ async fn replicas_overrides_without_redis_live_in_the_process_and_say_so() {
     let (_, overview) = call(&server, Method::GET, "/admin/config/overrides", None).await;
     assert_eq!(overview["storage"], "process", "{overview}");
     assert_eq!(overview["layer"], json!({KEY: "45s"}), "{overview}");
+
+    // the same through `bff admin config`: a bad value exits 1 naming the key, a dry run
+    // prints the diff, export the TOML patch
+    let token = [("BFF_ADMIN_TOKEN", admin_token())];
+    let admin = server.admin.as_str();
+    let bad = bff_admin(admin, &["config", "set", &format!("{KEY}=soon")], &token).await;
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains(KEY));
+    let dry = bff_admin(
+        admin,
+        &["config", "set", "cache.product.ttl=30s", "--dry-run"],
+        &token,
+    )
+    .await;
+    assert!(dry.status.success());
+    let dry: Value = serde_json::from_slice(&dry.stdout).unwrap();
+    assert_eq!(dry["diff"][0]["key"], "cache.product.ttl", "{dry}");
+    let export = bff_admin(admin, &["config", "export"], &token).await;
+    assert!(export.status.success());
+    let patch = String::from_utf8_lossy(&export.stdout).into_owned();
+    assert!(
+        patch.contains("[cache.pages]\nstale_while_revalidate = \"45s\""),
+        "{patch}"
+    );
     server.stop().await;
 }
