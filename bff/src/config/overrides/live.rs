@@ -38,6 +38,10 @@ pub struct LiveOverrides {
     applied: Mutex<Option<Applied>>,
     /// Set once the application state exists (it owns this value).
     apply: OnceLock<Apply>,
+    /// One read-and-apply at a time (the tick, the channel and an admin call may all ask at
+    /// once): else an older read could be applied after a newer one. Async: held across the
+    /// reads from Redis.
+    syncing: tokio::sync::Mutex<()>,
 }
 
 impl std::fmt::Debug for LiveOverrides {
@@ -61,6 +65,7 @@ impl LiveOverrides {
             convergence,
             applied: Mutex::new(None),
             apply: OnceLock::new(),
+            syncing: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -89,6 +94,7 @@ impl LiveOverrides {
     /// applies this replica's version when it is not what runs. `None` when Redis did not
     /// answer (what runs stays).
     pub async fn sync(&self) -> Option<OverrideState> {
+        let _one_at_a_time = self.syncing.lock().await;
         let mut state = self.store.state().await.ok()?;
         let now = unix_ms();
         if state.expire(now).is_some() {
