@@ -19,7 +19,7 @@
 # Every base is pinned by the digest of its multi-platform index; Renovate (renovate.json) bumps
 # the digests where the registries are reachable. Each comment names where the digest was read.
 
-# ---- web: the React storefront (Vite) -> /src/web/dist ---------------------------------
+# ---- web: the React storefront (Vite) -> /src/web/dist, the console -> /src/web/dist-console
 # Node 26, the Active LTS: the major that make, .ci/run and .nvmrc pin (scripts/lib/node.sh; the npm
 # it bundles installs the lockfile the same way). Digest: node:26-trixie-slim (Node 26.7.0, built
 # 2026-08-25), from docker-library/repo-info, repos/node/remote/26-trixie-slim.md at 5f3f81e.
@@ -30,7 +30,8 @@ COPY web/package.json web/package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --no-audit --no-fund
 COPY web/ ./
-RUN npm run build
+# The storefront, then the operators' console (its own build and folder: dist-console/).
+RUN npm run build && npm run build:console
 
 # ---- build: the bff binary -> /out/bff ---------------------------------------------------
 # The MSRV, as pinned in rust-toolchain.toml; the image's toolchain is named by that version, so
@@ -82,6 +83,7 @@ WORKDIR /app
 # Everything owned by root and read-only for the app: it writes nothing but /tmp.
 COPY --from=build /out/bff /app/bff
 COPY --from=web /src/web/dist /app/web/dist
+COPY --from=web /src/web/dist-console /app/web/dist-console
 COPY config/bff.toml /app/config/bff.toml
 
 # Production defaults; any of them can be overridden with -e / the pod env.
@@ -93,11 +95,13 @@ ENV BFF__ENVIRONMENT=production \
     BFF__ADMIN__LISTEN=0.0.0.0:9090 \
     BFF__SANDBOX__ENABLED=false \
     BFF__WEB__DIST_DIR=/app/web/dist \
+    BFF__WEB__CONSOLE_DIR=/app/web/dist-console \
     BFF__LOG__FORMAT=json \
     MALLOC_MMAP_THRESHOLD_=1048576
 
 USER 10001:10001
-# 8080: storefront, /api, /healthz.  9090: admin (/metrics, /healthz, /readyz).
+# 8080: storefront, /api, /healthz.  9090: admin (/metrics, /healthz, /readyz, /admin, the
+# console at /admin/console/).
 EXPOSE 8080 9090
 STOPSIGNAL SIGTERM
 

@@ -26,6 +26,9 @@ BFF_RELEASE := target/release/bff
 # npm ci writes this file; it is newer than package-lock.json once the install is current.
 WEB_DEPS := web/node_modules/.package-lock.json
 WEB_SOURCES := $(shell find web/src web/index.html web/public web/scripts web/stand-in-build web/vite.config.ts web/vite.ssr.config.ts web/tsconfig*.json -type f 2>/dev/null)
+# The operators' console: a Vite build of its own (web/vite.console.config.ts -> web/dist-console),
+# so the storefront's chunks and budgets never see it.
+CONSOLE_SOURCES := $(shell find web/console web/vite.console.config.ts web/tsconfig.console.json -type f 2>/dev/null)
 
 .PHONY: node-check help run dev test test-scripts test-rust test-web test-e2e test-rollout test-api test-k8s test-docker test-observability bench seo-audit lint-renovate clean
 
@@ -50,15 +53,20 @@ web/dist/index.html: $(NODE_STAMP) $(WEB_DEPS) $(WEB_SOURCES)
 	cd web && $(NPM) run build
 	@touch $@
 
+# The console the admin listener serves at /admin/console/ (web.console_dir); about 1 s.
+web/dist-console/index.html: $(NODE_STAMP) $(WEB_DEPS) $(CONSOLE_SOURCES)
+	cd web && $(NPM) run build:console
+	@touch $@
+
 ## run: build what is missing or stale, then serve at full speed (Ctrl-C stops, draining requests).
 ## The first release build takes a few minutes; later ones rebuild only what changed.
-run: web/dist/index.html
+run: web/dist/index.html web/dist-console/index.html
 	$(CARGO) build --release --locked -p bff
 	$(BFF_RELEASE)
 
 ## dev: the same storefront from a debug build of the bff alone: seconds to rebuild
 ## after a change, an order of magnitude slower per request.
-dev: web/dist/index.html
+dev: web/dist/index.html web/dist-console/index.html
 	$(CARGO) build --locked -p bff
 	$(BFF)
 
@@ -97,8 +105,9 @@ test-rust: web/dist/index.html
 	CARGO=$(CARGO) bash scripts/cargo-deny.sh
 	bash scripts/tests/cargo-deny.test.sh
 
-## test-web: the build (with its budgets) is web/dist/index.html's rule, made once for every stage.
-test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html
+## test-web: the build (with its budgets) is web/dist/index.html's rule, made once for every stage;
+## the console's build is web/dist-console/index.html's. Lint, typecheck and unit tests cover both.
+test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html web/dist-console/index.html
 	bash scripts/check-node-pins.sh
 	node scripts/check-renovate-groups.mjs
 	@# both checks fail on planted mismatches (a scratch copy; about 3 s)
@@ -113,8 +122,9 @@ test-web: $(NODE_STAMP) $(WEB_DEPS) web/dist/index.html
 	cd web && $(NPM) test
 
 ## test-e2e (and test-api, test-observability): the bff binary of the test build (a no-op after
-## test-rust), not a build of its own.
-test-e2e: $(NODE_STAMP) $(WEB_DEPS)
+## test-rust), not a build of its own. e2e/console.spec.ts starts its own Redis and three replicas
+## serving the console (about 12 s).
+test-e2e: $(NODE_STAMP) $(WEB_DEPS) web/dist-console/index.html
 	$(CARGO) test $(TEST_SELECTION) --no-run
 	cd web && BFF_BIN=../$(BFF) $(NPM) run e2e
 
@@ -171,4 +181,4 @@ lint-renovate: $(NODE_STAMP)
 
 clean:
 	$(CARGO) clean
-	rm -rf web/dist web/node_modules .tools
+	rm -rf web/dist web/dist-console web/node_modules .tools

@@ -89,7 +89,8 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     // scripts/ holds the build's own Node scripts (compression, the JavaScript budget)
-    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.js'],
+    // console/ is the operators' console (its own build: vite.console.config.ts), tested here too
+    include: ['src/**/*.test.{ts,tsx}', 'console/**/*.test.{ts,tsx}', 'scripts/**/*.test.js'],
     setupFiles: ['./src/test/setup.ts'],
     // CI has 2 cores: a test that renders a route compiles its lazy module on first use, which
     // can take seconds while other test files run beside it. Assertions are unchanged.

@@ -35,6 +35,7 @@ fn cache_hit(c: &mut Criterion) {
                     body,
                     content_type: HeaderValue::from_static("application/json"),
                     extra_tags: vec![],
+                    no_store: false,
                 })
             })
             .await
@@ -135,6 +136,7 @@ fn product_hits(
                     body,
                     content_type: HeaderValue::from_static("application/json"),
                     extra_tags: vec![],
+                    no_store: false,
                 })
             }))
             .unwrap_or_else(|err| panic!("fill {title}: {err}"))

@@ -21,6 +21,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use secrecy::SecretString;
 
 const LIFETIME: Duration = Duration::from_secs(14 * 24 * 3600);
+/// `session.revocation_check_interval`'s default (not exercised here: Redis always answers).
+const CHECK_EVERY: Duration = Duration::from_secs(30);
 
 /// A `redis-server` of the bench's own, killed when dropped.
 struct OwnRedis(Child);
@@ -72,7 +74,7 @@ fn session_revocation(c: &mut Criterion) {
     let sealed = sealer.seal(&[b'x'; 900]).unwrap_or_else(|| panic!("seal"));
     group.bench_function("open_sealed_cookie", |b| b.iter(|| sealer.open(&sealed)));
 
-    let local = Revocations::new(LIFETIME, None, Arc::new(Metrics::new()));
+    let local = Revocations::new(LIFETIME, None, None, CHECK_EVERY, Arc::new(Metrics::new()));
     runtime.block_on(local.revoke(&SessionIdentity::begin()));
     group.bench_function("is_revoked_in_memory", |b| {
         b.to_async(&runtime).iter(|| local.is_revoked(&live.id));
@@ -90,7 +92,7 @@ fn session_revocation(c: &mut Criterion) {
         let _entered = runtime.enter();
         let redis = Redis::from_config(&config, None, metrics.clone())
             .unwrap_or_else(|err| panic!("redis: {err}"));
-        let shared = Revocations::new(LIFETIME, redis, metrics);
+        let shared = Revocations::new(LIFETIME, redis, None, CHECK_EVERY, metrics);
         runtime.block_on(shared.revoke(&SessionIdentity::begin()));
         group.bench_function("is_revoked_with_redis_exists", |b| {
             b.to_async(&runtime).iter(|| shared.is_revoked(&live.id));

@@ -126,10 +126,12 @@ pub fn app(state: SharedState) -> Router {
         .with_state(state)
 }
 
-/// The admin router: metrics and probes, each request within `admin.request_timeout`.
+/// The admin router: metrics and probes, the `/admin` API and the console's files, each
+/// request within `admin.request_timeout`.
 pub fn admin_app(state: SharedState) -> Router {
     let metrics = state.metrics.clone();
     routes::admin::router(&state)
+        .merge(routes::admin_console::router(&state.config.web.console_dir))
         .route("/healthz", get(routes::health::live))
         .route("/readyz", get(routes::health::ready))
         .layer(

@@ -449,6 +449,35 @@ async fn a_document_miss_has_its_server_span_named_by_the_documents_template() {
 }
 
 #[tokio::test]
+async fn a_search_lookups_span_names_its_key_by_route_and_hash_never_the_term() {
+    let telemetry = telemetry();
+    let server = common::start_with(telemetry.server_config(), &[]).await;
+    let trace_id = random_hex(16);
+    let answer = server
+        .client
+        .get(server.url("/api/search?q=summit"))
+        .header("traceparent", format!("00-{trace_id}-{}-01", random_hex(8)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    let spans = trace(telemetry, &trace_id).await;
+    let keys: Vec<&str> = spans
+        .iter()
+        .filter(|span| span.name == "cache.lookup")
+        .filter_map(|span| span.attribute("cache.key"))
+        .collect();
+    assert!(
+        keys.iter().any(|key| key.starts_with("search:sha256:")),
+        "{spans:#?}"
+    );
+    for key in keys {
+        assert!(!key.contains("summit"), "the term in a span: {key}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn a_sampled_hit_on_the_hit_path_gets_a_server_span_and_an_unsampled_one_none() {
     let telemetry = telemetry();
     let server = common::start_with(telemetry.server_config(), &[]).await;

@@ -33,6 +33,9 @@ pub struct Fault {
     pub error_status: Option<u16>,
     #[serde(default = "always")]
     pub error_rate: f64,
+    /// A `Cache-Control` header put on the real answer (an upstream that says `no-store`).
+    #[serde(default)]
+    pub cache_control: Option<String>,
 }
 
 fn always() -> f64 {
@@ -178,12 +181,23 @@ pub async fn record_and_inject(
                         StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
                     (status, Json(json!({"message": "injected fault"}))).into_response()
                 }
-                _ => next.run(request).await,
+                _ => with_cache_control(next.run(request).await, fault.cache_control.as_deref()),
             }
         }
         None => next.run(request).await,
     };
     state.hooks.answered(seq);
+    response
+}
+
+/// `response` with `Cache-Control: value`, when a fault names one (a value that is no header
+/// value leaves it as it was).
+fn with_cache_control(mut response: Response, value: Option<&str>) -> Response {
+    if let Some(value) = value.and_then(|value| axum::http::HeaderValue::from_str(value).ok()) {
+        response
+            .headers_mut()
+            .insert(axum::http::header::CACHE_CONTROL, value);
+    }
     response
 }
 

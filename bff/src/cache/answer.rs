@@ -175,7 +175,9 @@ impl<'a> CachedAnswer<'a> {
                     ),
                     MadeOf::Remembered(answer) => answer.send(now, request_headers),
                 };
-                if let Some(value) = &self.cache_control {
+                // A part the upstream forbade storing keeps its `no-store`.
+                let no_store = parts.iter().any(|part| part.entry.no_store);
+                if let Some(value) = self.cache_control.as_ref().filter(|_| !no_store) {
                     response
                         .headers_mut()
                         .insert(header::CACHE_CONTROL, value.clone());
@@ -302,6 +304,7 @@ mod tests {
                 body: Bytes::from(body),
                 content_type: HeaderValue::from_static("application/json"),
                 extra_tags: vec![],
+                no_store: false,
             },
             vec![CacheTag::Page("home".into())],
             &policy,
@@ -428,6 +431,7 @@ mod tests {
                 body: Bytes::from_static(b"{}"),
                 content_type: HeaderValue::from_static("application/json"),
                 extra_tags: vec![],
+                no_store: false,
             },
             vec![tag, CacheTag::Search],
             &policy,
@@ -621,6 +625,7 @@ mod tests {
                 body: Bytes::from_static(b"{}"),
                 content_type: HeaderValue::from_static("application/problem+json"),
                 extra_tags: vec![],
+                no_store: false,
             },
             vec![CacheTag::Product("x".into())],
             &policy,

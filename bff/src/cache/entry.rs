@@ -33,6 +33,9 @@ pub struct Fetched {
     pub content_type: HeaderValue,
     /// Tags besides the route's own (a collection is also tagged with each of its products).
     pub extra_tags: Vec<CacheTag>,
+    /// The upstream forbade shared caches to keep it (`Cache-Control: no-store`): answered to
+    /// the requests that asked (and those coalesced with them), never stored in L1 or L2.
+    pub no_store: bool,
 }
 
 impl Fetched {
@@ -43,6 +46,7 @@ impl Fetched {
             body: ApiError::NotFound(detail).problem_body(),
             content_type: HeaderValue::from_static("application/problem+json"),
             extra_tags: Vec::new(),
+            no_store: false,
         }
     }
 }
@@ -70,6 +74,9 @@ pub struct CachedResponse {
     soft_purged_after_ns: AtomicU64,
     /// Hits since the last fold into the top lists (see [`super::hit_fold`]).
     pub(super) hits: super::hit_counter::HitCounter,
+    /// The upstream forbade storing it (see [`Fetched::no_store`]): answered `no-store` to the
+    /// requests its fetch served, and never kept.
+    pub no_store: bool,
 }
 
 /// An entry's description in L2 (its bodies are stored beside it, as they are).
@@ -148,6 +155,7 @@ impl CachedResponse {
             hard_until: Instant::now(),
             soft_purged_after_ns: AtomicU64::new(0),
             hits: super::hit_counter::HitCounter::default(),
+            no_store: fetched.no_store,
         };
         entry.hard_until = entry.freshness(policy).hard_until();
         entry
@@ -249,6 +257,8 @@ impl CachedResponse {
             hard_until: stored_at,
             soft_purged_after_ns: AtomicU64::new(0),
             hits: super::hit_counter::HitCounter::default(),
+            // only storable answers are shared
+            no_store: false,
         };
         entry.hard_until = entry.freshness(policy).hard_until();
         Some(entry)
@@ -339,6 +349,7 @@ mod tests {
             body: Bytes::from(body.to_owned()),
             content_type: HeaderValue::from_static("application/json"),
             extra_tags: vec![],
+            no_store: false,
         }
     }
 

@@ -56,6 +56,7 @@ mod tests {
             body: Bytes::from_static(b"{}"),
             content_type: HeaderValue::from_static("application/json"),
             extra_tags: vec![],
+            no_store: false,
         };
         CachedResponse::new(
             RouteKind::Pages,

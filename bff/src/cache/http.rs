@@ -116,6 +116,9 @@ pub(super) struct Described {
     pub negative: bool,
     /// When the oldest part was stored, for `Age`.
     pub stored_at: Instant,
+    /// A part the upstream forbade storing: `Cache-Control: no-store`, so no browser or CDN
+    /// keeps what this cache would not.
+    pub no_store: bool,
 }
 
 impl Described {
@@ -129,6 +132,7 @@ impl Described {
             freshness: lookup.freshness,
             negative: lookup.entry.is_negative(),
             stored_at: lookup.entry.stored_at,
+            no_store: lookup.entry.no_store,
         }
     }
 
@@ -157,6 +161,7 @@ impl Described {
             freshness,
             negative: false,
             stored_at: parts.iter().map(|part| part.entry.stored_at).min()?,
+            no_store: parts.iter().any(|part| part.entry.no_store),
         })
     }
 
@@ -206,7 +211,9 @@ impl Described {
             self.from_l2,
         );
         let max_age = ttl.max(0);
-        let control = if self.negative {
+        let control = if self.no_store {
+            "no-store".to_owned()
+        } else if self.negative {
             format!("public, max-age={max_age}")
         } else {
             format!(

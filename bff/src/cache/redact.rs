@@ -23,6 +23,16 @@ pub fn redacted(key: &str) -> String {
     shopper_text::redact(key).into_owned()
 }
 
+/// `key` as [`redacted`] shows it, written only when displayed: for a span's field, which a
+/// span that is not recorded never formats, so a lookup pays no hash unless it is traced.
+pub struct Shown<'a>(pub &'a str);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&redacted(self.0))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -41,6 +51,12 @@ mod tests {
         let shown = redacted("document:b1:/search/red rifle");
         assert!(shown.starts_with("document:b1:/search/sha256:"), "{shown}");
         assert!(!shown.contains("red"), "{shown}");
+    }
+
+    #[test]
+    fn shown_writes_what_redacted_returns() {
+        let key = "search:red rifle";
+        assert_eq!(Shown(key).to_string(), redacted(key));
     }
 
     #[test]

@@ -417,9 +417,13 @@ impl EdgeCache {
     }
 
     /// Applies other replicas' purges to this cache until `stop`; drops all of L1 whenever the
-    /// purge channel is joined again, since purges published meanwhile were missed. Does nothing
-    /// without Redis.
-    pub fn listen_for_purges(&self, stop: tokio_util::sync::CancellationToken) {
+    /// purge channel is joined again, since purges published meanwhile were missed. The
+    /// sign-outs heard on the channel go to `revocations`. Does nothing without Redis.
+    pub fn listen_for_purges(
+        &self,
+        stop: tokio_util::sync::CancellationToken,
+        revocations: crate::coordination::replicas::purge_bus::RevocationSink,
+    ) {
         let Some(shared) = &self.inner.shared else {
             return;
         };
@@ -427,6 +431,7 @@ impl EdgeCache {
         shared.bus.spawn_subscriber(
             Arc::new(move |event| {
                 let cache = cache.clone();
+                let revocations = revocations.clone();
                 Box::pin(async move {
                     let purged = match event {
                         BusEvent::Purge {
@@ -454,6 +459,10 @@ impl EdgeCache {
                         }
                         BusEvent::ExplainReply(reply) => {
                             cache.inner.explain_replies.deliver(reply);
+                            return;
+                        }
+                        BusEvent::Revoked { session } => {
+                            revocations(session);
                             return;
                         }
                         BusEvent::Rejoined => {
@@ -792,7 +801,7 @@ impl EdgeCache {
         let span = tracing::info_span!(
             "cache.lookup",
             cache.route = route.as_str(),
-            cache.key = %key,
+            cache.key = %super::redact::Shown(&key),
             cache.state = tracing::field::Empty,
             cache.miss_reason = tracing::field::Empty,
         );
@@ -1123,8 +1132,16 @@ impl EdgeCache {
                     return Err(failure);
                 }
             };
-            let cacheable = entry.body.len() <= policy.max_entry_bytes;
-            if !cacheable {
+            let cacheable = !entry.no_store && entry.body.len() <= policy.max_entry_bytes;
+            if entry.no_store {
+                // What the upstream now forbids keeping is not served stale either: an older
+                // copy goes, and so do the answers remembered from it.
+                inner.storage_of(&entry).invalidate(&task_key).await;
+                inner.epochs.bump(entry.route);
+                inner
+                    .tombstones
+                    .record(&task_key, MissReason::NotCacheable, None);
+            } else if !cacheable {
                 inner
                     .tombstones
                     .record(&task_key, MissReason::TooLarge, None);
@@ -1740,6 +1757,7 @@ where
                 if let (Ok(entry), Ok(epoch)) = (&result, &epoch)
                     && entry.body.len() <= policy.max_entry_bytes
                     && !entry.is_negative()
+                    && !entry.no_store
                 {
                     shared.write(key, entry, epoch).await;
                 }
@@ -1790,6 +1808,7 @@ mod tests {
             body: Bytes::from(body.to_owned()),
             content_type: HeaderValue::from_static("application/json"),
             extra_tags: vec![],
+            no_store: false,
         }
     }
 

@@ -14,6 +14,7 @@ use crate::http::error::ApiError;
 use crate::http::rate_limit::shopper_limits::ShopperLimits;
 use crate::http::request_id::RequestId;
 use crate::observe::metrics::Metrics;
+use crate::session::handle::Screened;
 use crate::session::model::RefreshFailure;
 use crate::session::revocation::Revocations;
 use crate::session::tokens::{Refresher, now_ms};
@@ -60,11 +61,12 @@ where
         let session = SessionHandle::from_request_parts(parts, state).await?;
         // Before the handler sees it: a session signed out on any replica is over here too,
         // answered as any ended session is (401 `session_expired`, the cookie removed).
-        if session.screen(&gateway.revocations, &gateway.metrics).await {
+        let screened = session.screen(&gateway.revocations, &gateway.metrics).await;
+        if screened == Screened::Revoked {
             return Err(ApiError::SessionExpired);
         }
         let client = gateway.limits.client.of_parts(parts);
-        Ok(Self {
+        let shopper = Self {
             client,
             gateway,
             session,
@@ -72,7 +74,11 @@ where
                 Ok(id) => id,
                 Err(never) => match never {},
             },
-        })
+        };
+        if let Screened::Unchecked { id } = screened {
+            shopper.check_upstream(&id).await?;
+        }
+        Ok(shopper)
     }
 }
 
@@ -190,6 +196,39 @@ impl Shopper {
                 }
             }
             other => other.map_err(ApiError::from),
+        }
+    }
+
+    /// Redis could not say whether the session `id` was signed out elsewhere: once per
+    /// `session.revocation_check_interval`, the upstream is asked instead, by refreshing the
+    /// session's tokens (a sign-out revoked them there). Refused: the session is over, here
+    /// and for this replica's later requests. An upstream that does not answer signs nobody
+    /// out (it is asked again on the next request).
+    async fn check_upstream(&self, id: &str) -> Result<(), ApiError> {
+        let revocations = &self.gateway.revocations;
+        let Some(user) = self.session.get().user().cloned() else {
+            return Ok(());
+        };
+        if !revocations.upstream_check_due(id) {
+            return Ok(());
+        }
+        self.gateway
+            .metrics
+            .count_session_event(crate::observe::metrics::SessionEvent::RevocationCheckedUpstream);
+        match self.renew(&user).await {
+            Ok(_) => Ok(()),
+            Err(ApiError::SessionExpired) => {
+                revocations.remember(id);
+                tracing::info!(
+                    "the upstream refused the tokens of a session Redis could not check; signed out"
+                );
+                Err(ApiError::SessionExpired)
+            }
+            Err(err) => {
+                revocations.upstream_check_failed(id);
+                tracing::warn!(error = %err, "a session Redis could not check could not be checked upstream either; let through");
+                Ok(())
+            }
         }
     }
 

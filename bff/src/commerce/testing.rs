@@ -145,6 +145,8 @@ pub fn shopper_of(upstream: Upstream, session: Session) -> Shopper {
         revocations: crate::session::revocation::Revocations::new(
             std::time::Duration::from_secs(60),
             None,
+            None,
+            std::time::Duration::from_secs(30),
             Arc::new(Metrics::new()),
         ),
         limits: crate::http::rate_limit::shopper_limits::ShopperLimits::new(

@@ -154,12 +154,18 @@ pub struct AdminConfig {
     /// change channel that brings it in milliseconds. Also when an expired key is gone.
     #[serde(with = "duration")]
     pub override_convergence: Duration,
+    /// The Grafana dashboard the console links to for history (its figures are the last 5
+    /// minutes only); empty: the console names the dashboard's uid instead of a link.
+    pub dashboard_url: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WebConfig {
     pub dist_dir: PathBuf,
+    /// The operators' console (its own Vite build), served on the admin listener under
+    /// `/admin/console/`; a missing directory answers 404 there and changes nothing else.
+    pub console_dir: PathBuf,
     /// Built web apps of previous releases, whose hashed `/assets/*` are also served while the
     /// rollout window is open, so a page loaded from the previous release keeps loading its
     /// chunks (version skew during and after a rollout).
@@ -292,6 +298,11 @@ pub struct SessionConfig {
     /// renew the tokens, never this); its cookie's `Max-Age` never outlasts it.
     #[serde(with = "duration")]
     pub absolute_lifetime: Duration,
+    /// While Redis cannot say whether a signed-in session was signed out on another replica,
+    /// the session is checked with the upstream instead (its tokens refreshed: a sign-out
+    /// revokes them there) at most once per this interval on each replica.
+    #[serde(with = "duration")]
+    pub revocation_check_interval: Duration,
 }
 
 impl Default for SessionConfig {
@@ -302,6 +313,7 @@ impl Default for SessionConfig {
             refresh_margin: Duration::from_secs(60),
             verify_after: Duration::from_secs(5 * 60),
             absolute_lifetime: Duration::from_secs(14 * 86_400),
+            revocation_check_interval: Duration::from_secs(30),
         }
     }
 }
@@ -664,6 +676,7 @@ impl Default for AdminConfig {
             audit_entries: DEFAULT_AUDIT_ENTRIES,
             override_versions: 50,
             override_convergence: Duration::from_secs(2),
+            dashboard_url: String::new(),
         }
     }
 }
@@ -672,6 +685,7 @@ impl Default for WebConfig {
     fn default() -> Self {
         Self {
             dist_dir: PathBuf::from("web/dist"),
+            console_dir: PathBuf::from("web/dist-console"),
             previous_dist_dirs: Vec::new(),
             previous_assets_window: Duration::from_secs(3_600),
         }
@@ -914,6 +928,7 @@ impl Config {
         }
         problems.extend(self.cache.validate());
         problems.extend(self.fleet.problems());
+        problems.extend(self.content.problems());
         let limits = &self.rate_limit;
         for (key, value) in [
             ("auth_per_minute", u64::from(limits.auth_per_minute)),

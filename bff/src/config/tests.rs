@@ -653,6 +653,7 @@ const BORN_WITH_A_UNIT: &[&str] = &[
     "fleet.purge_receipt_deadline",
     "fleet.explain_deadline",
     "admin.override_convergence",
+    "session.revocation_check_interval",
 ];
 
 /// Every duration key of the defaults, written in its old spelling, in its unit.

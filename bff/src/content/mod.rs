@@ -8,7 +8,10 @@ pub mod page_shapes;
 pub mod pages;
 pub mod tiles;
 pub mod webhook;
+pub mod webhook_auth;
 pub mod webhook_coalesce;
+pub mod webhook_purge_cap;
+pub mod webhook_replay;
 pub mod webhook_signature;
 
 use std::sync::Arc;

@@ -43,6 +43,7 @@ pub fn json_entry(value: &Value) -> Fetched {
         body: Bytes::from(value.to_string()),
         content_type: HeaderValue::from_static("application/json"),
         extra_tags: Vec::new(),
+        no_store: false,
     }
 }
 
@@ -61,6 +62,7 @@ pub fn encoded_entry<T: Serialize + ?Sized>(
         body: Bytes::from(body),
         content_type: HeaderValue::from_static("application/json"),
         extra_tags: Vec::new(),
+        no_store: false,
     })
 }
 
@@ -92,7 +94,10 @@ async fn fetch_page(
     check_shape(&name, &page, &metrics);
     // Relayed as the CMS wrote it (camelCased), keys the shapes do not name included: a page
     // that breaks its shape is counted, not refused, so a CMS edit is never an outage.
-    encoded_entry("content", &page)
+    Ok(Fetched {
+        no_store: response.no_store,
+        ..encoded_entry("content", &page)?
+    })
 }
 
 /// Reads the page as the shape its name answers (`content::page_shapes`, the API's documented

@@ -1,8 +1,9 @@
 //! The webhook's optional signature, for a CMS that can sign (Strapi sends a static bearer
 //! secret instead): `X-Webhook-Timestamp` (Unix seconds) and `X-Webhook-Signature:
 //! sha256=<hex>`, the HMAC-SHA256 under `BFF_WEBHOOK_SIGNING_SECRET` of `<timestamp>.<body>`.
-//! A timestamp more than five minutes from now is refused, so a captured request cannot be
-//! replayed later; the comparison is constant-time (`hmac`'s `verify_slice`).
+//! A timestamp more than five minutes from now (either way) is refused, so a captured request
+//! cannot be replayed later, and within that window each signature is accepted once (see
+//! [`super::webhook_replay`]); the comparison is constant-time (`hmac`'s `verify_slice`).
 
 use axum::http::HeaderMap;
 use hmac::{KeyInit, Mac};
@@ -38,13 +39,14 @@ pub fn sign(secret: &[u8], timestamp: u64, body: &[u8]) -> String {
     format!("sha256={tag}")
 }
 
-/// Checks the signature of `body` in `headers` at `now_seconds` (Unix).
+/// Checks the signature of `body` in `headers` at `now_seconds` (Unix); the signature's bytes
+/// when it holds, to remember it by.
 pub fn verify(
     secret: &[u8],
     headers: &HeaderMap,
     body: &[u8],
     now_seconds: u64,
-) -> Result<(), Refused> {
+) -> Result<Vec<u8>, Refused> {
     let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
     let (Some(timestamp), Some(signature)) = (header(TIMESTAMP_HEADER), header(SIGNATURE_HEADER))
     else {
@@ -60,7 +62,8 @@ pub fn verify(
         .and_then(|hex_tag| hex::decode(hex_tag).ok())
         .ok_or(Refused::Wrong)?;
     let mac = mac(secret, timestamp.trim(), body).ok_or(Refused::Wrong)?;
-    mac.verify_slice(&tag).map_err(|_| Refused::Wrong)
+    mac.verify_slice(&tag).map_err(|_| Refused::Wrong)?;
+    Ok(tag)
 }
 
 #[cfg(test)]
@@ -86,8 +89,12 @@ mod tests {
         let body = br#"{"event":"entry.publish"}"#;
         let now = 1_800_000_000;
         let signed = headers(&now.to_string(), &sign(key, now, body));
-        assert_eq!(verify(key, &signed, body, now + 299), Ok(()));
+        assert!(verify(key, &signed, body, now + 299).is_ok());
+        assert!(verify(key, &signed, body, now - 299).is_ok());
         assert_eq!(verify(key, &signed, body, now + 301), Err(Refused::Stale));
+        assert_eq!(verify(key, &signed, body, now - 301), Err(Refused::Stale));
+        let epoch = headers("0", &sign(key, 0, body));
+        assert_eq!(verify(key, &epoch, body, now), Err(Refused::Stale));
         assert_eq!(verify(key, &signed, b"{}", now), Err(Refused::Wrong));
         assert_eq!(
             verify(b"other-key", &signed, body, now),

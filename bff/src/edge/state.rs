@@ -100,9 +100,14 @@ pub struct AppState {
     pub auth_rate_limit: Arc<ClientRateLimit>,
     /// The per-client-IP limit on search (in Redis too when configured).
     pub search_rate_limit: Arc<ClientRateLimit>,
-    /// The content webhook's purges, coalesced per tag set.
-    pub webhook_purges:
-        crate::content::webhook_coalesce::Coalescer<crate::cache::purge_fanout::PurgeAnswer>,
+    /// The content webhook's purges, coalesced per tag set (a capped one answers its retry).
+    pub webhook_purges: crate::content::webhook_coalesce::Coalescer<
+        Result<crate::cache::purge_fanout::PurgeAnswer, crate::content::webhook_purge_cap::Capped>,
+    >,
+    /// Who may call the content webhook, and the signed calls it has seen.
+    pub webhook_auth: crate::content::webhook_auth::WebhookAuth,
+    /// The content webhook's one cap on purges, across all tag sets.
+    pub webhook_purge_cap: crate::content::webhook_purge_cap::PurgeCap,
     /// 404 answers per client IP on the product and collection routes, API and documents.
     pub not_found_limit: Arc<crate::http::rate_limit::not_found::NotFoundLimit>,
     /// Sign-in failures per account, whatever the address (in Redis too when configured).
@@ -225,7 +230,21 @@ impl AppState {
             tiers.as_ref().map(|tiers| tiers.cache.clone()),
             &replica,
         );
-        cache.listen_for_purges(shutdown.clone());
+        // Sign-outs are announced on the purge channel (the cache tier's), heard by its
+        // subscriber, and kept in the coordination tier.
+        let revocations = Revocations::new(
+            config.session.absolute_lifetime,
+            redis.clone(),
+            tiers.as_ref().map(|tiers| {
+                crate::coordination::replicas::purge_bus::PurgeBus::new(
+                    tiers.cache.clone(),
+                    replica.id.clone(),
+                )
+            }),
+            config.session.revocation_check_interval,
+            metrics.clone(),
+        );
+        cache.listen_for_purges(shutdown.clone(), revocations.sink());
         cache.spawn_hit_folds(shutdown.clone());
         let fleet = Arc::new(Fleet::new(
             redis.clone(),
@@ -283,11 +302,7 @@ impl AppState {
             refresh_margin_s: i64::try_from(config.session.refresh_margin.as_secs()).unwrap_or(60),
             verify_after_ms: i64::try_from(config.session.verify_after.as_millis())
                 .unwrap_or(i64::MAX),
-            revocations: Revocations::new(
-                config.session.absolute_lifetime,
-                redis.clone(),
-                metrics.clone(),
-            ),
+            revocations,
             limits: ShopperLimits::new(&config.rate_limit, metrics.clone(), redis.clone()),
         };
         let overrides = Arc::new(LiveOverrides::new(
@@ -307,6 +322,14 @@ impl AppState {
             search_rate_limit,
             not_found_limit,
             webhook_purges: crate::content::webhook_coalesce::Coalescer::default(),
+            webhook_auth: crate::content::webhook_auth::WebhookAuth::new(
+                secrets.webhook_secret.clone(),
+                secrets.webhook_signing_secret.clone(),
+                redis.clone(),
+            ),
+            webhook_purge_cap: crate::content::webhook_purge_cap::PurgeCap::per_minute(
+                config.content.webhook.purges_per_minute,
+            ),
             fleet,
             purge_log,
             sign_in_failures,

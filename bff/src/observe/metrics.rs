@@ -142,6 +142,9 @@ pub enum SessionEvent {
     RevocationLocalOnly,
     /// A session's revocation could not be read from Redis: checked against this replica only.
     RevocationUnchecked,
+    /// An unchecked session was checked with the upstream instead (its tokens refreshed), once
+    /// per `session.revocation_check_interval`.
+    RevocationCheckedUpstream,
 }
 
 impl SessionEvent {
@@ -162,6 +165,7 @@ impl SessionEvent {
             Self::LifetimeEnded => "lifetime_ended",
             Self::RevocationLocalOnly => "revocation_local_only",
             Self::RevocationUnchecked => "revocation_unchecked",
+            Self::RevocationCheckedUpstream => "revocation_checked_upstream",
         }
     }
 }

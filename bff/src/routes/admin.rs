@@ -16,9 +16,7 @@ use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use bytes::Bytes;
-use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
-use subtle::ConstantTimeEq;
 use tower::ServiceBuilder;
 
 use crate::admin::access;
@@ -28,7 +26,6 @@ use crate::admin::identity::AdminIdentity;
 use crate::cache::RouteKind;
 use crate::config::effective::EffectiveConfig;
 use crate::content::webhook::{Webhook, affected_tags};
-use crate::content::webhook_signature;
 use crate::edge::state::SharedState;
 use crate::http::error::ApiError;
 
@@ -91,16 +88,6 @@ pub fn router(state: &SharedState) -> Router<SharedState> {
             )),
         )
         .nest("/admin", protected)
-}
-
-/// The bearer token of `headers`, compared in constant time with `expected`.
-fn bearer_matches(headers: &HeaderMap, expected: &str) -> bool {
-    access::bearer_token(headers)
-        .is_some_and(|token| bool::from(token.as_bytes().ct_eq(expected.as_bytes())))
-}
-
-fn unauthorized() -> ApiError {
-    ApiError::Unauthorized("A valid bearer token is required.".to_owned())
 }
 
 /// `?limit=N`: how many records, newest first (default 100, at most `admin.audit_entries`).
@@ -358,36 +345,21 @@ struct Reloaded {
     detail: String,
 }
 
-/// Whether the webhook is the content service's: its bearer secret (what Strapi sends), or,
-/// when `BFF_WEBHOOK_SIGNING_SECRET` is set, a valid HMAC-SHA256 signature within five minutes.
-fn webhook_authorised(state: &SharedState, headers: &HeaderMap, body: &[u8]) -> bool {
-    if bearer_matches(headers, state.secrets.webhook_secret.expose_secret()) {
-        return true;
-    }
-    let Some(secret) = &state.secrets.webhook_signing_secret else {
-        return false;
-    };
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_secs());
-    match webhook_signature::verify(secret.expose_secret().as_bytes(), headers, body, now) {
-        Ok(()) => true,
-        Err(refused) => {
-            tracing::warn!(?refused, "content webhook signature refused");
-            false
-        }
-    }
-}
-
 /// The content service's publish webhook: its answer names the caller `content-webhook` for
-/// the audit log once its secret or signature is accepted.
+/// the audit log once its secret or signature is accepted (see
+/// [`crate::content::webhook_auth`]: with a signing secret, a signature seen for the first
+/// time within its window, and no bearer alone).
 async fn content_webhook(
     State(state): State<SharedState>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    if !webhook_authorised(&state, &headers, &body) {
-        return Err(unauthorized());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs());
+    if let Err(refusal) = state.webhook_auth.check(&headers, &body, now).await {
+        tracing::warn!(?refusal, "content webhook refused");
+        return Err(ApiError::Unauthorized(refusal.detail().to_owned()));
     }
     let mut response = purge_for_webhook(&state, &body)
         .await
@@ -438,8 +410,10 @@ async fn purge_for_webhook(state: &SharedState, body: &Bytes) -> Result<Response
     let outcome = state
         .webhook_purges
         .purge(&coalescing, || async {
+            // One cap over every tag set: a new set each call is not a way around it.
+            state.webhook_purge_cap.take()?;
             let order = PurgeOrder::new(tags_purge(&tags), mode);
-            purge_with_receipts(
+            Ok(purge_with_receipts(
                 &state.cache,
                 &state.fleet,
                 &state.purge_log,
@@ -448,10 +422,20 @@ async fn purge_for_webhook(state: &SharedState, body: &Bytes) -> Result<Response
                     source: format!("webhook:{}", hook.event),
                 },
             )
-            .await
+            .await)
         })
         .await;
-    let answer = outcome.answer;
+    let answer = match outcome.answer {
+        Ok(answer) => answer,
+        Err(capped) => {
+            tracing::warn!(event = %hook.event, %model, ?tags,
+                retry_after_s = capped.retry_after_seconds,
+                "content webhook over content.webhook.purges_per_minute; not purged");
+            return Err(ApiError::TooManyRequests {
+                retry_after_seconds: capped.retry_after_seconds,
+            });
+        }
+    };
     tracing::info!(event = %hook.event, %model, ?tags, id = %answer.id, mode = mode.as_str(),
         purged = answer.purged, fan_out = answer.fan_out.as_str(),
         coalesced = outcome.coalesced, "content webhook");
@@ -462,40 +446,4 @@ async fn purge_for_webhook(state: &SharedState, body: &Bytes) -> Result<Response
         extra["coalesced"] = serde_json::Value::Bool(true);
     }
     Ok(purge_response(&answer, extra))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn authorization(value: &str) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            header::AUTHORIZATION,
-            HeaderValue::from_str(value).unwrap_or_else(|_| unreachable!()),
-        );
-        headers
-    }
-
-    #[test]
-    fn the_bearer_scheme_is_case_insensitive_and_the_token_is_not() {
-        for value in [
-            "Bearer s3cret",
-            "bearer s3cret",
-            "BEARER s3cret",
-            "bEaReR  s3cret",
-        ] {
-            assert!(bearer_matches(&authorization(value), "s3cret"), "{value}");
-        }
-        for value in [
-            "Bearer S3CRET",
-            "Basic s3cret",
-            "Bearers3cret",
-            "s3cret",
-            "Bearer",
-        ] {
-            assert!(!bearer_matches(&authorization(value), "s3cret"), "{value}");
-        }
-        assert!(!bearer_matches(&HeaderMap::new(), "s3cret"));
-    }
 }

@@ -4,6 +4,7 @@ pub mod account;
 pub mod admin;
 mod admin_cache_explain;
 mod admin_overrides;
+pub mod admin_console;
 pub mod auth;
 pub mod cart;
 pub mod catalogue;

@@ -15,7 +15,7 @@ use axum::response::Response;
 
 use super::identity::SessionIdentity;
 use super::model::{Envelope, PAYLOAD_VERSION, Session};
-use super::revocation::Revocations;
+use super::revocation::{Checked, Revocations};
 use super::seal::Sealer;
 use super::tokens::now_ms;
 use crate::config::Config;
@@ -127,11 +127,12 @@ impl SessionHandle {
         inner.clear = true;
     }
 
-    /// Ends a request's session when it was revoked (by a sign-out, on any replica): `true`
-    /// then, the session cleared and its cookie removed. Only signed-in sessions are looked up:
-    /// nothing else is ever revoked. Opens the cookie if there is one, but does not count as
-    /// the handler reading the session.
-    pub async fn screen(&self, revocations: &Revocations, metrics: &Metrics) -> bool {
+    /// Ends a request's session when it was revoked (by a sign-out, on any replica): `Revoked`
+    /// then, the session cleared and its cookie removed; `Unchecked` with the session's id when
+    /// Redis could not say (the caller asks the upstream). Only signed-in sessions are looked
+    /// up: nothing else is ever revoked. Opens the cookie if there is one, but does not count
+    /// as the handler reading the session.
+    pub async fn screen(&self, revocations: &Revocations, metrics: &Metrics) -> Screened {
         let id = {
             let mut inner = self.lock_unopened();
             if let Some(sealed) = inner.sealed.take() {
@@ -139,17 +140,31 @@ impl SessionHandle {
             }
             match (&inner.session, &inner.identity) {
                 (Session::User { .. }, Some(identity)) => identity.id.clone(),
-                _ => return false,
+                _ => return Screened::Passed,
             }
         };
-        let revoked = revocations.is_revoked(&id).await;
-        if revoked {
-            metrics.count_session_event(crate::observe::metrics::SessionEvent::Revoked);
-            tracing::info!("a revoked session was presented; signed out");
-            self.clear();
+        match revocations.check(&id).await {
+            Checked::Revoked => {
+                metrics.count_session_event(crate::observe::metrics::SessionEvent::Revoked);
+                tracing::info!("a revoked session was presented; signed out");
+                self.clear();
+                Screened::Revoked
+            }
+            Checked::NotRevoked => Screened::Passed,
+            Checked::Unchecked => Screened::Unchecked { id },
         }
-        revoked
     }
+}
+
+/// What screening a request's session found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Screened {
+    /// Not signed in, or signed in and not revoked.
+    Passed,
+    /// Revoked: the session is cleared.
+    Revoked,
+    /// Signed in as the session `id`, and Redis could not say whether it was revoked.
+    Unchecked { id: String },
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for SessionHandle {

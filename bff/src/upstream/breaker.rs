@@ -329,6 +329,7 @@ mod tests {
             status: StatusCode::from_u16(status).unwrap(),
             body: Bytes::new(),
             content_type: None,
+            no_store: false,
         })
     }
 

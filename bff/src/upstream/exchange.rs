@@ -49,4 +49,63 @@ pub struct UpstreamResponse {
     pub status: StatusCode,
     pub body: Bytes,
     pub content_type: Option<HeaderValue>,
+    /// The upstream forbade shared caches to keep this answer (`Cache-Control: no-store`, or
+    /// an unqualified `private`): it is answered to whoever asked and never stored.
+    pub no_store: bool,
+}
+
+/// Whether `headers` forbid a shared cache to store the answer (RFC 9111 §3): a `no-store`
+/// directive, or `private` without field names (`private="set-cookie"` only keeps those
+/// fields out of a shared cache). Directive names are case-insensitive.
+pub fn forbids_shared_storage(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(axum::http::header::CACHE_CONTROL)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(str::trim)
+        .any(|directive| {
+            directive.eq_ignore_ascii_case("no-store") || directive.eq_ignore_ascii_case("private")
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache_control(values: &[&'static str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for value in values {
+            headers.append(
+                axum::http::header::CACHE_CONTROL,
+                HeaderValue::from_static(value),
+            );
+        }
+        headers
+    }
+
+    #[test]
+    fn no_store_and_unqualified_private_forbid_shared_storage() {
+        assert!(forbids_shared_storage(&cache_control(&["no-store"])));
+        assert!(forbids_shared_storage(&cache_control(&[
+            "max-age=60, No-Store"
+        ])));
+        assert!(forbids_shared_storage(&cache_control(&[
+            "public", "private"
+        ])));
+    }
+
+    #[test]
+    fn other_directives_and_qualified_private_allow_it() {
+        assert!(!forbids_shared_storage(&HeaderMap::new()));
+        assert!(!forbids_shared_storage(&cache_control(&[
+            "public, max-age=60"
+        ])));
+        assert!(!forbids_shared_storage(&cache_control(&[
+            "private=\"set-cookie\""
+        ])));
+        assert!(!forbids_shared_storage(&cache_control(&[
+            "no-store-ish, no-cache"
+        ])));
+    }
 }

@@ -30,7 +30,7 @@ use tracing_opentelemetry::OpenTelemetrySpanExt;
 use super::UpstreamError;
 use super::breaker::{self, Breaker};
 use super::error::failure;
-use super::exchange::{Body, Stack, UpstreamRequest, UpstreamResponse};
+use super::exchange::{Body, Stack, UpstreamRequest, UpstreamResponse, forbids_shared_storage};
 use super::transport::Transport;
 use crate::http::request_id::X_REQUEST_ID;
 use crate::observe::metrics::{ClientCall, Metrics};
@@ -188,11 +188,13 @@ fn encode(
                 .await
                 .map_err(|_| UpstreamError::Timeout { upstream: name })??;
             let content_type = answer.headers().get(header::CONTENT_TYPE).cloned();
+            let no_store = forbids_shared_storage(answer.headers());
             let (parts, body) = answer.into_parts();
             Ok(UpstreamResponse {
                 status: parts.status,
                 body,
                 content_type,
+                no_store,
             })
         }
     }))

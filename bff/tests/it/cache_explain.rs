@@ -151,6 +151,44 @@ async fn a_key_whose_last_fetch_failed_misses_not_cacheable() {
 }
 
 #[tokio::test]
+async fn an_answer_the_upstream_forbids_storing_misses_not_cacheable_and_is_kept_nowhere() {
+    let app = start_with(|_| {});
+    assert_eq!(app.get("/api/pages/home").await.status, 200);
+    // the page is cached; it goes stale, and the upstream now says not to keep it
+    let purged = app
+        .admin_post(
+            "/admin/cache/purge",
+            ADMIN_TOKEN,
+            &json!({"tags": ["page:home"], "mode": "soft"}),
+        )
+        .await;
+    assert_eq!(purged.status, 200);
+    app.inject_fault(json!({"route": PAGE_ROUTE, "cacheControl": "private, no-store"}))
+        .await;
+    let calls = app.upstream_calls(PAGE_ROUTE).await;
+    let refreshed = app.get("/api/pages/home").await;
+    assert_eq!(refreshed.status, 200);
+    // the stale copy is served while one refresh runs; the refresh says not to store
+    for _ in 0..50 {
+        if app.upstream_calls(PAGE_ROUTE).await > calls {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // neither the new answer nor the old copy is kept: every request goes upstream, each
+    // answered `no-store` (so no browser or CDN keeps it either), and says why
+    for _ in 0..2 {
+        let calls = app.upstream_calls(PAGE_ROUTE).await;
+        let answer = app.get("/api/pages/home").await;
+        assert_eq!(answer.status, 200);
+        assert_eq!(answer.header("cache-control"), "no-store");
+        assert_eq!(app.upstream_calls(PAGE_ROUTE).await, calls + 1);
+    }
+    the_next_miss_is(&app, "not_cacheable").await;
+}
+
+#[tokio::test]
 async fn a_request_the_cache_does_not_serve_is_bypassed() {
     let app = start_with(|_| {});
     let url = format!("/api/products/{}", "x".repeat(201));

@@ -45,6 +45,7 @@ fn fetched(body: &'static str) -> Fetched {
         body: Bytes::from_static(body.as_bytes()),
         content_type: HeaderValue::from_static("application/json"),
         extra_tags: Vec::new(),
+        no_store: false,
     }
 }
 

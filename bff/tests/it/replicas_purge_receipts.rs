@@ -331,6 +331,25 @@ async fn three_replicas_confirm_a_tag_purge_and_a_stopped_one_is_named_within_th
         took < DEADLINE + Duration::from_millis(1_500),
         "answered after {took:?}"
     );
+    // Explain, asked meanwhile, shows the two live replicas' L1 and names the stopped one
+    // within its own deadline (`fleet.explain_deadline`, 1 s).
+    let started = Instant::now();
+    let explained = admin_get(&replicas[0], "/admin/cache/explain?url=/api/pages/home").await;
+    let took = started.elapsed();
+    assert_eq!(explained["reach"], "fleet", "{explained:#}");
+    assert_eq!(explained["missing"], json!([ids[2]]), "{explained:#}");
+    let mut seen: Vec<String> = explained["keys"][0]["replicas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|view| view["replica"].as_str().unwrap().to_owned())
+        .collect();
+    seen.sort();
+    assert_eq!(seen, live, "{explained:#}");
+    assert!(
+        took < Duration::from_millis(1_000 + 1_500),
+        "explained after {took:?}"
+    );
     // Silent past `fleet.silent_after`: flagged, and no longer expected to confirm.
     let fleet = fleet_until(&replicas[0], |fleet| fleet["silent"] == json!([ids[2]])).await;
     assert_eq!(replica_count(&fleet), 3, "a silent replica is still listed");

@@ -163,7 +163,9 @@ async fn with_redis_stopped_a_replica_refreshes_on_its_own_and_recovers_when_it_
     redis.stop();
     let answer = browser.get("/api/account").await;
     assert_eq!(answer.status, 200, "{}", answer.text);
-    assert_eq!(replica.upstream_calls(REFRESH).await, 1);
+    // Two refreshes, each on its own: the first checks the session with the upstream, since
+    // Redis cannot say whether it was signed out (issue 50); the second is this test's margin.
+    assert_eq!(replica.upstream_calls(REFRESH).await, 2);
     let scrape = replica.metrics().await;
     assert!(
         scrape.value("bff_redis_errors_total", &[("operation", "refresh_claim")]) >= Some(1.0),

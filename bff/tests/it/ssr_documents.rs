@@ -290,6 +290,27 @@ async fn documents_are_no_cache_and_a_matching_etag_is_a_304_from_the_hit_path()
 }
 
 #[tokio::test]
+async fn a_document_made_from_an_answer_the_upstream_forbids_storing_is_not_kept() {
+    let app = start_with_web_build(test_config(), &[]);
+    app.inject_fault(json!({"route": "/strapi/products/{title}", "cacheControl": "no-store"}))
+        .await;
+    for _ in 0..2 {
+        let answer = app.get("/product/summit%20lr").await;
+        assert_eq!(answer.status, 200);
+        assert!(root(&answer.text()).contains("Summit LR</h1>"));
+        // no-store wins over the documents' no-cache: no browser or CDN keeps it either
+        assert_eq!(answer.header("cache-control"), "no-store");
+        assert!(
+            !answer.header("cache-status").contains("; hit"),
+            "{:?}",
+            answer.headers
+        );
+    }
+    assert_eq!(renders(&app, "ok").await, 2.0, "rendered for each request");
+    assert_eq!(app.upstream_calls("/strapi/products/{title}").await, 2);
+}
+
+#[tokio::test]
 async fn a_purge_of_a_products_tag_renders_its_document_again_once() {
     let app = start_with_web_build(test_config(), SECRETS);
     let first = app.get("/product/summit%20lr").await;

@@ -19,7 +19,7 @@ use crate::content::pages::{decode, encoded_entry};
 use crate::content::{Data, read};
 use crate::http::error::ApiError;
 use crate::http::request_id::RequestId;
-use crate::upstream::{Upstream, UpstreamError, UpstreamPath};
+use crate::upstream::{Upstream, UpstreamError, UpstreamPath, UpstreamResponse};
 
 /// The price map is one cache entry (tag `prices`) under this key.
 /// The price map's one cache key (`prices:all`).
@@ -245,22 +245,25 @@ async fn fetch_prices(commerce: Upstream, request_id: RequestId) -> Result<Fetch
         }
         Err(err) => return Err(err),
     };
-    encoded_entry("commerce", &PriceMap::from_upstream(&response.body)?)
+    Ok(Fetched {
+        no_store: response.no_store,
+        ..encoded_entry("commerce", &PriceMap::from_upstream(&response.body)?)?
+    })
 }
 
-/// `GET {collection}/{segment}` on the content upstream, the body when there is one: `None`
+/// `GET {collection}/{segment}` on the content upstream, the answer when there is one: `None`
 /// when the segment cannot be a path segment (`.`, `..`) or the upstream knows no such entry.
 async fn get_entry(
     content: &Upstream,
     collection: &'static str,
     segment: &str,
     request_id: &RequestId,
-) -> Result<Option<Bytes>, UpstreamError> {
+) -> Result<Option<UpstreamResponse>, UpstreamError> {
     let Ok(path) = UpstreamPath::fixed(collection).segment(segment) else {
         return Ok(None);
     };
     match content.get(&path, request_id).await {
-        Ok(response) => Ok(Some(response.body)),
+        Ok(response) => Ok(Some(response)),
         Err(UpstreamError::NotFound { .. }) => Ok(None),
         Err(err) => Err(err),
     }
@@ -274,12 +277,15 @@ async fn fetch_product(
 ) -> Result<Fetched, UpstreamError> {
     // The title is not echoed: the answer is remembered, and a made-up title is anyone's text.
     let missing = || Fetched::not_found("There is no product with this title.".to_owned());
-    let Some(body) = get_entry(&content, "products", &title, &request_id).await? else {
+    let Some(response) = get_entry(&content, "products", &title, &request_id).await? else {
         return Ok(missing());
     };
-    let products: Vec<Value> = read(decode("content", &body)?)?;
+    let products: Vec<Value> = read(decode("content", &response.body)?)?;
     match products.into_iter().next() {
-        Some(product) => encoded_entry("content", &read::<ProductContent>(product)?),
+        Some(product) => Ok(Fetched {
+            no_store: response.no_store,
+            ..encoded_entry("content", &read::<ProductContent>(product)?)?
+        }),
         None => Ok(missing()),
     }
 }
@@ -292,10 +298,10 @@ async fn fetch_collection(
     request_id: RequestId,
 ) -> Result<Fetched, UpstreamError> {
     let missing = || Fetched::not_found("There is no collection with this title.".to_owned());
-    let Some(body) = get_entry(&content, "product-groups", &title, &request_id).await? else {
+    let Some(response) = get_entry(&content, "product-groups", &title, &request_id).await? else {
         return Ok(missing());
     };
-    let Data { data: group } = read::<Data<CollectionContent>>(decode("content", &body)?)?;
+    let Data { data: group } = read::<Data<CollectionContent>>(decode("content", &response.body)?)?;
     let product_tags = group
         .products
         .iter()
@@ -303,6 +309,7 @@ async fn fetch_collection(
         .collect();
     Ok(Fetched {
         extra_tags: product_tags,
+        no_store: response.no_store,
         ..encoded_entry("content", &group)?
     })
 }
@@ -313,14 +320,17 @@ async fn fetch_search(
     query: String,
     request_id: RequestId,
 ) -> Result<Fetched, UpstreamError> {
-    let Some(body) = get_entry(&content, "products/search", &query, &request_id).await? else {
+    let Some(response) = get_entry(&content, "products/search", &query, &request_id).await? else {
         // Nothing matches (`..` matches no title worth finding either).
         return encoded_entry("content", &Vec::<CardContent>::new());
     };
-    encoded_entry(
-        "content",
-        &read::<Vec<CardContent>>(decode("content", &body)?)?,
-    )
+    Ok(Fetched {
+        no_store: response.no_store,
+        ..encoded_entry(
+            "content",
+            &read::<Vec<CardContent>>(decode("content", &response.body)?)?,
+        )?
+    })
 }
 
 #[cfg(test)]

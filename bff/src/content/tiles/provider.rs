@@ -103,6 +103,7 @@ impl TileProvider {
             body: response.body,
             content_type,
             extra_tags: Vec::new(),
+            no_store: response.no_store,
         })
     }
 }

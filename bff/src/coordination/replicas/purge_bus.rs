@@ -141,6 +141,9 @@ pub enum BusEvent {
     },
     /// Another replica answered an explain query this replica published.
     ExplainReply(ExplainReply),
+    /// Another replica signed out the session `session` (its id): revoked here too, so a check
+    /// that cannot reach Redis still finds it.
+    Revoked { session: String },
     /// The channel was joined after a time without it (lost, or not reachable at start):
     /// purges published meanwhile were missed.
     Rejoined,
@@ -188,11 +191,18 @@ enum Kind {
     ExplainQuery { keys: Vec<ExplainKey> },
     /// `reply` answers the explain query `reply.id`, for the replica `to` (its origin).
     ExplainReply { to: String, reply: ExplainReply },
+    /// The session `session` (its random id, never a token) was signed out. A build without
+    /// it ignores it and reads the revocation from Redis only.
+    Revocation { session: String },
     #[serde(other)]
     Unknown,
 }
 
 pub type Handler = Arc<dyn Fn(BusEvent) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
+/// Where the subscriber hands the revocations it hears (the session's id): the sessions'
+/// memory of them, which the cache that owns the subscription does not know.
+pub type RevocationSink = Arc<dyn Fn(String) + Send + Sync>;
 
 /// Publishes and receives purges for one replica.
 #[derive(Debug, Clone)]
@@ -284,17 +294,44 @@ impl PurgeBus {
         self.send(&message, "explain_reply").await
     }
 
-    async fn send(&self, message: &Message, operation: &'static str) -> bool {
-        let Ok(payload) = serde_json::to_string(message) else {
+    /// Tells the other replicas that the session `session` was signed out. When Redis does not
+    /// take it, the message is kept and published again once Redis answers (with the other
+    /// writes a shopper would miss, see [`super::pending_writes`]), for at most `keep_for`.
+    pub async fn publish_revocation(&self, session: &str, keep_for: Duration) -> bool {
+        let message = Message {
+            id: uuid::Uuid::new_v4().to_string(),
+            origin: self.replica.clone(),
+            kind: Kind::Revocation {
+                session: session.to_owned(),
+            },
+        };
+        let Some(command) = self.command(&message) else {
             return false;
         };
-        self.redis
-            .query::<i64>(
-                operation,
-                redis::cmd("PUBLISH").arg(&self.channel).arg(payload),
-            )
+        let sent = self
+            .redis
+            .query::<i64>("revocation_publish", &command)
             .await
-            .is_ok()
+            .is_ok();
+        if !sent {
+            self.redis
+                .keep_for_replay("revocation_publish", command, keep_for);
+        }
+        sent
+    }
+
+    fn command(&self, message: &Message) -> Option<redis::Cmd> {
+        let payload = serde_json::to_string(message).ok()?;
+        let mut command = redis::cmd("PUBLISH");
+        command.arg(&self.channel).arg(payload);
+        Some(command)
+    }
+
+    async fn send(&self, message: &Message, operation: &'static str) -> bool {
+        let Some(command) = self.command(message) else {
+            return false;
+        };
+        self.redis.query::<i64>(operation, &command).await.is_ok()
     }
 
     /// Listens until `stop`: every purge from another replica, and every (re)subscription, goes
@@ -422,6 +459,7 @@ impl PurgeBus {
             Kind::ExplainReply { to, reply } => {
                 (to == self.replica).then_some(BusEvent::ExplainReply(reply))
             }
+            Kind::Revocation { session } => Some(BusEvent::Revoked { session }),
             Kind::Unknown => {
                 tracing::debug!(id = %message.id, "purge channel message of an unknown kind ignored");
                 None
