@@ -3,8 +3,8 @@
 pub mod account;
 pub mod admin;
 mod admin_cache_explain;
-mod admin_overrides;
 pub mod admin_console;
+mod admin_overrides;
 pub mod auth;
 pub mod cart;
 pub mod catalogue;
