@@ -53,7 +53,7 @@ enum Command {
     },
     /// Call the admin API of a running instance (`bff admin cache`, `bff admin purge --tag
     /// page:home`): the token from `BFF_ADMIN_TOKEN` or a file, never an argument.
-    Admin(bff::admin::cli::AdminArgs),
+    Admin(Box<bff::admin::cli::AdminArgs>),
 }
 
 /// What start-up warns about: deprecated configuration keys, and what start-up's rules on

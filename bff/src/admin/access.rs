@@ -141,6 +141,18 @@ mod tests {
             (Method::POST, "/admin/cache/purge", Scope::Purge),
             (Method::POST, "/admin/config/reload", Scope::Config),
             (Method::PUT, "/admin/config/overrides", Scope::Config),
+            (Method::POST, "/admin/config/overrides", Scope::Config),
+            (
+                Method::POST,
+                "/admin/config/overrides/rollback",
+                Scope::Config,
+            ),
+            (
+                Method::POST,
+                "/admin/config/overrides/promote",
+                Scope::Config,
+            ),
+            (Method::GET, "/admin/config/overrides/diff", Scope::Read),
             (Method::POST, "/admin/web/rollout/close", Scope::Rollout),
             (Method::DELETE, "/admin/something/new", Scope::Config),
         ] {

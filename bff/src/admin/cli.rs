@@ -40,8 +40,12 @@ pub struct AdminArgs {
 pub enum AdminCommand {
     /// The replicas of the fleet, with build and config drift (`GET /admin/fleet`).
     Fleet,
-    /// The effective configuration and where each value came from (`GET /admin/config`).
-    Config,
+    /// The effective configuration and where each value came from (`GET /admin/config`);
+    /// with a subcommand, the live overrides of the cache policies.
+    Config {
+        #[command(subcommand)]
+        action: Option<ConfigAction>,
+    },
     /// Where a page or API URL is cached and why it missed (`GET /admin/cache/explain`).
     Explain {
         /// The URL, as a shopper's browser asks for it (`/products/summit%20lr`).
@@ -82,6 +86,40 @@ pub enum AdminCommand {
     },
 }
 
+/// The live overrides of the `[cache.*]` policies (`/admin/config/overrides`).
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// The fleet's override version, the pending canary, the history and the drift.
+    Overrides,
+    /// Overrides policy values: `cache.product.ttl=30s cache.tiles.max_entry_bytes=524288`.
+    Set {
+        /// `KEY=VALUE`, as the TOML file spells them (a duration with its unit, or bytes).
+        #[arg(value_name = "KEY=VALUE")]
+        pairs: Vec<String>,
+        /// A key to take off the overrides (repeatable): the file's value applies again.
+        #[arg(long = "unset", value_name = "KEY")]
+        unset: Vec<String>,
+        /// The keys set end after this long ("1h", "30m").
+        #[arg(long, value_name = "DURATION")]
+        expires_in: Option<String>,
+        /// The replica (id or pod, see `bff admin fleet`) to run it on first; `promote` then
+        /// sends it to the fleet.
+        #[arg(long, value_name = "REPLICA")]
+        canary: Option<String>,
+        /// Shows the diff and the routes affected; changes nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// What changed from VERSION to the fleet's current version.
+    Diff { version: u64 },
+    /// Back to VERSION (default: the previous one), as a new version.
+    Rollback { version: Option<u64> },
+    /// The pending canary to the whole fleet.
+    Promote,
+    /// The fleet's overrides as a TOML patch to commit into the file.
+    Export,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum RolloutAction {
     /// Closes the window now (`POST /admin/web/rollout/close`).
@@ -118,7 +156,10 @@ impl AdminCommand {
         };
         Ok(match self {
             Self::Fleet => get("/admin/fleet".to_owned()),
-            Self::Config => get("/admin/config".to_owned()),
+            Self::Config { action: None } => get("/admin/config".to_owned()),
+            Self::Config {
+                action: Some(action),
+            } => action.call()?,
             Self::Explain { url } => get(format!("/admin/cache/explain?{}", form(&[("url", url)]))),
             Self::Purge {
                 tags,
@@ -159,6 +200,67 @@ impl AdminCommand {
             Self::Rollout {
                 action: Some(RolloutAction::Close),
             } => post("/admin/web/rollout/close", None),
+        })
+    }
+}
+
+impl ConfigAction {
+    fn call(&self) -> Result<Call, String> {
+        let call = |method, target: String, body| Call {
+            method,
+            target,
+            body,
+        };
+        let (get, post) = (reqwest::Method::GET, reqwest::Method::POST);
+        Ok(match self {
+            Self::Overrides => call(get, "/admin/config/overrides".to_owned(), None),
+            Self::Set {
+                pairs,
+                unset,
+                expires_in,
+                canary,
+                dry_run,
+            } => {
+                let mut set = serde_json::Map::new();
+                for pair in pairs {
+                    let (key, value) = pair
+                        .split_once('=')
+                        .ok_or_else(|| format!("config set: {pair:?} is not KEY=VALUE"))?;
+                    // A whole number is a byte count; anything else a duration's text (the
+                    // server names the key when it is neither).
+                    let value = value
+                        .trim()
+                        .parse::<u64>()
+                        .map_or_else(|_| json!(value.trim()), |bytes| json!(bytes));
+                    set.insert(key.trim().to_owned(), value);
+                }
+                if set.is_empty() && unset.is_empty() {
+                    return Err("config set: give KEY=VALUE or --unset KEY".to_owned());
+                }
+                let mut body = json!({"set": set, "unset": unset, "dryRun": dry_run});
+                if let Some(expires_in) = expires_in {
+                    body["expiresIn"] = json!(expires_in);
+                }
+                if let Some(canary) = canary {
+                    body["canary"] = json!(canary);
+                }
+                call(post, "/admin/config/overrides".to_owned(), Some(body))
+            }
+            Self::Diff { version } => call(
+                get,
+                format!(
+                    "/admin/config/overrides/diff?{}",
+                    form(&[("version", &version.to_string())])
+                ),
+                None,
+            ),
+            Self::Rollback { version } => call(
+                post,
+                "/admin/config/overrides/rollback".to_owned(),
+                Some(version.map_or_else(|| json!({}), |to| json!({ "to": to }))),
+            ),
+            Self::Promote => call(post, "/admin/config/overrides/promote".to_owned(), None),
+            Self::Export => call(get, "/admin/config/overrides/export".to_owned(), None),
         })
     }
 }
@@ -335,6 +437,61 @@ mod tests {
                 .map(|call| call.target),
             Ok("/admin/audit?limit=5".to_owned())
         );
+    }
+
+    #[test]
+    fn config_subcommands_are_the_override_calls() {
+        let set = AdminCommand::Config {
+            action: Some(ConfigAction::Set {
+                pairs: vec![
+                    "cache.product.ttl=30s".to_owned(),
+                    "cache.tiles.max_entry_bytes=4096".to_owned(),
+                ],
+                unset: vec!["cache.pages.ttl".to_owned()],
+                expires_in: Some("1h".to_owned()),
+                canary: Some("pod-a".to_owned()),
+                dry_run: true,
+            }),
+        };
+        assert_eq!(
+            set.call(),
+            Ok(Call {
+                method: reqwest::Method::POST,
+                target: "/admin/config/overrides".to_owned(),
+                body: Some(json!({
+                    "set": {"cache.product.ttl": "30s", "cache.tiles.max_entry_bytes": 4096},
+                    "unset": ["cache.pages.ttl"],
+                    "dryRun": true,
+                    "expiresIn": "1h",
+                    "canary": "pod-a",
+                })),
+            })
+        );
+        let config = |action| AdminCommand::Config { action };
+        assert_eq!(
+            config(None).call().map(|call| call.target),
+            Ok("/admin/config".to_owned())
+        );
+        assert_eq!(
+            config(Some(ConfigAction::Diff { version: 2 }))
+                .call()
+                .map(|call| call.target),
+            Ok("/admin/config/overrides/diff?version=2".to_owned())
+        );
+        assert_eq!(
+            config(Some(ConfigAction::Rollback { version: None }))
+                .call()
+                .map(|call| call.body),
+            Ok(Some(json!({})))
+        );
+        let bad = config(Some(ConfigAction::Set {
+            pairs: vec!["cache.product.ttl".to_owned()],
+            unset: Vec::new(),
+            expires_in: None,
+            canary: None,
+            dry_run: false,
+        }));
+        assert!(bad.call().is_err());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `GET /admin/config`: what the process runs with, value by value, each with where it came
-//! from; after a reload, what waits for a restart (the running and the loaded value, never the
+//! from (an overridden one also with the value below the override: both layers); the live
+//! overrides in force and their drift from the file; after a reload, what waits for a restart (the running and the loaded value, never the
 //! loaded one as in effect); which secrets are set (never their values); credentials in URLs
 //! redacted ([`super::redact`]).
 
@@ -10,6 +11,7 @@ use serde_json::Value;
 
 use super::fingerprint::ConfigFingerprint;
 use super::origin::Origin;
+use super::overrides::layer::Drift;
 use super::redact::redact_json;
 use super::running::{InForce, applies_live};
 use super::secrets::{SecretState, Secrets};
@@ -27,6 +29,20 @@ pub struct EffectiveConfig {
     pub pending_restart: Vec<String>,
     /// Each secret's variable: `set`, `unset` or `development_default`.
     pub secrets: BTreeMap<&'static str, SecretState>,
+    /// The live overrides this replica runs.
+    pub overrides: OverridesInForce,
+}
+
+/// The live override layer in force here (see [`super::overrides`]).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OverridesInForce {
+    /// Its version (0: none set yet).
+    pub version: u64,
+    pub layer: BTreeMap<String, Value>,
+    /// The overrides whose value the file (or environment) does not say: drift until the file
+    /// matches (`bff admin config export` gives the patch).
+    pub drift: Vec<Drift>,
 }
 
 #[derive(Debug, Serialize)]
@@ -39,6 +55,10 @@ pub struct Setting {
     pub origin: Origin,
     /// Whether a reload applies this key while running.
     pub reloadable: bool,
+    /// For an overridden key: the value the layers below the override give (default < file <
+    /// environment), and where it came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub below_override: Option<Pending>,
     /// The value the last reload loaded, when it differs and only a restart applies it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_restart: Option<Pending>,
@@ -54,13 +74,16 @@ pub struct Pending {
 impl EffectiveConfig {
     pub fn of(in_force: &InForce, secrets: &Secrets) -> Self {
         let running = leaves(&in_force.config);
+        let layered = leaves(&in_force.layered);
         let loaded = in_force.loaded.as_ref().map(leaves).unwrap_or_default();
         let mut values = BTreeMap::new();
         let mut pending_restart = Vec::new();
         for (key, value) in &running {
             let pending = in_force.loaded.as_ref().and_then(|config| {
                 let loaded_value = loaded.get(key).cloned().unwrap_or(Value::Null);
-                (loaded_value != *value).then(|| Pending {
+                // Against the layers below the overrides: an override is no pending restart.
+                let below = layered.get(key).unwrap_or(value);
+                (loaded_value != *below).then(|| Pending {
                     value: loaded_value,
                     origin: config.origins.of(key).clone(),
                 })
@@ -68,13 +91,19 @@ impl EffectiveConfig {
             if pending.is_some() {
                 pending_restart.push(key.clone());
             }
+            let origin = in_force.config.origins.of(key).clone();
+            let below_override = matches!(origin, Origin::Override { .. }).then(|| Pending {
+                value: layered.get(key).cloned().unwrap_or(Value::Null),
+                origin: in_force.layered.origins.of(key).clone(),
+            });
             values.insert(
                 key.clone(),
                 Setting {
                     value: value.clone(),
-                    origin: in_force.config.origins.of(key).clone(),
+                    origin,
                     reloadable: applies_live(key),
                     pending_restart: pending,
+                    below_override,
                 },
             );
         }
@@ -88,6 +117,7 @@ impl EffectiveConfig {
                         value: Value::Null,
                         origin: Origin::Default,
                         reloadable: applies_live(key),
+                        below_override: None,
                         pending_restart: Some(Pending {
                             value: value.clone(),
                             origin: config.origins.of(key).clone(),
@@ -103,6 +133,11 @@ impl EffectiveConfig {
             values,
             pending_restart,
             secrets: secrets.states().into_iter().collect(),
+            overrides: OverridesInForce {
+                version: in_force.overrides.version,
+                layer: in_force.overrides.layer.to_json(),
+                drift: in_force.overrides.layer.drift(&in_force.layered.cache),
+            },
         }
     }
 }

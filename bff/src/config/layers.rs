@@ -186,7 +186,8 @@ fn deserialize<T: DeserializeOwned>(
             format!("{key}: {what}")
         };
         match origins.of(&key) {
-            Origin::Default => {}
+            // A file is loaded before any override is laid over it.
+            Origin::Default | Origin::Override { .. } => {}
             Origin::File => {
                 let _ = write!(line, " (from {file_name})");
             }

@@ -12,6 +12,7 @@ pub mod fingerprint;
 pub mod fleet;
 mod layers;
 pub mod origin;
+pub mod overrides;
 pub mod public;
 pub mod redact;
 mod redis;
@@ -145,6 +146,14 @@ pub struct AdminConfig {
     /// How many admin actions the audit log keeps (in Redis for the fleet, in each replica's
     /// memory without it); older ones are dropped first.
     pub audit_entries: usize,
+    /// How many versions of the live overrides are kept for diff and rollback (oldest dropped
+    /// first): see [`overrides`].
+    pub override_versions: usize,
+    /// The longest a replica runs an override version other than the fleet's (or its canary)
+    /// once Redis answers: each replica reads the version at least this often, beside the
+    /// change channel that brings it in milliseconds. Also when an expired key is gone.
+    #[serde(with = "duration")]
+    pub override_convergence: Duration,
     /// The Grafana dashboard the console links to for history (its figures are the last 5
     /// minutes only); empty: the console names the dashboard's uid instead of a link.
     pub dashboard_url: String,
@@ -665,6 +674,8 @@ impl Default for AdminConfig {
             max_connections_per_ip: 32,
             request_timeout: Duration::from_secs(30),
             audit_entries: DEFAULT_AUDIT_ENTRIES,
+            override_versions: 50,
+            override_convergence: Duration::from_secs(2),
             dashboard_url: String::new(),
         }
     }
@@ -965,6 +976,12 @@ impl Config {
         }
         if !(1..=100_000).contains(&self.admin.audit_entries) {
             problems.push("admin.audit_entries: must be from 1 to 100000".to_owned());
+        }
+        if !(1..=10_000).contains(&self.admin.override_versions) {
+            problems.push("admin.override_versions: must be from 1 to 10000".to_owned());
+        }
+        if self.admin.override_convergence < Duration::from_millis(100) {
+            problems.push("admin.override_convergence: must be at least 100ms".to_owned());
         }
         if self.server.body_read_timeout < Duration::from_millis(1) {
             problems.push("server.body_read_timeout: must be at least 1ms".to_owned());

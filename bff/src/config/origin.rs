@@ -1,5 +1,5 @@
-//! Where each configuration value came from: the built-in default, the TOML file, or a `BFF__`
-//! environment variable (named). Recorded by the loader (`layers.rs`) key by key as the layers
+//! Where each configuration value came from: the built-in default, the TOML file, a `BFF__`
+//! environment variable (named), or a live override (its version, see [`super::overrides`]). Recorded by the loader (`layers.rs`) key by key as the layers
 //! merge, shown by `GET /admin/config`.
 
 use std::collections::BTreeMap;
@@ -14,6 +14,10 @@ pub enum Origin {
     /// A `BFF__SECTION__KEY` variable; its name (never its value) is shown.
     Environment {
         variable: String,
+    },
+    /// A live override, of the override version named.
+    Override {
+        version: u64,
     },
 }
 

@@ -1,12 +1,16 @@
 //! The configuration in force: what the process started with, plus what reloads applied (the
-//! `[cache]` policies, not their byte budgets), and the configuration the last reload loaded,
-//! whose other changes wait for a restart. One per process state; read by `GET /admin/config`
-//! and exported as `bff_config_info`.
+//! `[cache]` policies, not their byte budgets), with the live overrides laid over it
+//! ([`super::overrides`]), and the configuration the last reload loaded, whose other changes
+//! wait for a restart. A reload keeps the overrides; a change of overrides keeps what the
+//! reloads applied. One per process state; read by `GET /admin/config` and exported as
+//! `bff_config_info`.
 
 use std::sync::{Arc, RwLock};
 
 use super::Config;
 use super::fingerprint::ConfigFingerprint;
+use super::origin::Origin;
+use super::overrides::live::Applied;
 use crate::cache::CacheConfig;
 
 /// Whether a reload applies `key` (dotted, `cache.pages.ttl`) to the running process: the cache
@@ -29,10 +33,31 @@ pub fn after_reload(running: &Config, loaded: &Config) -> Config {
     }
 }
 
+/// `layered` with the override layer `overrides` over its cache policies, each overridden key's
+/// origin the override.
+pub fn with_overrides(layered: &Config, overrides: &Applied) -> Config {
+    let mut config = layered.clone();
+    overrides.layer.apply_to(&mut config.cache);
+    for key in overrides.layer.keys() {
+        config.origins.insert(
+            key.clone(),
+            Origin::Override {
+                version: overrides.version,
+            },
+        );
+    }
+    config
+}
+
 #[derive(Debug)]
 pub struct InForce {
-    /// What the process runs with.
+    /// What the process runs with: `layered` with the live overrides over it.
     pub config: Config,
+    /// The configuration below the live overrides (default < file < environment, with what
+    /// reloads applied): what the overrides are compared with for drift.
+    pub layered: Config,
+    /// The live overrides in force (version 0, empty: none).
+    pub overrides: Applied,
     pub fingerprint: ConfigFingerprint,
     /// What the last reload loaded (file and environment): where it differs from `config`,
     /// a restart is pending. `None` before the first reload.
@@ -59,7 +84,12 @@ impl RunningConfig {
         Self {
             current: RwLock::new(Arc::new(InForce {
                 fingerprint: ConfigFingerprint::of(&config),
+                layered: config.clone(),
                 config,
+                overrides: Applied {
+                    version: 0,
+                    layer: Default::default(),
+                },
                 loaded: None,
                 last_reload_unix_ms: None,
             })),
@@ -87,10 +117,13 @@ impl RunningConfig {
             .current
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let config = after_reload(&current.config, &loaded);
+        let layered = after_reload(&current.layered, &loaded);
+        let config = with_overrides(&layered, &current.overrides);
         let in_force = Arc::new(InForce {
             fingerprint: ConfigFingerprint::of(&config),
             config,
+            layered,
+            overrides: current.overrides.clone(),
             loaded: Some(loaded),
             last_reload_unix_ms: Some(now_unix_ms),
         });
@@ -99,6 +132,27 @@ impl RunningConfig {
             .fingerprint
             .clone();
         Reloaded { previous, in_force }
+    }
+
+    /// Lays `overrides` over the layered configuration in place of the ones in force; `apply`
+    /// as for [`Self::reload`].
+    pub fn set_overrides(&self, overrides: &Applied, apply: impl FnOnce(&InForce)) -> Arc<InForce> {
+        let mut current = self
+            .current
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let config = with_overrides(&current.layered, overrides);
+        let in_force = Arc::new(InForce {
+            fingerprint: ConfigFingerprint::of(&config),
+            config,
+            layered: current.layered.clone(),
+            overrides: overrides.clone(),
+            loaded: current.loaded.clone(),
+            last_reload_unix_ms: current.last_reload_unix_ms,
+        });
+        apply(&in_force);
+        *current = in_force.clone();
+        in_force
     }
 }
 
@@ -141,5 +195,35 @@ mod tests {
         let reloaded = running.reload(loaded, 2, |_| {});
         assert_ne!(reloaded.previous, reloaded.in_force.fingerprint);
         assert_eq!(running.current().last_reload_unix_ms, Some(2));
+    }
+
+    #[test]
+    fn a_reload_keeps_the_overrides_and_they_keep_what_it_applied() {
+        let running = RunningConfig::new(Config::default());
+        let mut layer = crate::config::overrides::layer::OverrideLayer::default();
+        let _ = layer.insert("cache.product.ttl", &serde_json::json!("30s"));
+        running.set_overrides(&Applied { version: 3, layer }, |_| {});
+        let mut loaded = Config::default();
+        loaded.cache.product.ttl = std::time::Duration::from_secs(1);
+        loaded.cache.pages.ttl = std::time::Duration::from_secs(7);
+        running.reload(loaded, 1, |_| {});
+        let in_force = running.current();
+        assert_eq!(in_force.config.cache.product.ttl.as_secs(), 30);
+        assert_eq!(in_force.layered.cache.product.ttl.as_secs(), 1);
+        assert_eq!(in_force.config.cache.pages.ttl.as_secs(), 7);
+        assert_eq!(
+            in_force.config.origins.of("cache.product.ttl"),
+            &Origin::Override { version: 3 }
+        );
+        let none = Applied {
+            version: 4,
+            layer: Default::default(),
+        };
+        let in_force = running.set_overrides(&none, |_| {});
+        assert_eq!(in_force.config.cache.product.ttl.as_secs(), 1);
+        assert_eq!(
+            in_force.config.origins.of("cache.product.ttl"),
+            &Origin::Default
+        );
     }
 }

@@ -652,6 +652,7 @@ const BORN_WITH_A_UNIT: &[&str] = &[
     "fleet.forget_after",
     "fleet.purge_receipt_deadline",
     "fleet.explain_deadline",
+    "admin.override_convergence",
     "session.revocation_check_interval",
 ];
 

@@ -146,6 +146,7 @@ pub async fn start(
     let main_listener = bind("server", config.server.listen).await?;
     let admin_listener = bind("admin", config.admin.listen).await?;
     let state = AppState::new(config, secrets, sandbox_origin.as_deref(), config_path)?;
+    state.start_overrides().await;
     let local = |listener: &TcpListener, what| {
         listener.local_addr().map_err(|source| StartError::Bind {
             what,

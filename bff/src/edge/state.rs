@@ -16,8 +16,10 @@ use crate::cache::{CacheConfig, EdgeCache};
 use crate::commerce::Gateway;
 use crate::commerce::catalogue::Catalogue;
 use crate::config::effective::EffectiveConfig;
+use crate::config::overrides::live::{Applied, LiveOverrides};
+use crate::config::overrides::store::OverrideStore;
 use crate::config::public::{PublicConfigJson, public_config_json};
-use crate::config::running::RunningConfig;
+use crate::config::running::{InForce, RunningConfig};
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
 use crate::content::Content;
 use crate::content::dealers::Dealers;
@@ -129,6 +131,9 @@ pub struct AppState {
     pub admin_tokens: Arc<TokensInForce>,
     /// The audit log of admin actions (in the coordination tier when Redis is configured).
     pub audit: Arc<AuditLog>,
+    /// The live overrides of the cache policies: stored (in the coordination tier when Redis
+    /// is configured), and this replica's reading of them.
+    pub overrides: Arc<LiveOverrides>,
     /// Cancelled when shutdown starts, so readiness fails while in-flight requests drain.
     pub shutdown: CancellationToken,
     /// Cancelled on SIGTERM: readiness fails from then on while the replica still serves, and
@@ -309,7 +314,13 @@ impl AppState {
             revocations,
             limits: ShopperLimits::new(&config.rate_limit, metrics.clone(), redis.clone()),
         };
-        Ok(Arc::new(Self {
+        let overrides = Arc::new(LiveOverrides::new(
+            OverrideStore::new(redis.clone(), config.admin.override_versions),
+            replica.id.clone(),
+            config.admin.override_convergence,
+        ));
+        let state = Arc::new(Self {
+            overrides,
             cache,
             tile_cache,
             tiles,
@@ -362,7 +373,15 @@ impl AppState {
             content,
             public_config,
             web,
-        }))
+        });
+        // The overrides hand each version to the state that owns them (weakly: no cycle).
+        let weak = Arc::downgrade(&state);
+        state.overrides.set_apply(Arc::new(move |applied| {
+            if let Some(state) = weak.upgrade() {
+                state.apply_overrides(applied);
+            }
+        }));
+        Ok(state)
     }
 }
 
@@ -398,17 +417,11 @@ impl AppState {
         let reloaded = self.running_config.reload(
             fresh,
             crate::coordination::replicas::unix_ms(),
-            |in_force| {
-                self.tile_cache
-                    .set_config(tile_cache_config(&in_force.config.cache));
-                self.cache.set_config(in_force.config.cache.clone());
-                let fingerprint = &in_force.fingerprint;
-                self.metrics
-                    .set_config_info(&fingerprint.version, &fingerprint.hash);
-            },
+            |in_force| self.hand_over(in_force),
         );
         let in_force = &reloaded.in_force;
         self.fleet.note_reload();
+        self.fleet.note_overrides(override_report(in_force));
         // Keys only, never values: a URL may carry a credential.
         let pending = EffectiveConfig::of(in_force, &self.secrets).pending_restart;
         let summary = if pending.is_empty() {
@@ -421,6 +434,55 @@ impl AppState {
         };
         tracing::info!(path = %path.display(), version = %in_force.fingerprint.version, "{summary}");
         Ok(summary)
+    }
+}
+
+impl AppState {
+    /// Reads the live overrides once (bounded by the convergence bound), so the replica starts
+    /// with them, then keeps reading them until shutdown (see [`LiveOverrides::spawn`]).
+    pub async fn start_overrides(&self) {
+        let bound = self.overrides.convergence();
+        if tokio::time::timeout(bound, self.overrides.sync())
+            .await
+            .is_err()
+        {
+            tracing::warn!("live overrides not read at start; reading them in the background");
+        }
+        self.overrides.spawn(self.shutdown.clone());
+    }
+
+    /// Runs `applied` (a new live override version) at once: the configuration in force, the
+    /// caches' policies, the fleet's report of it.
+    fn apply_overrides(&self, applied: &Applied) {
+        let in_force = self
+            .running_config
+            .set_overrides(applied, |in_force| self.hand_over(in_force));
+        self.fleet.note_overrides(override_report(&in_force));
+    }
+
+    /// Hands the configuration in force to the parts that apply it live: the caches' policies
+    /// (what a reload and an override change) and `bff_config_info`.
+    fn hand_over(&self, in_force: &InForce) {
+        self.tile_cache
+            .set_config(tile_cache_config(&in_force.config.cache));
+        self.cache.set_config(in_force.config.cache.clone());
+        let fingerprint = &in_force.fingerprint;
+        self.metrics
+            .set_config_info(&fingerprint.version, &fingerprint.hash);
+    }
+}
+
+/// What the heartbeat says of the overrides in force: their version and drift.
+fn override_report(in_force: &InForce) -> crate::coordination::replicas::heartbeat::OverrideReport {
+    crate::coordination::replicas::heartbeat::OverrideReport {
+        version: Some(in_force.overrides.version),
+        drift: in_force
+            .overrides
+            .layer
+            .drift(&in_force.layered.cache)
+            .into_iter()
+            .map(|drift| drift.key)
+            .collect(),
     }
 }
 

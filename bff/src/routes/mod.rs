@@ -4,6 +4,7 @@ pub mod account;
 pub mod admin;
 mod admin_cache_explain;
 pub mod admin_console;
+mod admin_overrides;
 pub mod auth;
 pub mod cart;
 pub mod catalogue;

@@ -49,6 +49,7 @@ mod replicas_eviction;
 mod replicas_explain_fleet;
 mod replicas_failover;
 mod replicas_failover_drill;
+mod replicas_overrides;
 mod replicas_purge_receipts;
 mod replicas_redis_outage;
 mod replicas_rollout_window;

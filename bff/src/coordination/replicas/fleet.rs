@@ -20,7 +20,7 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use super::Redis;
-use super::heartbeat::{FiguresSource, HIT_RATIO_WINDOW, Heartbeat, HitWindow};
+use super::heartbeat::{FiguresSource, HIT_RATIO_WINDOW, Heartbeat, HitWindow, OverrideReport};
 use crate::cache::top_lists::TopLists;
 use crate::config::duration::millis;
 use crate::config::fleet::FleetConfig;
@@ -35,6 +35,10 @@ pub struct Fleet {
     /// Unix ms of the last successful reload; 0: none.
     last_reload_unix_ms: AtomicU64,
     latest: Mutex<Option<Heartbeat>>,
+    /// The live overrides this replica runs, for its heartbeats.
+    overrides: Mutex<OverrideReport>,
+    /// Sends a heartbeat before the interval ends (a new override version to report).
+    beat_now: tokio::sync::Notify,
 }
 
 /// Where the fleet's list came from.
@@ -75,6 +79,14 @@ pub struct Drift {
     pub builds: Vec<super::heartbeat::BuildId>,
     /// Each distinct configuration hash among them.
     pub config_hashes: Vec<String>,
+    /// More than one live override version among them (a canary pending, or a replica that
+    /// has not read the latest yet).
+    pub overrides: bool,
+    /// Each distinct override version among them (`null`: a replica that reports none).
+    pub override_versions: Vec<Option<u64>>,
+    /// The overridden keys whose value differs from the file on any of them: drift until the
+    /// file matches.
+    pub override_keys: Vec<String>,
 }
 
 /// `GET /admin/fleet`'s answer.
@@ -105,7 +117,19 @@ impl Fleet {
             config,
             last_reload_unix_ms: AtomicU64::new(0),
             latest: Mutex::default(),
+            overrides: Mutex::default(),
+            beat_now: tokio::sync::Notify::new(),
         }
+    }
+
+    /// Records the live overrides this replica now runs and sends a heartbeat at once, so the
+    /// fleet shows the new version without waiting for the interval.
+    pub fn note_overrides(&self, report: OverrideReport) {
+        *self
+            .overrides
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = report;
+        self.beat_now.notify_one();
     }
 
     pub fn identity(&self) -> &ReplicaIdentity {
@@ -154,11 +178,22 @@ impl Fleet {
                 tokio::select! {
                     () = stop.cancelled() => break,
                     _ = ticks.tick() => {}
+                    () = fleet.beat_now.notified() => {}
                 }
                 let figures = figures().await;
                 let ratio = window.record(Instant::now(), figures.totals);
-                let heartbeat =
-                    Heartbeat::new(&fleet.identity, figures, ratio, fleet.last_reload_unix_ms());
+                let overrides = fleet
+                    .overrides
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone();
+                let heartbeat = Heartbeat::new(
+                    &fleet.identity,
+                    figures,
+                    ratio,
+                    fleet.last_reload_unix_ms(),
+                    overrides,
+                );
                 *fleet.latest.lock().unwrap_or_else(PoisonError::into_inner) =
                     Some(heartbeat.clone());
                 fleet.publish(&heartbeat).await;
@@ -317,9 +352,18 @@ impl Fleet {
         let config_hashes: BTreeSet<String> = live()
             .map(|member| member.heartbeat.config.hash.clone())
             .collect();
+        let override_versions: BTreeSet<Option<u64>> = live()
+            .map(|member| member.heartbeat.override_version)
+            .collect();
+        let override_keys: BTreeSet<String> = live()
+            .flat_map(|member| member.heartbeat.override_drift.iter().cloned())
+            .collect();
         let drift = Drift {
             build: builds.len() > 1,
             config: config_hashes.len() > 1,
+            overrides: override_versions.len() > 1,
+            override_versions: override_versions.into_iter().collect(),
+            override_keys: override_keys.into_iter().collect(),
             builds: builds
                 .iter()
                 .filter_map(|build| serde_json::from_str(build).ok())

@@ -111,6 +111,19 @@ pub struct Heartbeat {
     /// `null` from a replica that does not send them.
     #[serde(default)]
     pub top_lists: Option<TopLists>,
+    /// The live override version it runs (`null`: none read yet, or a build without them).
+    #[serde(default)]
+    pub override_version: Option<u64>,
+    /// Its overridden keys whose value differs from its file: drift until the file matches.
+    #[serde(default)]
+    pub override_drift: Vec<String>,
+}
+
+/// The live overrides a replica runs, as its heartbeat reports them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OverrideReport {
+    pub version: Option<u64>,
+    pub drift: Vec<String>,
 }
 
 impl Heartbeat {
@@ -119,6 +132,7 @@ impl Heartbeat {
         figures: Figures,
         hit_ratio: HitRatio,
         last_reload_unix_ms: Option<u64>,
+        overrides: OverrideReport,
     ) -> Self {
         Self {
             id: identity.id.clone(),
@@ -132,6 +146,8 @@ impl Heartbeat {
             hit_ratio,
             sent_unix_ms: super::unix_ms(),
             top_lists: Some(figures.top_lists),
+            override_version: overrides.version,
+            override_drift: overrides.drift,
         }
     }
 }

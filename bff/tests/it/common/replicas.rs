@@ -20,11 +20,20 @@ pub const SHARED_SECRETS: [(&str, &str); 3] = [
 
 pub struct Replicas {
     pub replicas: Vec<TestServer>,
+    /// How each replica was started, to start it again ([`Self::restart`]).
+    started: Vec<Started>,
     /// The Redis key prefix the replicas share (their own, apart from any other test's).
     pub key_prefix: String,
     pub sandbox: String,
     sandbox_stop: CancellationToken,
     _sandbox_dir: TempDir,
+}
+
+/// What a replica was started with.
+struct Started {
+    config: Config,
+    config_path: Option<std::path::PathBuf>,
+    secrets: Vec<(&'static str, String)>,
 }
 
 /// How the sandbox and the replicas are set up.
@@ -45,7 +54,18 @@ impl Replicas {
     /// [`Self::start`], with `secrets` beside [`SHARED_SECRETS`] (Redis's user and password).
     pub async fn start_with_secrets(
         setup: Setup,
-        secrets: &[(&str, String)],
+        secrets: &[(&'static str, String)],
+        configure: impl Fn(&mut Config),
+    ) -> Self {
+        Self::start_with_file(setup, secrets, None, configure).await
+    }
+
+    /// [`Self::start_with_secrets`], each replica reading `config_path` on reload (SIGHUP,
+    /// `POST /admin/config/reload`).
+    pub async fn start_with_file(
+        setup: Setup,
+        secrets: &[(&'static str, String)],
+        config_path: Option<std::path::PathBuf>,
         configure: impl Fn(&mut Config),
     ) -> Self {
         let sandbox_dir = TempDir::new().unwrap();
@@ -63,6 +83,7 @@ impl Replicas {
             stop.cancelled().await;
         }));
         let mut replicas = Vec::new();
+        let mut started = Vec::new();
         // One prefix for this storefront's replicas, apart from any other test's.
         let key_prefix = format!("replicas-{}:", uuid::Uuid::new_v4());
         for _ in 0..setup.replicas {
@@ -71,15 +92,38 @@ impl Replicas {
             config.redis.key_prefix = key_prefix.clone();
             config.redis.command_timeout = super::BUSY_MACHINE_REDIS_TIMEOUT;
             configure(&mut config);
-            replicas.push(start_replica(config, &sandbox_origin, secrets).await);
+            started.push(Started {
+                config: config.clone(),
+                config_path: config_path.clone(),
+                secrets: secrets.to_vec(),
+            });
+            replicas
+                .push(start_replica(config, &sandbox_origin, secrets, config_path.clone()).await);
         }
         Self {
             replicas,
+            started,
             key_prefix,
             sandbox: sandbox_origin,
             sandbox_stop,
             _sandbox_dir: sandbox_dir,
         }
+    }
+
+    /// Stops replica `index` and starts it again as a new process (a new replica id) with the
+    /// same configuration, as a pod restart does.
+    pub async fn restart(&mut self, index: usize) {
+        let old = self.replicas.remove(index);
+        old.stop().await;
+        let started = &self.started[index];
+        let fresh = start_replica(
+            started.config.clone(),
+            &self.sandbox,
+            &started.secrets,
+            started.config_path.clone(),
+        )
+        .await;
+        self.replicas.insert(index, fresh);
     }
 
     pub async fn stop(self) {
@@ -123,6 +167,7 @@ async fn start_replica(
     mut config: Config,
     sandbox: &str,
     extra_secrets: &[(&str, String)],
+    config_path: Option<std::path::PathBuf>,
 ) -> TestServer {
     let dist = TempDir::new().unwrap();
     let data = TempDir::new().unwrap();
@@ -142,7 +187,7 @@ async fn start_replica(
             })
     })
     .unwrap();
-    let running = bff::edge::server::start(config, secrets, None)
+    let running = bff::edge::server::start(config, secrets, config_path)
         .await
         .unwrap();
     let base = format!("http://{}", running.main_addr);
