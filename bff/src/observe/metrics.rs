@@ -453,6 +453,14 @@ impl Metrics {
             "Session events: refresh_ok, refresh_failed, merge_ok, merge_failed, merge_retried, csrf_rejected, rate_limited, cookie_rejected",
             session_events.clone(),
         );
+        // The events `BffSessionRevocationsUnchecked` watches exist from the start, at 0: an
+        // alert on a series that has never moved has nothing to evaluate until it does.
+        for event in [
+            SessionEvent::RevocationUnchecked,
+            SessionEvent::RevocationLocalOnly,
+        ] {
+            session_events.get_or_create(&EventLabels { event });
+        }
         let redis_errors = Family::<OperationLabels, Counter>::default();
         registry.register(
             "bff_redis_errors",
