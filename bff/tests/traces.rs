@@ -165,6 +165,24 @@ async fn trace(telemetry: &Telemetry, trace_id: &str) -> Vec<Received> {
     panic!("no server span of trace {trace_id} reached the collector");
 }
 
+/// `path` asked in a new sampled trace (a 200 expected): that trace's spans as exported.
+async fn traced_get(
+    telemetry: &Telemetry,
+    server: &common::TestServer,
+    path: &str,
+) -> Vec<Received> {
+    let trace_id = random_hex(16);
+    let answer = server
+        .client
+        .get(server.url(path))
+        .header("traceparent", format!("00-{trace_id}-{}-01", random_hex(8)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200, "{path}");
+    trace(telemetry, &trace_id).await
+}
+
 fn random_hex(bytes: usize) -> String {
     (0..bytes)
         .map(|_| format!("{:02x}", fastrand::u8(..)))
@@ -425,16 +443,7 @@ async fn an_unsampled_browser_trace_is_not_exported_but_still_named_in_the_answe
 async fn a_document_miss_has_its_server_span_named_by_the_documents_template() {
     let telemetry = telemetry();
     let server = common::start_with(telemetry.server_config(), &[]).await;
-    let trace_id = random_hex(16);
-    let answer = server
-        .client
-        .get(server.url("/product/summit%20lr"))
-        .header("traceparent", format!("00-{trace_id}-{}-01", random_hex(8)))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 200);
-    let spans = trace(telemetry, &trace_id).await;
+    let spans = traced_get(telemetry, &server, "/product/summit%20lr").await;
     let server_span = spans
         .iter()
         .find(|span| span.kind == SpanKind::Server as i32)
@@ -452,16 +461,7 @@ async fn a_document_miss_has_its_server_span_named_by_the_documents_template() {
 async fn a_search_lookups_span_names_its_key_by_route_and_hash_never_the_term() {
     let telemetry = telemetry();
     let server = common::start_with(telemetry.server_config(), &[]).await;
-    let trace_id = random_hex(16);
-    let answer = server
-        .client
-        .get(server.url("/api/search?q=summit"))
-        .header("traceparent", format!("00-{trace_id}-{}-01", random_hex(8)))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 200);
-    let spans = trace(telemetry, &trace_id).await;
+    let spans = traced_get(telemetry, &server, "/api/search?q=summit").await;
     let keys: Vec<&str> = spans
         .iter()
         .filter(|span| span.name == "cache.lookup")

@@ -459,7 +459,7 @@ impl Metrics {
             SessionEvent::RevocationUnchecked,
             SessionEvent::RevocationLocalOnly,
         ] {
-            session_events.get_or_create(&EventLabels { event });
+            drop(session_events.get_or_create(&EventLabels { event }));
         }
         let redis_errors = Family::<OperationLabels, Counter>::default();
         registry.register(

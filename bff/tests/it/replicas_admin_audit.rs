@@ -17,11 +17,7 @@ async fn replicas_share_a_bounded_audit_log_in_redis() {
     let file = tokens_file();
     let path = file.path().display().to_string();
     let fleet = Replicas::start_with_secrets(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
+        Setup::on(redis.url(), 2),
         // beside the shared BFF_ADMIN_TOKEN (the token `admin`)
         &[("BFF_ADMIN_TOKENS_FILE", path)],
         |config| config.admin.audit_entries = 3,

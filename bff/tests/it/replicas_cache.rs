@@ -17,15 +17,7 @@ use common::shared_tier::{
 use serde_json::{Value, json};
 
 async fn three(redis: &RedisServer) -> Replicas {
-    Replicas::start(
-        Setup {
-            replicas: 3,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await
+    Replicas::start(Setup::on(redis.url(), 3), |_| {}).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -135,22 +127,15 @@ async fn a_purge_made_while_redis_was_down_reaches_l2_and_every_replica_when_it_
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_replica_that_finds_a_stale_entry_in_l2_serves_it_and_one_revalidation_runs() {
     let redis = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 3,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |config| {
-            config.cache.pages = bff::cache::CachePolicy {
-                ttl: Duration::from_millis(300),
-                stale_while_revalidate: Duration::from_millis(60_000),
-                stale_if_error: Duration::from_millis(60_000),
-                jitter: 0.0,
-                ..bff::cache::CachePolicy::default()
-            };
-        },
-    )
+    let replicas = Replicas::start(Setup::on(redis.url(), 3), |config| {
+        config.cache.pages = bff::cache::CachePolicy {
+            ttl: Duration::from_millis(300),
+            stale_while_revalidate: Duration::from_millis(60_000),
+            stale_if_error: Duration::from_millis(60_000),
+            jitter: 0.0,
+            ..bff::cache::CachePolicy::default()
+        };
+    })
     .await;
     let first = replicas.replicas[0].get("/api/pages/home").await;
     assert!(header(&first, "cache-status").contains("detail=miss"));

@@ -46,15 +46,7 @@ async fn outdated_misses(replica: &TestServer) -> f64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_l2_value_names_its_filler_and_a_purge_outdates_it_for_the_replica_that_never_held_it() {
     let redis = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await;
+    let replicas = Replicas::start(Setup::on(redis.url(), 2), |_| {}).await;
     let (filler, other) = (&replicas.replicas[0], &replicas.replicas[1]);
     assert_eq!(filler.get("/api/pages/home").await.status(), 200);
     let filler_id = explain(filler, "/api/pages/home").await["replica"].clone();

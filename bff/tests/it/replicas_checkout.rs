@@ -21,15 +21,7 @@ use serde_json::json;
 const LOGIN_ROUTE: &str = "/Auth/login";
 
 async fn three(redis: &RedisServer, configure: impl Fn(&mut Config)) -> Replicas {
-    Replicas::start(
-        Setup {
-            replicas: 3,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        configure,
-    )
-    .await
+    Replicas::start(Setup::on(redis.url(), 3), configure).await
 }
 
 /// A sign-in with a wrong password: the status (401, or 429 when limited) and `Retry-After`.

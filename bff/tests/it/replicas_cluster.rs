@@ -15,14 +15,9 @@ use common::replicas::{Replicas, Setup};
 use common::shared_tier;
 
 async fn three(cluster: &ClusterServer) -> Replicas {
-    Replicas::start(
-        Setup {
-            replicas: 3,
-            redis_url: cluster.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |config| config.redis.cluster.enabled = true,
-    )
+    Replicas::start(Setup::on(cluster.url(), 3), |config| {
+        config.redis.cluster.enabled = true
+    })
     .await
 }
 

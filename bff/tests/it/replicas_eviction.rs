@@ -32,18 +32,11 @@ async fn with_two_tiers_a_cache_tier_filled_past_maxmemory_evicts_no_coordinatio
     });
     let coordination = RedisServer::start();
     let coordination_url = coordination.url();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 3,
-            redis_url: cache.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |config| {
-            config.redis.coordination.url = coordination_url.clone();
-            config.redis.l2_max_bytes = 0;
-            config.rate_limit.sign_in_failures_per_account = FAILURES_ALLOWED;
-        },
-    )
+    let replicas = Replicas::start(Setup::on(cache.url(), 3), |config| {
+        config.redis.coordination.url = coordination_url.clone();
+        config.redis.l2_max_bytes = 0;
+        config.rate_limit.sign_in_failures_per_account = FAILURES_ALLOWED;
+    })
     .await;
     let written = write_coordination_data(&replicas).await;
     let prefix = &replicas.key_prefix;
@@ -81,17 +74,10 @@ async fn with_two_tiers_a_cache_tier_filled_past_maxmemory_evicts_no_coordinatio
 async fn with_one_redis_l2_writes_past_the_budget_evict_only_l2_values() {
     const BUDGET: u64 = 12 * 1024;
     let redis = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 3,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |config| {
-            config.redis.l2_max_bytes = BUDGET;
-            config.rate_limit.sign_in_failures_per_account = FAILURES_ALLOWED;
-        },
-    )
+    let replicas = Replicas::start(Setup::on(redis.url(), 3), |config| {
+        config.redis.l2_max_bytes = BUDGET;
+        config.rate_limit.sign_in_failures_per_account = FAILURES_ALLOWED;
+    })
     .await;
     let written = write_coordination_data(&replicas).await;
     let prefix = replicas.key_prefix.clone();

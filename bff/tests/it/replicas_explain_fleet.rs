@@ -75,15 +75,7 @@ fn same_answer(a: &Value, b: &Value, field: &str) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn explain_shows_each_replicas_l1_and_the_fleets_purges_and_the_cli_prints_it() {
     let redis = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await;
+    let replicas = Replicas::start(Setup::on(redis.url(), 2), |_| {}).await;
     let (a, b) = (&replicas.replicas[0], &replicas.replicas[1]);
     assert_eq!(a.get(URL).await.status(), 200);
     assert_eq!(b.get(URL).await.status(), 200);

@@ -79,15 +79,7 @@ async fn a_purge_whose_version_write_a_failover_lost_never_lets_the_purged_entry
     let mut primary = RedisServer::start();
     let standby = RedisServer::start();
     standby.replicate(&primary);
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 2,
-            redis_url: primary.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await;
+    let replicas = Replicas::start(Setup::on(primary.url(), 2), |_| {}).await;
     let entry = format!("{}cache:entry:pages:aboutus", replicas.key_prefix);
     for replica in &replicas.replicas {
         lists_positions(replica).await;
@@ -225,15 +217,7 @@ async fn purge(replica: &TestServer, tag: &str) -> (String, Duration) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_purge_waits_for_a_replica_and_says_when_none_acknowledged_it() {
     let primary = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 1,
-            redis_url: primary.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await;
+    let replicas = Replicas::start(Setup::on(primary.url(), 1), |_| {}).await;
     let replica = &replicas.replicas[0];
     assert_eq!(purge(replica, "page:home").await.0, "no_replicas");
 

@@ -149,11 +149,7 @@ async fn replicas_overrides_reach_the_fleet_with_canary_rollback_expiry_and_audi
     let file = dir.path().join("bff.toml");
     std::fs::write(&file, "[cache.pages]\nstale_while_revalidate = \"10m\"\n").unwrap();
     let mut fleet = Replicas::start_with_file(
-        Setup {
-            replicas: 3,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
+        Setup::on(redis.url(), 3),
         &[("BFF_ADMIN_TOKENS_FILE", tokens.path().display().to_string())],
         Some(file.clone()),
         |_| {},

@@ -17,15 +17,7 @@ use common::{TestServer, header};
 use serde_json::Value;
 
 async fn three(redis: &RedisServer) -> Replicas {
-    Replicas::start(
-        Setup {
-            replicas: 3,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await
+    Replicas::start(Setup::on(redis.url(), 3), |_| {}).await
 }
 
 async fn cache_status(replica: &TestServer, path: &str) -> String {

@@ -41,29 +41,17 @@ async fn replicas_of_one_build_share_the_window_s_start_and_its_closing() {
     std::fs::create_dir_all(previous.path().join("assets")).unwrap();
     std::fs::write(previous.path().join("assets/index-Old00000.js"), "old();").unwrap();
     let dirs = vec![previous.path().to_owned()];
-    let first = Replicas::start(
-        Setup {
-            replicas: 1,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |config| config.web.previous_dist_dirs.clone_from(&dirs),
-    )
+    let first = Replicas::start(Setup::on(redis.url(), 1), |config| {
+        config.web.previous_dist_dirs.clone_from(&dirs)
+    })
     .await;
     // a second replica of the same build, a moment later, on the same Redis prefix
     tokio::time::sleep(Duration::from_millis(300)).await;
     let prefix = first.key_prefix.clone();
-    let second = Replicas::start(
-        Setup {
-            replicas: 1,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |config| {
-            config.web.previous_dist_dirs.clone_from(&dirs);
-            config.redis.key_prefix.clone_from(&prefix);
-        },
-    )
+    let second = Replicas::start(Setup::on(redis.url(), 1), |config| {
+        config.web.previous_dist_dirs.clone_from(&dirs);
+        config.redis.key_prefix.clone_from(&prefix);
+    })
     .await;
     let (a, b) = (&first.replicas[0], &second.replicas[0]);
 

@@ -147,11 +147,7 @@ async fn fifty_requests_of_one_session_at_expiry_over_three_replicas_make_one_re
 async fn with_redis_stopped_a_replica_refreshes_on_its_own_and_recovers_when_it_returns() {
     let mut redis = RedisServer::start();
     let replicas = Replicas::start(
-        Setup {
-            replicas: 1,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
+        Setup::on(redis.url(), 1),
         // Longer than the tokens' life: every request refreshes.
         |config| config.session.refresh_margin = Duration::from_secs(901),
     )
@@ -199,14 +195,9 @@ async fn with_redis_stopped_a_replica_refreshes_on_its_own_and_recovers_when_it_
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_replica_that_waits_out_a_slow_holder_fails_the_request_and_leaves_the_token_unspent() {
     let redis = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |config| config.session.refresh_margin = Duration::from_secs(901),
-    )
+    let replicas = Replicas::start(Setup::on(redis.url(), 2), |config| {
+        config.session.refresh_margin = Duration::from_secs(901)
+    })
     .await;
     let (holder, waiter) = (&replicas.replicas[0], &replicas.replicas[1]);
     let mut browser = Browser::new(holder);

@@ -88,15 +88,7 @@ async fn product(cache: &EdgeCache) -> Lookup {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_entry_written_into_redis_by_hand_or_moved_from_another_key_is_never_served() {
     let redis = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await;
+    let replicas = Replicas::start(Setup::on(redis.url(), 2), |_| {}).await;
     let (a, b) = (&replicas.replicas[0], &replicas.replicas[1]);
     let entry = |page: &str| format!("{}cache:entry:pages:{page}", replicas.key_prefix);
     for page in ["contactus", "aboutus"] {
@@ -204,15 +196,7 @@ async fn entries_written_before_a_session_key_rotation_are_still_served() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_checkout_answer_written_into_redis_by_hand_is_never_replayed() {
     let redis = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await;
+    let replicas = Replicas::start(Setup::on(redis.url(), 2), |_| {}).await;
     let (a, b) = (&replicas.replicas[0], &replicas.replicas[1]);
     let cookie = guest_with_a_cart(a).await;
     let body = checkout_body(&replicas).await;
@@ -261,14 +245,9 @@ async fn a_closed_rollout_window_stays_closed_after_its_redis_key_is_deleted() {
     std::fs::create_dir_all(previous.path().join("assets")).unwrap();
     std::fs::write(previous.path().join("assets/index-Old00000.js"), "old();").unwrap();
     let dirs = vec![previous.path().to_owned()];
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |config| config.web.previous_dist_dirs.clone_from(&dirs),
-    )
+    let replicas = Replicas::start(Setup::on(redis.url(), 2), |config| {
+        config.web.previous_dist_dirs.clone_from(&dirs)
+    })
     .await;
     let (a, b) = (&replicas.replicas[0], &replicas.replicas[1]);
     for replica in [a, b] {

@@ -17,15 +17,7 @@ use common::shared_tier::{self, replay, session_event};
 use common::{SandboxHooks, TestServer};
 
 async fn three_replicas(redis: &RedisServer) -> Replicas {
-    Replicas::start(
-        Setup {
-            replicas: 3,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await
+    Replicas::start(Setup::on(redis.url(), 3), |_| {}).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -84,15 +76,7 @@ async fn a_failed_upstream_logout_answers_502_and_still_clears_and_revokes_every
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn with_redis_down_sign_out_revokes_here_and_the_other_replica_asks_the_upstream() {
     let mut redis = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await;
+    let replicas = Replicas::start(Setup::on(redis.url(), 2), |_| {}).await;
     let (here, there) = (&replicas.replicas[0], &replicas.replicas[1]);
     let mut browser = Browser::new(here);
     browser.login().await;
@@ -143,15 +127,7 @@ async fn until_connected(replica: &TestServer, connected: f64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_sign_out_redis_missed_is_written_there_when_it_returns() {
     let mut redis = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |_| {},
-    )
-    .await;
+    let replicas = Replicas::start(Setup::on(redis.url(), 2), |_| {}).await;
     let (here, there) = (&replicas.replicas[0], &replicas.replicas[1]);
     let mut browser = Browser::new(here);
     browser.login().await;

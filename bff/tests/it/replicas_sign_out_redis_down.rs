@@ -26,14 +26,9 @@ use common::shared_tier::{replay, session_event};
 const COMMAND_TIMEOUT: Duration = Duration::from_millis(750);
 
 async fn three_replicas(redis: &RedisServer) -> Replicas {
-    Replicas::start(
-        Setup {
-            replicas: 3,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |config| config.redis.command_timeout = COMMAND_TIMEOUT,
-    )
+    Replicas::start(Setup::on(redis.url(), 3), |config| {
+        config.redis.command_timeout = COMMAND_TIMEOUT
+    })
     .await
 }
 

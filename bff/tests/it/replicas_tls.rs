@@ -100,11 +100,7 @@ async fn over_tls_with_an_acl_user_three_replicas_share_entries_purges_and_sign_
     std::fs::write(&password_file, format!("{PASSWORD}\n")).unwrap();
     let ca_file = ca.ca_cert.clone();
     let replicas = Replicas::start_with_secrets(
-        Setup {
-            replicas: 3,
-            redis_url: redis.tls_url(),
-            access_token_ttl_seconds: 900,
-        },
+        Setup::on(redis.tls_url(), 3),
         &[
             ("BFF_REDIS_USERNAME", USER.to_owned()),
             (

@@ -41,14 +41,9 @@ fn figures(lists: &Value, list: &str) -> Option<(u64, u64)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_fleet_merges_the_top_lists_of_two_replicas() {
     let redis = RedisServer::start();
-    let replicas = Replicas::start(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
-        |config| config.fleet.heartbeat_interval = Duration::from_millis(200),
-    )
+    let replicas = Replicas::start(Setup::on(redis.url(), 2), |config| {
+        config.fleet.heartbeat_interval = Duration::from_millis(200)
+    })
     .await;
     let (first, second) = (&replicas.replicas[0], &replicas.replicas[1]);
     // The first misses (cold) and hits twice; the second finds it in L2 (a hit) and hits once.

@@ -23,11 +23,7 @@ const SIGNING_SECRET: &str = "replica-test-webhook-signing-secret-0123";
 
 async fn two_signing_replicas(redis: &RedisServer, purges_per_minute: u32) -> Replicas {
     Replicas::start_with_secrets(
-        Setup {
-            replicas: 2,
-            redis_url: redis.url(),
-            access_token_ttl_seconds: 900,
-        },
+        Setup::on(redis.url(), 2),
         &[("BFF_WEBHOOK_SIGNING_SECRET", SIGNING_SECRET.to_owned())],
         |config| config.content.webhook.purges_per_minute = purges_per_minute,
     )

@@ -44,6 +44,18 @@ pub struct Setup {
     pub access_token_ttl_seconds: i64,
 }
 
+impl Setup {
+    /// `replicas` replicas on the Redis at `redis_url`, with the sandbox's access tokens living
+    /// 15 minutes (longer than any test: no refresh unless a test asks for one).
+    pub fn on(redis_url: impl Into<String>, replicas: usize) -> Self {
+        Self {
+            replicas,
+            redis_url: redis_url.into(),
+            access_token_ttl_seconds: 900,
+        }
+    }
+}
+
 impl Replicas {
     /// Starts the sandbox, then `setup.replicas` replicas with `[redis] url` set, each with
     /// `configure` applied to its config.
