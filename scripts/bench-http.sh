@@ -16,7 +16,7 @@
 #   BFF_BIN=path         the bff binary (default: <repo>/target/release/bff; `make bench` builds it)
 #   BENCH_S=8            seconds per wrk run
 #   BENCH_CONNECTIONS=50 keep-alive connections (wrk, one thread: the second core serves)
-#   BENCH_PAIRS=3        product JSON / document pairs (brotli) behind the median ratio
+#   BENCH_PAIRS=5        product JSON / document pairs (brotli) behind the median ratio
 #   BENCH_PIN=1          with two cores or more, the bff (every thread) on core 0 and wrk on
 #                        core 1, so they never trade places; 0 leaves placement to the scheduler,
 #                        which on two cores moved the product JSON between 66 and 80 k req/s from
@@ -28,7 +28,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BFF_BIN="${BFF_BIN:-$ROOT/target/release/bff}"
 SECONDS_PER_RUN="${BENCH_S:-8}"
 CONNECTIONS="${BENCH_CONNECTIONS:-50}"
-PAIRS="${BENCH_PAIRS:-3}"
+PAIRS="${BENCH_PAIRS:-5}"
 PAGE=/api/pages/home
 PRODUCT=/api/products/summit%20lr
 DOCUMENT=/product/summit%20lr
@@ -116,13 +116,17 @@ done
 # document's 10 kB against the JSON's few, a hit's cost and not its payload. Identity (no
 # Accept-Encoding, 82 kB against about 20) follows for reference: there the copy of the larger
 # body shows.
-# In BENCH_PAIRS pairs, JSON then document back to back, each pair inside one freshness window
-# of the price map (see ensure_fresh_window): the machine's drift between two runs
-# (another process, the CPU's clock) lands on both sides of a pair, and the median pair is the
-# figure (one pair each was 0.80x to 0.99x on a shared machine).
+# In BENCH_PAIRS pairs, each inside one freshness window of the document's parts (see
+# ensure_fresh_window). A pair is not two runs but eight slices of a quarter of BENCH_S each,
+# in the order JSON, document, document, JSON, JSON, document, document, JSON: the machine's
+# drift (another process, the VM's neighbours, the CPU's clock), which moved one 8-second run
+# against the next by up to 25 % on an idle machine, lands on both sides alike, and a linear
+# drift cancels out. Each side's req/s is its requests over its seconds; the median pair is the
+# figure.
 browser=(-H "Accept-Encoding: br, gzip")
 # The seconds `path` stays fresh (`ttl=` of its Cache-Status; for the document and the product's
-# JSON, the shortest of their parts: the price map's 30 s).
+# JSON, the shortest of their parts: the price map's 30 s, or the product's 2 minutes when
+# those run out first).
 fresh_for() {
     curl -fsS -o /dev/null -D - -H 'Accept-Encoding: br, gzip' "$base$1" | tr -d '\r' |
         awk -F': ' 'tolower($1) == "cache-status" {
@@ -130,36 +134,67 @@ fresh_for() {
             for (i = 1; i <= n; i++) if (params[i] ~ /^ *ttl=/) { sub(/^ *ttl=/, "", params[i]); print params[i] + 0 }
         }'
 }
-# Both runs of a pair measure hits only. A refill inside a run (the price map is fresh for 30 s)
-# costs the document a render and two compressions, about 0.2 s of the pinned core, and the
-# JSON a recomposition: a miss's cost, reported below from the bff's own render figures, not a
-# hit's. So when the pair would outlive the current window, the script waits it out, lets the
-# refill and its render happen, and then starts both runs.
-pair_needs=$((2 * SECONDS_PER_RUN + 2))
+# Both sides of a pair measure hits only. A refill inside a run costs the document a render and
+# two compressions, about 0.2 s of the pinned core, and the JSON a recomposition: a miss's cost,
+# reported below from the bff's own render figures, not a hit's. So when the pair would outlive
+# the current window, the script waits it out, lets the refill and its render happen, and looks
+# again: the parts run out at different times (the price map every 30 s, the product every 2
+# minutes, the frame's pages every 5), so one refill may leave a window that is still too short.
+# a slice is a quarter of BENCH_S, in whole seconds (wrk's); a pair is eight, and wrk's start
+slice_s=$(((SECONDS_PER_RUN + 3) / 4))
+pair_needs=$((8 * slice_s + 4))
 ensure_fresh_window() {
-    local ttl
-    ttl="$(fresh_for "$DOCUMENT")"
-    if ((${ttl:-0} >= pair_needs)); then return; fi
-    log "waiting ${ttl:-0}s + 2s for the next refill, so the pair measures hits only"
-    sleep $((${ttl:-0} > 0 ? ttl + 2 : 2))
-    for _ in 1 2 3 4 5; do
-        curl -fsS -o /dev/null -H 'Accept-Encoding: br, gzip' "$base$PRODUCT"
-        curl -fsS -o /dev/null -H 'Accept-Encoding: br, gzip' "$base$DOCUMENT"
-        sleep 0.5
+    local ttl attempt
+    for attempt in 1 2 3 4; do
+        ttl="$(fresh_for "$DOCUMENT")"
+        if ((${ttl:-0} >= pair_needs)); then return; fi
+        log "the document is fresh for ${ttl:-0}s, a pair needs ${pair_needs}s: waiting for the refill (look $attempt of 4)"
+        sleep $((${ttl:-0} > 0 ? ttl + 2 : 2))
+        for _ in 1 2 3 4 5; do
+            curl -fsS -o /dev/null -H 'Accept-Encoding: br, gzip' "$base$PRODUCT"
+            curl -fsS -o /dev/null -H 'Accept-Encoding: br, gzip' "$base$DOCUMENT"
+            sleep 0.5
+        done
+        sleep 2 # the document's recompression at brotli 11 (see cache/recompress.rs)
     done
-    sleep 2 # the document's recompression at brotli 11 (see cache/recompress.rs)
-    ttl="$(fresh_for "$DOCUMENT")"
-    ((${ttl:-0} >= pair_needs)) || die "the document is fresh for ${ttl:-0}s only; a pair needs ${pair_needs}s (BENCH_S=$SECONDS_PER_RUN)"
+    die "the document is fresh for ${ttl:-0}s only after 4 refills; a pair needs ${pair_needs}s (BENCH_S=$SECONDS_PER_RUN)"
+}
+# One slice of wrk against `url`: adds its requests, seconds and the bff's CPU ticks to the
+# side named by `side` (json or document).
+declare -A requests seconds ticks
+slice() {
+    local side=$1 url=$2 out before after n took
+    before="$(cpu_ticks)"
+    out="$("${client[@]}" -t1 -c"$CONNECTIONS" -d"${slice_s}s" "${browser[@]}" "$url" 2>&1)"
+    after="$(cpu_ticks)"
+    if grep -q "Non-2xx" <<<"$out"; then die "$url: wrk saw errors: $out"; fi
+    read -r n took < <(awk '/ requests in / {sub(/s,$/, "", $4); print $1, $4}' <<<"$out") ||
+        die "$url: no figures from wrk: $out"
+    requests[$side]=$((${requests[$side]:-0} + n))
+    seconds[$side]="$(awk -v a="${seconds[$side]:-0}" -v b="$took" 'BEGIN {print a + b}')"
+    ticks[$side]=$((${ticks[$side]:-0} + after - before))
+}
+# "name req/s bff-CPU-per-request" of one side of a pair; its req/s also in $side_rps and its
+# CPU in $side_cpu.
+side_figures() {
+    local side=$1 name=$2
+    read -r side_rps side_cpu < <(awk -v n="${requests[$side]}" -v s="${seconds[$side]}" -v t="${ticks[$side]}" -v hz="$ticks_per_s" \
+        'BEGIN {printf "%d %.2f\n", (s > 0) ? n / s : 0, (n > 0) ? t / hz / n * 1e6 : 0}')
+    printf "%-50s %10s req/s   (4 slices of %ss)   bff CPU %6s us/req\n" "$name" "$side_rps" "$slice_s" "$side_cpu"
 }
 pair_ratios=()
 for ((pair = 1; pair <= PAIRS; pair++)); do
     ensure_fresh_window
-    run "product JSON $PRODUCT (br), pair $pair" "$base$PRODUCT" "${browser[@]}"
-    json_rps=$last_rps
-    json_cpu=$last_cpu_us
-    run "product document $DOCUMENT (br), pair $pair" "$base$DOCUMENT" "${browser[@]}"
-    document_rps=$last_rps
-    document_cpu=$last_cpu_us
+    requests=() seconds=() ticks=()
+    for side in json document document json json document document json; do
+        if [[ $side == json ]]; then slice json "$base$PRODUCT"; else slice document "$base$DOCUMENT"; fi
+    done
+    side_figures json "product JSON $PRODUCT (br), pair $pair"
+    json_rps=$side_rps
+    json_cpu=$side_cpu
+    side_figures document "product document $DOCUMENT (br), pair $pair"
+    document_rps=$side_rps
+    document_cpu=$side_cpu
     pair_ratios+=("$(awk -v d="$document_rps" -v j="$json_rps" 'BEGIN {printf "%.3f", (j > 0) ? d / j : 0}')")
 done
 median_ratio="$(printf '%s\n' "${pair_ratios[@]}" | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')"
