@@ -50,22 +50,9 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
             state.auth_rate_limit.clone(),
             crate::http::rate_limit::layer,
         ));
-    // Search is anonymous and every new term is an upstream call and a cache entry.
-    let search_limited = catalogue::search_routes().route_layer(middleware::from_fn_with_state(
-        state.search_rate_limit.clone(),
-        crate::http::rate_limit::layer,
-    ));
     OpenApiRouter::new()
         .merge(auth_limited)
-        .merge(search_limited)
-        // Made-up titles: each 404 counts against the client's budget.
-        .merge(
-            catalogue::routes().route_layer(middleware::from_fn_with_state(
-                state.not_found_limit.clone(),
-                crate::http::rate_limit::not_found::layer,
-            )),
-        )
-        .merge(dealers::routes())
+        .merge(readable_operations(state))
         .routes(routes!(auth::session))
         .routes(routes!(auth::logout))
         .routes(routes!(auth::resend_verification))
@@ -87,8 +74,6 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .routes(routes!(account::military_session))
         .routes(routes!(account::military_callback))
         .merge(forms::routes(state))
-        .routes(routes!(public_config::get))
-        .routes(routes!(content::page))
         .fallback(unknown_api_path)
         .layer(middleware::from_fn_with_state(
             state.csrf.clone(),
@@ -115,6 +100,52 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
                 crate::http::rate_limit::layer,
             )),
         )
+}
+
+/// The public, cacheable reads: what a server render may read in process (see
+/// [`crate::ssr::ApiReads`]), with the limits a browser's reads have. Nothing here may answer
+/// from a session, a cookie or a header: a server-rendered document is shared by every shopper.
+fn readable_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
+    // Search is anonymous and every new term is an upstream call and a cache entry.
+    let search_limited = catalogue::search_routes().route_layer(middleware::from_fn_with_state(
+        state.search_rate_limit.clone(),
+        crate::http::rate_limit::layer,
+    ));
+    OpenApiRouter::new()
+        .merge(search_limited)
+        // Made-up titles: each 404 counts against the client's budget.
+        .merge(
+            catalogue::routes().route_layer(middleware::from_fn_with_state(
+                state.not_found_limit.clone(),
+                crate::http::rate_limit::not_found::layer,
+            )),
+        )
+        .merge(dealers::routes())
+        .routes(routes!(public_config::get))
+        .routes(routes!(content::page))
+}
+
+/// The server render's in-process reader of the API: the API router itself, reading only the
+/// templates of [`readable_operations`] (each `/api/…`), within `server.request_timeout`.
+pub fn in_process_reads(state: &SharedState) -> crate::ssr::ApiReads {
+    let templates = |doc: &utoipa::openapi::OpenApi| -> Vec<String> {
+        doc.paths
+            .paths
+            .keys()
+            .map(|path| format!("/api{path}"))
+            .collect()
+    };
+    let readable = templates(&readable_operations(state).into_openapi());
+    let (router, operations) = api_operations(state).split_for_parts();
+    let router = axum::Router::new()
+        .nest("/api", router)
+        .with_state(state.clone());
+    crate::ssr::ApiReads::new(
+        router,
+        templates(&operations),
+        readable,
+        state.config.server.request_timeout,
+    )
 }
 
 async fn unknown_api_path() -> ApiError {
