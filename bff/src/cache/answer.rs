@@ -194,9 +194,9 @@ impl<'a> CachedAnswer<'a> {
         let mut response = response;
         // what the answer is made of, for an in-process reader (the server render) that composes
         // a document from answers as this composes an answer from parts
-        response
-            .extensions_mut()
-            .insert(AnswerParts(parts.iter().map(|part| (*part).clone()).collect()));
+        response.extensions_mut().insert(AnswerParts(
+            parts.iter().map(|part| (*part).clone()).collect(),
+        ));
         if let (Some((cache, rendered)), Some(first)) = (remembered, parts.first()) {
             cache.remember_answer(first.key.clone(), rendered);
         }

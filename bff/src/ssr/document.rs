@@ -150,7 +150,9 @@ enum Output {
     },
     Redirect {},
     /// The loaders asked for reads the input had no answer to.
-    Needs { needs: Vec<Need> },
+    Needs {
+        needs: Vec<Need>,
+    },
 }
 
 /// What a render makes of a page.
@@ -384,12 +386,8 @@ impl Renderer {
                 "the render still asks for reads after {round} rounds"
             )));
         }
-        let read = futures::future::join_all(
-            needs
-                .iter()
-                .map(|need| reads.read(need, page.client)),
-        )
-        .await;
+        let read =
+            futures::future::join_all(needs.iter().map(|need| reads.read(need, page.client))).await;
         let mut answers = Vec::with_capacity(read.len());
         for answer in read {
             match answer {

@@ -112,7 +112,12 @@ impl ApiReads {
     /// A reader over `router` (which answers `/api/…`), knowing every template in `known`, and
     /// reading only those in `readable` (all spelled as `MatchedPath` spells them:
     /// `/api/products/{title}`), each read within `timeout`.
-    pub fn new(router: Router, known: Vec<String>, readable: Vec<String>, timeout: Duration) -> Self {
+    pub fn new(
+        router: Router,
+        known: Vec<String>,
+        readable: Vec<String>,
+        timeout: Duration,
+    ) -> Self {
         Self {
             inner: Arc::new(Inner {
                 router,
@@ -232,7 +237,10 @@ impl Template {
     }
 
     fn literals(&self) -> usize {
-        self.segments.iter().filter(|segment| segment.is_some()).count()
+        self.segments
+            .iter()
+            .filter(|segment| segment.is_some())
+            .count()
     }
 }
 
@@ -265,7 +273,10 @@ mod tests {
             reads.template_of("/api/cart/items/compute"),
             Some("/api/cart/items/compute")
         );
-        assert_eq!(reads.template_of("/api/cart/items/7"), Some("/api/cart/items/{id}"));
+        assert_eq!(
+            reads.template_of("/api/cart/items/7"),
+            Some("/api/cart/items/{id}")
+        );
         assert_eq!(reads.template_of("/api/products/"), None);
         assert_eq!(reads.template_of("/api/products/a/b"), None);
     }

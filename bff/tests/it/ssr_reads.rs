@@ -107,12 +107,21 @@ async fn a_loaders_read_of_an_endpoint_no_document_named_is_answered_in_process_
     for tag in api.header("surrogate-key").split(' ') {
         assert!(keys.split(' ').any(|key| key == tag), "{tag} in {keys}");
     }
-    assert_eq!(metric(&app, "bff_ssr_renders_total", &[("outcome", "needs")]).await, 1.0);
-    assert_eq!(metric(&app, "bff_ssr_renders_total", &[("outcome", "ok")]).await, 1.0);
+    assert_eq!(
+        metric(&app, "bff_ssr_renders_total", &[("outcome", "needs")]).await,
+        1.0
+    );
+    assert_eq!(
+        metric(&app, "bff_ssr_renders_total", &[("outcome", "ok")]).await,
+        1.0
+    );
     // remembered: the hit path answers it from now on, nothing renders
     let again = app.get("/about-us").await;
     assert_eq!(again.header("etag"), first.header("etag"));
-    assert_eq!(metric(&app, "bff_ssr_renders_total", &[("outcome", "ok")]).await, 1.0);
+    assert_eq!(
+        metric(&app, "bff_ssr_renders_total", &[("outcome", "ok")]).await,
+        1.0
+    );
     // its freshness is the read's too: purging the answer's own tag renders the document again
     let tag = api
         .header("surrogate-key")
@@ -146,20 +155,36 @@ async fn a_loader_that_reads_the_session_or_the_cart_fails_the_render_counted_an
                 .await;
             assert_eq!(answer.status, 200);
             let html = answer.text();
-            assert!(html.contains(r#"<div id="root"></div>"#), "the shell: {html}");
+            assert!(
+                html.contains(r#"<div id="root"></div>"#),
+                "the shell: {html}"
+            );
             assert!(!html.contains(template), "{html}");
         }
         assert_eq!(
-            metric(&app, "bff_ssr_refused_reads_total", &[("http_route", template)]).await,
+            metric(
+                &app,
+                "bff_ssr_refused_reads_total",
+                &[("http_route", template)]
+            )
+            .await,
             1.0,
             "{template}: once, then the failure is remembered for the document"
         );
     }
     assert_eq!(
-        metric(&app, "bff_ssr_fallbacks_total", &[("reason", "read_refused")]).await,
+        metric(
+            &app,
+            "bff_ssr_fallbacks_total",
+            &[("reason", "read_refused")]
+        )
+        .await,
         2.0
     );
-    assert_eq!(metric(&app, "bff_ssr_renders_total", &[("outcome", "ok")]).await, 0.0);
+    assert_eq!(
+        metric(&app, "bff_ssr_renders_total", &[("outcome", "ok")]).await,
+        0.0
+    );
     assert_eq!(documents_in_l1(&app).await, 0, "nothing kept");
     let warnings: Vec<String> = logs
         .lines()
@@ -217,8 +242,14 @@ async fn a_slow_upstream_never_holds_the_render_thread_nor_reloads_the_engine() 
     let product = rendered_read(&html);
     assert_eq!(product["status"], 200, "{product}");
     assert_eq!(product["body"]["title"], "Summit LR", "{product}");
-    assert_eq!(metric(&app, "bff_ssr_renders_total", &[("outcome", "ok")]).await, 2.0);
-    assert_eq!(metric(&app, "bff_ssr_renders_total", &[("outcome", "timeout")]).await, 0.0);
+    assert_eq!(
+        metric(&app, "bff_ssr_renders_total", &[("outcome", "ok")]).await,
+        2.0
+    );
+    assert_eq!(
+        metric(&app, "bff_ssr_renders_total", &[("outcome", "timeout")]).await,
+        0.0
+    );
     assert_eq!(
         metric(&app, "bff_ssr_engine_loads_total", &[("outcome", "ok")]).await,
         loads,
