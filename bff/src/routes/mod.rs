@@ -50,9 +50,22 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
             state.auth_rate_limit.clone(),
             crate::http::rate_limit::layer,
         ));
+    // Search is anonymous and every new term is an upstream call and a cache entry.
+    let search_limited = catalogue::search_routes().route_layer(middleware::from_fn_with_state(
+        state.search_rate_limit.clone(),
+        crate::http::rate_limit::layer,
+    ));
     OpenApiRouter::new()
         .merge(auth_limited)
-        .merge(readable_operations(state))
+        .merge(search_limited)
+        // Made-up titles: each 404 counts against the client's budget.
+        .merge(
+            catalogue::routes().route_layer(middleware::from_fn_with_state(
+                state.not_found_limit.clone(),
+                crate::http::rate_limit::not_found::layer,
+            )),
+        )
+        .merge(dealers::routes())
         .routes(routes!(auth::session))
         .routes(routes!(auth::logout))
         .routes(routes!(auth::resend_verification))
@@ -74,6 +87,8 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         .routes(routes!(account::military_session))
         .routes(routes!(account::military_callback))
         .merge(forms::routes(state))
+        .routes(routes!(public_config::get))
+        .routes(routes!(content::page))
         .fallback(unknown_api_path)
         .layer(middleware::from_fn_with_state(
             state.csrf.clone(),
@@ -103,23 +118,14 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
 }
 
 /// The public, cacheable reads: what a server render may read in process (see
-/// [`crate::ssr::ApiReads`]), with the limits a browser's reads have. Nothing here may answer
-/// from a session, a cookie or a header: a server-rendered document is shared by every shopper.
-fn readable_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
-    // Search is anonymous and every new term is an upstream call and a cache entry.
-    let search_limited = catalogue::search_routes().route_layer(middleware::from_fn_with_state(
-        state.search_rate_limit.clone(),
-        crate::http::rate_limit::layer,
-    ));
+/// [`crate::ssr::ApiReads`]). Nothing here may answer from a session, a cookie or a header: a
+/// server-rendered document is shared by every shopper. Only the templates count (the reads go
+/// through [`api_operations`], with the limits a browser's reads have), so this names the same
+/// route groups `api_operations` registers, apart so the OpenAPI document keeps its order.
+fn readable_operations() -> OpenApiRouter<SharedState> {
     OpenApiRouter::new()
-        .merge(search_limited)
-        // Made-up titles: each 404 counts against the client's budget.
-        .merge(
-            catalogue::routes().route_layer(middleware::from_fn_with_state(
-                state.not_found_limit.clone(),
-                crate::http::rate_limit::not_found::layer,
-            )),
-        )
+        .merge(catalogue::search_routes())
+        .merge(catalogue::routes())
         .merge(dealers::routes())
         .routes(routes!(public_config::get))
         .routes(routes!(content::page))
@@ -135,17 +141,17 @@ pub fn in_process_reads(state: &SharedState) -> crate::ssr::ApiReads {
             .map(|path| format!("/api{path}"))
             .collect()
     };
-    let readable = templates(&readable_operations(state).into_openapi());
     let (router, operations) = api_operations(state).split_for_parts();
+    let known = templates(&operations);
+    // only what the API serves: the allowlist can narrow what is read, never widen it
+    let readable = templates(&readable_operations().into_openapi())
+        .into_iter()
+        .filter(|template| known.contains(template))
+        .collect();
     let router = axum::Router::new()
         .nest("/api", router)
         .with_state(state.clone());
-    crate::ssr::ApiReads::new(
-        router,
-        templates(&operations),
-        readable,
-        state.config.server.request_timeout,
-    )
+    crate::ssr::ApiReads::new(router, known, readable, state.config.server.request_timeout)
 }
 
 async fn unknown_api_path() -> ApiError {
