@@ -132,7 +132,7 @@ fn readable_operations() -> OpenApiRouter<SharedState> {
 }
 
 /// The server render's in-process reader of the API: the API router itself, reading only the
-/// templates of [`readable_operations`] (each `/api/…`), within `server.request_timeout`.
+/// templates of `readable_operations` (each `/api/…`), within `server.request_timeout`.
 pub fn in_process_reads(state: &SharedState) -> crate::ssr::ApiReads {
     let templates = |doc: &utoipa::openapi::OpenApi| -> Vec<String> {
         doc.paths
