@@ -123,6 +123,9 @@ pub fn app(state: SharedState) -> Router {
                 )),
         ))
         .layer(layers)
+        // the document handler's in-process reader of the API (held by the router, not the
+        // state: the state holds no router)
+        .layer(axum::Extension(routes::in_process_reads(&state)))
         .with_state(state)
 }
 

@@ -18,6 +18,12 @@ use super::rendered::{Epochs, Rendered};
 use super::status::CacheState;
 use super::store::EdgeCache;
 
+/// The cache entries an answer sent by [`CachedAnswer`] is made from (a response extension, never
+/// on the wire): what an in-process reader of the API composes its own answer's `ETag`,
+/// `Surrogate-Key` and freshness from (see `crate::ssr`).
+#[derive(Debug, Clone)]
+pub struct AnswerParts(pub Vec<Lookup>);
+
 /// An answer from the edge cache, and the one way to send one: built from what it is made of,
 /// with options, then [`sent`](Self::send) given the request's headers. Every cached answer
 /// carries the same derived headers (`ETag`, `Cache-Control`, `Cache-Status`, `Surrogate-Key`,
@@ -185,6 +191,12 @@ impl<'a> CachedAnswer<'a> {
                 response
             }
         };
+        let mut response = response;
+        // what the answer is made of, for an in-process reader (the server render) that composes
+        // a document from answers as this composes an answer from parts
+        response.extensions_mut().insert(AnswerParts(
+            parts.iter().map(|part| (*part).clone()).collect(),
+        ));
         if let (Some((cache, rendered)), Some(first)) = (remembered, parts.first()) {
             cache.remember_answer(first.key.clone(), rendered);
         }

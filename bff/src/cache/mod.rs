@@ -29,7 +29,7 @@ pub mod tombstones;
 pub mod top_lists;
 mod versions;
 
-pub use answer::CachedAnswer;
+pub use answer::{AnswerParts, CachedAnswer};
 pub use entry::Fetched;
 pub use failure::FetchFailure;
 pub use key::normalise;

@@ -186,6 +186,12 @@ struct RenderLabels {
     outcome: &'static str,
 }
 
+/// A route template (`/api/cart`), never a path.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct TemplateLabels {
+    http_route: String,
+}
+
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct FallbackLabels {
     reason: &'static str,
@@ -383,6 +389,7 @@ pub struct Metrics {
     ssr_render_duration: Histogram,
     ssr_fallbacks: Family<FallbackLabels, Counter>,
     ssr_engine_loads: Family<RenderLabels, Counter>,
+    ssr_refused_reads: Family<TemplateLabels, Counter>,
     config_info: Family<ConfigLabels, Gauge>,
 }
 
@@ -601,7 +608,7 @@ impl Metrics {
         let ssr_renders = Family::<RenderLabels, Counter>::default();
         registry.register(
             "bff_ssr_renders",
-            "Documents rendered by the server renderer at cache-fill time, by outcome (ok, or why the shell with inlined data was served instead: failed, timeout, busy, fault)",
+            "Documents rendered by the server renderer at cache-fill time, by outcome (ok; needs: the render asked for API reads first, which are read in process before it renders again; or why the shell with inlined data was served instead: failed, timeout, busy, fault, backoff)",
             ssr_renders.clone(),
         );
         let ssr_render_duration = histogram();
@@ -613,7 +620,7 @@ impl Metrics {
         let ssr_fallbacks = Family::<FallbackLabels, Counter>::default();
         registry.register(
             "bff_ssr_fallbacks",
-            "Document misses answered with the shell and the page's data, without a first screen, by reason: render_failed (this fill's render failed), failed_recently (the document's last render failed within ssr.failed_render_ttl), over_budget (the client is past rate_limit.renders_per_minute), fill_lost",
+            "Document misses answered with the shell and the page's data, without a first screen, by reason: render_failed (this fill's render failed), failed_recently (the document's last render failed within ssr.failed_render_ttl), over_budget (the client is past rate_limit.renders_per_minute), fill_lost, read_refused (the render read an API route no document may read), read_failed (an in-process API read did not answer in time)",
             ssr_fallbacks.clone(),
         );
         let ssr_engine_loads = Family::<RenderLabels, Counter>::default();
@@ -622,7 +629,14 @@ impl Metrics {
             "Server bundles loaded into a new render engine (at start, and after a render that stopped its engine), by outcome (ok, failed)",
             ssr_engine_loads.clone(),
         );
+        let ssr_refused_reads = Family::<TemplateLabels, Counter>::default();
+        registry.register(
+            "bff_ssr_refused_reads",
+            "API reads a server render asked for that no document may make (not a GET of a public, cacheable route), by route template (unmatched: no API route): each fails its document's render",
+            ssr_refused_reads.clone(),
+        );
         Self {
+            ssr_refused_reads,
             ssr_renders,
             ssr_render_duration,
             ssr_fallbacks,
@@ -687,6 +701,15 @@ impl Metrics {
     pub fn count_render_fallback(&self, reason: &'static str) {
         self.ssr_fallbacks
             .get_or_create(&FallbackLabels { reason })
+            .inc();
+    }
+
+    /// One API read a server render asked for and was refused, by route template.
+    pub fn count_refused_read(&self, template: &str) {
+        self.ssr_refused_reads
+            .get_or_create(&TemplateLabels {
+                http_route: template.to_owned(),
+            })
             .inc();
     }
 

@@ -117,6 +117,43 @@ fn api_operations(state: &SharedState) -> OpenApiRouter<SharedState> {
         )
 }
 
+/// The public, cacheable reads: what a server render may read in process (see
+/// [`crate::ssr::ApiReads`]). Nothing here may answer from a session, a cookie or a header: a
+/// server-rendered document is shared by every shopper. Only the templates count (the reads go
+/// through [`api_operations`], with the limits a browser's reads have), so this names the same
+/// route groups `api_operations` registers, apart so the OpenAPI document keeps its order.
+fn readable_operations() -> OpenApiRouter<SharedState> {
+    OpenApiRouter::new()
+        .merge(catalogue::search_routes())
+        .merge(catalogue::routes())
+        .merge(dealers::routes())
+        .routes(routes!(public_config::get))
+        .routes(routes!(content::page))
+}
+
+/// The server render's in-process reader of the API: the API router itself, reading only the
+/// templates of `readable_operations` (each `/api/…`), within `server.request_timeout`.
+pub fn in_process_reads(state: &SharedState) -> crate::ssr::ApiReads {
+    let templates = |doc: &utoipa::openapi::OpenApi| -> Vec<String> {
+        doc.paths
+            .paths
+            .keys()
+            .map(|path| format!("/api{path}"))
+            .collect()
+    };
+    let (router, operations) = api_operations(state).split_for_parts();
+    let known = templates(&operations);
+    // only what the API serves: the allowlist can narrow what is read, never widen it
+    let readable = templates(&readable_operations().into_openapi())
+        .into_iter()
+        .filter(|template| known.contains(template))
+        .collect();
+    let router = axum::Router::new()
+        .nest("/api", router)
+        .with_state(state.clone());
+    crate::ssr::ApiReads::new(router, known, readable, state.config.server.request_timeout)
+}
+
 async fn unknown_api_path() -> ApiError {
     ApiError::NotFound("No API endpoint at this path.".to_owned())
 }

@@ -19,7 +19,7 @@ use crate::commerce::catalogue::query::search_query;
 use crate::commerce::catalogue::{Answer, SearchQuery};
 use crate::http::error::ApiError;
 use crate::http::request_id::RequestId;
-use crate::ssr::{DocumentParts, Variant};
+use crate::ssr::{ApiReads, DocumentParts, Variant};
 use bytes::Bytes;
 
 /// The generic manufacturer description of the default title and description, as the app's
@@ -42,6 +42,8 @@ pub async fn document(
 ) -> Response {
     // who searches, should this be a search results' page (its search is limited as the API's)
     let client = seo.search_limit.client_of(&request);
+    // what answers the render's reads of the API (the app's router holds it)
+    let reads = request.extensions().get::<ApiReads>().cloned();
     drop(request);
     let path = uri.path();
     // `/api` and `/api/` are not matched by the nested API router; they are still API paths, and
@@ -84,7 +86,11 @@ pub async fn document(
     } else {
         None
     };
-    let asked = Asked { route, client };
+    let asked = Asked {
+        route,
+        client,
+        reads,
+    };
     match route.source {
         HeadSource::Redirect(target) => match HeaderValue::from_str(target) {
             Ok(location) => (
@@ -270,11 +276,13 @@ async fn search_results(
     }
 }
 
-/// Which route was asked for, by whom (renders are counted per client).
-#[derive(Clone, Copy)]
+/// Which route was asked for, by whom (renders are counted per client, and read the API as
+/// that client), and what answers the render's reads.
+#[derive(Clone)]
 struct Asked {
     route: &'static AppRoute,
     client: IpAddr,
+    reads: Option<ApiReads>,
 }
 
 /// A document to render: the page's canonical path and the variant asked for, the cache's
@@ -360,6 +368,7 @@ async fn rendered(
         epochs: page.epochs,
         shared_epoch: page.shared_epoch,
         answers: page.answers,
+        reads: asked.reads,
     };
     seo.renderer
         .document(&seo.catalogue.content.cache, build, document, headers)

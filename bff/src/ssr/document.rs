@@ -29,6 +29,7 @@ use serde::Deserialize;
 use super::engine::RenderError;
 use super::markup::fill_root;
 use super::pool::Pool;
+use super::reads::{ApiReads, Need, Unread};
 use super::settings::SsrConfig;
 use super::variant::{Variant, document_key};
 use crate::cache::{CachedAnswer, EdgeCache, Epochs, Lookup, Rendered, ShareAgain};
@@ -41,6 +42,10 @@ const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
 /// Document keys remembered as failed at once, at most: a bound on memory however many keys
 /// fail.
 const MAX_FAILED_KEYS: u64 = 10_000;
+
+/// Rounds of in-process reads one fill makes at most: a loader that reads what an earlier read
+/// answered (a product, then its collection) costs a round each; past this the render fails.
+const MAX_READ_ROUNDS: usize = 4;
 
 /// What a page's document is made of.
 #[derive(Debug, Clone)]
@@ -66,6 +71,8 @@ pub struct DocumentParts {
     pub shared_epoch: Option<String>,
     /// The API answers the first screen reads, by the app's request path: status and JSON.
     pub answers: Vec<(String, u16, Bytes)>,
+    /// What answers the render's other reads, in process (`None`: a read fails the render).
+    pub reads: Option<ApiReads>,
 }
 
 /// The renderer and what a document fill needs beside it.
@@ -125,8 +132,9 @@ impl Renderer {
 pub(super) enum Filled {
     /// Rendered and remembered: the hit path's answer from now on.
     Remembered(Arc<Rendered>),
-    /// A document not remembered (a part was stale).
-    Made(Bytes),
+    /// A document not remembered (a part was stale), and the parts it is made from (`None`: an
+    /// answer it inlines has no cache entry behind it, so nothing describes its freshness).
+    Made(Bytes, Option<Vec<Lookup>>),
     /// No first screen: the shell with the data, for this reason (`bff_ssr_fallbacks_total`).
     Shell(&'static str),
 }
@@ -141,12 +149,31 @@ enum Output {
         chunks: Vec<String>,
     },
     Redirect {},
+    /// The loaders asked for reads the input had no answer to.
+    Needs {
+        needs: Vec<Need>,
+    },
 }
 
 /// What a render makes of a page.
 struct FirstScreen {
     markup: String,
     chunks: Vec<String>,
+}
+
+/// One pass of the render: the page, or the reads it needs first.
+enum Pass {
+    Screen(FirstScreen),
+    Needs(Vec<Need>),
+}
+
+/// Why a fill's reads gave no answers to render with.
+enum ReadsFailed {
+    /// Refused (not a readable route), or the render asked past [`MAX_READ_ROUNDS`]: the
+    /// document's own failure, remembered for its key.
+    Document(String),
+    /// A readable route did not answer in time: tried again on the next miss.
+    Read(Unread),
 }
 
 impl Renderer {
@@ -199,7 +226,7 @@ impl Renderer {
             Outcome::Completed(Filled::Remembered(rendered)) => {
                 return CachedAnswer::remembered(&rendered).send(request_headers);
             }
-            Outcome::Completed(Filled::Made(body)) => body,
+            Outcome::Completed(Filled::Made(body, parts)) => (body, parts),
             Outcome::Completed(Filled::Shell(reason)) => {
                 return self.shell(&page, reason, request_headers);
             }
@@ -208,7 +235,8 @@ impl Renderer {
                 return self.shell(&page, "fill_lost", request_headers);
             }
         };
-        CachedAnswer::document(&page.parts, StatusCode::OK, HTML, made)
+        let (body, parts) = made;
+        CachedAnswer::document(parts.iter().flatten(), StatusCode::OK, HTML, body)
             .revalidated()
             .send(request_headers)
     }
@@ -257,23 +285,58 @@ impl Renderer {
         if !self.budget.admits(page.client).await {
             return Filled::Shell("over_budget");
         }
-        let answers = answers_json(&page.answers);
         let shell = shell_text(&page.shell);
         let url = match &page.variant {
             Some(variant) => format!("{}?{}", page.url, variant.query()),
             None => page.url.clone(),
         };
-        let screen = match self.render(&url, &answers).await {
-            Ok(screen) => screen,
-            Err(error) => {
-                if error.is_the_documents() {
-                    self.failed.insert(key, part_signature(&page.parts));
+        // the page's answers, and those of the reads the render asks for, each recorded with
+        // the cache entries it is made from
+        let mut answers = page.answers.clone();
+        let mut made_of = page.parts.clone();
+        let mut described = true;
+        let mut rounds = 0;
+        let (screen, answers) = loop {
+            let inlined = answers_json(&answers);
+            let needs = match self.render(&url, &inlined).await {
+                Ok(Pass::Screen(screen)) => break (screen, inlined),
+                Ok(Pass::Needs(needs)) => needs,
+                Err(error) => {
+                    if error.is_the_documents() {
+                        self.failed.insert(key, part_signature(&page.parts));
+                    }
+                    tracing::warn!(http.route = %format_args!("/{}", page.route), %error, "server render failed: the shell with the page's data is served instead");
+                    return Filled::Shell("render_failed");
                 }
-                tracing::warn!(http.route = %format_args!("/{}", page.route), %error, "server render failed: the shell with the page's data is served instead");
-                return Filled::Shell("render_failed");
+            };
+            rounds += 1;
+            // off the render thread: the thread serves other documents meanwhile
+            match self.read(&page, &answers, needs, rounds).await {
+                Ok(read) => {
+                    for answer in read {
+                        match answer.parts {
+                            Some(parts) => made_of.extend(parts),
+                            None => described = false,
+                        }
+                        answers.push((answer.key, answer.status, answer.body));
+                    }
+                }
+                Err(ReadsFailed::Document(why)) => {
+                    self.failed.insert(key, part_signature(&page.parts));
+                    tracing::warn!(http.route = %format_args!("/{}", page.route), error = %why, "server render failed: the shell with the page's data is served instead");
+                    return Filled::Shell("read_refused");
+                }
+                Err(ReadsFailed::Read(unread)) => {
+                    tracing::warn!(http.route = %format_args!("/{}", page.route), error = %unread, "server render failed: the shell with the page's data is served instead");
+                    return Filled::Shell("read_failed");
+                }
             }
         };
         let body = Bytes::from(fill_root(&shell, &screen.markup, &answers, &screen.chunks));
+        if !described {
+            return Filled::Made(body, None);
+        }
+        let parts: Vec<&Lookup> = made_of.iter().collect();
         // parts this request stored bumped the counters read before the lookups
         let epochs = match cache.epochs_if_unchanged(&parts).await {
             Some(epochs) => epochs,
@@ -290,17 +353,57 @@ impl Renderer {
                 };
                 let share = shared.then(|| ShareAgain {
                     epoch: page.shared_epoch.clone().unwrap_or_default(),
-                    parts: page.parts.clone(),
+                    parts: made_of.clone(),
                 });
                 cache.recompress_document_later(key, rendered.clone(), share);
                 Filled::Remembered(rendered)
             }
-            None => Filled::Made(body),
+            None => Filled::Made(body, Some(made_of)),
         }
     }
 
+    /// The answers to the reads a render asked for (round `round` of the fill), read in
+    /// process, all at once. A read refused (a route no document may read) fails the document,
+    /// counted under its route template and logged naming it, never the path or the query.
+    async fn read(
+        &self,
+        page: &DocumentParts,
+        answered: &[(String, u16, Bytes)],
+        needs: Vec<Need>,
+        round: usize,
+    ) -> Result<Vec<super::reads::ApiAnswer>, ReadsFailed> {
+        let Some(reads) = &page.reads else {
+            return Err(ReadsFailed::Document(
+                "the render reads the API, and this document has no reader".to_owned(),
+            ));
+        };
+        // a render that asks again for what it was given would ask for ever
+        let again = needs
+            .iter()
+            .all(|need| answered.iter().any(|(key, ..)| *key == need.key));
+        if round > MAX_READ_ROUNDS || again {
+            return Err(ReadsFailed::Document(format!(
+                "the render still asks for reads after {round} rounds"
+            )));
+        }
+        let read =
+            futures::future::join_all(needs.iter().map(|need| reads.read(need, page.client))).await;
+        let mut answers = Vec::with_capacity(read.len());
+        for answer in read {
+            match answer {
+                Ok(answer) => answers.push(answer),
+                Err(unread @ Unread::Refused { .. }) => {
+                    self.metrics.count_refused_read(unread.template());
+                    return Err(ReadsFailed::Document(unread.to_string()));
+                }
+                Err(unread) => return Err(ReadsFailed::Read(unread)),
+            }
+        }
+        Ok(answers)
+    }
+
     /// The first screen's markup for `url` and its route's scripts, counted by outcome.
-    async fn render(&self, url: &str, answers: &str) -> Result<FirstScreen, RenderError> {
+    async fn render(&self, url: &str, answers: &str) -> Result<Pass, RenderError> {
         let Some(pool) = &self.pool else {
             return Err(RenderError::Stopped);
         };
@@ -311,15 +414,18 @@ impl Renderer {
         );
         let (result, elapsed) = pool.render(input).await;
         let result = result.and_then(|json| match serde_json::from_str::<Output>(&json) {
-            Ok(Output::Html { html, chunks }) => Ok(FirstScreen {
+            Ok(Output::Html { html, chunks }) => Ok(Pass::Screen(FirstScreen {
                 markup: html,
                 chunks,
-            }),
+            })),
+            Ok(Output::Needs { needs }) if !needs.is_empty() => Ok(Pass::Needs(needs)),
+            Ok(Output::Needs { .. }) => Err(RenderError::Script("it needs nothing".to_owned())),
             Ok(Output::Redirect {}) => Err(RenderError::Script("the page redirects".to_owned())),
             Err(error) => Err(RenderError::Script(error.to_string())),
         });
         let outcome = match &result {
-            Ok(_) => "ok",
+            Ok(Pass::Screen(_)) => "ok",
+            Ok(Pass::Needs(_)) => "needs",
             Err(RenderError::Timeout) => "timeout",
             Err(RenderError::Busy) => "busy",
             Err(RenderError::Fault) => "fault",

@@ -6,6 +6,7 @@
 //! - `document`: the document for a page: a coalesced fill renders it, the edge cache
 //!   remembers it under the build id for the hit path, a stale copy answers while a purged
 //!   document renders again, and a failed render serves the shell with the data inlined.
+//! - `reads`: what a render's loaders ask the API for, answered in process by the API router.
 //! - `markup`: the rendered body and the page's data put into the shell.
 //! - `variant`: what names a document: its canonical path and the one parameter (`sku`,
 //!   `activeFilter`) that changes its first screen.
@@ -15,12 +16,14 @@ mod document;
 mod engine;
 mod markup;
 mod pool;
+mod reads;
 mod settings;
 mod variant;
 
 pub use document::{DocumentParts, Renderer};
 pub use engine::RenderError;
 pub use pool::Pool;
+pub use reads::{ApiAnswer, ApiReads, Need, Unread};
 pub use settings::SsrConfig;
 pub use variant::{Variant, VariantParam, document_key};
 

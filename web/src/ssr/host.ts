@@ -2,7 +2,8 @@
  * The little of a browser the server renderer needs, for an engine that has none of it (the
  * BFF's embedded QuickJS): `URL`, `URLSearchParams`, `Headers`, `Request`, `Response`,
  * `AbortController`, timers, `queueMicrotask`, `TextEncoder`, `crypto.getRandomValues`, a
- * `location` and a `fetch` that answers only from the data the BFF handed to the render.
+ * `location` and a `fetch` that records what the render reads and has no answer to (the BFF
+ * answers it in process and renders again: see `hostFetch`).
  *
  * Every definition is installed only where the engine lacks it, so under Node (Vitest) the real
  * ones stay. Timers run on a virtual clock the host advances when no promise job is left
@@ -466,26 +467,40 @@ class HostTextEncoder {
   }
 }
 
-// ---------- fetch from the render's data ----------
+// ---------- fetch: what the render's loaders read ----------
 
 /** The API answers a render may read, by path and query (`/api/products/summit%20lr`). */
 let answers: Record<string, { status: number; body: Json }> = {};
+
+/**
+ * A read the render had no answer to (`url`: the path and query on the page's own origin, else
+ * the whole URL). The BFF reads it from its own API router in process (or refuses it: nothing
+ * personal may enter a shared document) and renders again with the answer.
+ */
+export interface HostNeed {
+  method: string;
+  url: string;
+}
+
+/** The reads of the current render that had no answer, in the order asked, each once. */
+let needs: HostNeed[] = [];
 
 function hostFetch(input: string | HostRequest, init?: RequestInit): Promise<HostResponse> {
   const request = input instanceof HostRequest ? input : new HostRequest(input, init);
   const url = new HostURL(request.url);
   const answer = request.method === 'GET' ? answers[`${url.pathname}${url.search}`] : undefined;
-  if (!answer) {
-    // not part of the shared document (the session, the cart): the browser asks for it
-    return Promise.resolve(
-      HostResponse.json(
-        { type: 'about:blank', title: 'Not rendered on the server', status: 503 },
-        { status: 503, headers: { 'content-type': 'application/problem+json' } },
-      ),
-    );
+  if (answer) {
+    const headers = { 'content-type': answer.status >= 400 ? 'application/problem+json' : 'application/json' };
+    return Promise.resolve(new HostResponse(JSON.stringify(answer.body), { status: answer.status, headers }));
   }
-  const headers = { 'content-type': answer.status >= 400 ? 'application/problem+json' : 'application/json' };
-  return Promise.resolve(new HostResponse(JSON.stringify(answer.body), { status: answer.status, headers }));
+  const page = (g.location as HostURL | undefined)?.origin;
+  const wanted = url.origin === page ? `${url.pathname}${url.search}` : url.href;
+  if (!needs.some((need) => need.method === request.method && need.url === wanted)) {
+    needs.push({ method: request.method, url: wanted });
+  }
+  // never settles: the loader waits, nothing renders from the answer's absence, and the render
+  // ends once no job is left (see `entry-server.tsx`), reporting what it needs
+  return new Promise<HostResponse>(() => undefined);
 }
 
 export interface SsrHost {
@@ -493,6 +508,8 @@ export interface SsrHost {
   resetTimers: () => void;
   setAnswers: (next: Record<string, { status: number; body: Json }>) => void;
   setLocation: (href: string) => void;
+  /** The reads the render had no answer to since the last call (see `hostFetch`); clears them. */
+  takeNeeds: () => HostNeed[];
 }
 
 /** Installs what the engine lacks; returns the host's controls. Idempotent. */
@@ -537,6 +554,11 @@ export function installHost(): SsrHost {
     },
     setLocation: (href) => {
       location = new HostURL(href);
+    },
+    takeNeeds: () => {
+      const taken = needs;
+      needs = [];
+      return taken;
     },
   };
 }
