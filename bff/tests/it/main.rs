@@ -72,6 +72,7 @@ mod sessions;
 mod slow_upstreams;
 mod soft_purge;
 mod ssr_documents;
+mod ssr_runtime;
 mod start_up_secrets;
 mod tiles;
 mod trusted_proxies;
