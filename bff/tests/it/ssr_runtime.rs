@@ -201,7 +201,11 @@ fn ssr_runtime_host_apis_work_in_the_engine() {
     assert_eq!(out["random"], true);
     assert_eq!(
         out["fetch"],
-        json!([503, "application/problem+json", "Not rendered on the server"])
+        json!([
+            503,
+            "application/problem+json",
+            "Not rendered on the server"
+        ])
     );
 }
 
@@ -255,8 +259,9 @@ async fn ssr_runtime_figures() {
     let end = document[start..].find("</script>").unwrap() + start;
     let answers = &document[start..end];
     let config = app.get("/api/config").await.text();
-    let input =
-        format!(r#"{{"url":"http://localhost/product/summit%20lr","config":{config},"answers":{answers}}}"#);
+    let input = format!(
+        r#"{{"url":"http://localhost/product/summit%20lr","config":{config},"answers":{answers}}}"#
+    );
     let paths: Vec<PathBuf> = match std::env::var("SSR_BUNDLES") {
         Ok(list) => list.split(',').map(PathBuf::from).collect(),
         Err(_) => vec![bundle_path()],

@@ -10,7 +10,7 @@
 export type HeadersInit = HostHeaders | Record<string, string> | Iterable<readonly [string, string]> | undefined;
 
 function isIterable(init: HeadersInit): init is Iterable<readonly [string, string]> {
-  return typeof init === 'object' && init !== null && Symbol.iterator in init;
+  return typeof init === 'object' && Symbol.iterator in init;
 }
 
 export class HostHeaders {
