@@ -73,6 +73,7 @@ mod slow_upstreams;
 mod soft_purge;
 mod ssr_documents;
 mod ssr_reads;
+mod ssr_runtime;
 mod start_up_secrets;
 mod tiles;
 mod trusted_proxies;

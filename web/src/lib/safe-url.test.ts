@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HostURL } from '../ssr/host';
+import { HostURL } from '../ssr/host/url';
 import { safeHref, safeImageSrc } from './safe-url';
 
 describe('safeHref', () => {
@@ -65,10 +65,10 @@ describe('safeImageSrc', () => {
   });
 });
 
-describe('in the server renderer (its own URL class, in QuickJS)', () => {
+describe('in the server renderer (its URL, core-js’s, as in QuickJS)', () => {
   const browserUrl = globalThis.URL;
   beforeAll(() => {
-    globalThis.URL = HostURL as unknown as typeof URL;
+    globalThis.URL = HostURL;
   });
   afterAll(() => {
     globalThis.URL = browserUrl;
@@ -114,7 +114,7 @@ describe('in the server renderer (its own URL class, in QuickJS)', () => {
       const rendered = safeHref(url);
       globalThis.URL = browserUrl;
       const hydrated = safeHref(url);
-      globalThis.URL = HostURL as unknown as typeof URL;
+      globalThis.URL = HostURL;
       expect(rendered).toBe(hydrated);
       expect(rendered).not.toBeNull();
     }
