@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, Navigate, Outlet, redirect, useLocation, type LoaderFunction } from 'react-router';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
+import { Link, type LoaderFunction, Navigate, Outlet, redirect, useLocation, useNavigate } from 'react-router';
 
 import { notificationStore } from '../../../components/notifications/store';
 import { anonymousSession, sessionQuery, useSession } from '../../session';
@@ -125,14 +124,15 @@ export function AccountLayout() {
  * then, to sign-in), then the session ends (the auth hook forgets the user's data either way).
  */
 function useLogout() {
-  const navigate = useNavigateWhenShown();
+  const navigate = useNavigate();
   const signOut = useSignOut();
   const [leaving, setLeaving] = useState(false);
   const run = () => {
     setLeaving(true);
-    void navigate('/').then(() => {
+    void (async () => {
+      await navigate('/');
       signOut.mutate();
-    });
+    })();
   };
   return { run, leaving };
 }
