@@ -1,4 +1,10 @@
-import { matchRoutes, type HydrationState, type LoaderFunctionArgs, type RouteMatch, type RouteObject } from 'react-router';
+import {
+  matchRoutes,
+  type HydrationState,
+  type LoaderFunctionArgs,
+  type RouteMatch,
+  type RouteObject,
+} from 'react-router';
 
 /**
  * The browser's first screen of a server-rendered document, made ready before the router is
@@ -29,7 +35,13 @@ export async function loadFirstScreen(routes: RouteObject[], url: URL): Promise<
     await Promise.all(
       matches.map(async ({ route, params }, index) => {
         if (typeof route.loader !== 'function' || route.id === undefined) return;
-        const args: LoaderFunctionArgs = { request, url, params, pattern: patternOf(matches, index), context: undefined };
+        const args: LoaderFunctionArgs = {
+          request,
+          url,
+          params,
+          pattern: patternOf(matches, index),
+          context: undefined,
+        };
         const data: unknown = await route.loader(args);
         if (data instanceof Response) throw data;
         loaderData[route.id] = data;
