@@ -1,9 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { StrictMode, type ReactElement } from 'react';
+import { StrictMode, useLayoutEffect, type ReactElement } from 'react';
 import {
   createMemoryRouter,
+  Outlet,
   RouterProvider,
+  useLocation,
   type Location,
   type NavigateOptions,
   type RouteObject,
@@ -34,7 +36,7 @@ export function renderWithClient(ui: ReactElement, queryClient = createTestQuery
  * start them; the test waits for the page it expects, as a user would).
  */
 export interface TestRouter {
-  /** Where the router is: the location of the page on screen, once a navigation has completed. */
+  /** Where the app is: the location of the page on screen (committed), as the shopper sees it. */
   readonly location: Location;
   /** Every path and search the router has been at, in order (the first included). */
   readonly visited: readonly string[];
@@ -52,16 +54,24 @@ interface RenderRouteOptions {
 /** Renders the app (or `options.routes`) at `path`, in React Router's memory data router. */
 export function renderRoute(path: string, options: RenderRouteOptions = {}) {
   const queryClient = options.queryClient ?? createTestQueryClient();
-  const memoryRouter = createMemoryRouter(options.routes ?? createPageTable(queryClient), { initialEntries: [path] });
   const where = (location: Location) => `${location.pathname}${location.search}`;
-  const visited = [where(memoryRouter.state.location)];
-  let arrived = memoryRouter.state.location;
-  memoryRouter.subscribe((state) => {
-    // one entry per location the router arrived at (its state also changes while it loads)
-    if (state.location === arrived) return;
-    arrived = state.location;
-    visited.push(where(arrived));
-  });
+  const start = new URL(path, 'http://localhost');
+  const visited = [`${start.pathname}${start.search}`];
+  let shown: Location | null = null;
+  // Around the routes, a pathless route that notes the location of the page on screen once React
+  // has committed it: the router's own state moves on a little earlier (its update is a
+  // transition), and a test, like a shopper, acts on what is on screen.
+  function ShownLocation() {
+    const location = useLocation();
+    useLayoutEffect(() => {
+      // (the first page may be another than the one asked for: a redirect)
+      if (shown === null ? where(location) !== visited[0] : shown !== location) visited.push(where(location));
+      shown = location;
+    }, [location]);
+    return <Outlet />;
+  }
+  const routes = [{ Component: ShownLocation, children: options.routes ?? createPageTable(queryClient) }];
+  const memoryRouter = createMemoryRouter(routes, { initialEntries: [path] });
   const ui = (
     <App queryClient={queryClient}>
       <RouterProvider router={memoryRouter} />
@@ -69,7 +79,7 @@ export function renderRoute(path: string, options: RenderRouteOptions = {}) {
   );
   const router: TestRouter = {
     get location() {
-      return memoryRouter.state.location;
+      return shown ?? memoryRouter.state.location;
     },
     visited,
     navigate: (to, navigateOptions) => {

@@ -63,6 +63,19 @@ export function accountLoader(queryClient: QueryClient): LoaderFunction {
 }
 
 /**
+ * To sign-in, with the notification that explains why (an expired session), as one navigation
+ * state object: `<Navigate>` navigates again whenever its props change, and the data router
+ * renders the page again while it loads the next one.
+ */
+function ToSignIn({ to }: { to: string }) {
+  const [state] = useState(() => {
+    const notification = notificationStore.get();
+    return notification ? { notification } : null;
+  });
+  return <Navigate to={to} replace state={state} />;
+}
+
+/**
  * The account area's frame: side menu (My Account, My Orders, Address Book, Discount Programs,
  * Logout; the current section marked), a Back link on child pages, the page. When the session
  * ends while a page is open (it expired), the visitor goes to sign-in, with the notification that
@@ -75,10 +88,7 @@ export function AccountLayout() {
   const back = backPath(path);
   const logout = useLogout();
 
-  if (!signedIn && !logout.leaving) {
-    const notification = notificationStore.get();
-    return <Navigate to={paths.login(`${pathname}${search}`)} replace state={notification ? { notification } : null} />;
-  }
+  if (!signedIn && !logout.leaving) return <ToSignIn to={paths.login(`${pathname}${search}`)} />;
 
   return (
     <div className="account">
