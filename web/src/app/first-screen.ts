@@ -42,11 +42,11 @@ export async function loadFirstScreen(routes: RouteObject[], url: URL): Promise<
           pattern: patternOf(matches, index),
           context: undefined,
         };
-        const data: unknown = await route.loader(args);
-        if (data instanceof Response) throw data;
-        loaderData[route.id] = data;
+        loaderData[route.id] = await route.loader(args);
       }),
     );
+    // a loader's redirect (a `Response`) was the server's to answer
+    if (Object.values(loaderData).some((data) => data instanceof Response)) return null;
     return { loaderData, actionData: null, errors: null };
   } catch {
     return null;

@@ -9,7 +9,12 @@ import { RouteErrorPage } from './route-error-page';
 function useCaughtError(): unknown {
   const error = useRouteError();
   if (!isRouteErrorResponse(error)) return error;
-  const body = typeof error.data === 'string' ? error.data : error.data == null ? '' : JSON.stringify(error.data);
+  const body =
+    typeof error.data === 'string'
+      ? error.data
+      : error.data === null || error.data === undefined
+        ? ''
+        : JSON.stringify(error.data);
   return new PageStatusError(error.status, error.statusText, body);
 }
 

@@ -55,7 +55,7 @@ export async function renderPage(input: RenderInput): Promise<RenderOutput> {
     if (context instanceof Response) {
       return { kind: 'redirect', status: context.status, location: context.headers.get('Location') ?? '/' };
     }
-    const failure = context.errors ? Object.values(context.errors)[0] : undefined;
+    const failure: unknown = context.errors ? Object.values(context.errors)[0] : undefined;
     if (failure !== undefined) {
       throw failure instanceof Error ? failure : new Error(`page load failed: ${describeFailure(failure)}`);
     }
@@ -87,5 +87,5 @@ export async function renderPage(input: RenderInput): Promise<RenderOutput> {
 /** A loader's failure that is not an `Error`: an error response (status, text) or a value. */
 function describeFailure(failure: unknown): string {
   if (isRouteErrorResponse(failure)) return `${String(failure.status)} ${failure.statusText}`.trim();
-  return JSON.stringify(failure) ?? String(failure);
+  return JSON.stringify(failure);
 }

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, type LoaderFunction, Navigate, Outlet, redirect, useLocation, useNavigate } from 'react-router';
 
 import { notificationStore } from '../../../components/notifications/store';
@@ -130,19 +130,25 @@ export function AccountLayout() {
 }
 
 /**
- * Logout from the menu: home first (so the account area does not send the visitor, signed out by
- * then, to sign-in), then the session ends (the auth hook forgets the user's data either way).
+ * Logout from the menu: home first, then the session ends (the auth hook forgets the user's data
+ * either way), once the account area is gone from the screen: while it shows, a signed-out
+ * session would send the visitor to sign-in. (The router's `navigate` resolves when the
+ * navigation completes, a moment before React has put home on screen: so the account area's
+ * unmount ends the session, not that promise.)
  */
 function useLogout() {
   const navigate = useNavigate();
-  const signOut = useSignOut();
+  const { mutate: signOut } = useSignOut();
   const [leaving, setLeaving] = useState(false);
+  useEffect(() => {
+    if (!leaving) return;
+    return () => {
+      signOut();
+    };
+  }, [leaving, signOut]);
   const run = () => {
     setLeaving(true);
-    void (async () => {
-      await navigate('/');
-      signOut.mutate();
-    })();
+    void navigate('/');
   };
   return { run, leaving };
 }
