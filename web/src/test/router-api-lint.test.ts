@@ -24,9 +24,21 @@ async function routerApiErrors(filePath: string, code: string): Promise<string[]
 
 describe("React Router's public API", () => {
   it.each([
-    ['the app', 'src/app/page-meta.tsx', "import { UNSAFE_LocationContext } from 'react-router';\nexport const c = UNSAFE_LocationContext;\n"],
-    ['a test', 'src/app/page-table.test.tsx', "import { unstable_HistoryRouter as H } from 'react-router';\nexport const h = H;\n"],
-    ['the test harness', 'src/test/render.tsx', "import { UNSAFE_createMemoryHistory } from 'react-router';\nexport const m = UNSAFE_createMemoryHistory;\n"],
+    [
+      'the app',
+      'src/app/page-meta.tsx',
+      "import { UNSAFE_LocationContext } from 'react-router';\nexport const c = UNSAFE_LocationContext;\n",
+    ],
+    [
+      'a test',
+      'src/app/page-table.test.tsx',
+      "import { unstable_HistoryRouter as H } from 'react-router';\nexport const h = H;\n",
+    ],
+    [
+      'the test harness',
+      'src/test/render.tsx',
+      "import { UNSAFE_createMemoryHistory } from 'react-router';\nexport const m = UNSAFE_createMemoryHistory;\n",
+    ],
   ])('refuses an UNSAFE_ or unstable_ import in %s', async (_where, filePath, code) => {
     expect(await routerApiErrors(filePath, code)).toEqual([expect.stringContaining("Use React Router's public API")]);
   });
