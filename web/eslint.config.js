@@ -76,6 +76,26 @@ export default defineConfig([
     },
   },
   {
+    // React Router's public API only (issue 48), tests and their harness included: its `UNSAFE_`
+    // and `unstable_` exports may change in any minor release. (The planted violation that shows
+    // this rule failing is in src/test/router-api-lint.test.ts.)
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['react-router', 'react-router/*', 'react-router-dom', 'react-router-dom/*'],
+              importNamePattern: '^(UNSAFE_|unstable_)',
+              message: "Use React Router's public API: its UNSAFE_ and unstable_ exports may change in any release.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.{ts,tsx}', 'console/**/*.{ts,tsx}'],
     ignores: ['src/**/*.test.{ts,tsx}', 'src/test/**', 'console/**/*.test.{ts,tsx}'],
     plugins: { 'import-x': importX },

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/frame';
 import { gotoHydrated } from './support/hydration';
+import manifest from '../src/app/routes.json' with { type: 'json' };
 
 /**
  * The first screen is the server's (issue 28): with JavaScript off, Chromium shows the product,
@@ -10,6 +11,16 @@ import { gotoHydrated } from './support/hydration';
 
 const PRODUCT = '/product/summit%20lr';
 const COLLECTION = '/collection/rifles';
+
+/** A path of each route of the manifest whose first screen the server renders (issue 48). */
+const PARAMETERS: Record<string, string> = {
+  'product/:title': PRODUCT,
+  'collection/:title': COLLECTION,
+  'search/:query': '/search/rifle',
+};
+const SERVER_RENDERED = manifest.routes
+  .filter((route) => route.render !== 'shell')
+  .map((route) => PARAMETERS[route.path] ?? `/${route.path}`);
 
 interface Sku {
   sku: string;
@@ -167,7 +178,15 @@ test.describe('with JavaScript disabled', () => {
 });
 
 test.describe('with JavaScript', () => {
-  for (const path of ['/', PRODUCT, COLLECTION]) {
+  test('the server renders the first screen of some routes of the manifest, each named once here', () => {
+    expect(SERVER_RENDERED).toEqual(expect.arrayContaining(['/', PRODUCT, COLLECTION, '/search/rifle']));
+    expect(
+      SERVER_RENDERED.every((path) => !path.includes(':')),
+      SERVER_RENDERED.join(' '),
+    ).toBe(true);
+  });
+
+  for (const path of SERVER_RENDERED) {
     test(`${path}: hydrates the server's markup without a recoverable error`, async ({ page }) => {
       const errors: string[] = [];
       page.on('console', (message) => {

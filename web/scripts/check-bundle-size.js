@@ -38,7 +38,13 @@ const BUDGET_BYTES = 130 * 1000; // 130 kB gzipped (spec of the storefront's fra
 // Raised to 124.9 kB for issue 47: the one shared error handler on the query and mutation caches
 // (app/query-client.ts, which the entry holds: it must see every read and write) and the product
 // page's not-yet-priced Add to Cart: 124.79 kB.
-const PREHYDRATION_BUDGET_BYTES = 124.9 * 1000;
+// Raised to 141.1 kB for issue 48: the pages moved back to React Router's data router (its public
+// API: createBrowserRouter, lazy routes, loaders, useNavigation, ScrollRestoration) from the app's
+// own router on its UNSAFE_/unstable_ exports (~820 lines). Measured 124.79 kB -> 141.02 kB
+// (+16.23 kB, all of it in the framework chunk: 96.17 -> 113.64 kB; the app's entry lost 1.25 kB).
+// The document starts the app only after its first screen has painted (boot.ts), so these bytes
+// no longer share a phone's link with the largest image; the lead's Lighthouse gates judge TBT.
+const PREHYDRATION_BUDGET_BYTES = 141.1 * 1000;
 const PREHYDRATION_ROUTE = 'src/app/routes/product.tsx';
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 

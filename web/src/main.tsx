@@ -1,9 +1,9 @@
-import { StrictMode, startTransition, type ReactNode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { unstable_HistoryRouter as HistoryRouter } from 'react-router';
+import { createBrowserRouter, RouterProvider, type HydrationState } from 'react-router';
 import { App } from './app/app';
-import { createAppHistory } from './app/browser-history';
 import { loadFirstScreen } from './app/first-screen';
+import { createPageTable } from './app/page-table';
 import { createQueryClient } from './app/query-client';
 import { HydrationMark } from './app/hydration-mark';
 import { readDocumentAnswers, setDocumentAnswers } from './ssr/document-data';
@@ -18,13 +18,17 @@ import './features/catalogue/catalogue.css';
 import './features/dealers/dealers.css';
 
 const queryClient = createQueryClient();
-const history = createAppHistory();
+const routes = createPageTable(queryClient);
 
-function app(children: ReactNode) {
+/** The app in React Router's data router, from the first screen's hydration data if there is one. */
+function app(hydrationData?: HydrationState) {
+  const router = createBrowserRouter(routes, hydrationData ? { hydrationData } : {});
   return (
     <StrictMode>
       <HydrationMark>
-        <HistoryRouter history={history}>{children}</HistoryRouter>
+        <App queryClient={queryClient}>
+          <RouterProvider router={router} />
+        </App>
       </HydrationMark>
     </StrictMode>
   );
@@ -46,18 +50,19 @@ if (container.firstElementChild) {
   // scrolls stay answered between them.
   void (async () => {
     await yieldToMain();
-    const load = await loadFirstScreen(queryClient, new URL(window.location.href));
+    const hydrationData = await loadFirstScreen(routes, new URL(window.location.href));
     await yieldToMain();
-    // (a redirect was the server's to answer; the page routes follow it, as after any load)
-    const first = load.kind === 'page' ? load : null;
+    if (!hydrationData) {
+      // (a redirect or a failure was the server's to answer: the router loads the page itself)
+      createRoot(container).render(app());
+      return;
+    }
     // As a transition, hydration yields to the browser every few milliseconds instead of
     // holding the main thread for the whole page (Total Blocking Time).
     startTransition(() => {
-      hydrateRoot(container, app(<App queryClient={queryClient} first={first} />), {
-        onRecoverableError: reportRecoverableError,
-      });
+      hydrateRoot(container, app(hydrationData), { onRecoverableError: reportRecoverableError });
     });
   })();
 } else {
-  createRoot(container).render(app(<App queryClient={queryClient} first={null} />));
+  createRoot(container).render(app());
 }

@@ -1,19 +1,13 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import type { LoadedPage } from './page-loads';
-import { PageRoutes } from './page-routes';
-import { pageTable } from './page-table';
+import type { ReactNode } from 'react';
 
 interface AppProps {
   queryClient: QueryClient;
-  /** The first page, loaded before the first render (server render, hydration); else null. */
-  first: LoadedPage | null;
+  /** The router's provider of the caller's: `RouterProvider` (browser, tests), `StaticRouterProvider` (server). */
+  children: ReactNode;
 }
 
-/** The storefront inside a router of the caller's (browser, server, tests). */
-export function App({ queryClient, first }: AppProps) {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <PageRoutes routes={pageTable} queryClient={queryClient} first={first} />
-    </QueryClientProvider>
-  );
+/** The storefront: the query cache its loaders prime and its pages read, around the router. */
+export function App({ queryClient, children }: AppProps) {
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }

@@ -1,3 +1,4 @@
+import { QueryClient } from '@tanstack/react-query';
 import { act, screen, within } from '@testing-library/react';
 import { matchRoutes, type RouteObject } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,10 +8,12 @@ import { checkoutHandlers } from '../test/fixtures/checkout';
 import { renderRoute } from '../test/render';
 import { server } from '../test/server';
 import { resolveCopyId } from '../features/content/pages/copy';
-import { FrameSlot, LoadedPage, PageSlot } from './page-slots';
-import { pageTable } from './page-table';
+import { FrameError, PageError } from './page-errors';
+import { createPageTable, PAGES_ROUTE_ID } from './page-table';
 import { RootLayout } from './root-layout';
 import type { RouteHandle, RouteModule } from './route-module';
+
+const pageTable = createPageTable(new QueryClient());
 
 describe('page table', () => {
   beforeEach(() => {
@@ -124,16 +127,20 @@ describe('route manifest', () => {
   });
 });
 
-/** A route table of one page, `/`, whose module is `page`, inside the page slot. */
+/** A route table of one page, `/`, whose module is `page`, under the page's error element. */
 function onePage(page: RouteModule, other?: RouteModule): RouteObject[] {
-  const route = (path: string, module: RouteModule) => ({
+  const queryClient = new QueryClient();
+  const route = (path: string, module: RouteModule): RouteObject => ({
     path,
-    handle: { module: path, load: () => Promise.resolve(module) },
-    element: <LoadedPage module={path} />,
+    lazy: () =>
+      Promise.resolve({
+        Component: module.Component,
+        ...(module.loader ? { loader: module.loader(queryClient) } : {}),
+      }),
   });
   return [
     {
-      element: <PageSlot />,
+      errorElement: <PageError />,
       children: [route('/', page), ...(other ? [route('/other', other)] : [])],
     },
   ];
@@ -182,11 +189,8 @@ describe('error page', () => {
 
   it('shows inside the frame for a page, alone for the frame', () => {
     const [root] = pageTable;
-    expect(root?.element).toEqual(
-      <FrameSlot>
-        <RootLayout />
-      </FrameSlot>,
-    );
-    expect(root?.children?.map((child) => child.element)).toEqual([<PageSlot />]);
+    expect(root?.Component).toBe(RootLayout);
+    expect(root?.errorElement).toEqual(<FrameError />);
+    expect(root?.children?.map((child) => [child.id, child.errorElement])).toEqual([[PAGES_ROUTE_ID, <PageError />]]);
   });
 });

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { useAnalytics, useConsent } from '../features/analytics/use-analytics';
 import { cartDrawerStore, useCartDrawerOpen } from '../features/cart/queries';
 import { useContentPage } from '../features/content/hooks';
@@ -8,7 +8,6 @@ import { NotificationBanner } from '../components/notifications/notification-ban
 import { promotionStore } from '../features/promotions/store';
 import { useCartPromotion } from '../features/cart/use-cart-promotion';
 import { useAfterFirstScreen } from '../lib/idle';
-import { pageLoadingStore } from '../lib/page-loading';
 import { useRuntimeConfig } from '../lib/runtime-config';
 import { useStore } from '../lib/store';
 
@@ -18,14 +17,16 @@ const PromotionModal = lazy(() => import('../features/promotions/promotion-modal
 
 /**
  * The page frame: skip link, loading indicator, header, notification banner, main, footer and the
- * global modals. Page changes close the cart and move focus to the main region (the page routes
- * scroll: `scroll-restoration.tsx`).
+ * global modals. Page changes close the cart and move focus to the main region; the router's
+ * `<ScrollRestoration>` puts a new page at the top (or its `#hash`), back and forward where the
+ * page was left, and keeps the position of a navigation with `preventScrollReset` (a filter, a
+ * tab). The page on screen is busy while the next one loads (the router's navigation state).
  */
 export function RootLayout() {
   const app = useContentPage('app');
   const footer = useContentPage('footer');
   const brandName = useRuntimeConfig()?.brandName ?? '';
-  const pageLoading = useStore(pageLoadingStore);
+  const pageLoading = useNavigation().state !== 'idle';
   const mainRef = useMainFocusOnPageChange();
   useCloseCartOnPageChange();
   useAnalytics();
@@ -46,6 +47,7 @@ export function RootLayout() {
         <Outlet />
       </main>
       <SiteFooter page={footer} brandName={brandName} />
+      <ScrollRestoration />
       <Suspense fallback={null}>
         {later && consent === 'undecided' ? <ConsentModal brandName={brandName} /> : null}
         {later && promotion && consent !== 'undecided' ? <PromotionModal promotion={promotion} /> : null}

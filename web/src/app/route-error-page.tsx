@@ -6,7 +6,7 @@ import { PageStatusError } from './page-status-error';
 
 /**
  * The generic error page (spec: 'Unexpected Application Error!'), for a page whose load or render
- * failed (`page-routes.tsx`, `route-error-boundary.tsx`). A page whose code did not load (a
+ * failed (the router's error elements: `page-errors.tsx`). A page whose code did not load (a
  * deploy replaced it) is loaded again instead, once, by a full navigation to where the shopper
  * was going (see `chunk-reload.ts`).
  */

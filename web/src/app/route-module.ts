@@ -6,8 +6,8 @@ import type { LoaderFunction, ShouldRevalidateFunction } from 'react-router';
  * What a lazily loaded page module exports. Loaders are factories over the query client so
  * they can prime the cache with the same `queryOptions` the components read
  * (`queryClient.query({ ...options, staleTime: 'static' })`). They keep React Router's loader
- * signature (`{ params, request }`; `redirect()` or a thrown `Response`), and the app runs them
- * itself (`page-loads.ts`).
+ * signature (`{ params, request }`; `redirect()` or a thrown `Response`): the page table
+ * (`page-table.tsx`) makes them the routes' `loader`s when the router loads the module (`lazy`).
  */
 export interface RouteModule {
   Component: ComponentType;

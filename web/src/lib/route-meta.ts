@@ -2,7 +2,7 @@ import { createContext } from 'react';
 
 /**
  * What the app's route manifest (`src/app/routes.json`) says of the page on screen: the app
- * provides it around each page (`src/app/page-slots.tsx`), `PageMeta` reads it. The BFF's
+ * provides it around each page (`src/app/page-meta.tsx`), `PageMeta` reads it. The BFF's
  * server-rendered head comes from the same manifest.
  */
 export interface RouteMeta {

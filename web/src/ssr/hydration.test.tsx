@@ -1,13 +1,13 @@
 import { act, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
-import { unstable_HistoryRouter as HistoryRouter } from 'react-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { hydrateRoot } from 'react-dom/client';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../app/app';
 import { createQueryClient } from '../app/query-client';
 import { loadFirstScreen } from '../app/first-screen';
-import { createAppHistory } from '../app/browser-history';
+import { createPageTable } from '../app/page-table';
 import { appPage, footerPage, homePage, runtimeConfig } from '../test/fixtures';
 import { collection, productPage, riflesCollection } from '../test/fixtures/catalogue';
 import { setDocumentAnswers, type DocumentAnswers } from './document-data';
@@ -43,6 +43,28 @@ afterEach(() => {
   document.body.innerHTML = '';
   window.history.replaceState(null, '', '/');
 });
+
+/**
+ * Hydrates `container` as the browser does it (`main.tsx`): the first screen's modules and
+ * loaders, from the document's answers, then React Router's browser router with the hydration
+ * data they give.
+ */
+async function hydrateAsTheBrowser(container: HTMLElement, onRecoverableError: (error: unknown) => void) {
+  const queryClient = createQueryClient();
+  const routes = createPageTable(queryClient);
+  const hydrationData = await loadFirstScreen(routes, new URL(window.location.href));
+  if (!hydrationData) throw new Error('the first screen did not load from the answers');
+  const router = createBrowserRouter(routes, { hydrationData });
+  hydrateRoot(
+    container,
+    <StrictMode>
+      <App queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </App>
+    </StrictMode>,
+    { onRecoverableError },
+  );
+}
 
 /**
  * The server renderer's output, hydrated as the browser does it (`main.tsx`): the development
@@ -97,19 +119,8 @@ describe('server render, then hydration', () => {
       const errors = vi.spyOn(console, 'error');
       const recoverable = vi.fn();
       setDocumentAnswers(answers);
-      const queryClient = createQueryClient();
-      const first = await loadFirstScreen(queryClient, new URL(window.location.href));
-      if (first.kind !== 'page') throw new Error(`loaded ${first.kind}`);
       await act(async () => {
-        hydrateRoot(
-          container,
-          <StrictMode>
-            <HistoryRouter history={createAppHistory()}>
-              <App queryClient={queryClient} first={first} />
-            </HistoryRouter>
-          </StrictMode>,
-          { onRecoverableError: recoverable },
-        );
+        await hydrateAsTheBrowser(container, recoverable);
         await new Promise((resolve) => setTimeout(resolve, 50));
       });
 
@@ -139,20 +150,9 @@ describe('add to cart before its code is there', () => {
     expect(addButton()).toBeDisabled();
 
     setDocumentAnswers(answers);
-    const queryClient = createQueryClient();
-    const first = await loadFirstScreen(queryClient, new URL(window.location.href));
-    if (first.kind !== 'page') throw new Error(`loaded ${first.kind}`);
     const recoverable = vi.fn();
     await act(async () => {
-      hydrateRoot(
-        container,
-        <StrictMode>
-          <HistoryRouter history={createAppHistory()}>
-            <App queryClient={queryClient} first={first} />
-          </HistoryRouter>
-        </StrictMode>,
-        { onRecoverableError: recoverable },
-      );
+      await hydrateAsTheBrowser(container, recoverable);
       await Promise.resolve();
     });
     await waitFor(() => {
@@ -227,19 +227,8 @@ describe('a link with parameters', () => {
     const errors = vi.spyOn(console, 'error');
     const recoverable = vi.fn();
     setDocumentAnswers(answers);
-    const queryClient = createQueryClient();
-    const first = await loadFirstScreen(queryClient, new URL(window.location.href));
-    if (first.kind !== 'page') throw new Error(`loaded ${first.kind}`);
     await act(async () => {
-      hydrateRoot(
-        container,
-        <StrictMode>
-          <HistoryRouter history={createAppHistory()}>
-            <App queryClient={queryClient} first={first} />
-          </HistoryRouter>
-        </StrictMode>,
-        { onRecoverableError: recoverable },
-      );
+      await hydrateAsTheBrowser(container, recoverable);
       await new Promise((resolve) => setTimeout(resolve, 50));
     });
     expect(errors).not.toHaveBeenCalled();

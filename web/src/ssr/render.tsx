@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router';
+import { createStaticHandler, createStaticRouter, isRouteErrorResponse, StaticRouterProvider } from 'react-router';
 import { App } from '../app/app';
-import { loadFirstScreen } from '../app/first-screen';
+import { createPageTable } from '../app/page-table';
 import { createQueryClient } from '../app/query-client';
 import { runtimeConfigQuery, type RuntimeConfig } from '../lib/runtime-config';
 import { setDocumentAnswers, type DocumentAnswers } from './document-data';
@@ -34,40 +34,58 @@ export type RenderOutput =
 
 /**
  * The first screen of `input.url` as React renders it on the server, from the answers given:
- * the same routes, page loads and components as the browser, with a query client of its own (no
- * shopper's data can leak from one render into another). Anything personal (the session, the
- * cart) is not among the answers, so it renders as the browser's first render shows it before
- * its own requests return.
+ * the same routes, loaders and components as the browser, in React Router's static data router
+ * (`createStaticHandler` runs the matched routes' loaders, `StaticRouterProvider` renders), with a
+ * query client of its own (no shopper's data can leak from one render into another). Anything
+ * personal (the session, the cart) is not among the answers, so it renders as the browser's first
+ * render shows it before its own requests return.
+ *
+ * The router's own hydration script is left out (`hydrate={false}`): the document's CSP would
+ * block an inline script, and a shared document cannot carry a nonce. The browser rebuilds the
+ * same hydration data from the document's `#document-data` answers (`app/first-screen.ts`).
  */
 export async function renderPage(input: RenderInput): Promise<RenderOutput> {
   setDocumentAnswers(input.answers, true);
   const queryClient = createQueryClient({ errorToasts: false });
   if (input.config) queryClient.setQueryData(runtimeConfigQuery.queryKey, input.config);
-  const url = new URL(input.url);
-  const load = await loadFirstScreen(queryClient, url);
-  if (load.kind === 'redirect') return { kind: 'redirect', status: load.status, location: load.location };
-  if (load.error !== undefined) {
-    const error = load.error;
-    throw error instanceof Error ? error : new Error(`page load failed: ${JSON.stringify(error)}`);
+  try {
+    const url = new URL(input.url);
+    const handler = createStaticHandler(createPageTable(queryClient));
+    const context = await handler.query(new Request(url));
+    if (context instanceof Response) {
+      return { kind: 'redirect', status: context.status, location: context.headers.get('Location') ?? '/' };
+    }
+    const failure: unknown = context.errors ? Object.values(context.errors)[0] : undefined;
+    if (failure !== undefined) {
+      throw failure instanceof Error ? failure : new Error(`page load failed: ${describeFailure(failure)}`);
+    }
+    const router = createStaticRouter(handler.dataRoutes, context);
+    const tree = (
+      <StrictMode>
+        <App queryClient={queryClient}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </App>
+      </StrictMode>
+    );
+    // `renderToString` cannot wait: a `lazy` component whose module has not resolved yet renders
+    // its boundary as "client-rendered" (`<!--$!-->`). In the server bundle its module resolves
+    // within a turn (the engine's timers are virtual: the wait costs nothing), under Node's module
+    // loader within milliseconds; render again once it has, so every render of a page is the same.
+    let html = renderToString(tree);
+    for (let attempt = 0; attempt < LAZY_ATTEMPTS && html.includes(CLIENT_RENDERED); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, LAZY_WAIT_MS));
+      html = renderToString(tree);
+    }
+    const chunks = chunksOf(context.matches).map((file) => `/${file}`);
+    return { kind: 'html', status: context.statusCode, html, chunks };
+  } finally {
+    queryClient.clear();
+    setDocumentAnswers({});
   }
-  const tree = (
-    <StrictMode>
-      <StaticRouter location={`${url.pathname}${url.search}${url.hash}`}>
-        <App queryClient={queryClient} first={load} />
-      </StaticRouter>
-    </StrictMode>
-  );
-  // `renderToString` cannot wait: a `lazy` component whose module has not resolved yet renders
-  // its boundary as "client-rendered" (`<!--$!-->`). In the server bundle its module resolves
-  // within a turn (the engine's timers are virtual: the wait costs nothing), under Node's module
-  // loader within milliseconds; render again once it has, so every render of a page is the same.
-  let html = renderToString(tree);
-  for (let attempt = 0; attempt < LAZY_ATTEMPTS && html.includes(CLIENT_RENDERED); attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, LAZY_WAIT_MS));
-    html = renderToString(tree);
-  }
-  queryClient.clear();
-  setDocumentAnswers({});
-  const chunks = chunksOf(load.matches).map((file) => `/${file}`);
-  return { kind: 'html', status: load.status, html, chunks };
+}
+
+/** A loader's failure that is not an `Error`: an error response (status, text) or a value. */
+function describeFailure(failure: unknown): string {
+  if (isRouteErrorResponse(failure)) return `${String(failure.status)} ${failure.statusText}`.trim();
+  return JSON.stringify(failure);
 }

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RouteObject } from 'react-router';
 import type { RouteHandle } from '../app/route-module';
-import { pageTable } from '../app/page-table';
+import { QueryClient } from '@tanstack/react-query';
+import { createPageTable } from '../app/page-table';
 import { routeChunks } from '../../scripts/lib/prehydration.js';
 import { chunksOf } from './route-chunks';
 
@@ -15,7 +16,7 @@ function lazyRoutes(routes: RouteObject[]): RouteObject[] {
 
 describe('route preloads', () => {
   it('names, for every lazily loaded route, the source path of its module (the manifest key)', async () => {
-    const routes = lazyRoutes(pageTable);
+    const routes = lazyRoutes(createPageTable(new QueryClient()));
     expect(routes.length).toBeGreaterThan(40);
     for (const route of routes) {
       const handle = route.handle as RouteHandle;

@@ -1,5 +1,5 @@
+import { useNavigation } from 'react-router';
 import { requestsInFlight } from '../../lib/api';
-import { pageLoadingStore } from '../../lib/page-loading';
 import { createStore, useStore } from '../../lib/store';
 
 /** A flag code can raise to show the global loading indicator (e.g. while a payment script works). */
@@ -10,11 +10,12 @@ export function setGlobalLoading(loading: boolean): void {
 }
 
 /**
- * Whether the global loading indicator shows: while the next page loads, while any API
+ * Whether the global loading indicator shows: while the next page loads (the router's
+ * navigation state), while any API
  * request is in flight (counted), or while the store flag is set (spec).
  */
 export function useGlobalLoading(): boolean {
-  const pageLoading = useStore(pageLoadingStore);
+  const pageLoading = useNavigation().state !== 'idle';
   const inFlight = useStore(requestsInFlight);
   const flag = useStore(loadingFlagStore);
   return pageLoading || inFlight > 0 || flag;

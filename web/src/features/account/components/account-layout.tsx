@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, Navigate, Outlet, redirect, useLocation, type LoaderFunction } from 'react-router';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
+import { useEffect, useState } from 'react';
+import { Link, type LoaderFunction, Navigate, Outlet, redirect, useLocation, useNavigate } from 'react-router';
 
 import { notificationStore } from '../../../components/notifications/store';
 import { anonymousSession, sessionQuery, useSession } from '../../session';
@@ -64,6 +63,19 @@ export function accountLoader(queryClient: QueryClient): LoaderFunction {
 }
 
 /**
+ * To sign-in, with the notification that explains why (an expired session), as one navigation
+ * state object: `<Navigate>` navigates again whenever its props change, and the data router
+ * renders the page again while it loads the next one.
+ */
+function ToSignIn({ to }: { to: string }) {
+  const [state] = useState(() => {
+    const notification = notificationStore.get();
+    return notification ? { notification } : null;
+  });
+  return <Navigate to={to} replace state={state} />;
+}
+
+/**
  * The account area's frame: side menu (My Account, My Orders, Address Book, Discount Programs,
  * Logout; the current section marked), a Back link on child pages, the page. When the session
  * ends while a page is open (it expired), the visitor goes to sign-in, with the notification that
@@ -76,10 +88,7 @@ export function AccountLayout() {
   const back = backPath(path);
   const logout = useLogout();
 
-  if (!signedIn && !logout.leaving) {
-    const notification = notificationStore.get();
-    return <Navigate to={paths.login(`${pathname}${search}`)} replace state={notification ? { notification } : null} />;
-  }
+  if (!signedIn && !logout.leaving) return <ToSignIn to={paths.login(`${pathname}${search}`)} />;
 
   return (
     <div className="account">
@@ -121,18 +130,25 @@ export function AccountLayout() {
 }
 
 /**
- * Logout from the menu: home first (so the account area does not send the visitor, signed out by
- * then, to sign-in), then the session ends (the auth hook forgets the user's data either way).
+ * Logout from the menu: home first, then the session ends (the auth hook forgets the user's data
+ * either way), once the account area is gone from the screen: while it shows, a signed-out
+ * session would send the visitor to sign-in. (The router's `navigate` resolves when the
+ * navigation completes, a moment before React has put home on screen: so the account area's
+ * unmount ends the session, not that promise.)
  */
 function useLogout() {
-  const navigate = useNavigateWhenShown();
-  const signOut = useSignOut();
+  const navigate = useNavigate();
+  const { mutate: signOut } = useSignOut();
   const [leaving, setLeaving] = useState(false);
+  useEffect(() => {
+    if (!leaving) return;
+    return () => {
+      signOut();
+    };
+  }, [leaving, signOut]);
   const run = () => {
     setLeaving(true);
-    void navigate('/').then(() => {
-      signOut.mutate();
-    });
+    void navigate('/');
   };
   return { run, leaving };
 }

@@ -1,8 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { useLocation, useParams } from 'react-router';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
+import { useLocation, useNavigate, useParams } from 'react-router';
 
 import type { Address, Profile, StoredAddress } from '../../../api/types';
 import { CheckboxField, TextField } from '../../../components/ui/field';
@@ -130,7 +129,7 @@ export function toAddress(values: AddressValues, address: StoredAddress | null):
 
 function AddressForm({ profile, address }: { profile: Profile; address: StoredAddress | null }) {
   const origin = useOrigin();
-  const navigate = useNavigateWhenShown();
+  const navigate = useNavigate();
   const save = useSaveAddress();
   const {
     register,

@@ -1,6 +1,6 @@
+import { useNavigate } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
 import type { Profile } from '../../../api/types';
 import { TextField } from '../../../components/ui/field';
 import { PhoneField } from '../../../components/ui/phone-field';
@@ -19,7 +19,7 @@ export function EditInformationPage() {
 }
 
 function EditInformationForm({ profile }: { profile: Profile }) {
-  const navigate = useNavigateWhenShown();
+  const navigate = useNavigate();
   const origin = useOrigin('/profile');
   const update = useUpdateProfile();
   const {

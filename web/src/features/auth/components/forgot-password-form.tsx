@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { Link } from 'react-router';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
+import { Link, useNavigate } from 'react-router';
 import { TextField } from '../../../components/ui/field';
 import { Captcha } from '../../../components/captcha/captcha';
 import { useCaptchaForm } from '../../../components/captcha/use-captcha-form';
@@ -12,7 +11,7 @@ export const FORGOT_PASSWORD_FAILED = 'Something went wrong, please try again la
 
 /** Request a password reset. Success: the server's message on the login page; failure: a generic error (spec). */
 export function ForgotPasswordForm() {
-  const navigate = useNavigateWhenShown();
+  const navigate = useNavigate();
   const request = useMutation({ mutationFn: forgotPassword, meta: { errorToast: false } });
   const {
     form: {

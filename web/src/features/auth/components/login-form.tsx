@@ -1,5 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
 import { safeReturnPath } from '../../../lib/paths';
@@ -12,7 +11,7 @@ import { loginSchema } from '../schemas';
 /** Sign in: e-mail, password, captcha. Success goes home (or back to the page that asked for sign-in); failure clears and resets the captcha (spec: no message). */
 export function LoginForm() {
   const brandName = useRuntimeConfig()?.brandName;
-  const navigate = useNavigateWhenShown();
+  const navigate = useNavigate();
   // the page a signed-out visitor asked for (the account guard sends it), else home
   const returnTo = safeReturnPath(useSearchParams()[0].get('redirectTo')) ?? '/';
   const signIn = useSignIn();

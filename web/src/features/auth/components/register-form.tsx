@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
+import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod/mini';
 import { CheckboxField, TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
@@ -22,7 +21,7 @@ const empty: Values = {
 
 /** Registration. Success signs in and goes home; failure clears and resets the captcha (spec). */
 export function RegisterForm() {
-  const navigate = useNavigateWhenShown();
+  const navigate = useNavigate();
   const signUp = useRegister();
   const {
     form: {

@@ -1,5 +1,5 @@
+import { useNavigate } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
 import { PasswordField } from '../../../components/ui/password-field';
 import { Captcha } from '../../../components/captcha/captcha';
 import { useCaptchaForm } from '../../../components/captcha/use-captcha-form';
@@ -12,7 +12,7 @@ export const PASSWORD_RESET_FAILED = 'Something went wrong, please try again';
 
 /** Set a new password with the token from the e-mailed link (query parameter `token`). */
 export function ResetPasswordForm({ token }: { token: string }) {
-  const navigate = useNavigateWhenShown();
+  const navigate = useNavigate();
   const reset = useMutation({ mutationFn: resetPassword, meta: { errorToast: false } });
   const {
     form: {

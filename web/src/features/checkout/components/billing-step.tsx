@@ -1,8 +1,8 @@
+import { useNavigate } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
 import type { Cart, CartItem, Profile, StoredAddress } from '../../../api/types';
 import { CheckboxField, TextField } from '../../../components/ui/field';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
@@ -104,7 +104,7 @@ interface BillingFormsProps extends BillingStepProps {
 }
 
 function BillingForms({ cart, onLeave, initial, lockedEmail }: BillingFormsProps) {
-  const navigate = useNavigateWhenShown();
+  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const needsDealer = hasFflItems(cart.items);
   const billing = useForm<BillingForm>({ resolver: zodResolver(billingSchema), defaultValues: initial.billing });

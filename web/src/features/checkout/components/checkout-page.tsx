@@ -14,6 +14,11 @@ import '../checkout.css';
 
 export type CheckoutStep = 'billing' | 'payment';
 
+/**
+ * The empty-cart redirect's navigation state, one object: `<Navigate>` navigates again whenever
+ * its props change, and the data router renders the page again while it loads the next one.
+ */
+const EMPTY_CART_STATE = { notification: { message: EMPTY_CART_REDIRECT, type: 'warning' } } as const;
 export function stepOf(value: string | null): CheckoutStep {
   return value === 'payment' ? 'payment' : 'billing';
 }
@@ -50,7 +55,7 @@ export function CheckoutPage() {
   }
   if (cart.data.items.length === 0) {
     if (leaving) return null;
-    return <Navigate to="/" replace state={{ notification: { message: EMPTY_CART_REDIRECT, type: 'warning' } }} />;
+    return <Navigate to="/" replace state={EMPTY_CART_STATE} />;
   }
 
   const review = step === 'payment' ? completedForms(hasFflItems(cart.data.items)) : null;

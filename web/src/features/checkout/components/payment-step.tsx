@@ -2,8 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link } from 'react-router';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
+import { Link, useNavigate } from 'react-router';
 import type { Cart, CheckoutForm, OrderPlaced } from '../../../api/types';
 import { allFflItems } from '../restrictions';
 import { notify } from '../../../components/notifications/store';
@@ -35,7 +34,7 @@ const MONTH_OPTIONS = EXPIRY_MONTHS.map((month) => [month, month] as const);
 /** The payment step: the card form and Place Order (spec sections 2, 4 and 5). */
 export function PaymentStep({ cart, billing, dealer, onLeave }: PaymentStepProps) {
   const payment = useRuntimeConfig()?.payment;
-  const navigate = useNavigateWhenShown();
+  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [placer] = useState(() => createOrderPlacer<CheckoutForm, OrderPlaced>({ send: placeOrder }));
   const [placing, setPlacing] = useState(false);

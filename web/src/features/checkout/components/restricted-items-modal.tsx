@@ -1,6 +1,6 @@
+import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigateWhenShown } from '../../../lib/page-navigation';
 import type { CartItem } from '../../../api/types';
 import { notify, notifyError } from '../../../components/notifications/store';
 import { Dialog } from '../../../components/ui/dialog';
@@ -22,7 +22,7 @@ interface RestrictedItemsModalProps {
 export function RestrictedItemsModal({ items, onClose, onRemoved, onLeave }: RestrictedItemsModalProps) {
   const supportEmail = useRuntimeConfig()?.supportEmail;
   const queryClient = useQueryClient();
-  const navigate = useNavigateWhenShown();
+  const navigate = useNavigate();
   const [removing, setRemoving] = useState(false);
 
   const removeAll = async () => {
