@@ -36,6 +36,13 @@ export interface HostNeed {
   url: string;
 }
 
+/**
+ * `location`'s origin while the bundle loads, before any render has set the page's: what module
+ * code captures then (the API client's `baseUrl`) names the page's own origin, as the page's
+ * data is keyed by path and query alone (`document-data.ts`).
+ */
+const LOADING_ORIGIN = 'http://localhost';
+
 /** The reads of the current render that had no answer, in the order asked, each once. */
 let needs: HostNeed[] = [];
 
@@ -50,8 +57,9 @@ function hostFetch(input: string | HostRequest, init?: HostRequestInit): Promise
   // a request the browser's fetch would refuse (a URL that does not parse) is refused here too
   const request = input instanceof HostRequest ? input : new HostRequest(input, init);
   const url = new HostURL(request.url);
-  const page = (g.location as HostURL | undefined)?.origin;
-  const wanted = url.origin === page ? `${url.pathname}${url.search}` : url.href;
+  const page = (g.location as URL | undefined)?.origin;
+  const own = url.origin === page || url.origin === LOADING_ORIGIN;
+  const wanted = own ? `${url.pathname}${url.search}` : url.href;
   if (!needs.some((need) => need.method === request.method && need.url === wanted)) {
     needs.push({ method: request.method, url: wanted });
   }
@@ -85,7 +93,7 @@ export function installHost(): SsrHost {
   // the engine prints nothing: a render's console output goes nowhere
   const silent = () => undefined;
   define('console', { log: silent, info: silent, warn: silent, error: silent, debug: silent });
-  let location = new HostURL('http://localhost/');
+  let location = new HostURL(`${LOADING_ORIGIN}/`);
   if (typeof g.location === 'undefined') {
     Object.defineProperty(g, 'location', { get: () => location, configurable: true });
   }
