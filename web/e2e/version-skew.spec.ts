@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import { distDir } from './server-env';
 import { freePorts, startBff, stopBff, type BffProcess } from './support/bff-process';
 import { expect, test } from './support/frame';
-import { gotoHydrated } from './support/hydration';
+import { gotoHydrated, waitForHydration } from './support/hydration';
 import { renamedBuild } from './support/renamed-build';
 
 const ADMIN_TOKEN = 'version-skew-e2e-admin-token-0123456789';
@@ -136,5 +136,8 @@ test.describe('version skew', () => {
     await page.getByRole('link', { name: 'Sign in' }).first().click();
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome Back' })).toBeVisible();
     expect(new URL(page.url()).pathname).toBe('/login');
+    // build B's document shows its heading before its app has loaded; the page works once B's
+    // app has taken it over (and the test ends, stopping B, only then)
+    await waitForHydration(page);
   });
 });
