@@ -161,6 +161,11 @@ impl Rendered {
         }
     }
 
+    /// The uncompressed body.
+    pub fn body(&self) -> &Bytes {
+        &self.body
+    }
+
     /// The uncompressed body and the length of its brotli variant, if it has one.
     pub(super) fn body_and_brotli_len(&self) -> (&Bytes, Option<usize>) {
         (&self.body, self.brotli.as_ref().map(Bytes::len))

@@ -9,8 +9,11 @@ use crate::commerce::catalogue::query::search_query;
 use crate::ssr::{Variant, document_key};
 
 use super::canonical::{Spelling, spelling};
-use super::page::FRAME_PAGES;
 use super::routes::{HeadSource, match_path};
+
+/// The content pages the app's frame reads on every page (its root loader): explained as parts
+/// of every document.
+const FRAME_PAGES: [&str; 2] = ["app", "footer"];
 
 /// Why a URL maps to no key: said to the operator as the `url` field's problem.
 pub type Unmapped = &'static str;

@@ -1,7 +1,7 @@
 //! The document for any non-API path: the app shell with the page's head, and the status a
 //! crawler must see.
 
-use std::net::IpAddr;
+use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
@@ -14,13 +14,11 @@ use super::json_ld::{self, ProductFacts};
 use super::routes::{AppRoute, HeadSource, Render, match_path, not_found_page};
 use super::variants::checked;
 use super::{Seo, SeoSettings, absolute, title_url};
-use crate::cache::{self, CachedAnswer, Epochs, Lookup};
-use crate::commerce::catalogue::query::search_query;
-use crate::commerce::catalogue::{Answer, SearchQuery};
+use crate::cache::key::cache_key;
+use crate::cache::{self, Lookup, RouteKind};
+use crate::edge::web_assets::WebAssets;
 use crate::http::error::ApiError;
-use crate::http::request_id::RequestId;
-use crate::ssr::{ApiReads, DocumentParts, Variant};
-use bytes::Bytes;
+use crate::ssr::{ApiAnswer, ApiReads, DocumentPage, Frame, Framing, Variant};
 
 /// The generic manufacturer description of the default title and description, as the app's
 /// `PageMeta` has it (`GENERIC_DESCRIPTION`).
@@ -29,18 +27,14 @@ const GENERIC_DESCRIPTION: &str = "Firearms, parts and accessories from the manu
 const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
 const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
 
-/// The content pages every server-rendered document is framed with: parts of each document.
-pub(super) const FRAME_PAGES: [&str; 2] = ["app", "footer"];
-
 /// `GET` any path the other routes do not answer.
 pub async fn document(
     State(seo): State<Seo>,
     uri: Uri,
-    request_id: RequestId,
     headers: HeaderMap,
     request: Request,
 ) -> Response {
-    // who searches, should this be a search results' page (its search is limited as the API's)
+    // who asks: renders are counted per client, and the render reads the API as this client
     let client = seo.search_limit.client_of(&request);
     // what answers the render's reads of the API (the app's router holds it)
     let reads = request.extensions().get::<ApiReads>().cloned();
@@ -73,26 +67,8 @@ pub async fn document(
         Some(trimmed) if !trimmed.is_empty() => trimmed,
         _ => path,
     };
-    let param = matched.param.unwrap_or_default();
-    // the variant the link asks for (`sku`, `activeFilter`), checked against the page's data
-    let requested = Variant::requested(path, uri.query());
-    // read before any part is looked up: a store or purge after this makes the document stale
-    let epochs = seo.catalogue.content.cache.epochs();
-    // and L2's purge epoch, for the pages whose documents may go there: a purge after this
-    // keeps the document out of L2
-    let shareable = route.render == Render::Shared;
-    let shared_epoch = if shareable && seo.renderer.is_running() {
-        seo.catalogue.content.cache.shared_epoch().await
-    } else {
-        None
-    };
-    let asked = Asked {
-        route,
-        client,
-        reads,
-    };
-    match route.source {
-        HeadSource::Redirect(target) => match HeaderValue::from_str(target) {
+    if let HeadSource::Redirect(target) = route.source {
+        return match HeaderValue::from_str(target) {
             Ok(location) => (
                 StatusCode::MOVED_PERMANENTLY,
                 [(header::LOCATION, location)],
@@ -100,279 +76,168 @@ pub async fn document(
                 .into_response(),
             // a unit test of `routes` holds every target to a valid header value
             Err(_) => not_found(&seo, path),
-        },
-        HeadSource::Page(name) => {
-            let lookup = seo
-                .catalogue
-                .content
-                .page_lookup(name, request_id.clone())
-                .await;
-            match lookup {
-                Ok(lookup) if lookup.entry.status == StatusCode::OK => {
-                    let page: Value =
-                        serde_json::from_slice(&lookup.entry.body).unwrap_or(Value::Null);
-                    let mut head = page_head(&seo.settings, route, path, &page);
-                    head.preload_image = home_hero(name, &page);
-                    let answer = (format!("/api/pages/{name}"), 200, lookup.entry.body.clone());
-                    let first = Rendering {
-                        parts: vec![lookup],
-                        answers: vec![answer],
-                        ..Rendering::at(path, epochs, shared_epoch)
-                    };
-                    rendered(&seo, asked, first, &head, request_id, &headers).await
-                }
-                _ => uncached(
-                    &seo,
-                    StatusCode::OK,
-                    &fixed_head(&seo.settings, route, path),
-                ),
-            }
-        }
-        HeadSource::Product => {
-            let answer = seo.catalogue.product(&param, request_id.clone()).await;
-            let at = Rendering {
-                variant: requested,
-                ..Rendering::at(path, epochs, shared_epoch)
-            };
-            priced(
-                &seo, asked, at, "product", &param, answer, request_id, &headers,
-            )
-            .await
-        }
-        HeadSource::Collection => {
-            let answer = seo.catalogue.collection(&param, request_id.clone()).await;
-            let at = Rendering {
-                variant: requested,
-                ..Rendering::at(path, epochs, shared_epoch)
-            };
-            priced(
-                &seo,
-                asked,
-                at,
-                "collection",
-                &param,
-                answer,
-                request_id,
-                &headers,
-            )
-            .await
-        }
-        HeadSource::Search => {
-            // the title the app's search page shows, the canonical URL its links use
-            let settings = &seo.settings;
-            let mut head = Head {
-                title: join_title(&format!("Results for \"{param}\""), &settings.brand),
-                canonical: title_url(&settings.origin, "search", &cache::normalise(&param)),
-                ..fixed_head(settings, route, path)
-            };
-            let at = Rendering::at(path, epochs, shared_epoch);
-            match search_results(&seo, &param, client, request_id.clone()).await {
-                Some((parts, body)) => {
-                    let page: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                    head.preload_image = first_result_image(&page);
-                    // the app asks for the query it shows, trimmed (`searchQuery`)
-                    let api = format!("/api/search?q={}", param.trim());
-                    let first = Rendering {
-                        parts,
-                        answers: vec![(api, 200, body)],
-                        ..at
-                    };
-                    rendered(&seo, asked, first, &head, request_id, &headers).await
-                }
-                None => uncached(&seo, StatusCode::OK, &head),
-            }
-        }
-        HeadSource::Fixed => uncached(
-            &seo,
-            StatusCode::OK,
-            &fixed_head(&seo.settings, route, path),
-        ),
+        };
     }
-}
-
-/// A product or a collection: the head from the composed answer, cached as it is; an unknown
-/// title is a 404 cached as its remembered 404; an upstream failure the shell with the route's
-/// defaults (the app shows what it can).
-#[allow(clippy::too_many_arguments)]
-async fn priced(
-    seo: &Seo,
-    asked: Asked,
-    at: Rendering<'_>,
-    prefix: &str,
-    param: &str,
-    answer: Result<Answer, ApiError>,
-    request_id: RequestId,
-    headers: &HeaderMap,
-) -> Response {
-    let settings = &seo.settings;
-    let route = asked.route;
-    let path = at.path;
-    match answer {
-        Ok(Answer::Composed { parts, body, .. }) => {
-            let page: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-            // a variant's canonical URL is its page's
-            let canonical = title_url(&settings.origin, prefix, &cache::normalise(param));
-            let variant = checked(&page, at.variant.clone());
-            let shown_sku = variant.as_ref().map(|sku| sku.value.as_str());
-            let mut head = if prefix == "product" {
-                product_head(settings, &page, canonical, shown_sku)
-            } else {
-                Head {
-                    canonical,
-                    ..page_head(settings, route, path, &page)
-                }
-            };
-            head.preload_image = if prefix == "product" {
-                product_image(&page, shown_sku)
-            } else {
-                first_card_image(&page)
-            };
-            let api = if prefix == "product" {
-                "products"
-            } else {
-                "collections"
-            };
-            // a variant stays in this replica's cache (as search results do): only the page's
-            // canonical document goes to L2
-            let shared_epoch = if variant.is_some() {
-                None
-            } else {
-                at.shared_epoch
-            };
-            let first = Rendering {
-                parts,
-                answers: vec![(format!("/api/{api}/{param}"), 200, body)],
-                variant,
-                shared_epoch,
-                ..at
-            };
-            rendered(seo, asked, first, &head, request_id, headers).await
-        }
-        Ok(Answer::Cached(lookup)) if lookup.entry.status == StatusCode::NOT_FOUND => {
-            let head = not_found_head(settings, path);
-            cached(seo, &[&lookup], StatusCode::NOT_FOUND, &head, headers)
-        }
-        Ok(_) | Err(_) => uncached(seo, StatusCode::OK, &fixed_head(settings, route, path)),
-    }
-}
-
-/// The priced results of the search `param` names and the cache entries they are made from, as
-/// `GET /api/search` answers them, under the same rules: a query the API refuses (too short or
-/// too long), a client over the search limit, or a search that cannot run gives `None` (the
-/// shell: the app then asks the API, which says why).
-async fn search_results(
-    seo: &Seo,
-    param: &str,
-    client: IpAddr,
-    request_id: RequestId,
-) -> Option<(Vec<Lookup>, Bytes)> {
-    let query = search_query(Some(param)).ok()?;
-    if !seo.search_limit.admits(client).await {
-        return None;
-    }
-    match seo.catalogue.search(&SearchQuery(query), request_id).await {
-        Ok(Answer::Composed { parts, body, .. }) => Some((parts, body)),
-        Ok(Answer::Cached(_)) | Err(_) => None,
-    }
-}
-
-/// Which route was asked for, by whom (renders are counted per client, and read the API as
-/// that client), and what answers the render's reads.
-#[derive(Clone)]
-struct Asked {
-    route: &'static AppRoute,
-    client: IpAddr,
-    reads: Option<ApiReads>,
-}
-
-/// A document to render: the page's canonical path and the variant asked for, the cache's
-/// counters read before any lookup, the page's own parts and its API answers (the frame's are
-/// added by [`rendered`]).
-struct Rendering<'a> {
-    path: &'a str,
-    /// Before the page's data is read, the variant the request asks for; after, the one the
-    /// page has (`None`: the canonical document).
-    variant: Option<Variant>,
-    epochs: Epochs,
-    /// L2's purge epoch, read before any lookup (`None`: the document stays out of L2).
-    shared_epoch: Option<String>,
-    parts: Vec<Lookup>,
-    answers: Vec<(String, u16, Bytes)>,
-}
-
-impl<'a> Rendering<'a> {
-    fn at(path: &'a str, epochs: Epochs, shared_epoch: Option<String>) -> Self {
-        Self {
-            path,
-            variant: None,
-            epochs,
-            shared_epoch,
-            parts: Vec::new(),
-            answers: Vec::new(),
-        }
-    }
-}
-
-/// The document with the page's first screen rendered by React: the frame's content pages
-/// (`app`, `footer`) join the page's parts and answers. Without them, without a web build id,
-/// or for a route the manifest does not render on the server, the shell with the head as
-/// before.
-async fn rendered(
-    seo: &Seo,
-    asked: Asked,
-    mut page: Rendering<'_>,
-    head: &Head,
-    request_id: RequestId,
-    headers: &HeaderMap,
-) -> Response {
-    let head_html = head.render();
-    let Some(shell) = seo.web.document(&head_html) else {
-        return crate::edge::web_assets::WebAssets::not_built();
-    };
-    let route = asked.route;
     let build = seo
         .web
         .build_id()
         .filter(|_| route.render.on_server() && seo.renderer.is_running());
-    let Some(build) = build else {
-        let parts: Vec<&Lookup> = page.parts.iter().collect();
-        return cached(seo, &parts, StatusCode::OK, head, headers);
+    let (Some(build), Some(reads)) = (build, reads) else {
+        // the pages the app alone renders, and any page while nothing renders on the server:
+        // the route's own head
+        return uncached(
+            &seo,
+            StatusCode::OK,
+            &fixed_head(&seo.settings, route, path),
+        );
     };
-    for name in FRAME_PAGES {
-        match seo
-            .catalogue
-            .content
-            .page_lookup(name, request_id.clone())
-            .await
-        {
-            Ok(lookup) if lookup.entry.status == StatusCode::OK => {
-                page.answers
-                    .push((format!("/api/pages/{name}"), 200, lookup.entry.body.clone()));
-                page.parts.push(lookup);
-            }
-            _ => {
-                let parts: Vec<&Lookup> = page.parts.iter().collect();
-                return cached(seo, &parts, StatusCode::OK, head, headers);
-            }
-        }
-    }
-    let url = format!("{}{}", seo.settings.origin, page.path);
-    let document = DocumentParts {
-        path: page.path.to_owned(),
-        variant: page.variant,
+    let framing = PageHead {
+        settings: seo.settings.clone(),
+        web: seo.web.clone(),
+        route,
+        path: path.to_owned(),
+        param: matched.param.unwrap_or_default(),
+    };
+    let page = DocumentPage {
+        path: path.to_owned(),
+        // the variant the link asks for (`sku`, `activeFilter`), checked against the page's data
+        requested: Variant::requested(path, uri.query()),
         route: route.pattern,
-        client: asked.client,
-        url,
-        shell,
-        parts: page.parts,
-        epochs: page.epochs,
-        shared_epoch: page.shared_epoch,
-        answers: page.answers,
-        reads: asked.reads,
+        client,
+        url: format!("{}{path}", seo.settings.origin),
+        shareable: route.render == Render::Shared,
+        reads,
+        framing: Arc::new(framing),
     };
     seo.renderer
-        .document(&seo.catalogue.content.cache, build, document, headers)
+        .document(&seo.catalogue.content.cache, build, page, &headers)
         .await
+        .unwrap_or_else(crate::edge::web_assets::WebAssets::not_built)
+}
+
+/// A rendered page's head, from the answers its render read: the page's own answer is the
+/// one made from the entry the route's head names (the content page `name`, the product or
+/// collection of the path's title, the search results). A page whose answer is missing or
+/// failed gets the route's own head.
+struct PageHead {
+    settings: Arc<SeoSettings>,
+    web: Arc<WebAssets>,
+    route: &'static AppRoute,
+    /// The page's canonical path.
+    path: String,
+    /// The path's parameter (a title, a search query), decoded.
+    param: String,
+}
+
+impl Framing for PageHead {
+    fn frame(&self, answers: &[ApiAnswer], requested: Option<&Variant>) -> Option<Frame> {
+        let (settings, route, path, param) =
+            (&*self.settings, self.route, &*self.path, &*self.param);
+        let mut frame = Framed {
+            status: StatusCode::OK,
+            head: fixed_head(settings, route, path),
+            variant: None,
+            first_screen: true,
+        };
+        match route.source {
+            HeadSource::Page(name) => {
+                match answer_of(answers, &cache_key(RouteKind::Pages, name)) {
+                    Some((StatusCode::OK, page)) => {
+                        frame.head = page_head(settings, route, path, &page);
+                        frame.head.preload_image = home_hero(name, &page);
+                    }
+                    // the CMS does not have the page: the app says so in the browser
+                    Some(_) => frame.first_screen = false,
+                    None => {}
+                }
+            }
+            HeadSource::Product | HeadSource::Collection => {
+                let product = route.source == HeadSource::Product;
+                let (kind, prefix) = if product {
+                    (RouteKind::Product, "product")
+                } else {
+                    (RouteKind::Collection, "collection")
+                };
+                match answer_of(answers, &cache_key(kind, &cache::normalise(param))) {
+                    Some((StatusCode::OK, page)) => {
+                        // a variant's canonical URL is its page's
+                        let canonical =
+                            title_url(&settings.origin, prefix, &cache::normalise(param));
+                        frame.variant = checked(&page, requested.cloned());
+                        let shown = frame.variant.as_ref().map(|sku| sku.value.as_str());
+                        frame.head = if product {
+                            product_head(settings, &page, canonical, shown)
+                        } else {
+                            Head {
+                                canonical,
+                                ..page_head(settings, route, path, &page)
+                            }
+                        };
+                        frame.head.preload_image = if product {
+                            product_image(&page, shown)
+                        } else {
+                            first_card_image(&page)
+                        };
+                    }
+                    Some((StatusCode::NOT_FOUND, _)) => {
+                        frame.status = StatusCode::NOT_FOUND;
+                        frame.head = not_found_head(settings, path);
+                        frame.first_screen = false;
+                    }
+                    _ => {}
+                }
+            }
+            HeadSource::Search => {
+                // the title the app's search page shows, the canonical URL its links use
+                frame.head.title = join_title(&format!("Results for \"{param}\""), &settings.brand);
+                frame.head.canonical =
+                    title_url(&settings.origin, "search", &cache::normalise(param));
+                if let Some((StatusCode::OK, results)) = answers
+                    .iter()
+                    .find(|answer| made_of(answer, |part| part.entry.route == RouteKind::Search))
+                    .and_then(parsed)
+                {
+                    frame.head.preload_image = first_result_image(&results);
+                }
+            }
+            HeadSource::Fixed | HeadSource::Redirect(_) => {}
+        }
+        Some(Frame {
+            status: frame.status,
+            shell: self.web.document(&frame.head.render())?,
+            variant: frame.variant,
+            first_screen: frame.first_screen,
+        })
+    }
+}
+
+/// A frame as the head makes it, before the shell is.
+struct Framed {
+    status: StatusCode,
+    head: Head,
+    variant: Option<Variant>,
+    first_screen: bool,
+}
+
+/// The status and JSON of the answer made from the cache entry `key`, if the render read it.
+fn answer_of(answers: &[ApiAnswer], key: &str) -> Option<(StatusCode, Value)> {
+    answers
+        .iter()
+        .find(|answer| made_of(answer, |part| part.key == key))
+        .and_then(parsed)
+}
+
+/// Whether any entry `answer` is made from is one `wanted` names.
+fn made_of(answer: &ApiAnswer, wanted: impl Fn(&Lookup) -> bool) -> bool {
+    answer.parts.iter().flatten().any(wanted)
+}
+
+fn parsed(answer: &ApiAnswer) -> Option<(StatusCode, Value)> {
+    let status = StatusCode::from_u16(answer.status).ok()?;
+    Some((
+        status,
+        serde_json::from_slice(&answer.body).unwrap_or(Value::Null),
+    ))
 }
 
 /// The home page's LCP image: its first carousel slide.
@@ -414,24 +279,6 @@ fn first_result_image(results: &Value) -> Option<String> {
         .first()
         .and_then(|card| image_of(&card["imgUrl"]))
         .map(str::to_owned)
-}
-
-/// The shell with `head`, with the cache headers of `parts`.
-fn cached(
-    seo: &Seo,
-    parts: &[&Lookup],
-    status: StatusCode,
-    head: &Head,
-    headers: &HeaderMap,
-) -> Response {
-    match seo.web.document(&head.render()) {
-        // towards browsers a document is revalidated on every visit (its `ETag` makes that a
-        // 304); the parts' windows stay for the edge cache (`Surrogate-Key`, `Age`)
-        Some(body) => CachedAnswer::document(parts.iter().copied(), status, HTML, body)
-            .revalidated()
-            .send(headers),
-        None => crate::edge::web_assets::WebAssets::not_built(),
-    }
 }
 
 /// The shell with `head`, revalidated every time (nothing cached describes it).

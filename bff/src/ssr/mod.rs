@@ -7,6 +7,10 @@
 //!   remembers it under the build id for the hit path, a stale copy answers while a purged
 //!   document renders again, and a failed render serves the shell with the data inlined.
 //! - `reads`: what a render's loaders ask the API for, answered in process by the API router.
+//! - `recorded`: one document's reads and answers, which its data, tags and freshness are
+//!   composed from.
+//! - `frame`: what the head layer makes of those answers: the shell with the head, the status,
+//!   the variant shown.
 //! - `markup`: the rendered body and the page's data put into the shell.
 //! - `variant`: what names a document: its canonical path and the one parameter (`sku`,
 //!   `activeFilter`) that changes its first screen.
@@ -14,14 +18,17 @@
 
 mod document;
 mod engine;
+mod frame;
 mod markup;
 mod pool;
 mod reads;
+mod recorded;
 mod settings;
 mod variant;
 
-pub use document::{DocumentParts, Renderer};
+pub use document::{DocumentPage, Renderer};
 pub use engine::RenderError;
+pub use frame::{Frame, Framing};
 pub use pool::Pool;
 pub use reads::{ApiAnswer, ApiReads, Need, Unread};
 pub use settings::SsrConfig;

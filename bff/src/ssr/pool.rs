@@ -60,12 +60,11 @@ impl Pool {
         for index in 0..config.threads {
             let jobs = jobs.clone();
             let bundle = bundle.clone();
-            let fault = fault.clone();
             let config = config.clone();
             let metrics = metrics.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("ssr-{index}"))
-                .spawn(move || serve(&jobs, &bundle, &config, &fault, &metrics));
+                .spawn(move || serve(&jobs, &bundle, &config, &metrics));
             if let Err(error) = spawned {
                 tracing::error!(%error, "could not start a render thread");
                 return None;
@@ -89,9 +88,14 @@ impl Pool {
             .unwrap_or((Err(RenderError::Stopped), Duration::ZERO))
     }
 
-    /// Tests only: every render fails (as a timed-out one would) while set.
+    /// Tests only: every render of a first screen fails (as a timed-out one would) while set.
     pub fn set_fault(&self, on: bool) {
         self.fault.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether the test-only fault switch is on (see [`Self::set_fault`]).
+    pub fn faulty(&self) -> bool {
+        self.fault.load(Ordering::Relaxed)
     }
 }
 
@@ -139,13 +143,7 @@ impl Reloads {
 }
 
 /// One render thread: takes jobs until the pool is dropped.
-fn serve(
-    jobs: &Mutex<Receiver<Job>>,
-    bundle: &str,
-    config: &SsrConfig,
-    fault: &AtomicBool,
-    metrics: &Metrics,
-) {
+fn serve(jobs: &Mutex<Receiver<Job>>, bundle: &str, config: &SsrConfig, metrics: &Metrics) {
     let memory = config.memory_mb.saturating_mul(1024 * 1024);
     let time = config.timeout;
     let mut reloads = Reloads::new();
@@ -174,9 +172,7 @@ fn serve(
             }
         };
         let mut started = Instant::now();
-        let result = if fault.load(Ordering::Relaxed) {
-            Err(RenderError::Fault)
-        } else {
+        let result = {
             // after a render that was stopped: a new engine, not counted in the render's time,
             // once the backoff allows it
             let ready = match engine.take() {

@@ -23,7 +23,8 @@ pub struct SsrConfig {
     /// and window, however many requests ask for it.
     #[serde(with = "crate::config::duration")]
     pub failed_render_ttl: Duration,
-    /// Tests only: every render fails, as a timed-out one would. Never set in production.
+    /// Tests only: every render of a first screen fails, as a timed-out one would (the loaders'
+    /// pass, which renders nothing, still runs). Never set in production.
     pub fault_for_tests: bool,
 }
 

@@ -1,5 +1,6 @@
 //! What crawlers and link unfurlers get without running JavaScript: each page's head in the
 //! first HTML byte (from the edge cache), the status codes, `/robots.txt` and `/sitemap.xml`.
+//! Over the real web build: a page's head is made from the answers its render read.
 #![allow(clippy::unwrap_used)]
 
 use crate::common;
@@ -9,7 +10,7 @@ use axum::routing::get;
 use bff::edge::state::Transports;
 use bff::upstream::transport::in_process;
 use common::SandboxHooks;
-use common::in_process::{Answer, InProcess, start, start_with};
+use common::in_process::{Answer, InProcess, start_with_web_build, start_with_web_build_over};
 use common::test_config;
 use serde_json::{Value, json};
 
@@ -67,6 +68,12 @@ fn assert_common_head(html: &str, path: &str) {
         html.contains(r#"<script id="runtime-config" type="application/json">{"#),
         "{path}: the runtime config"
     );
+}
+
+/// The app over the sandbox, serving the real web build: documents are server-rendered, their
+/// heads made from the answers their render read.
+fn start() -> InProcess {
+    start_with_web_build(test_config(), &[])
 }
 
 async fn page(app: &InProcess, path: &str) -> (Answer, String) {
@@ -219,16 +226,22 @@ async fn the_second_request_for_a_products_html_makes_no_upstream_call() {
 async fn a_content_purge_refreshes_the_html() {
     let app = start();
     app.get("/about-us").await;
-    assert_eq!(app.upstream_calls("/strapi/page/{name}").await, 1);
+    // the page and the frame's (`app`, `footer`), each fetched once
+    let calls = app.upstream_calls("/strapi/page/{name}").await;
+    assert_eq!(calls, 3);
     app.get("/about-us").await;
-    assert_eq!(app.upstream_calls("/strapi/page/{name}").await, 1);
+    assert_eq!(app.upstream_calls("/strapi/page/{name}").await, calls);
     app.state
         .cache
         .purge_tags(&["page:aboutus".to_owned()])
         .await;
     let after = app.get("/about-us").await;
-    assert_eq!(app.upstream_calls("/strapi/page/{name}").await, 2);
-    assert!(after.header("cache-status").contains("miss"));
+    assert_eq!(app.upstream_calls("/strapi/page/{name}").await, calls + 1);
+    assert!(
+        after.header("cache-status").contains("miss"),
+        "{:?}",
+        after.headers
+    );
 }
 
 #[tokio::test]
@@ -291,6 +304,12 @@ async fn unknown_paths_products_and_collections_are_404s_with_the_app_shell() {
     }
     // the unknown product's 404 is the cache's negative entry: no second upstream call
     let calls = app.upstream_calls("/strapi/products/{title}").await;
+    // a title longer than any is a 404 at once, with no upstream call either
+    let long = format!("/product/{}x", "a".repeat(200));
+    let (answer, html) = page(&app, &long).await;
+    assert_eq!(answer.status, 404, "{long}");
+    assert!(title(&html).starts_with("Page not found"), "{long}");
+    assert_eq!(app.upstream_calls("/strapi/products/{title}").await, calls);
     let again = app.get("/product/no%20such%20rifle").await;
     assert_eq!(again.status, 404);
     assert_eq!(app.upstream_calls("/strapi/products/{title}").await, calls);
@@ -364,7 +383,7 @@ fn with_hostile_product(sandbox: Router) -> Transports {
 
 #[tokio::test]
 async fn titles_cannot_break_out_of_the_head() {
-    let app = start_with(test_config(), with_hostile_product);
+    let app = start_with_web_build_over(test_config(), &[], with_hostile_product);
     let (answer, html) = page(&app, "/product/evil").await;
     assert_eq!(answer.status, 200);
     let head = &html[..html.find("</head>").unwrap()];

@@ -4,7 +4,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::in_process::{start, start_with_secrets};
+use common::in_process::{start, start_with_secrets, start_with_web_build};
 use common::{ASSET, ASSET_BODY, test_config};
 use serde_json::{Value, json};
 
@@ -54,7 +54,8 @@ async fn a_missing_asset_is_a_404_that_is_not_cached_and_not_the_app() {
 
 #[tokio::test]
 async fn every_non_api_path_is_the_app_shell_with_the_status_a_crawler_must_see() {
-    let app = start();
+    // the real web build: a page's document is made from the answers its render read
+    let app = start_with_web_build(test_config(), &[]);
     // (path, status, made from cached content): every document revalidates on every visit
     // (a deploy must never leave a browser holding one that names chunks that are gone); those
     // made from cached content carry its strong ETag, so the revisit is a 304; what the app does

@@ -92,6 +92,16 @@ pub fn start_with(config: Config, transports: impl FnOnce(Router) -> Transports)
 /// `npm run build`): its `index.html` and the server renderer's bundle, so documents are
 /// server-rendered.
 pub fn start_with_web_build(config: Config, secrets: &[(&str, &str)]) -> InProcess {
+    start_with_web_build_over(config, secrets, over_the_sandbox)
+}
+
+/// As [`start_with_web_build`], its upstreams' transports chosen by `transports` (given the
+/// sandbox's router).
+pub fn start_with_web_build_over(
+    config: Config,
+    secrets: &[(&str, &str)],
+    transports: impl FnOnce(Router) -> Transports,
+) -> InProcess {
     let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist");
     assert!(
         web.join("ssr/render.js").is_file(),
@@ -102,7 +112,7 @@ pub fn start_with_web_build(config: Config, secrets: &[(&str, &str)]) -> InProce
     // two busy cores run many tests at once: a render that takes 200 ms alone can take seconds
     // (the time limit has a test of its own; the fault switch stands in for failures)
     config.ssr.timeout = Duration::from_millis(20_000);
-    build(config, secrets, None, over_the_sandbox)
+    build(config, secrets, None, transports)
 }
 
 /// Both upstreams are the sandbox, in process.
