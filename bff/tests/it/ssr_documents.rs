@@ -1202,3 +1202,71 @@ async fn a_documents_hits_get_brotlis_best_once_it_is_recompressed_here_and_in_l
     assert_eq!(renders(&second, "ok").await, 0.0);
     assert_eq!(renders(&first, "ok").await, 1.0);
 }
+
+/// Issue 48, "Done when": a real product page whose upstream is 4 s slow. Its reads are waited
+/// for off the render thread: the render's time limit (3 s, below the upstream's latency) is
+/// never reached, no engine is reloaded, the document renders once with the product's data, and
+/// the one render thread fills another page's document meanwhile.
+#[tokio::test]
+async fn a_slow_products_cold_document_renders_once_and_never_holds_the_thread() {
+    let latency = Duration::from_secs(4);
+    let mut config = test_config();
+    config.ssr.threads = 1;
+    config.ssr.timeout = Duration::from_secs(3);
+    let app = start_with_web_build(config, &[]);
+    // a content page whose parts are cached, its document not rendered yet
+    for page in ["aboutus", "app", "footer"] {
+        assert_eq!(app.get(&format!("/api/pages/{page}")).await.status, 200);
+    }
+    // the thread's engine, loaded once at start
+    let engine_loads = || async {
+        app.metrics()
+            .await
+            .value("bff_ssr_engine_loads_total", &[("outcome", "ok")])
+            .unwrap_or(0.0)
+    };
+    for _ in 0..200 {
+        if engine_loads().await > 0.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(engine_loads().await, 1.0);
+    app.inject_fault(
+        json!({"route": "/strapi/products/{title}", "latencyMs": latency.as_millis() as u64}),
+    )
+    .await;
+    let started = std::time::Instant::now();
+    let slow = tokio::spawn({
+        let app = app.app.clone();
+        async move {
+            let request = common::in_process::get_request(SUMMIT, &[]);
+            let response = tower::ServiceExt::oneshot(app, request).await.unwrap();
+            let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .unwrap();
+            (String::from_utf8(body.to_vec()).unwrap(), started.elapsed())
+        }
+    });
+    // the slow document's loaders' pass has given the thread back: another document fills
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let other = app.get("/about-us").await;
+    let other_done = started.elapsed();
+    assert_eq!(other.status, 200);
+    assert!(root(&other.text()).contains("<h1"), "{}", other.text());
+    let (html, slow_done) = slow.await.unwrap();
+    assert!(slow_done >= latency, "{slow_done:?}");
+    assert!(
+        other_done < latency,
+        "the cached page's document ({other_done:?}) waited behind the slow one ({slow_done:?})"
+    );
+    assert!(root(&html).contains("Summit LR</h1>"), "{html}");
+    assert_eq!(
+        renders(&app, "ok").await,
+        2.0,
+        "each document rendered once"
+    );
+    assert_eq!(renders(&app, "timeout").await, 0.0);
+    assert_eq!(engine_loads().await, 1.0, "no engine reloaded");
+    app.clear_faults().await;
+}

@@ -110,8 +110,11 @@ pub fn start_with_web_build_over(
     let mut config = config;
     config.web.dist_dir = web;
     // two busy cores run many tests at once: a render that takes 200 ms alone can take seconds
-    // (the time limit has a test of its own; the fault switch stands in for failures)
-    config.ssr.timeout = Duration::from_millis(20_000);
+    // (the time limit has a test of its own; the fault switch stands in for failures); a test
+    // that sets a limit of its own keeps it
+    if config.ssr.timeout == bff::ssr::SsrConfig::default().timeout {
+        config.ssr.timeout = Duration::from_millis(20_000);
+    }
     build(config, secrets, None, transports)
 }
 
