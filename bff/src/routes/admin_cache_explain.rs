@@ -36,7 +36,9 @@ pub(super) async fn explain(
         .ok_or_else(|| {
             invalid_url("Give the page or API URL to explain, e.g. /product/summit%20lr.")
         })?;
-    let targets = explain_targets(url.trim(), state.web.build_id()).map_err(invalid_url)?;
+    let reads_of = |build: &str, path: &str| state.ssr.recalled_reads(build, path);
+    let targets =
+        explain_targets(url.trim(), state.web.build_id(), &reads_of).map_err(invalid_url)?;
     let explained =
         explain_across_fleet(&state.cache, &state.fleet, &state.purge_log, &targets).await;
     Ok(Json(explained).into_response())

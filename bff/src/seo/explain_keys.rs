@@ -11,24 +11,55 @@ use crate::ssr::{Variant, document_key};
 use super::canonical::{Spelling, spelling};
 use super::routes::{HeadSource, match_path};
 
-/// The content pages the app's frame reads on every page (its root loader): explained as parts
-/// of every document.
-const FRAME_PAGES: [&str; 2] = ["app", "footer"];
-
 /// Why a URL maps to no key: said to the operator as the `url` field's problem.
 pub type Unmapped = &'static str;
 
+/// What a page's last render read on this replica, given the web build's id and the page's
+/// canonical path: the URLs its loaders asked for (`None`: not rendered here yet).
+pub type ReadsOf<'a> = &'a dyn Fn(&str, &str) -> Option<Vec<String>>;
+
 /// The keys `url` (a path with its query, or an absolute URL) maps to: a page's document first
 /// (when `build`, the web build's id, is known and the page is rendered on the server), then
-/// the entries it is made of; for an API URL, the entries its answer is made of.
-pub fn explain_targets(url: &str, build: Option<&str>) -> Result<Vec<ExplainTarget>, Unmapped> {
+/// the entries it is made of (those of the API answers its last render read, `reads_of`; for
+/// a page not rendered here yet, those its head is made of); for an API URL, the entries its
+/// answer is made of.
+pub fn explain_targets(
+    url: &str,
+    build: Option<&str>,
+    reads_of: ReadsOf<'_>,
+) -> Result<Vec<ExplainTarget>, Unmapped> {
+    let (path, query) = split(url)?;
+    if let Some(api) = path.strip_prefix("/api/") {
+        return api_targets(api, query.as_deref());
+    }
+    page_targets(&path, query.as_deref(), build, reads_of)
+}
+
+/// `url`'s path and query.
+fn split(url: &str) -> Result<(String, Option<String>), Unmapped> {
     let base = url::Url::parse("http://explain.invalid/").map_err(|_| "unparseable")?;
     let parsed = base.join(url).map_err(|_| "not a URL")?;
-    let (path, query) = (parsed.path(), parsed.query());
-    if let Some(api) = path.strip_prefix("/api/") {
-        return api_targets(api, query);
+    Ok((parsed.path().to_owned(), parsed.query().map(str::to_owned)))
+}
+
+/// The entries of the API answers `reads` name, each once (a read with no cached answer, such
+/// as the dealers', names none).
+fn read_targets(reads: &[String]) -> Vec<ExplainTarget> {
+    let mut targets: Vec<ExplainTarget> = Vec::new();
+    for read in reads {
+        let Ok((path, query)) = split(read) else {
+            continue;
+        };
+        let Some(api) = path.strip_prefix("/api/") else {
+            continue;
+        };
+        for target in api_targets(api, query.as_deref()).unwrap_or_default() {
+            if !targets.iter().any(|known| known.key == target.key) {
+                targets.push(target);
+            }
+        }
     }
-    page_targets(path, query, build)
+    targets
 }
 
 fn entry(route: RouteKind, key: String) -> ExplainTarget {
@@ -84,6 +115,7 @@ fn page_targets(
     path: &str,
     query: Option<&str>,
     build: Option<&str>,
+    reads_of: ReadsOf<'_>,
 ) -> Result<Vec<ExplainTarget>, Unmapped> {
     let path = if path == "/index.html" { "/" } else { path };
     let matched = match_path(path).ok_or("no page at this path")?;
@@ -133,11 +165,13 @@ fn page_targets(
         route: parts[0].route,
         kind: KeyKind::Document,
     };
-    parts.extend(
-        FRAME_PAGES
-            .iter()
-            .map(|name| entry(RouteKind::Pages, cache_key(RouteKind::Pages, name))),
-    );
+    // what the page's render read, when it rendered here: the document is made of exactly that
+    if let Some(reads) = reads_of(build, &path) {
+        let read = read_targets(&reads);
+        if !read.is_empty() {
+            parts = read;
+        }
+    }
     parts.insert(0, document);
     Ok(parts)
 }
@@ -146,8 +180,12 @@ fn page_targets(
 mod tests {
     use super::*;
 
+    fn not_rendered(_build: &str, _path: &str) -> Option<Vec<String>> {
+        None
+    }
+
     fn keys(url: &str, build: Option<&str>) -> Vec<String> {
-        explain_targets(url, build)
+        explain_targets(url, build, &not_rendered)
             .unwrap()
             .into_iter()
             .map(|target| target.key)
@@ -167,24 +205,47 @@ mod tests {
     }
 
     #[test]
-    fn a_product_page_maps_to_its_document_its_parts_and_the_frame() {
+    fn a_product_page_not_rendered_here_maps_to_its_document_and_its_heads_parts() {
         let variant = Variant::requested("/product/summit%20lr", Some("sku=TF-1"));
         let document = document_key("b1", "/product/summit%20lr", variant.as_ref());
         assert_eq!(
             keys("/product/summit%20lr?sku=TF-1", Some("b1")),
+            [document.as_str(), "product:summit lr", "prices:all"]
+        );
+    }
+
+    #[test]
+    fn a_rendered_page_maps_to_what_its_render_read() {
+        let reads_of = |build: &str, path: &str| {
+            assert_eq!((build, path), ("b1", "/dealer-locator"));
+            Some(vec![
+                "/api/pages/dealerlocator".to_owned(),
+                "/api/pages/app".to_owned(),
+                "/api/dealers?zip=78701".to_owned(),
+                "/api/products/Summit%20LR".to_owned(),
+                "/api/pages/app".to_owned(),
+            ])
+        };
+        let targets: Vec<String> = explain_targets("/dealer-locator", Some("b1"), &reads_of)
+            .unwrap()
+            .into_iter()
+            .map(|target| target.key)
+            .collect();
+        assert_eq!(
+            targets,
             [
-                document.as_str(),
-                "product:summit lr",
-                "prices:all",
+                document_key("b1", "/dealer-locator", None).as_str(),
+                "pages:dealerlocator",
                 "pages:app",
-                "pages:footer"
+                "product:summit lr",
+                "prices:all"
             ]
         );
     }
 
     #[test]
     fn a_url_with_no_cached_answer_is_refused() {
-        assert!(explain_targets("/api/orders/1", None).is_err());
-        assert!(explain_targets("/no/such/page/here", None).is_err());
+        assert!(explain_targets("/api/orders/1", None, &not_rendered).is_err());
+        assert!(explain_targets("/no/such/page/here", None, &not_rendered).is_err());
     }
 }

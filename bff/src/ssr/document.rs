@@ -162,6 +162,14 @@ impl Renderer {
         self.pool.is_some()
     }
 
+    /// The URLs the last render of the page at `path` (canonical) under the web build `build`
+    /// read, in the order asked, if it rendered on this replica: what its document is made of.
+    pub fn recalled_reads(&self, build: &str, path: &str) -> Option<Vec<String>> {
+        self.recalled
+            .get(&document_key(build, path, None))
+            .map(|needs| needs.iter().map(|need| need.url.clone()).collect())
+    }
+
     /// Tests only: fail every render while `on` (see `fault_for_tests`).
     pub fn set_fault(&self, on: bool) {
         if let Some(pool) = &self.pool {

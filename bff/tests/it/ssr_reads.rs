@@ -257,3 +257,37 @@ async fn a_slow_upstream_never_holds_the_render_thread_nor_reloads_the_engine() 
     );
     app.clear_faults().await;
 }
+
+/// Explain (`/admin/cache/explain`) names what a rendered page's document is made of as its
+/// render read it: here the stand-in's `/warranty` reads one product, so its document's parts
+/// are that product and the price map, and no content page.
+#[tokio::test]
+async fn explain_names_the_entries_a_rendered_page_read() {
+    let (app, _dist) = start(|_| {});
+    assert_eq!(app.get("/warranty").await.status, 200);
+    let bearer = format!("Bearer {ADMIN_TOKEN}");
+    let answer = app
+        .admin_send(common::in_process::get_request(
+            "/admin/cache/explain?url=/warranty",
+            &[("authorization", &bearer)],
+        ))
+        .await;
+    assert_eq!(answer.status, 200);
+    let explained = answer.json();
+    let keys: Vec<&str> = explained["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|key| key["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys.len(), 3, "{explained}");
+    assert_eq!(
+        &keys[1..],
+        ["product:summit lr", "prices:all"],
+        "{explained}"
+    );
+    assert!(
+        keys[0].contains("/warranty"),
+        "the document first: {explained}"
+    );
+}
