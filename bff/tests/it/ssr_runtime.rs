@@ -277,8 +277,15 @@ async fn ssr_runtime_figures() {
         .iter()
         .map(|path| std::fs::read_to_string(path).unwrap())
         .collect();
+    // the same page with no answers: the loaders' pass (a bundle from before issue 48 renders
+    // the page's failed state instead)
+    let unanswered = format!(
+        r#"{{"url":"http://localhost/product/summit%20lr","config":{config},"answers":{{}}}}"#
+    );
     let mut loads = vec![Vec::new(); bundles.len()];
     let mut renders = vec![Vec::new(); bundles.len()];
+    let mut passes = vec![Vec::new(); bundles.len()];
+    let mut kinds = vec![String::new(); bundles.len()];
     // interleaved, so a busy machine slows every bundle alike
     for _ in 0..11 {
         for (index, bundle) in bundles.iter().enumerate() {
@@ -290,16 +297,22 @@ async fn ssr_runtime_figures() {
                 let output = render_once(&runtime, &context, &input);
                 renders[index].push(started.elapsed());
                 assert!(output["html"].as_str().unwrap().contains("Summit LR</h1>"));
+                let started = Instant::now();
+                let output = render_once(&runtime, &context, &unanswered);
+                passes[index].push(started.elapsed());
+                kinds[index] = output["kind"].as_str().unwrap_or("error").to_owned();
             }
         }
     }
     for (index, path) in paths.iter().enumerate() {
         println!(
-            "{}: {} bytes; engine load median {:?}; product document render median {:?}",
+            "{}: {} bytes; engine load median {:?}; product document render median {:?}; with no answers ({}) median {:?}",
             path.display(),
             bundles[index].len(),
             median(loads[index].clone()),
             median(renders[index].clone()),
+            kinds[index],
+            median(passes[index].clone()),
         );
     }
 }
