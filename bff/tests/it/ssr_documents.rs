@@ -1237,17 +1237,7 @@ async fn a_slow_products_cold_document_renders_once_and_never_holds_the_thread()
     )
     .await;
     let started = std::time::Instant::now();
-    let slow = tokio::spawn({
-        let app = app.app.clone();
-        async move {
-            let request = common::in_process::get_request(SUMMIT, &[]);
-            let response = tower::ServiceExt::oneshot(app, request).await.unwrap();
-            let body = axum::body::to_bytes(response.into_body(), usize::MAX)
-                .await
-                .unwrap();
-            (String::from_utf8(body.to_vec()).unwrap(), started.elapsed())
-        }
-    });
+    let slow = common::in_process::spawn_get(&app, SUMMIT, started);
     // the slow document's loaders' pass has given the thread back: another document fills
     tokio::time::sleep(Duration::from_millis(500)).await;
     let other = app.get("/about-us").await;

@@ -216,17 +216,7 @@ async fn a_slow_upstream_never_holds_the_render_thread_nor_reloads_the_engine() 
     app.inject_fault(json!({"route": PRODUCT_ROUTE, "latencyMs": latency.as_millis() as u64}))
         .await;
     let started = Instant::now();
-    let slow = tokio::spawn({
-        let app = app.app.clone();
-        async move {
-            let request = common::in_process::get_request("/warranty", &[]);
-            let response = tower::ServiceExt::oneshot(app, request).await.unwrap();
-            let body = axum::body::to_bytes(response.into_body(), usize::MAX)
-                .await
-                .unwrap();
-            (String::from_utf8(body.to_vec()).unwrap(), started.elapsed())
-        }
-    });
+    let slow = common::in_process::spawn_get(&app, "/warranty", started);
     // the slow document's first pass has given the thread back: another document fills
     tokio::time::sleep(Duration::from_millis(200)).await;
     let other = app.get("/dealer-locator").await;

@@ -204,6 +204,23 @@ pub fn json_request(
 }
 
 /// A GET with `headers`.
+/// `GET path` on `app` in a task of its own: its body as text, and when it ended after
+/// `started`. For a test that does something else while a slow request is in flight.
+pub fn spawn_get(
+    app: &InProcess,
+    path: &str,
+    started: std::time::Instant,
+) -> tokio::task::JoinHandle<(String, std::time::Duration)> {
+    let (app, request) = (app.app.clone(), get_request(path, &[]));
+    tokio::spawn(async move {
+        let response = tower::ServiceExt::oneshot(app, request).await.unwrap();
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (String::from_utf8(body.to_vec()).unwrap(), started.elapsed())
+    })
+}
+
 pub fn get_request(path: &str, headers: &[(&str, &str)]) -> Request<Body> {
     let mut request = Request::get(path);
     for (name, value) in headers {
