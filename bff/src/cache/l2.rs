@@ -479,12 +479,14 @@ impl SharedTier {
 
     /// Stores a server-rendered document under `key` (its build id is in it) for `ttl`, unless a
     /// purge happened since `epoch` was read: `meta` names the parts it was made from, and the
-    /// versions of their tags, of their keys (`part_keys`) and of `route`'s generation are
-    /// recorded, so a purge of any of them outdates it as it outdates an entry.
+    /// versions of their tags, of their keys (`part_keys`), of `route`'s generation and of the
+    /// generations of the parts' other routes (`part_routes`) are recorded, so a purge of any of
+    /// them outdates it as it outdates an entry.
     pub(super) async fn write_document(
         &self,
         key: &str,
         route: RouteKind,
+        part_routes: &[RouteKind],
         tags: &[&str],
         part_keys: &[&str],
         written: Written<'_>,
@@ -492,7 +494,13 @@ impl SharedTier {
         let versions = tags
             .iter()
             .map(|tag| self.tag_version_key(tag))
-            .chain(part_keys.iter().map(|part| self.key_version_key(part)));
+            .chain(part_keys.iter().map(|part| self.key_version_key(part)))
+            .chain(
+                part_routes
+                    .iter()
+                    .filter(|other| **other != route)
+                    .map(|other| self.route_generation_key(*other)),
+            );
         self.store(key, route, versions, written).await
     }
 

@@ -744,8 +744,15 @@ impl EdgeCache {
             gzip: stored.gzip.as_ref(),
             brotli: stored.brotli.as_ref(),
         };
+        // a purge of a whole route outdates the document if any part is of that route
+        let mut routes: Vec<RouteKind> = Vec::new();
+        for part in parts {
+            if !routes.contains(&part.entry.route) {
+                routes.push(part.entry.route);
+            }
+        }
         shared
-            .write_document(key, route, &tags, &part_keys, written)
+            .write_document(key, route, &routes, &tags, &part_keys, written)
             .await
     }
 
