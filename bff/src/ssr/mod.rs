@@ -3,6 +3,7 @@
 //!
 //! - `engine`: one QuickJS runtime with the bundle loaded, bounded in memory and time.
 //! - `pool`: the render threads (the runtime is not `Send`) behind one bounded queue.
+//! - `renderer`: the render threads, one pass of a page through them, one round of its reads.
 //! - `document`: the document for a page: a coalesced fill renders it, the edge cache
 //!   remembers it under the build id for the hit path, a stale copy answers while a purged
 //!   document renders again, and a failed render serves the shell with the data inlined.
@@ -23,14 +24,16 @@ mod markup;
 mod pool;
 mod reads;
 mod recorded;
+mod renderer;
 mod settings;
 mod variant;
 
-pub use document::{DocumentPage, Renderer};
+pub use document::DocumentPage;
 pub use engine::RenderError;
 pub use frame::{Frame, Framing};
 pub use pool::Pool;
 pub use reads::{ApiAnswer, ApiReads, Need, Unread};
+pub use renderer::Renderer;
 pub use settings::SsrConfig;
 pub use variant::{Variant, VariantParam, document_key};
 
