@@ -1,8 +1,20 @@
 #!/usr/bin/env bash
-# Lighthouse audit (SEO, performance, accessibility, best practices) of the home page, a product
-# and a collection, mobile and desktop, against the bff with its embedded sandbox on free loopback
-# ports, with Debian's Chromium. Not part of `make test`: slow, and the performance figures
-# depend on the machine (measure the release build; the debug build is many times slower).
+# Lighthouse audit (SEO, performance, accessibility, best practices) of the home page, a product,
+# a collection and a search results page, mobile and desktop, against the bff with its embedded
+# sandbox on free loopback ports, with Debian's Chromium. Not part of `make test`: slow, and the
+# performance figures depend on the machine (measure the release build; the debug build is many
+# times slower). Lighthouse simulates a phone from the trace (4x the CPU time it observed), so a
+# busy machine (a compile beside it) costs mobile TBT and LCP: gate on an otherwise idle one.
+#
+# Every page must be served with its server-rendered first screen (a shell would be measured as
+# something else): the script checks the document before auditing it.
+#
+# The search results page (/search/rifle, nine results in the sandbox) is one the site asks
+# crawlers to skip (`Disallow: /search/` in /robots.txt, `[seo] disallow`: endless and thin), so
+# Lighthouse's "is-crawlable" audit is skipped on it and its SEO score is that of every other
+# SEO audit. Each load of a search document counts against the client's search limit
+# (`rate_limit.search_per_minute`, 120; its renders against `renders_per_minute`, 120): the audit
+# loads it 1 (check) + 2 x SEO_AUDIT_RUNS times over a few minutes, 7 with the default 3 runs.
 #
 # Lighthouse is installed once into .tools/lighthouse (gitignored) from
 # scripts/seo-audit/package-lock.json; later runs need no network. Reports (HTML and JSON) go to
@@ -14,8 +26,9 @@
 #   TOOLS_DIR=path        where to install tools (default: <repo>/.tools)
 #   SEO_AUDIT_RUNS=3      runs per page and form factor; the table and the gates use medians
 #   SEO_AUDIT_MIN_SEO=100 the SEO score every page must reach, else the script fails
-#   SEO_AUDIT_MIN_PERF_MOBILE=95, SEO_AUDIT_MAX_LCP_MOBILE_MS=1500, SEO_AUDIT_MIN_PERF_DESKTOP=100
-#                         the performance gates (the first-screen issue's targets)
+#   SEO_AUDIT_MIN_PERF_MOBILE=95, SEO_AUDIT_MAX_LCP_MOBILE_MS=1200, SEO_AUDIT_MIN_PERF_DESKTOP=100
+#                         the performance gates on each page's medians (issue 48's targets:
+#                         mobile performance 95 and LCP 1.2 s, desktop performance 100)
 # Needs: curl, python3, Chromium; the pinned Node and npm (scripts/lib/node.sh) are installed
 # into .tools/ on first use.
 set -euo pipefail
@@ -26,12 +39,12 @@ CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 TOOLS="${TOOLS_DIR:-$ROOT/.tools}"
 MIN_SEO="${SEO_AUDIT_MIN_SEO:-100}"
 MIN_PERF_MOBILE="${SEO_AUDIT_MIN_PERF_MOBILE:-95}"
-MAX_LCP_MOBILE_MS="${SEO_AUDIT_MAX_LCP_MOBILE_MS:-1500}"
+MAX_LCP_MOBILE_MS="${SEO_AUDIT_MAX_LCP_MOBILE_MS:-1200}"
 MIN_PERF_DESKTOP="${SEO_AUDIT_MIN_PERF_DESKTOP:-100}"
 RUNS="${SEO_AUDIT_RUNS:-3}"
 failed=0
 OUT="$ROOT/target/seo-audit"
-PAGES=(/ /product/summit%20lr /collection/rifles)
+PAGES=(/ /product/summit%20lr /collection/rifles /search/rifle)
 
 log() { printf 'seo-audit: %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -72,7 +85,11 @@ flags="--headless --no-sandbox --disable-gpu --disable-background-networking --d
 # Every page is audited RUNS times per form factor, one after another; the table gives each
 # figure's median (Lighthouse's own advice for noisy figures), and the gates apply to it.
 for path in "${PAGES[@]}"; do
-    curl -fsS -o /dev/null "$base$path" || die "$path does not answer"
+    curl -fsS -o "$tmp/page.html" "$base$path" || die "$path does not answer"
+    grep -q '<div id="root"><' "$tmp/page.html" || die "$path is served without its first screen (the shell)"
+    # robots.txt asks crawlers to skip search results on purpose (see the header)
+    skip=()
+    [[ "$path" == /search/* ]] && skip=(--skip-audits=is-crawlable)
     for form in mobile desktop; do
         slug="$(tr -c 'a-z0-9\n' '-' <<<"${path#/}" | sed 's/^$/home/')-$form"
         preset=()
@@ -81,7 +98,7 @@ for path in "${PAGES[@]}"; do
             # A run that Lighthouse itself reports as broken (NO_NAVSTART, a lost trace) is
             # repeated once: it measured nothing, so it is not a figure to keep or to gate on.
             for attempt in 1 2; do
-                if CHROME_PATH="$CHROMIUM" "$lighthouse" "$base$path" "${preset[@]}" \
+                if CHROME_PATH="$CHROMIUM" "$lighthouse" "$base$path" "${preset[@]}" "${skip[@]}" \
                     --chrome-flags="$flags" --quiet \
                     --only-categories=seo,performance,accessibility,best-practices \
                     --output=json --output=html --output-path="$OUT/$slug-$run" >/dev/null 2>"$tmp/lighthouse.log"; then

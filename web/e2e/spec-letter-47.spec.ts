@@ -27,6 +27,34 @@ test.describe('the home carousel’s transition', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     expect((await transition()).duration).toBe('0s');
   });
+
+  test('the slide on screen when the page loads does not fade in: it paints in the first frame', async ({ page }) => {
+    // It is the home page's LCP element. Faded in from transparent on load, it was missing from
+    // the first frame (an element at opacity 0 is no LCP candidate): the LCP came later, after
+    // the app's start, and Lighthouse's LCP wandered with it (issue 48).
+    await page.addInitScript(() => {
+      const runs: string[] = [];
+      Object.assign(window, { slideTransitions: runs });
+      addEventListener(
+        'transitionrun',
+        (event) => {
+          const slide = event.target instanceof Element ? event.target.closest('.carousel__slide') : null;
+          if (slide) runs.push(`${slide.getAttribute('aria-label') ?? '?'} ${event.propertyName}`);
+        },
+        true,
+      );
+    });
+    const transitions = () =>
+      page.evaluate(() => (window as unknown as { slideTransitions: string[] }).slideTransitions);
+    await gotoHydrated(page, '/');
+    const carousel = page.getByRole('main').getByRole('region', { name: 'Featured' });
+    await carousel.getByRole('button', { name: 'Stop slide rotation' }).click();
+    expect(await transitions(), 'no transition on load').toEqual([]);
+
+    // the slide coming in still fades in
+    await carousel.getByRole('button', { name: 'Next slide' }).click();
+    await expect.poll(transitions).toEqual(['2 of 3 opacity']);
+  });
 });
 
 test("clicking Summit LR's card on the rifles collection opens a page whose price is the card's", async ({ page }) => {

@@ -37,6 +37,11 @@ export function HeroCarousel({ slides, intervalMs = CAROUSEL_INTERVAL_MS }: Hero
   const stopped = choice ?? reducedMotion;
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
+  // Whether the shown slide has changed since the page loaded: only a slide coming in fades in
+  // (styles.css, `.carousel--moved`). The first screen's slide paints at once: it is the home
+  // page's LCP element, and a fade from transparent on load moved its paint, and so the LCP, from
+  // the first frame to a later one, behind the app's start.
+  const [moved, setMoved] = useState(false);
   const slidesId = useId();
   const rootRef = useRef<HTMLElement>(null);
   const count = slides.length;
@@ -74,6 +79,7 @@ export function HeroCarousel({ slides, intervalMs = CAROUSEL_INTERVAL_MS }: Hero
   useEffect(() => {
     if (!rotating) return;
     const timer = window.setInterval(() => {
+      setMoved(true);
       setCurrent((value) => (value + 1) % count);
     }, intervalMs);
     return () => {
@@ -84,11 +90,17 @@ export function HeroCarousel({ slides, intervalMs = CAROUSEL_INTERVAL_MS }: Hero
   if (count === 0) return null;
 
   const go = (next: number) => {
+    setMoved(true);
     setCurrent((next + count) % count);
   };
 
   return (
-    <section className="carousel" aria-roledescription="carousel" aria-label="Featured" ref={rootRef}>
+    <section
+      className={moved ? 'carousel carousel--moved' : 'carousel'}
+      aria-roledescription="carousel"
+      aria-label="Featured"
+      ref={rootRef}
+    >
       <div id={slidesId} className="carousel__slides" aria-live={rotating ? 'off' : 'polite'}>
         {slides.map((slide, slideIndex) => (
           <div
