@@ -34,9 +34,9 @@ use super::frame::{Frame, Framing};
 use super::markup::fill_root;
 use super::reads::ApiReads;
 use super::recorded::Recorded;
-use super::renderer::{FirstScreen, Pass, Renderer, Unrendered};
+use super::renderer::{Filled, FirstScreen, Pass, Renderer, Unrendered};
 use super::variant::{Variant, document_key};
-use crate::cache::{CachedAnswer, EdgeCache, Epochs, Lookup, Rendered, ShareAgain};
+use crate::cache::{CachedAnswer, EdgeCache, Epochs, Lookup, ShareAgain};
 use crate::coordination::single_flight::Outcome;
 
 const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
@@ -96,18 +96,6 @@ struct Fill {
     /// L2's purge epoch, read before any part was looked up (`None`: the document stays out of
     /// L2): a document made from them reaches L2 only if no purge has happened since.
     shared_epoch: Option<String>,
-}
-
-/// A fill's outcome, as every request that joined it gets it.
-#[derive(Debug, Clone)]
-pub(super) enum Filled {
-    /// Rendered and remembered: the hit path's answer from now on.
-    Remembered(Arc<Rendered>),
-    /// A document not remembered (a part was stale), and the parts it is made from (`None`: an
-    /// answer it inlines has no cache entry behind it, so nothing describes its freshness).
-    Made(Bytes, Option<Vec<Lookup>>),
-    /// No first screen: the shell with the data, for this reason (`bff_ssr_fallbacks_total`).
-    Shell(&'static str),
 }
 
 /// The page's first reads: what its last render read, else what a loaders' pass asks for.
@@ -296,7 +284,10 @@ impl Renderer {
             },
         };
         if !needs.is_empty() {
-            match self.read(page, &read, needs.clone(), 1).await {
+            match self
+                .read(&page.reads, page.client, &read, needs.clone(), 1)
+                .await
+            {
                 Ok(answers) => read.extend(needs, answers),
                 Err(unrendered) => {
                     if matches!(unrendered, Unrendered::Refused(_)) {
@@ -382,7 +373,10 @@ impl Renderer {
             };
             rounds += 1;
             // off the render thread: the thread serves other documents meanwhile
-            match self.read(&page, &read, needs.clone(), rounds).await {
+            match self
+                .read(&page.reads, page.client, &read, needs.clone(), rounds)
+                .await
+            {
                 Ok(answers) => {
                     read.extend(needs, answers);
                     self.recalled

@@ -2,21 +2,22 @@
 //! through the pool (its first screen, or the reads its loaders need first), and a round of
 //! reads answers what a pass asked for, in process, off the render threads.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
+use bytes::Bytes;
 use serde::Deserialize;
 
 use super::engine::RenderError;
 use super::pool::Pool;
-use super::reads::{ApiAnswer, Need, Unread};
+use super::reads::{ApiAnswer, ApiReads, Need, Unread};
 use super::recorded::Recorded;
 use super::settings::SsrConfig;
 use super::variant::document_key;
+use crate::cache::{Lookup, Rendered};
 use crate::coordination::single_flight::SingleFlight;
 use crate::http::rate_limit::ClientRateLimit;
 use crate::observe::metrics::Metrics;
-
-use super::document::{DocumentPage, Filled};
 
 /// Document keys remembered as failed at once, at most: a bound on memory however many keys
 /// fail.
@@ -93,6 +94,18 @@ impl Renderer {
     }
 }
 
+/// A fill's outcome, as every request that joined it gets it.
+#[derive(Debug, Clone)]
+pub(super) enum Filled {
+    /// Rendered and remembered: the hit path's answer from now on.
+    Remembered(Arc<Rendered>),
+    /// A document not remembered (a part was stale), and the parts it is made from (`None`: an
+    /// answer it inlines has no cache entry behind it, so nothing describes its freshness).
+    Made(Bytes, Option<Vec<Lookup>>),
+    /// No first screen: the shell with the data, for this reason (`bff_ssr_fallbacks_total`).
+    Shell(&'static str),
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub(super) enum Output {
@@ -160,7 +173,8 @@ impl Renderer {
     /// counted under its route template.
     pub(super) async fn read(
         &self,
-        page: &DocumentPage,
+        reads: &ApiReads,
+        client: IpAddr,
         answered: &Recorded,
         needs: Vec<Need>,
         round: usize,
@@ -175,8 +189,7 @@ impl Renderer {
             )));
         }
         let read =
-            futures::future::join_all(needs.iter().map(|need| page.reads.read(need, page.client)))
-                .await;
+            futures::future::join_all(needs.iter().map(|need| reads.read(need, client))).await;
         let mut answers = Vec::with_capacity(read.len());
         for answer in read {
             match answer {
