@@ -2,6 +2,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { reactRouterProduction } from './vite.react-router';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -47,8 +48,9 @@ function startAfterFirstPaint(): Plugin {
 
 // The BFF serves `dist/` and replaces the `{}` inside `#runtime-config` in index.html with the
 // public runtime config. In development the Vite server proxies the API to a locally running bff.
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), startAfterFirstPaint()],
+  resolve: { alias: command === 'build' ? reactRouterProduction : [] },
   server: {
     proxy: {
       '/api': {
@@ -107,4 +109,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { routeChunks, type Manifest } from './scripts/lib/prehydration.js';
+import { reactRouterProduction } from './vite.react-router';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -43,6 +44,7 @@ export default defineConfig({
         find: /^react-dom\/server$/,
         replacement: fromRoot('node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js'),
       },
+      ...reactRouterProduction,
     ],
   },
   ssr: {
