@@ -16,7 +16,7 @@
  *   and calls again with the answers added (a bounded number of rounds).
  */
 import { host } from './ssr/install-host';
-import { answerKey } from './ssr/document-data';
+import { answerKey } from './lib/document-data';
 import { renderPage, type RenderInput } from './ssr/render';
 
 interface RenderState {

@@ -6,7 +6,7 @@ import { loadFirstScreen } from './app/first-screen';
 import { createPageTable } from './app/page-table';
 import { createQueryClient } from './app/query-client';
 import { HydrationMark } from './app/hydration-mark';
-import { readDocumentAnswers, setDocumentAnswers } from './ssr/document-data';
+import { readDocumentAnswers, setDocumentAnswers } from './lib/document-data';
 import { reportRecoverableError } from './ssr/recoverable-errors';
 import { yieldToMain } from './lib/yield-to-main';
 import './app/styles.css';

@@ -1,7 +1,7 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { Problem } from '../api/types';
 import type { paths } from '../api/schema';
-import { documentResponse } from '../ssr/document-data';
+import { documentResponse } from './document-data';
 import { createStore } from './store';
 import { newTraceparent } from './trace-context';
 

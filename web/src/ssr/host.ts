@@ -39,7 +39,7 @@ export interface HostNeed {
 /**
  * `location`'s origin while the bundle loads, before any render has set the page's: what module
  * code captures then (the API client's `baseUrl`) names the page's own origin, as the page's
- * data is keyed by path and query alone (`document-data.ts`).
+ * data is keyed by path and query alone (`lib/document-data.ts`).
  */
 const LOADING_ORIGIN = 'http://localhost';
 
@@ -48,7 +48,7 @@ let needs: HostNeed[] = [];
 
 /**
  * The render's `fetch`. The app answers a document's reads from the answers the BFF handed to
- * the render (`document-data.ts`, through `lib/api.ts`) before it would fetch, so a read that
+ * the render (`lib/document-data.ts`, through `lib/api.ts`) before it would fetch, so a read that
  * gets here had none: it is recorded, and never settles. The loader waits, nothing renders from
  * the answer's absence, and the render ends once no job is left (see `entry-server.tsx`),
  * reporting what it needs.

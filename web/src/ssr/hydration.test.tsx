@@ -10,7 +10,7 @@ import { loadFirstScreen } from '../app/first-screen';
 import { createPageTable } from '../app/page-table';
 import { appPage, footerPage, homePage, runtimeConfig } from '../test/fixtures';
 import { collection, productPage, riflesCollection } from '../test/fixtures/catalogue';
-import { setDocumentAnswers, type DocumentAnswers } from './document-data';
+import { setDocumentAnswers, type DocumentAnswers } from '../lib/document-data';
 import { server } from '../test/server';
 import { renderPage } from './render';
 import { HYDRATED_ATTRIBUTE } from '../lib/use-hydrated';

@@ -5,7 +5,7 @@ import { App } from '../app/app';
 import { createPageTable } from '../app/page-table';
 import { createQueryClient } from '../app/query-client';
 import { runtimeConfigQuery, type RuntimeConfig } from '../lib/runtime-config';
-import { setDocumentAnswers, type DocumentAnswers } from './document-data';
+import { setDocumentAnswers, type DocumentAnswers } from '../lib/document-data';
 import { chunksOf } from './route-chunks';
 
 /** React's marker of a Suspense boundary left for the browser to render. */
@@ -18,7 +18,7 @@ export interface RenderInput {
   url: string;
   /** The public runtime config, as the document embeds it. */
   config: RuntimeConfig | null;
-  /** The API answers the first screen reads (see `document-data.ts`). */
+  /** The API answers the first screen reads (see `lib/document-data.ts`). */
   answers: DocumentAnswers;
 }
 
