@@ -38,7 +38,7 @@ pub struct Need {
     pub method: String,
     /// The request's path and query, as the app sent it (`/api/search?q=red%20dot`).
     pub url: String,
-    /// The key the app looks its answer up by (`answerKey` in `web/src/ssr/document-data.ts`).
+    /// The key the app looks its answer up by (`answerKey` in `web/src/lib/document-data.ts`).
     pub key: String,
 }
 
