@@ -55,3 +55,27 @@ impl Default for AdminConfig {
         }
     }
 }
+
+impl AdminConfig {
+    /// What is wrong with its keys: timeouts too short to answer anything, and bounds of the
+    /// audit log and the override history outside what they are meant to keep.
+    pub(super) fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if self.header_read_timeout < Duration::from_millis(1) {
+            problems.push("admin.header_read_timeout: must be at least 1ms".to_owned());
+        }
+        if self.request_timeout < Duration::from_millis(1) {
+            problems.push("admin.request_timeout: must be at least 1ms".to_owned());
+        }
+        if !(1..=100_000).contains(&self.audit_entries) {
+            problems.push("admin.audit_entries: must be from 1 to 100000".to_owned());
+        }
+        if !(1..=10_000).contains(&self.override_versions) {
+            problems.push("admin.override_versions: must be from 1 to 10000".to_owned());
+        }
+        if self.override_convergence < Duration::from_millis(100) {
+            problems.push("admin.override_convergence: must be at least 100ms".to_owned());
+        }
+        problems
+    }
+}

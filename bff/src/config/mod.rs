@@ -10,6 +10,7 @@
 
 mod admin;
 mod cidrs;
+mod content;
 mod deprecated;
 pub mod duration;
 pub mod effective;
@@ -46,9 +47,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use url::Url;
 
 pub use admin::{AdminConfig, DEFAULT_AUDIT_ENTRIES};
+pub use content::{ContentConfig, ContentWebhookConfig};
 pub use error::ConfigError;
 pub use log::{LogConfig, LogFormat};
 pub use maps::{MapsConfig, TILE_PATH_TEMPLATE};
@@ -108,7 +109,7 @@ pub struct Config {
     pub uploads: crate::http::uploads::UploadsConfig,
     pub public: PublicConfig,
     pub fleet: fleet::FleetConfig,
-    pub content: fleet::ContentConfig,
+    pub content: ContentConfig,
     /// Not configuration: where each value came from, recorded by the loader (empty for a
     /// configuration built in code, whose values then all read as defaults). Outside serde, so
     /// it is in neither the fingerprint nor `check-config`'s TOML.
@@ -139,7 +140,7 @@ impl Default for Config {
             uploads: crate::http::uploads::UploadsConfig::default(),
             public: PublicConfig::default(),
             fleet: fleet::FleetConfig::default(),
-            content: fleet::ContentConfig::default(),
+            content: ContentConfig::default(),
             origins: Origins::default(),
         }
     }
@@ -218,106 +219,25 @@ impl Config {
 
     /// Rules serde cannot express.
     fn validate(&self) -> Result<(), ConfigError> {
-        let mut problems = Vec::new();
-        for (name, upstream) in [
-            ("commerce", &self.upstreams.commerce),
-            ("content", &self.upstreams.content),
-        ] {
-            let key = format!("upstreams.{name}.base_url");
-            if upstream.base_url.starts_with(SANDBOX_PLACEHOLDER) {
-                if !self.sandbox.enabled {
-                    problems.push(format!(
-                        "{key}: refers to {SANDBOX_PLACEHOLDER} but sandbox.enabled is false"
-                    ));
-                }
-            } else if let Err(err) = Url::parse(&upstream.base_url) {
-                problems.push(format!("{key}: not a URL ({err})"));
-            }
-            if upstream.max_concurrency == 0 {
-                problems.push(format!(
-                    "upstreams.{name}.max_concurrency: must be at least 1"
-                ));
-            }
-        }
+        // Each section checks its own keys; the rules that span sections (the sandbox and the
+        // URLs that refer to it, the environment) are here.
+        let mut problems = self.upstreams.problems(self.sandbox.enabled);
         problems.extend(self.maps.problems(self.sandbox.enabled));
         problems.extend(self.redis.problems());
-        if !(0.0..=1.0).contains(&self.telemetry.sample_ratio) {
-            problems.push("telemetry.sample_ratio: must be between 0 and 1".to_owned());
-        }
-        if !(0.0..=1.0).contains(&self.telemetry.rum_sample_ratio) {
-            problems.push("telemetry.rum_sample_ratio: must be between 0 and 1".to_owned());
-        }
+        problems.extend(self.telemetry.problems());
         problems.extend(self.cache.validate());
         problems.extend(self.fleet.problems());
         problems.extend(self.content.problems());
-        let limits = &self.rate_limit;
-        for (key, value) in [
-            ("auth_per_minute", u64::from(limits.auth_per_minute)),
-            ("search_per_minute", u64::from(limits.search_per_minute)),
-            (
-                "sign_in_failures_per_client",
-                u64::from(limits.sign_in_failures_per_client),
-            ),
-            (
-                "sign_in_failures_per_account",
-                u64::from(limits.sign_in_failures_per_account),
-            ),
-        ] {
-            if value == 0 {
-                problems.push(format!("rate_limit.{key}: must be at least 1"));
-            }
-        }
-        if limits.sign_in_failure_window < Duration::from_millis(1) {
-            problems.push("rate_limit.sign_in_failure_window: must be at least 1ms".to_owned());
-        }
-        if !limits.trusted_client_ip_header.trim().is_empty() && limits.trusted_proxies.is_empty() {
-            problems.push(
-                "rate_limit.trusted_client_ip_header: set, but rate_limit.trusted_proxies is \
-                 empty; list the proxies (CIDRs) whose header is believed, or unset the header"
-                    .to_owned(),
-            );
-        }
-        if self.session.cookie_name.is_empty()
-            || !self
-                .session
-                .cookie_name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-        {
-            problems.push("session.cookie_name: letters, digits, '_' and '-' only".to_owned());
-        }
-        if self.server.header_read_timeout < Duration::from_millis(1) {
-            problems.push("server.header_read_timeout: must be at least 1ms".to_owned());
-        }
-        if self.admin.header_read_timeout < Duration::from_millis(1) {
-            problems.push("admin.header_read_timeout: must be at least 1ms".to_owned());
-        }
-        if self.admin.request_timeout < Duration::from_millis(1) {
-            problems.push("admin.request_timeout: must be at least 1ms".to_owned());
-        }
-        if !(1..=100_000).contains(&self.admin.audit_entries) {
-            problems.push("admin.audit_entries: must be from 1 to 100000".to_owned());
-        }
-        if !(1..=10_000).contains(&self.admin.override_versions) {
-            problems.push("admin.override_versions: must be from 1 to 10000".to_owned());
-        }
-        if self.admin.override_convergence < Duration::from_millis(100) {
-            problems.push("admin.override_convergence: must be at least 100ms".to_owned());
-        }
-        if self.server.body_read_timeout < Duration::from_millis(1) {
-            problems.push("server.body_read_timeout: must be at least 1ms".to_owned());
-        }
-        if self.server.body_min_bytes_per_second == 0 {
-            problems.push("server.body_min_bytes_per_second: must be at least 1".to_owned());
-        }
+        problems.extend(self.rate_limit.problems());
+        problems.extend(self.session.problems());
+        problems.extend(self.server.problems());
+        problems.extend(self.admin.problems());
+        // `[uploads]` is still defined in `http/uploads`: its rules stay here until it moves.
         if self.uploads.min_bytes_per_second == 0 {
             problems.push("uploads.min_bytes_per_second: must be at least 1".to_owned());
         }
         if self.uploads.body_deadline < Duration::from_millis(1) {
             problems.push("uploads.body_deadline: must be at least 1ms".to_owned());
-        }
-        if self.server.max_concurrent_requests == 0 {
-            problems.push("server.max_concurrent_requests: must be at least 1".to_owned());
         }
         if cfg!(not(feature = "sandbox")) && self.sandbox.enabled {
             problems.push(format!("sandbox.enabled: {NO_SANDBOX_IN_THIS_BUILD}"));

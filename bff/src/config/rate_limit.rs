@@ -86,3 +86,39 @@ impl Default for RateLimitConfig {
         }
     }
 }
+
+impl RateLimitConfig {
+    /// What is wrong with its keys: a limit of 0 would refuse everyone, and a client-IP header
+    /// without the proxies it is believed from would never be believed (a setting that does
+    /// nothing, silently).
+    pub(super) fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (key, value) in [
+            ("auth_per_minute", u64::from(self.auth_per_minute)),
+            ("search_per_minute", u64::from(self.search_per_minute)),
+            (
+                "sign_in_failures_per_client",
+                u64::from(self.sign_in_failures_per_client),
+            ),
+            (
+                "sign_in_failures_per_account",
+                u64::from(self.sign_in_failures_per_account),
+            ),
+        ] {
+            if value == 0 {
+                problems.push(format!("rate_limit.{key}: must be at least 1"));
+            }
+        }
+        if self.sign_in_failure_window < Duration::from_millis(1) {
+            problems.push("rate_limit.sign_in_failure_window: must be at least 1ms".to_owned());
+        }
+        if !self.trusted_client_ip_header.trim().is_empty() && self.trusted_proxies.is_empty() {
+            problems.push(
+                "rate_limit.trusted_client_ip_header: set, but rate_limit.trusted_proxies is \
+                 empty; list the proxies (CIDRs) whose header is believed, or unset the header"
+                    .to_owned(),
+            );
+        }
+        problems
+    }
+}

@@ -73,3 +73,23 @@ impl Default for ServerConfig {
         }
     }
 }
+
+impl ServerConfig {
+    /// What is wrong with its keys: a zero timeout or rate would refuse every request.
+    pub(super) fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if self.header_read_timeout < Duration::from_millis(1) {
+            problems.push("server.header_read_timeout: must be at least 1ms".to_owned());
+        }
+        if self.body_read_timeout < Duration::from_millis(1) {
+            problems.push("server.body_read_timeout: must be at least 1ms".to_owned());
+        }
+        if self.body_min_bytes_per_second == 0 {
+            problems.push("server.body_min_bytes_per_second: must be at least 1".to_owned());
+        }
+        if self.max_concurrent_requests == 0 {
+            problems.push("server.max_concurrent_requests: must be at least 1".to_owned());
+        }
+        problems
+    }
+}

@@ -49,3 +49,19 @@ impl Default for SessionConfig {
         }
     }
 }
+
+impl SessionConfig {
+    /// What is wrong with its keys: the cookie name must be a plain token.
+    pub(super) fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if self.cookie_name.is_empty()
+            || !self
+                .cookie_name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            problems.push("session.cookie_name: letters, digits, '_' and '-' only".to_owned());
+        }
+        problems
+    }
+}

@@ -27,3 +27,17 @@ impl Default for TelemetryConfig {
         }
     }
 }
+
+impl TelemetryConfig {
+    /// What is wrong with its keys: the sampling ratios are shares.
+    pub(super) fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if !(0.0..=1.0).contains(&self.sample_ratio) {
+            problems.push("telemetry.sample_ratio: must be between 0 and 1".to_owned());
+        }
+        if !(0.0..=1.0).contains(&self.rum_sample_ratio) {
+            problems.push("telemetry.rum_sample_ratio: must be between 0 and 1".to_owned());
+        }
+        problems
+    }
+}

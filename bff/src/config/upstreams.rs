@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use url::Url;
 
 use super::duration;
 use super::sandbox::SANDBOX_PLACEHOLDER;
@@ -69,5 +70,30 @@ impl UpstreamConfig {
             breaker_failure_threshold: default_breaker_failure_threshold(),
             breaker_cool_off: default_breaker_cool_off(),
         }
+    }
+}
+
+impl UpstreamsConfig {
+    /// What is wrong with the upstreams' keys; a `${sandbox}` URL needs the sandbox enabled.
+    pub(super) fn problems(&self, sandbox_enabled: bool) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (name, upstream) in [("commerce", &self.commerce), ("content", &self.content)] {
+            let key = format!("upstreams.{name}.base_url");
+            if upstream.base_url.starts_with(SANDBOX_PLACEHOLDER) {
+                if !sandbox_enabled {
+                    problems.push(format!(
+                        "{key}: refers to {SANDBOX_PLACEHOLDER} but sandbox.enabled is false"
+                    ));
+                }
+            } else if let Err(err) = Url::parse(&upstream.base_url) {
+                problems.push(format!("{key}: not a URL ({err})"));
+            }
+            if upstream.max_concurrency == 0 {
+                problems.push(format!(
+                    "upstreams.{name}.max_concurrency: must be at least 1"
+                ));
+            }
+        }
+        problems
     }
 }
