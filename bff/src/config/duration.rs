@@ -15,7 +15,7 @@ use serde::{Deserializer, Serializer};
 const EXPECTED: &str =
     "a duration with its unit, e.g. \"250ms\", \"30s\", \"5m\", \"2h\" or \"1d\"";
 
-/// The units [`format`] writes, largest first, with their length in nanoseconds.
+/// The units [`format()`] writes, largest first, with their length in nanoseconds.
 const UNITS: [(&str, u128); 7] = [
     ("d", 86_400_000_000_000),
     ("h", 3_600_000_000_000),

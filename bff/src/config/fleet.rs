@@ -1,11 +1,14 @@
 //! `[fleet]`: how replicas see each other (heartbeats) and how long a purge waits for their
-//! receipts; `[content.webhook]`: how the content webhook purges.
+//! receipts. (`[content]` has its own file, `content.rs`.)
 
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::duration;
+
+// `[content]` was defined here; its old path `config::fleet::ContentConfig` still names it.
+pub use super::content::{ContentConfig, ContentWebhookConfig};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -63,43 +66,5 @@ impl FleetConfig {
             problems.push("fleet.recent_purges: must be at least 1".to_owned());
         }
         problems
-    }
-}
-
-/// `[content]`: settings of the content service's side of the BFF.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ContentConfig {
-    pub webhook: ContentWebhookConfig,
-}
-
-/// `[content.webhook]`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ContentWebhookConfig {
-    /// Webhook events (`entry.update`, `entry.publish`, ...) whose purge is soft: the entries
-    /// are marked stale and served stale while one refresh runs. Every other event purges hard
-    /// (removes them), as `entry.delete` and `entry.unpublish` should.
-    pub soft_purge_events: Vec<String>,
-    /// Purges the webhook may run a minute on one replica, whatever tags they name (see
-    /// [`crate::content::webhook_purge_cap`]).
-    pub purges_per_minute: u32,
-}
-
-impl Default for ContentWebhookConfig {
-    fn default() -> Self {
-        Self {
-            soft_purge_events: Vec::new(),
-            purges_per_minute: crate::content::webhook_purge_cap::DEFAULT_PER_MINUTE,
-        }
-    }
-}
-
-impl ContentConfig {
-    pub fn problems(&self) -> Vec<String> {
-        if self.webhook.purges_per_minute == 0 {
-            return vec!["content.webhook.purges_per_minute: must be at least 1".to_owned()];
-        }
-        Vec::new()
     }
 }
