@@ -38,8 +38,28 @@ pub use crate::edge::storefront::Storefront;
 use crate::edge::web_assets;
 use crate::http::error::ApiError;
 use crate::http::request_id::RequestId;
-use crate::http::{error, rate_limit, request_body, request_id, security, server_timing, uploads};
+use crate::http::{error, rate_limit, request_body, request_id, security, server_timing};
 use crate::observe::{metrics, telemetry};
+
+/// The routers the edge serves: this crate's two.
+pub const ROUTERS: edge::server::Routers = edge::server::Routers {
+    public: app,
+    admin: admin_app,
+};
+
+/// Binds the listeners and serves [`ROUTERS`] (see [`edge::server::start`]).
+pub async fn start(
+    config: config::Config,
+    secrets: config::Secrets,
+    config_path: Option<std::path::PathBuf>,
+) -> Result<edge::server::Running, edge::server::StartError> {
+    edge::server::start(config, secrets, config_path, ROUTERS).await
+}
+
+/// The public storefront of `state`: its hit path in front of [`app`].
+pub fn storefront(state: SharedState) -> Storefront {
+    Storefront::new(state.clone(), app(state))
+}
 
 /// The public router: storefront, `/api`, health.
 ///
@@ -54,13 +74,13 @@ pub fn app(state: SharedState) -> Router {
         // A body declared larger than its route takes is refused unread; an upload is on disk,
         // with a form place, before it takes a slot.
         .layer(middleware::from_fn_with_state(
-            std::sync::Arc::new(uploads::gate::UploadGate::new(
+            std::sync::Arc::new(crate::commerce::forms::upload_gate::UploadGate::new(
                 &state.config,
                 state.metrics.clone(),
                 state.redis.clone(),
                 state.csrf.clone(),
             )),
-            uploads::gate::gate,
+            crate::commerce::forms::upload_gate::gate,
         ))
         // The body is here before a slot is taken: a client trickling it holds none.
         .layer(middleware::from_fn_with_state(

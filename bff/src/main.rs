@@ -260,7 +260,7 @@ fn serve(
             tracing::warn!(%warning, "secrets");
         }
         let public_origin = config.server.public_origin.clone();
-        let running = match bff::edge::server::start(config, secrets, Some(config_path)).await {
+        let running = match bff::start(config, secrets, Some(config_path)).await {
             Ok(running) => running,
             Err(err) => {
                 tracing::error!(%err, "cannot start");

@@ -6,7 +6,7 @@
 use std::sync::{Arc, RwLock};
 
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
@@ -15,6 +15,7 @@ use super::identity::AdminIdentity;
 use super::scope::Scope;
 use super::tokens::AdminTokens;
 use crate::config::ConfigError;
+use crate::http::bearer::bearer_token;
 use crate::http::error::ApiError;
 
 /// The admin tokens in force, replaced whole when the tokens file is read again on reload.
@@ -47,17 +48,6 @@ impl TokensInForce {
             .unwrap_or_else(std::sync::PoisonError::into_inner) = fresh;
         Ok(())
     }
-}
-
-/// The bearer token of `headers`. The scheme's name is case-insensitive (RFC 9110 §11.1):
-/// `Bearer`, `bearer` and `BEARER` alike.
-pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim())
 }
 
 /// The scope `method` on the admin route `route` (a template: `/admin/cache/purge`) needs:
@@ -158,34 +148,5 @@ mod tests {
         ] {
             assert_eq!(required_scope(&method, route), scope, "{method} {route}");
         }
-    }
-
-    fn authorization(value: &str) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            header::AUTHORIZATION,
-            axum::http::HeaderValue::from_str(value).unwrap_or_else(|_| unreachable!()),
-        );
-        headers
-    }
-
-    #[test]
-    fn the_bearer_scheme_is_case_insensitive() {
-        for value in [
-            "Bearer s3cret",
-            "bearer s3cret",
-            "BEARER s3cret",
-            "bEaReR  s3cret",
-        ] {
-            assert_eq!(
-                bearer_token(&authorization(value)),
-                Some("s3cret"),
-                "{value}"
-            );
-        }
-        for value in ["Basic s3cret", "Bearers3cret", "s3cret"] {
-            assert_eq!(bearer_token(&authorization(value)), None, "{value}");
-        }
-        assert_eq!(bearer_token(&HeaderMap::new()), None);
     }
 }

@@ -354,7 +354,7 @@ fn call(args: &AdminArgs, admin_listen: Option<SocketAddr>) -> Result<Answer, St
         .enable_all()
         .build()
         .map_err(|err| format!("cannot start the async runtime: {err}"))?;
-    crate::upstream::tls::install_crypto_provider();
+    crate::config::tls::install_crypto_provider();
     let client = reqwest::Client::builder()
         .timeout(args.timeout)
         .connect_timeout(args.timeout)

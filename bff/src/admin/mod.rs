@@ -6,6 +6,8 @@
 pub mod access;
 pub mod audit;
 pub mod cli;
-pub mod identity;
-pub mod scope;
-pub mod tokens;
+pub mod overrides;
+
+/// The tokens file is configuration (a secret, loaded with the others at start-up and on
+/// reload): its types live in `crate::config::admin_tokens`, read here by their old names.
+pub use crate::config::admin_tokens::{self as tokens, identity, scope};

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::explain::{ExplainTarget, KeyExplanation, KeyKind, ReplicaL1};
 use super::explain_purges::PurgesFrom;
 use super::store::EdgeCache;
-use crate::coordination::replicas::fleet::Fleet;
+use crate::cache::fleet::Fleet;
 use crate::coordination::replicas::purge_bus::{ExplainKey, ExplainReply};
 use crate::coordination::replicas::purge_log::PurgeLog;
 

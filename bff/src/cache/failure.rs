@@ -1,5 +1,6 @@
 //! Why a fetch produced no answer.
 
+use crate::http::error::ApiError;
 use crate::upstream::UpstreamError;
 
 /// Why a fetch produced no answer. Cloneable: every waiter of a coalesced fetch gets it.
@@ -31,6 +32,16 @@ impl FetchFailure {
             // Not sent at all: the upstream's breaker is open.
             Self::Upstream(UpstreamError::CircuitOpen { .. }) => Some(503),
             _ => Some(502),
+        }
+    }
+}
+
+/// What the API answers for a fetch that failed: the upstream's error as it is, or a 500.
+impl From<FetchFailure> for ApiError {
+    fn from(failure: FetchFailure) -> Self {
+        match failure {
+            FetchFailure::Upstream(err) => ApiError::Upstream(err),
+            FetchFailure::Aborted => ApiError::Internal("cache fetch aborted".to_owned()),
         }
     }
 }

@@ -12,7 +12,8 @@ use super::entry::Freshness;
 use super::lookup::Lookup;
 use super::status::{CacheState, cache_status};
 
-pub static CACHE_STATUS: HeaderName = HeaderName::from_static("cache-status");
+/// `Cache-Status` (RFC 9211): the cache writes it, `Server-Timing` reads it back.
+pub use crate::http::server_timing::CACHE_STATUS;
 pub static SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,11 +7,8 @@ use super::policy::RouteKind;
 /// is answered 404 at once, with no upstream call and no cache entry.
 pub const MAX_TITLE_BYTES: usize = 200;
 
-/// The normalised title: trimmed and lower-cased. The router has URL-decoded the path segment
-/// exactly once; decoding again would let `a%2Fb` and `a/b` name one entry.
-pub fn normalise(title: &str) -> String {
-    title.trim().to_lowercase()
-}
+/// The normalised title: trimmed and lower-cased, as the shopper's text is hashed for operators.
+pub use crate::observe::shopper_text::normalise;
 
 /// The cache key of the title a request names (`raw`, decoded, not yet normalised) on
 /// `route`: `cache_key(route, &normalise(raw))` in one allocation.

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::purge_receipt::{Collected, PurgeOrder, ReplicaReceipt, millis_between};
 use super::store::{EdgeCache, PurgeReport};
-use crate::coordination::replicas::fleet::Fleet;
+use crate::cache::fleet::Fleet;
 use crate::coordination::replicas::purge_bus::PurgeMode;
 use crate::coordination::replicas::purge_log::{PurgeLog, PurgeRecord};
 use crate::coordination::replicas::replication::Replication;

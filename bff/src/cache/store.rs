@@ -1493,14 +1493,14 @@ impl EdgeCache {
     /// Lookups since start over every route: `served` counts hits and stale-while-revalidate
     /// answers, not stale-if-error (an outage served is not a hit), for the fleet's recent
     /// hit ratio.
-    pub fn lookup_totals(&self) -> crate::coordination::replicas::heartbeat::LookupTotals {
+    pub fn lookup_totals(&self) -> crate::cache::fleet::heartbeat::LookupTotals {
         let count = |counters: &RouteCounters, state: CacheState| {
             CacheState::ALL
                 .iter()
                 .position(|known| *known == state)
                 .map_or(0, |index| counters.counts[index].load(Ordering::Relaxed))
         };
-        let mut totals = crate::coordination::replicas::heartbeat::LookupTotals::default();
+        let mut totals = crate::cache::fleet::heartbeat::LookupTotals::default();
         for counters in &self.inner.counters {
             totals.served += count(counters, CacheState::Hit) + count(counters, CacheState::Stale);
             totals.lookups += CacheState::ALL

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::config::RouteKind;
+
 /// One tag. Rendered as the purge API spells it: `page:home`, `product:summit lr`,
 /// `collection:rifles`, `search`, `prices`, `tiles`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -32,6 +34,22 @@ impl fmt::Display for CacheTag {
 impl From<CacheTag> for String {
     fn from(tag: CacheTag) -> Self {
         tag.to_string()
+    }
+}
+
+/// Each cached route's tag scheme: the cache's, beside its tags, while the routes and their
+/// policies are configuration (`crate::config::cache`).
+impl RouteKind {
+    /// The tag every entry of this route carries for `key` (`page:home`, `product:summit lr`…).
+    pub fn tag(self, key: &str) -> CacheTag {
+        match self {
+            Self::Pages => CacheTag::Page(key.to_owned()),
+            Self::Product => CacheTag::Product(key.to_owned()),
+            Self::Collection => CacheTag::Collection(key.to_owned()),
+            Self::Search => CacheTag::Search,
+            Self::Prices => CacheTag::Prices,
+            Self::Tiles => CacheTag::Tiles,
+        }
     }
 }
 

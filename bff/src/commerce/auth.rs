@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use validator::Validate;
 
+use super::message::{Confirmation, confirmed};
 use super::{MessageAnswer, Shopper, account, cart};
 use crate::http::error::ApiError;
 use crate::http::validation::rules::new_password;
@@ -341,29 +342,6 @@ pub async fn logout(shopper: &Shopper) -> Result<(), ApiError> {
                 .to_owned(),
         })
     }
-}
-
-/// The upstream's `{message}` confirmation (none for an empty answer), as relayed.
-#[derive(Debug, Deserialize)]
-pub(super) struct Confirmation {
-    #[serde(default)]
-    message: Option<String>,
-}
-
-impl Confirmation {
-    pub(super) fn relayed(answer: Option<Self>) -> MessageAnswer {
-        MessageAnswer {
-            message: answer.and_then(|answer| answer.message),
-        }
-    }
-}
-
-/// An anonymous call answered by a confirmation.
-pub(super) async fn confirmed(
-    shopper: &Shopper,
-    call: Call<'_>,
-) -> Result<MessageAnswer, ApiError> {
-    Ok(Confirmation::relayed(shopper.call_as(call).await?))
 }
 
 /// A call as the signed-in user (401 otherwise) answered by a confirmation.

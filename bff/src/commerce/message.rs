@@ -1,9 +1,14 @@
-//! `{"message": …}`: the answer of the endpoints that relay an upstream confirmation.
+//! `{"message": …}`: the answer of the endpoints that relay an upstream confirmation, and the
+//! upstream's confirmation they relay (auth, the newsletter, the forms).
 
 use axum::Json;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
+
+use super::Shopper;
+use crate::http::error::ApiError;
+use crate::upstream::Call;
 
 /// An upstream confirmation, relayed for display.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
@@ -23,4 +28,30 @@ impl MessageAnswer {
                 .map(str::to_owned),
         })
     }
+}
+
+/// The commerce API's confirmation, `{"message": …}`: other members are ignored, an empty
+/// answer or a missing message is no message, a message that is not a string breaks the
+/// contract.
+#[derive(Debug, Deserialize)]
+pub(super) struct Confirmation {
+    #[serde(default)]
+    message: Option<String>,
+}
+
+impl Confirmation {
+    /// The confirmation (none for an empty answer), as relayed.
+    pub(super) fn relayed(answer: Option<Self>) -> MessageAnswer {
+        MessageAnswer {
+            message: answer.and_then(|answer| answer.message),
+        }
+    }
+}
+
+/// An anonymous call answered by a confirmation.
+pub(super) async fn confirmed(
+    shopper: &Shopper,
+    call: Call<'_>,
+) -> Result<MessageAnswer, ApiError> {
+    Ok(Confirmation::relayed(shopper.call_as(call).await?))
 }

@@ -22,11 +22,16 @@ pub struct ContentWebhookConfig {
     pub purges_per_minute: u32,
 }
 
+/// The default of `content.webhook.purges_per_minute`: a busy editorial team publishes a few
+/// entries a minute; sixty leaves room for a bulk publish without letting a flood purge the
+/// cache continuously.
+pub const DEFAULT_PURGES_PER_MINUTE: u32 = 60;
+
 impl Default for ContentWebhookConfig {
     fn default() -> Self {
         Self {
             soft_purge_events: Vec::new(),
-            purges_per_minute: crate::content::webhook_purge_cap::DEFAULT_PER_MINUTE,
+            purges_per_minute: DEFAULT_PURGES_PER_MINUTE,
         }
     }
 }

@@ -9,6 +9,8 @@
 //! `[cache]`, `[ssr]` and `[uploads]` are still defined by the features that read them.
 
 mod admin;
+pub mod admin_tokens;
+pub mod cache;
 mod cidrs;
 mod content;
 mod deprecated;
@@ -37,9 +39,13 @@ mod sandbox;
 pub mod secrets;
 mod security;
 mod seo;
+pub mod seo_settings;
 mod server;
 mod session;
+mod ssr;
 mod telemetry;
+pub mod tls;
+mod uploads;
 mod upstreams;
 mod web;
 
@@ -73,11 +79,13 @@ pub use server::{
     DEFAULT_SHUTDOWN_DELAY_DEVELOPMENT, DEFAULT_SHUTDOWN_DELAY_PRODUCTION, ServerConfig,
 };
 pub use session::SessionConfig;
+pub use ssr::SsrConfig;
 pub use telemetry::TelemetryConfig;
+pub use uploads::{SLOW_UPLINK_BYTES_PER_SECOND, UploadsConfig};
 pub use upstreams::{UpstreamConfig, UpstreamsConfig};
 pub use web::WebConfig;
 
-pub use crate::cache::CacheConfig;
+pub use cache::{CacheConfig, CachePolicy, RouteKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -105,8 +113,8 @@ pub struct Config {
     pub redis: RedisConfig,
     pub maps: MapsConfig,
     pub seo: SeoConfig,
-    pub ssr: crate::ssr::SsrConfig,
-    pub uploads: crate::http::uploads::UploadsConfig,
+    pub ssr: SsrConfig,
+    pub uploads: UploadsConfig,
     pub public: PublicConfig,
     pub fleet: fleet::FleetConfig,
     pub content: ContentConfig,
@@ -136,8 +144,8 @@ impl Default for Config {
             redis: RedisConfig::default(),
             maps: MapsConfig::default(),
             seo: SeoConfig::default(),
-            ssr: crate::ssr::SsrConfig::default(),
-            uploads: crate::http::uploads::UploadsConfig::default(),
+            ssr: SsrConfig::default(),
+            uploads: UploadsConfig::default(),
             public: PublicConfig::default(),
             fleet: fleet::FleetConfig::default(),
             content: ContentConfig::default(),

@@ -10,8 +10,8 @@ use std::sync::{Arc, RwLock};
 use super::Config;
 use super::fingerprint::ConfigFingerprint;
 use super::origin::Origin;
-use super::overrides::live::Applied;
-use crate::cache::CacheConfig;
+use super::overrides::versions::Applied;
+use crate::config::CacheConfig;
 
 /// Whether a reload applies `key` (dotted, `cache.pages.ttl`) to the running process: the cache
 /// policies do; their byte budgets and everything else (listeners, Redis, upstreams, limits,

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use secrecy::{ExposeSecret, SecretString};
 
+use super::admin_tokens::{AdminTokens, TOKENS_FILE_ENV};
 use super::{Config, ConfigError};
-use crate::admin::tokens::{AdminTokens, TOKENS_FILE_ENV};
 
 /// Development stand-ins, used only when a secret is unset outside production. Production
 /// refuses to start with any of them.

@@ -104,7 +104,7 @@ impl WebhookAuth {
 
 /// The bearer token of `headers`, compared in constant time with `expected`.
 fn bearer_matches(headers: &HeaderMap, expected: &str) -> bool {
-    crate::admin::access::bearer_token(headers)
+    crate::http::bearer::bearer_token(headers)
         .is_some_and(|token| bool::from(token.as_bytes().ct_eq(expected.as_bytes())))
 }
 

@@ -10,11 +10,6 @@ use std::num::NonZeroU32;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 
-/// The default of `content.webhook.purges_per_minute`: a busy editorial team publishes a few
-/// entries a minute; sixty leaves room for a bulk publish without letting a flood purge the
-/// cache continuously.
-pub const DEFAULT_PER_MINUTE: u32 = 60;
-
 /// The cap: cheap to share behind an `Arc`.
 #[derive(Debug)]
 pub struct PurgeCap {

@@ -2,6 +2,7 @@
 //! they share (`lease`, `replicas`: the handle and the purge channel), whose values carry a MAC
 //! (`shared_tier_mac`).
 
+pub mod clock;
 pub mod lease;
 pub mod replica_identity;
 pub mod replicas;

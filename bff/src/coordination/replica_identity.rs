@@ -34,7 +34,7 @@ impl ReplicaIdentity {
             id: uuid::Uuid::new_v4().to_string(),
             pod: variable(POD_NAME_VARIABLE),
             zone: variable(ZONE_VARIABLE),
-            started_unix_ms: crate::coordination::replicas::unix_ms(),
+            started_unix_ms: crate::coordination::clock::unix_ms(),
         }
     }
 }

@@ -1,15 +1,13 @@
 //! What this replica's heartbeat reports of the process (see
-//! [`crate::coordination::replicas::heartbeat`]): its build, the configuration in force (the
+//! [`crate::cache::fleet::heartbeat`]): its build, the configuration in force (the
 //! start-up configuration with the cache policies a reload swapped in), and its L1.
 
 use std::sync::Arc;
 
 use crate::cache::EdgeCache;
+use crate::cache::fleet::heartbeat::{BuildId, ConfigVersion, Figures, FiguresSource, L1Figures};
 use crate::config::Config;
 use crate::config::fingerprint::ConfigFingerprint;
-use crate::coordination::replicas::heartbeat::{
-    BuildId, ConfigVersion, Figures, FiguresSource, L1Figures,
-};
 use crate::edge::web_assets::WebAssets;
 
 /// The configuration in force as replicas compare it: the cache policies a reload swapped in,

@@ -4,6 +4,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use axum::Router;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -11,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use crate::config::{Config, ConfigError, Secrets};
 use crate::edge::serve::{ConnectionLimits, InFlight};
 use crate::edge::state::{AppState, SharedState};
+use crate::edge::storefront::Storefront;
 
 /// How long the embedded sandbox may take to stop after the BFF has drained.
 const SANDBOX_STOP: Duration = Duration::from_secs(5);
@@ -131,12 +133,22 @@ async fn bind(what: &'static str, addr: SocketAddr) -> Result<TcpListener, Start
         .map_err(|source| StartError::Bind { what, addr, source })
 }
 
-/// Binds every listener, starts the embedded sandbox when enabled, and serves in the background.
-/// `config_path` is where `config` was loaded from, for reloads.
+/// The two routers the listeners serve, each made from the app state. They are the composition
+/// root's (`crate::app`, `crate::admin_app`), handed in by it: the edge serves routes, it names
+/// none of them.
+#[derive(Clone, Copy)]
+pub struct Routers {
+    pub public: fn(SharedState) -> Router,
+    pub admin: fn(SharedState) -> Router,
+}
+
+/// Binds every listener, starts the embedded sandbox when enabled, and serves `routers` in the
+/// background. `config_path` is where `config` was loaded from, for reloads.
 pub async fn start(
     config: Config,
     secrets: Secrets,
     config_path: Option<std::path::PathBuf>,
+    routers: Routers,
 ) -> Result<Running, StartError> {
     let sandbox_stop = CancellationToken::new();
     let (sandbox_task, sandbox_addr) = start_sandbox(&config, &sandbox_stop).await?;
@@ -162,14 +174,14 @@ pub async fn start(
     let in_flight = InFlight::default();
     let main = crate::edge::serve::storefront(
         main_listener,
-        crate::Storefront::new(state.clone()),
+        Storefront::new(state.clone(), (routers.public)(state.clone())),
         ConnectionLimits::new(&state.config.server),
         in_flight.clone(),
         shutdown.clone(),
     );
     let admin = crate::edge::serve::admin(
         admin_listener,
-        crate::admin_app(state.clone()),
+        (routers.admin)(state.clone()),
         ConnectionLimits::admin(&state.config.admin),
         shutdown.clone(),
     );

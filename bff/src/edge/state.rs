@@ -12,24 +12,26 @@ use axum::http::HeaderName;
 
 use crate::admin::access::TokensInForce;
 use crate::admin::audit::log::AuditLog;
+use crate::admin::overrides::live::{Applied, LiveOverrides};
+use crate::admin::overrides::store::OverrideStore;
+use crate::cache::fleet::Fleet;
 use crate::cache::{CacheConfig, EdgeCache};
 use crate::commerce::Gateway;
 use crate::commerce::catalogue::Catalogue;
 use crate::config::effective::EffectiveConfig;
-use crate::config::overrides::live::{Applied, LiveOverrides};
-use crate::config::overrides::store::OverrideStore;
 use crate::config::public::{PublicConfigJson, public_config_json};
 use crate::config::running::{InForce, RunningConfig};
+use crate::config::seo_settings::SeoSettings;
 use crate::config::{Config, ConfigError, Secrets, resolve_sandbox};
 use crate::content::Content;
 use crate::content::dealers::Dealers;
 use crate::content::geo::Geocoder;
 use crate::content::tiles::{TileProvider, Tiles};
 use crate::coordination::replica_identity::ReplicaIdentity;
-use crate::coordination::replicas::fleet::Fleet;
 use crate::coordination::replicas::purge_log::PurgeLog;
 use crate::coordination::replicas::{Redis, Tiers};
 use crate::coordination::shared_tier_mac::SharedTierMac;
+use crate::edge::readiness::Readiness;
 use crate::edge::web_assets::WebAssets;
 use crate::http::rate_limit::ClientRateLimit;
 use crate::http::rate_limit::account::SignInFailures;
@@ -38,8 +40,6 @@ use crate::http::security::SecurityHeaders;
 use crate::idempotency::IdempotencyStore;
 use crate::idempotency::shared_keys::SharedKeys;
 use crate::observe::metrics::Metrics;
-use crate::observe::readiness::Readiness;
-use crate::seo::SeoSettings;
 use crate::session::Sessions;
 use crate::session::csrf::Csrf;
 use crate::session::refresh_lease::LeaseTiming;
@@ -473,8 +473,8 @@ impl AppState {
 }
 
 /// What the heartbeat says of the overrides in force: their version and drift.
-fn override_report(in_force: &InForce) -> crate::coordination::replicas::heartbeat::OverrideReport {
-    crate::coordination::replicas::heartbeat::OverrideReport {
+fn override_report(in_force: &InForce) -> crate::cache::fleet::heartbeat::OverrideReport {
+    crate::cache::fleet::heartbeat::OverrideReport {
         version: Some(in_force.overrides.version),
         drift: in_force
             .overrides

@@ -19,10 +19,10 @@ use tower::Service;
 
 use crate::edge::hit_path::HitPath;
 use crate::edge::state::SharedState;
-use crate::observe::trace_budget::TraceBudget;
+use crate::http::trace_budget::TraceBudget;
 
 /// The storefront as one service: a remembered cache hit is answered at once, anything else goes
-/// through [`crate::app`]'s router with the peer's address (`ConnectInfo`) for per-client limits.
+/// through the public router (the composition root's `crate::app`) with the peer's address (`ConnectInfo`) for per-client limits.
 #[derive(Clone)]
 pub struct Storefront {
     router: Router,
@@ -35,7 +35,8 @@ pub struct Storefront {
 }
 
 impl Storefront {
-    pub fn new(state: SharedState) -> Self {
+    /// The storefront of `state`, with `router` (made from the same state) behind its hit path.
+    pub fn new(state: SharedState, router: Router) -> Self {
         let hits = HitPath::new(
             state.cache.clone(),
             state.security.clone(),
@@ -45,7 +46,7 @@ impl Storefront {
         Self {
             in_flight: state.metrics.active_requests(),
             traces: Arc::new(TraceBudget::new(&state.config, state.metrics.clone())),
-            router: crate::app(state),
+            router,
             hits: Arc::new(hits),
             peer: None,
         }

@@ -15,7 +15,6 @@ use bytes::Bytes;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::cache::FetchFailure;
 use crate::upstream::UpstreamError;
 
 #[derive(Debug, thiserror::Error)]
@@ -274,15 +273,6 @@ impl IntoResponse for ApiError {
                 .insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         response
-    }
-}
-
-impl From<FetchFailure> for ApiError {
-    fn from(failure: FetchFailure) -> Self {
-        match failure {
-            FetchFailure::Upstream(err) => ApiError::Upstream(err),
-            FetchFailure::Aborted => ApiError::Internal("cache fetch aborted".to_owned()),
-        }
     }
 }
 

@@ -27,8 +27,8 @@ use hyper::body::{Body as HttpBody, Frame, SizeHint};
 use tokio::time::{Instant, Sleep};
 
 use crate::config::ServerConfig;
+use crate::config::UploadsConfig;
 use crate::http::error::ApiError;
-use crate::http::uploads::UploadsConfig;
 
 /// The error a body read past its deadline ends with.
 #[derive(Debug, thiserror::Error)]

@@ -8,9 +8,10 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use crate::cache::http::CACHE_STATUS;
-use crate::http::request_id::RequestId;
+use crate::observe::request_id::RequestId;
 
+/// `Cache-Status` (RFC 9211), which the cache writes on its answers and this layer reads back.
+pub static CACHE_STATUS: HeaderName = HeaderName::from_static("cache-status");
 pub static SERVER_TIMING: HeaderName = HeaderName::from_static("server-timing");
 pub static TRACERESPONSE: HeaderName = HeaderName::from_static("traceresponse");
 

@@ -10,10 +10,18 @@ use std::borrow::Cow;
 use percent_encoding::percent_decode_str;
 use sha2::{Digest, Sha256};
 
+/// A shopper's text as the cache names it: trimmed and lower-cased. The cache keys of titles and
+/// terms are made with it (`crate::cache::key` re-exports it), so a term's hash matches its key's.
+/// The router has URL-decoded the path segment exactly once; decoding again would let `a%2Fb`
+/// and `a/b` name one entry.
+pub fn normalise(title: &str) -> String {
+    title.trim().to_lowercase()
+}
+
 /// How a hashed term is written: `sha256:` and the first 12 hex digits (48 bits: enough to
 /// tell terms apart in an operator's view, too few to look a term up in a table of them).
 pub fn term_hash(term: &str) -> String {
-    let digest = Sha256::digest(crate::cache::key::normalise(term).as_bytes());
+    let digest = Sha256::digest(normalise(term).as_bytes());
     format!("sha256:{}", &hex::encode(digest)[..12])
 }
 

@@ -150,7 +150,7 @@ pub fn tracer_provider(
     trace: &TraceSettings,
 ) -> Result<SdkTracerProvider, opentelemetry_otlp::ExporterBuildError> {
     // The OTLP exporter's HTTP client needs the process's TLS provider (tls.rs).
-    crate::upstream::tls::install_crypto_provider();
+    crate::config::tls::install_crypto_provider();
     let mut resource = Resource::builder();
     if let Some(service_name) = &trace.service_name {
         resource = resource.with_service_name(service_name.clone());

@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::admin::identity::AdminIdentity;
+use crate::admin::overrides::store::{NotStored, Storage};
 use crate::config::duration;
 use crate::config::overrides::layer::{Change as KeyChange, OverrideLayer, diff, routes_of};
-use crate::config::overrides::store::{NotStored, Storage};
 use crate::config::overrides::versions::{
     Action, Change, OverrideState, Refused, Transition, Version,
 };

@@ -24,7 +24,7 @@ use crate::routes::openapi::problems;
 
 /// The forms' routes; image requests are limited per client IP (dealer registrations are too,
 /// and Pro Deal applications per client and per account, before their upload is read: see
-/// [`crate::http::uploads::gate`]).
+/// [`crate::commerce::forms::upload_gate`]).
 pub fn routes(state: &SharedState) -> OpenApiRouter<SharedState> {
     let uploads = || DefaultBodyLimit::max(MULTIPART_MAX_BODY_BYTES);
     let image_requests = Arc::new(ClientRateLimit::image_requests(

@@ -15,7 +15,8 @@
 //! - `page`: the document handler; `robots`, `sitemap`: the two crawler files.
 //! - `canonical`: one spelling per page (any other is a permanent redirect to it);
 //!   `variants`: the `sku` or tab a link asks for, checked against the page's data.
-//! - `settings`: what the head needs from the configuration, built once by the composition root.
+//! - `SeoSettings` (`crate::config::seo_settings`): what the head needs from the configuration,
+//!   built once by the composition root.
 
 mod canonical;
 pub mod explain_keys;
@@ -24,7 +25,6 @@ pub mod json_ld;
 mod page;
 pub mod robots;
 pub mod routes;
-mod settings;
 pub mod sitemap;
 mod variants;
 
@@ -33,9 +33,9 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
+pub use crate::config::seo_settings::{SeoSettings, absolute};
 pub use page::document;
 pub use robots::robots;
-pub use settings::{SeoSettings, absolute};
 pub use sitemap::sitemap;
 
 use crate::commerce::catalogue::Catalogue;

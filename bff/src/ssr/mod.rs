@@ -25,16 +25,15 @@ mod pool;
 mod reads;
 mod recorded;
 mod renderer;
-mod settings;
 mod variant;
 
+pub use crate::config::SsrConfig;
 pub use document::DocumentPage;
 pub use engine::RenderError;
 pub use frame::{Frame, Framing};
 pub use pool::Pool;
 pub use reads::{ApiAnswer, ApiReads, Need, Unread};
 pub use renderer::Renderer;
-pub use settings::SsrConfig;
 pub use variant::{Variant, VariantParam, document_key};
 
 /// Where the server bundle lives in a web build.

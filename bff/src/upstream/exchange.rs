@@ -7,7 +7,7 @@ use tower::util::BoxCloneSyncService;
 use url::Url;
 
 use super::UpstreamError;
-use crate::http::request_id::RequestId;
+use crate::observe::request_id::RequestId;
 
 /// A request body.
 #[derive(Debug, Clone, Default)]

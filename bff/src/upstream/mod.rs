@@ -8,7 +8,6 @@ mod error;
 mod exchange;
 mod path;
 pub mod stack;
-pub mod tls;
 pub mod transport;
 
 use std::sync::Arc;
@@ -27,8 +26,8 @@ pub use path::{PathError, UpstreamPath};
 pub use transport::{Transport, http_client};
 
 use crate::config::UpstreamConfig;
-use crate::http::request_id::RequestId;
 use crate::observe::metrics::Metrics;
+use crate::observe::request_id::RequestId;
 
 /// One request to an upstream, beyond a plain GET: method, query, JSON body, and the caller's
 /// identity (a user's bearer token or a guest id), injected server-side.

@@ -32,8 +32,8 @@ use super::breaker::{self, Breaker};
 use super::error::failure;
 use super::exchange::{Body, Stack, UpstreamRequest, UpstreamResponse, forbids_shared_storage};
 use super::transport::Transport;
-use crate::http::request_id::X_REQUEST_ID;
 use crate::observe::metrics::{ClientCall, Metrics};
+use crate::observe::request_id::X_REQUEST_ID;
 
 /// What the layers need to know about their upstream.
 pub struct Settings {

@@ -18,7 +18,7 @@ pub type Transport = BoxCloneSyncService<Request<Bytes>, Response<Bytes>, Upstre
 
 /// The single HTTP client builder for every upstream.
 pub fn http_client(config: &UpstreamConfig) -> reqwest::Result<reqwest::Client> {
-    crate::upstream::tls::install_crypto_provider();
+    crate::config::tls::install_crypto_provider();
     reqwest::Client::builder()
         .connect_timeout(config.connect_timeout)
         .timeout(config.timeout)

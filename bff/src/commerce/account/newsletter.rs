@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use validator::Validate;
 
-use super::super::auth::confirmed;
+use super::super::message::confirmed;
 use super::super::{MessageAnswer, Shopper};
 use crate::http::error::ApiError;
 use crate::http::validation::field_errors;

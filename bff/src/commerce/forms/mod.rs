@@ -12,15 +12,17 @@
 pub mod dealer;
 pub mod pro_deal;
 pub mod public;
+pub mod upload_gate;
 
 use axum::http::HeaderValue;
 use bytes::Bytes;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use dealer::{DEALER_DOCUMENTS, DealerRegistrationForm, register_dealer};
 pub use pro_deal::{PRO_DEAL_DOCUMENTS, ProDealForm, apply_for_pro_deal};
 pub use public::{ImageRequest, StockAlert, request_images, subscribe_stock_alert};
 
+use super::message::Confirmation;
 use super::{MessageAnswer, Shopper};
 use crate::http::error::ApiError;
 use crate::http::request_id::RequestId;
@@ -47,21 +49,6 @@ pub fn upload_rules(policy: &Policy) -> String {
     )
 }
 
-/// The commerce API's confirmation, `{"message": …}`: other members are ignored, an empty
-/// answer or a missing message is no message, a message that is not a string breaks the
-/// contract.
-#[derive(Debug, Deserialize)]
-struct Confirmation {
-    #[serde(default)]
-    message: Option<String>,
-}
-
-fn confirmed(confirmation: Option<Confirmation>) -> MessageAnswer {
-    MessageAnswer {
-        message: confirmation.and_then(|confirmation| confirmation.message),
-    }
-}
-
 /// A JSON form posted to `path` (anonymously), its confirmation relayed.
 async fn post_json<T: Serialize>(
     shopper: &Shopper,
@@ -70,7 +57,7 @@ async fn post_json<T: Serialize>(
 ) -> Result<MessageAnswer, ApiError> {
     let path = UpstreamPath::fixed(path);
     let confirmation = shopper.call_as(Call::post(&path, body)).await?;
-    Ok(confirmed(confirmation))
+    Ok(Confirmation::relayed(confirmation))
 }
 
 /// The one multipart post upstream: both upload forms send through here, so moving to a
@@ -85,7 +72,7 @@ async fn post_form(
     let answer = upstream
         .post_multipart(path, bearer, content_type, body, request_id)
         .await?;
-    upstream::decode(upstream.name(), &answer.body).map(confirmed)
+    upstream::decode(upstream.name(), &answer.body).map(Confirmation::relayed)
 }
 
 #[cfg(test)]
@@ -130,13 +117,14 @@ mod tests {
             "commerce",
             br#"{"message":"Thanks","id":7,"status":"pending"}"#,
         )
-        .map(confirmed);
+        .map(Confirmation::relayed);
         assert_eq!(
             answer.ok().and_then(|answer| answer.message).as_deref(),
             Some("Thanks")
         );
         for body in [&b""[..], b"{}", br#"{"message":null}"#] {
-            let answer = upstream::decode::<Option<Confirmation>>("commerce", body).map(confirmed);
+            let answer = upstream::decode::<Option<Confirmation>>("commerce", body)
+                .map(Confirmation::relayed);
             assert_eq!(answer.ok(), Some(MessageAnswer { message: None }));
         }
     }

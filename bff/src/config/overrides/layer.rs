@@ -9,8 +9,8 @@ use std::time::Duration;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::cache::{CacheConfig, CachePolicy, RouteKind};
 use crate::config::duration;
+use crate::config::{CacheConfig, CachePolicy, RouteKind};
 
 /// The policy values an override may set, as `[cache.<route>]` names them.
 pub const FIELDS: [&str; 5] = [

@@ -6,10 +6,9 @@
 //!
 //! - [`layer`]: the keys and values an override may set, diffs, drift and the TOML patch.
 //! - [`versions`]: the versions and their transitions (set, promote, rollback, expire).
-//! - [`store`]: where they are kept (Redis, else the process), changed by compare-and-set.
-//! - [`live`]: this replica reading its version and handing it to the running parts.
+//!
+//! Where they are kept (Redis, else the process) and how a replica reads its version are the
+//! operators' side's: `crate::admin::overrides`.
 
 pub mod layer;
-pub mod live;
-pub mod store;
 pub mod versions;

@@ -300,6 +300,14 @@ impl OverrideState {
     }
 }
 
+/// The version this replica runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    pub version: u64,
+    /// Its keys not yet expired.
+    pub layer: OverrideLayer,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

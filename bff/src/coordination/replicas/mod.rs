@@ -12,8 +12,6 @@ pub mod cause;
 mod connection;
 pub mod credentials;
 pub mod endpoint;
-pub mod fleet;
-pub mod heartbeat;
 pub mod monitor;
 pub mod pending_writes;
 pub mod purge_bus;
@@ -29,6 +27,9 @@ use std::time::Duration;
 
 use redis::FromRedisValue;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+
+/// The shared clock, read by many as `replicas::unix_ms`.
+pub use super::clock::unix_ms;
 
 use self::cause::Cause;
 use self::connection::Connection;
@@ -217,7 +218,7 @@ impl Redis {
     ) -> Result<Self, ConfigError> {
         // The client's TLS config takes the process's provider: ring, as for every other
         // connection (a test binary links aws-lc too, and rustls then cannot choose alone).
-        crate::upstream::tls::install_crypto_provider();
+        crate::config::tls::install_crypto_provider();
         let endpoint = Endpoint::new(url_key, url, config)?;
         // The sentinels name the cache tier's primary (one Redis for both, or the cache alone)
         // and, under a name of its own, the coordination tier's.
@@ -699,12 +700,4 @@ fn pool(
                 .map(Connection::Single)
         })
         .collect()
-}
-
-/// Unix time in milliseconds: what replicas agree on (an `Instant` means nothing to another
-/// process).
-pub fn unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, crate::config::duration::millis)
 }

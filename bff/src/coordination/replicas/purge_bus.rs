@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Redis;
 use super::reply_desk::Reply;
-use crate::cache::policy::RouteKind;
+use crate::config::RouteKind;
 use crate::observe::metrics::RedisEvent;
 
 /// A purge, as every replica applies it to its L1.

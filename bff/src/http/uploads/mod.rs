@@ -4,11 +4,9 @@
 //! anything is sent upstream (nothing is forwarded when any part is invalid), then re-encoded as
 //! one `multipart/form-data` body with the same field names.
 
-mod config;
-pub mod gate;
 pub mod spool;
 
-pub use config::UploadsConfig;
+pub use crate::config::UploadsConfig;
 
 use std::collections::{BTreeMap, HashMap};
 

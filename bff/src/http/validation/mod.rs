@@ -10,7 +10,7 @@ use validator::{Validate, ValidationErrors, ValidationErrorsKind};
 
 pub mod rules;
 
-use crate::content::camel_case;
+use crate::http::camel_case::camel_case;
 use crate::http::error::ApiError;
 
 /// A JSON body of type `T` that passed `T`'s validation rules.

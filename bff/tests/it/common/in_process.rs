@@ -165,7 +165,7 @@ fn build(
     )
     .unwrap();
     InProcess {
-        app: bff::Storefront::new(state.clone()).for_peer(PEER.into()),
+        app: bff::storefront(state.clone()).for_peer(PEER.into()),
         state,
         sandbox,
         _dirs: (dist, data),

@@ -110,9 +110,7 @@ async fn start_from(
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
         .collect();
     let secrets = Secrets::from_lookup(&config, |name| map.get(name).cloned()).unwrap();
-    let running = bff::edge::server::start(config, secrets, path)
-        .await
-        .unwrap();
+    let running = bff::start(config, secrets, path).await.unwrap();
     let base = format!("http://{}", running.main_addr);
     let admin = format!("http://{}", running.admin_addr);
     let sandbox = running

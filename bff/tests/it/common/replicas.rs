@@ -199,9 +199,7 @@ async fn start_replica(
             })
     })
     .unwrap();
-    let running = bff::edge::server::start(config, secrets, config_path)
-        .await
-        .unwrap();
+    let running = bff::start(config, secrets, config_path).await.unwrap();
     let base = format!("http://{}", running.main_addr);
     let admin = format!("http://{}", running.admin_addr);
     let client = reqwest::Client::builder()

@@ -11,6 +11,8 @@
 //! Every Redis call has the command timeout; a failure leaves the replica serving, and the
 //! fleet answer says the coordination tier is unavailable.
 
+pub mod heartbeat;
+
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -19,12 +21,12 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use super::Redis;
-use super::heartbeat::{FiguresSource, HIT_RATIO_WINDOW, Heartbeat, HitWindow, OverrideReport};
-use crate::cache::top_lists::TopLists;
+use self::heartbeat::{FiguresSource, HIT_RATIO_WINDOW, Heartbeat, HitWindow, OverrideReport};
+use super::top_lists::TopLists;
 use crate::config::duration::millis;
 use crate::config::fleet::FleetConfig;
 use crate::coordination::replica_identity::ReplicaIdentity;
+use crate::coordination::replicas::Redis;
 
 /// The replicas this one knows of, and its own last heartbeat.
 #[derive(Debug)]
@@ -76,7 +78,7 @@ pub struct Drift {
     /// More than one configuration hash among the live replicas.
     pub config: bool,
     /// Each distinct build (`version`, web build, git sha) among them.
-    pub builds: Vec<super::heartbeat::BuildId>,
+    pub builds: Vec<heartbeat::BuildId>,
     /// Each distinct configuration hash among them.
     pub config_hashes: Vec<String>,
     /// More than one live override version among them (a canary pending, or a replica that
@@ -143,7 +145,7 @@ impl Fleet {
     /// Records a successful configuration reload (shown in the next heartbeat).
     pub fn note_reload(&self) {
         self.last_reload_unix_ms
-            .store(super::unix_ms(), Ordering::Release);
+            .store(crate::coordination::clock::unix_ms(), Ordering::Release);
     }
 
     pub fn last_reload_unix_ms(&self) -> Option<u64> {
@@ -210,7 +212,7 @@ impl Fleet {
         let Ok(json) = serde_json::to_string(heartbeat) else {
             return false;
         };
-        let now = super::unix_ms();
+        let now = crate::coordination::clock::unix_ms();
         let forget = millis(self.config.forget_after).max(1);
         let index = Self::index_key(redis);
         let mut pipeline = redis::pipe();
@@ -265,7 +267,7 @@ impl Fleet {
     async fn read_members(&self) -> Option<Vec<(Heartbeat, u64)>> {
         let redis = self.redis.as_ref()?;
         let forget = millis(self.config.forget_after);
-        let now = super::unix_ms();
+        let now = crate::coordination::clock::unix_ms();
         let seen: Vec<(String, u64)> = redis
             .query(
                 "fleet_read",
@@ -300,7 +302,7 @@ impl Fleet {
     /// `fleet.silent_after` (this one included). `None` without Redis or when it did not answer.
     pub async fn live_replicas(&self) -> Option<Vec<String>> {
         let silent_after = millis(self.config.silent_after);
-        let now = super::unix_ms();
+        let now = crate::coordination::clock::unix_ms();
         let members = self.read_members().await?;
         Some(
             members
@@ -314,7 +316,7 @@ impl Fleet {
     /// The fleet as `GET /admin/fleet` shows it, with this replica's top lists `own` (read now).
     pub async fn view(&self, own: TopLists) -> FleetView {
         let silent_after = millis(self.config.silent_after);
-        let now = super::unix_ms();
+        let now = crate::coordination::clock::unix_ms();
         let (coordination, members) = match (&self.redis, self.read_members().await) {
             (None, _) => (Coordination::None, Vec::new()),
             (Some(_), None) => (Coordination::Unavailable, Vec::new()),

@@ -1,15 +1,5 @@
-//! The files of `bff/src` depend on each other without a cycle (issue 33): a cycle between two
-//! files means neither can be read, tested or moved without the other, and it is how the layers
-//! of the tree erode.
-//!
-//! File A depends on file B when a path in A (a `use`, a type, a call, a pattern) names an item
-//! that B defines. The paths are parsed with `syn`; a name is resolved as rustc would resolve it
-//! within this crate: through `crate`, `self` and `super`, child modules, the items a module
-//! defines, its `use` bindings (renames and groups) and its glob imports, so a re-export leads to
-//! the file that defines the item. `mod` declarations and re-exports (`pub use`) are not
-//! dependencies of their own. Names from other crates, and names this reading cannot place
-//! (locals, generic parameters), are no dependency.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Reading `bff/src` with `syn`: its modules, the items each defines, its `use` bindings, and where
+//! a path written in a module leads.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -17,38 +7,41 @@ use std::path::{Path, PathBuf};
 use syn::visit::Visit;
 
 /// A module of the crate: a file, or an inline `mod name { … }` inside one.
-struct Module {
+pub struct Module {
     /// `crate::a::b`, without `crate`.
-    path: Vec<String>,
-    file: usize,
-    parent: Option<usize>,
-    children: HashMap<String, usize>,
+    pub path: Vec<String>,
+    pub file: usize,
+    pub parent: Option<usize>,
+    pub children: HashMap<String, usize>,
     /// The names of the items it defines (not modules).
-    items: BTreeSet<String>,
+    pub items: BTreeSet<String>,
     /// `use` bindings: the name in scope, the path it stands for, and whether it is a re-export.
-    uses: Vec<(String, Vec<String>, bool)>,
+    pub uses: Vec<(String, Vec<String>, bool)>,
     /// The paths of its glob imports (`use a::b::*`).
-    globs: Vec<Vec<String>>,
+    pub globs: Vec<Vec<String>>,
     /// The paths named in its code (not in its `use` items, not in its child modules).
-    paths: Vec<Vec<String>>,
+    pub paths: Vec<Vec<String>>,
 }
 
 /// Where a path leads.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Target {
+pub enum Target {
     Module(usize),
     /// An item, by the file that defines it.
     Item(usize),
 }
 
-struct Crate {
-    files: Vec<PathBuf>,
-    modules: Vec<Module>,
+pub struct Crate {
+    /// The `src` folder read.
+    pub root: PathBuf,
+    pub files: Vec<PathBuf>,
+    pub modules: Vec<Module>,
 }
 
 impl Crate {
-    fn read(src: &Path) -> Self {
+    pub fn read(src: &Path) -> Self {
         let mut krate = Crate {
+            root: src.to_owned(),
             files: Vec::new(),
             modules: Vec::new(),
         };
@@ -136,7 +129,7 @@ impl Crate {
     }
 
     /// Where `path`, written in module `from`, leads; `None` outside the crate or unplaceable.
-    fn resolve(&self, from: usize, path: &[String], depth: usize) -> Option<Target> {
+    pub fn resolve(&self, from: usize, path: &[String], depth: usize) -> Option<Target> {
         if depth > 24 || path.is_empty() {
             return None;
         }
@@ -159,6 +152,61 @@ impl Crate {
             };
         }
         Some(target)
+    }
+
+    /// The modules a path written in module `from` goes through, as a reader follows it: each
+    /// segment that names a module, and the module whose item the path ends on. A re-export is
+    /// read where it is written: `cache::FetchFailure` goes through `cache`, whatever file
+    /// `cache` re-exports it from (that `pub use` line is a path of `cache` of its own). A path
+    /// that starts with a name imported by `use` goes through nothing here: the `use` line does.
+    pub fn trail(&self, from: usize, path: &[String]) -> Vec<usize> {
+        let mut trail = Vec::new();
+        let Some(first) = path.first() else {
+            return trail;
+        };
+        let mut module = match first.as_str() {
+            "crate" => 0,
+            "self" => from,
+            "super" => match self.modules[from].parent {
+                Some(parent) => parent,
+                None => return trail,
+            },
+            // a child module, or a module this one imports by name (`use crate::cache;`)
+            name => match self.lookup(from, name, 0) {
+                Some(Target::Module(module)) => module,
+                _ => return trail,
+            },
+        };
+        trail.push(module);
+        for segment in &path[1..] {
+            module = match segment.as_str() {
+                "super" => match self.modules[module].parent {
+                    Some(parent) => parent,
+                    None => break,
+                },
+                "self" => module,
+                name => match self.modules[module].children.get(name) {
+                    Some(&child) => child,
+                    // an item of `module`, or a name it imports: the path ends there
+                    None => break,
+                },
+            };
+            trail.push(module);
+        }
+        trail
+    }
+
+    /// Every path a module names, re-exports included, with the module's index.
+    pub fn all_paths(&self) -> impl Iterator<Item = (usize, &Vec<String>)> {
+        self.modules.iter().enumerate().flat_map(|(index, module)| {
+            module
+                .uses
+                .iter()
+                .map(|(_, path, _)| path)
+                .chain(&module.paths)
+                .chain(&module.globs)
+                .map(move |path| (index, path))
+        })
     }
 
     /// What `name` stands for in the scope of `module`.
@@ -190,9 +238,9 @@ impl Crate {
     }
 
     /// A file's path under `bff/src`, as the tests report it (`cache/l2.rs`).
-    fn relative(&self, file: usize) -> String {
+    pub fn relative(&self, file: usize) -> String {
         self.files[file]
-            .strip_prefix(src())
+            .strip_prefix(&self.root)
             .unwrap()
             .display()
             .to_string()
@@ -200,7 +248,7 @@ impl Crate {
 
     /// Every path a module names (its own imports, not re-exports, and the paths of its code),
     /// with the module's index.
-    fn named_paths(&self) -> impl Iterator<Item = (usize, &Vec<String>)> {
+    pub fn named_paths(&self) -> impl Iterator<Item = (usize, &Vec<String>)> {
         self.modules.iter().enumerate().flat_map(|(index, module)| {
             module
                 .uses
@@ -213,7 +261,7 @@ impl Crate {
     }
 
     /// Every dependency between two files, with one path that makes it (for the message).
-    fn dependencies(&self) -> BTreeMap<(usize, usize), String> {
+    pub fn dependencies(&self) -> BTreeMap<(usize, usize), String> {
         let mut edges = BTreeMap::new();
         for (index, path) in self.named_paths() {
             let from = self.modules[index].file;
@@ -228,7 +276,7 @@ impl Crate {
         edges
     }
 
-    fn name(&self, module: usize) -> String {
+    pub fn name(&self, module: usize) -> String {
         let path = &self.modules[module].path;
         if path.is_empty() {
             "crate".to_owned()
@@ -324,218 +372,4 @@ impl<'ast> Visit<'ast> for PathCollector {
         }
         syn::visit::visit_path(self, path);
     }
-}
-
-/// The strongly connected components of more than one file (Tarjan's algorithm).
-fn cycles(nodes: usize, edges: &BTreeMap<(usize, usize), String>) -> Vec<Vec<usize>> {
-    struct Tarjan<'a> {
-        next: Vec<Vec<usize>>,
-        index: Vec<Option<usize>>,
-        low: Vec<usize>,
-        on_stack: Vec<bool>,
-        stack: Vec<usize>,
-        counter: usize,
-        found: &'a mut Vec<Vec<usize>>,
-    }
-    impl Tarjan<'_> {
-        fn visit(&mut self, node: usize) {
-            self.index[node] = Some(self.counter);
-            self.low[node] = self.counter;
-            self.counter += 1;
-            self.stack.push(node);
-            self.on_stack[node] = true;
-            for next in self.next[node].clone() {
-                match self.index[next] {
-                    None => {
-                        self.visit(next);
-                        self.low[node] = self.low[node].min(self.low[next]);
-                    }
-                    Some(index) if self.on_stack[next] => {
-                        self.low[node] = self.low[node].min(index)
-                    }
-                    Some(_) => {}
-                }
-            }
-            if Some(self.low[node]) == self.index[node] {
-                let mut component = Vec::new();
-                while let Some(member) = self.stack.pop() {
-                    self.on_stack[member] = false;
-                    component.push(member);
-                    if member == node {
-                        break;
-                    }
-                }
-                if component.len() > 1 {
-                    component.sort_unstable();
-                    self.found.push(component);
-                }
-            }
-        }
-    }
-    let mut next = vec![Vec::new(); nodes];
-    for &(from, to) in edges.keys() {
-        next[from].push(to);
-    }
-    let mut found = Vec::new();
-    let mut tarjan = Tarjan {
-        next,
-        index: vec![None; nodes],
-        low: vec![0; nodes],
-        on_stack: vec![false; nodes],
-        stack: Vec::new(),
-        counter: 0,
-        found: &mut found,
-    };
-    for node in 0..nodes {
-        if tarjan.index[node].is_none() {
-            tarjan.visit(node);
-        }
-    }
-    found
-}
-
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-#[test]
-fn the_files_of_bff_src_have_no_import_cycle() {
-    let krate = Crate::read(&src());
-    let edges = krate.dependencies();
-    let found = cycles(krate.files.len(), &edges);
-    let report: Vec<String> = found
-        .iter()
-        .map(|component| {
-            let members: BTreeSet<usize> = component.iter().copied().collect();
-            let inside: Vec<String> = edges
-                .iter()
-                .filter(|((from, to), _)| members.contains(from) && members.contains(to))
-                .map(|((from, to), why)| {
-                    format!(
-                        "    {} -> {} ({why})",
-                        krate.relative(*from),
-                        krate.relative(*to)
-                    )
-                })
-                .collect();
-            let names: Vec<String> = component.iter().map(|&file| krate.relative(file)).collect();
-            format!("  {}:\n{}", names.join(", "), inside.join("\n"))
-        })
-        .collect();
-    assert!(
-        found.is_empty(),
-        "{} import cycles between the files of bff/src:\n{}",
-        found.len(),
-        report.join("\n")
-    );
-}
-
-/// The app state is the composition root's: the routes take it apart into the services each
-/// needs (`FromRef`), and nothing below them sees all of it. Its readers are the routes, the
-/// document handler (`seo/`), the root itself (`lib.rs`) and the edge, which builds the state
-/// and serves it (`edge/`).
-const STATE_READERS: &[&str] = &["routes/", "seo/", "lib.rs", "edge/"];
-
-#[test]
-fn only_the_routes_and_the_composition_root_name_the_app_state() {
-    let krate = Crate::read(&src());
-    let state = krate
-        .files
-        .iter()
-        .position(|path| path == &src().join("edge/state.rs"))
-        .expect("state.rs was read");
-    let mut readers = BTreeSet::new();
-    for (index, path) in krate.named_paths() {
-        if path.last().map(String::as_str) == Some("SharedState")
-            && krate.resolve(index, path, 0) == Some(Target::Item(state))
-        {
-            readers.insert(krate.relative(krate.modules[index].file));
-        }
-    }
-    assert!(
-        readers.contains("routes/mod.rs"),
-        "the readers were found: {readers:?}"
-    );
-    let outside: Vec<&String> = readers
-        .iter()
-        .filter(|file| {
-            !STATE_READERS
-                .iter()
-                .any(|allowed| file.starts_with(allowed))
-        })
-        .collect();
-    assert!(
-        outside.is_empty(),
-        "SharedState is named outside the routes and the composition root: {outside:?}"
-    );
-}
-
-/// The top of the tree is layered: the handlers (`routes/`, and `seo/` for the documents) and the
-/// edge (the composition root, the listeners) are at the top, and nothing below them names them.
-/// A service that named a route module (as the catalogue's answers once named the OpenAPI
-/// schemas under `routes/`), or the cache that named the edge, would be an arrow the wrong way
-/// that no cycle shows yet.
-const TOP_LAYER: &[&str] = &["routes/", "seo/", "edge/"];
-
-#[test]
-fn nothing_below_the_handlers_and_the_edge_depends_on_them() {
-    let krate = Crate::read(&src());
-    let on_top = |file: &str| file == "lib.rs" || TOP_LAYER.iter().any(|top| file.starts_with(top));
-    let wrong_way: Vec<String> = krate
-        .dependencies()
-        .iter()
-        .map(|(&(from, to), why)| (krate.relative(from), krate.relative(to), why))
-        .filter(|(from, to, _)| !on_top(from) && on_top(to))
-        .map(|(from, to, why)| format!("{from} -> {to} ({why})"))
-        .collect();
-    assert!(
-        wrong_way.is_empty(),
-        "files below the handlers and the edge depend on them:\n{}",
-        wrong_way.join("\n")
-    );
-}
-
-/// The reading itself: it finds the dependencies it must find, or the test above proves nothing.
-#[test]
-fn the_reading_resolves_uses_reexports_and_paths() {
-    let krate = Crate::read(&src());
-    assert!(
-        krate.files.len() > 100,
-        "every file of bff/src is read: {}",
-        krate.files.len()
-    );
-    let edges = krate.dependencies();
-    let file = |relative: &str| {
-        krate
-            .files
-            .iter()
-            .position(|path| path == &src().join(relative))
-            .unwrap_or_else(|| panic!("{relative} was read"))
-    };
-    let depends = |from: &str, to: &str| edges.contains_key(&(file(from), file(to)));
-    // `use crate::coordination::lease::Lease` in the fill lock
-    assert!(
-        depends("cache/l2.rs", "coordination/lease.rs"),
-        "a use of an item is a dependency"
-    );
-    // `coordination/mod.rs` declares the lease module: not a dependency
-    assert!(
-        !depends("coordination/mod.rs", "coordination/lease.rs"),
-        "a `mod` declaration is not a dependency"
-    );
-}
-
-#[test]
-fn tarjan_finds_a_cycle_and_only_a_cycle() {
-    let edges: BTreeMap<(usize, usize), String> =
-        [((0, 1), ""), ((1, 2), ""), ((2, 0), ""), ((2, 3), "")]
-            .into_iter()
-            .map(|(edge, why)| (edge, why.to_owned()))
-            .collect();
-    assert_eq!(cycles(4, &edges), vec![vec![0, 1, 2]]);
-    let acyclic: BTreeMap<(usize, usize), String> =
-        [((0, 1), String::new()), ((1, 2), String::new())]
-            .into_iter()
-            .collect();
-    assert!(cycles(3, &acyclic).is_empty());
 }

@@ -1,7 +1,8 @@
-//! What the head needs from the configuration: built by the composition root (`state.rs`) and
-//! read by the head's builders, so it depends on the configuration only.
+//! What the head needs from the configuration, resolved once: built by the composition root
+//! (`crate::edge::state`) and read by the head's builders (`crate::seo`). It depends on the
+//! configuration only, so it lives here, below both.
 
-use crate::config::{Config, SANDBOX_PLACEHOLDER, SeoConfig, resolve_sandbox};
+use super::{Config, SANDBOX_PLACEHOLDER, SeoConfig, resolve_sandbox};
 
 /// What the head needs from the configuration, resolved once at start-up.
 #[derive(Debug, Clone)]

@@ -18,6 +18,9 @@
 //! kept only as its digest, and a presented token is compared with each digest in constant
 //! time. Errors name the file, the entry and the field, never a token.
 
+pub mod identity;
+pub mod scope;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -26,9 +29,9 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use super::identity::AdminIdentity;
-use super::scope::{Scope, Scopes};
-use crate::config::ConfigError;
+use self::identity::AdminIdentity;
+use self::scope::{Scope, Scopes};
+use super::ConfigError;
 
 /// The variable naming the tokens file.
 pub const TOKENS_FILE_ENV: &str = "BFF_ADMIN_TOKENS_FILE";

@@ -1,5 +1,6 @@
-//! TLS for every outgoing connection (upstreams, tiles, OTLP): rustls with the `ring` crypto
-//! provider. Why ring and not aws-lc-rs: README, "TLS provider".
+//! TLS for every outgoing connection (upstreams, tiles, OTLP, Redis): rustls with the `ring`
+//! crypto provider, one choice for the whole process, so it sits beside the configuration that
+//! every layer reads. Why ring and not aws-lc-rs: README, "TLS provider".
 
 /// Makes ring the process's rustls provider. Idempotent: every HTTP client builder calls it, and
 /// only the first call installs (the others find a provider already there).

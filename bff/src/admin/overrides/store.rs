@@ -14,7 +14,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use super::versions::{OverrideState, Refused, Transition, Version};
+use crate::config::overrides::versions::{OverrideState, Refused, Transition, Version};
 use crate::coordination::replicas::{Redis, Unavailable};
 
 /// Where the overrides live, as the answers name it.

@@ -4,7 +4,7 @@
 //! `multipart/form-data` post is CORS-safelisted, so any page could otherwise make its
 //! visitors' browsers send uploads, each a different client), Pro Deal's sign-in, and the rate
 //! limits (dealer registrations per client; Pro Deal per client and per account). Only then is
-//! it spooled to disk ([`super::spool`], reserving what arrives, at the upload's minimum rate)
+//! it spooled to disk ([`crate::http::uploads::spool`], reserving what arrives, at the upload's minimum rate)
 //! and given one of `uploads.max_concurrent_forms` before it goes on to take a slot, so uploads
 //! arriving slowly or in numbers hold neither slots nor memory, and cost their senders the time
 //! it takes to send them.
@@ -19,14 +19,14 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 
-use super::spool::{RETRY_AFTER_SECONDS, Spool};
-use crate::commerce::forms::MULTIPART_MAX_BODY_BYTES;
+use super::MULTIPART_MAX_BODY_BYTES;
 use crate::config::Config;
 use crate::coordination::replicas::Redis;
 use crate::http::error::ApiError;
 use crate::http::rate_limit::ClientRateLimit;
 use crate::http::rate_limit::budget::Budget;
 use crate::http::request_body::BodyReading;
+use crate::http::uploads::spool::{RETRY_AFTER_SECONDS, Spool};
 use crate::observe::metrics::Metrics;
 use crate::session::csrf::Csrf;
 use crate::session::handle::SessionHandle;

@@ -144,7 +144,7 @@ impl Heartbeat {
             last_reload_unix_ms,
             l1: figures.l1,
             hit_ratio,
-            sent_unix_ms: super::unix_ms(),
+            sent_unix_ms: crate::coordination::clock::unix_ms(),
             top_lists: Some(figures.top_lists),
             override_version: overrides.version,
             override_drift: overrides.drift,

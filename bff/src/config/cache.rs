@@ -1,10 +1,9 @@
-//! Per-route cache policies, from `[cache.<route>]` in `config/bff.toml`, reloadable at run time.
+//! `[cache]`: the cached routes and their policies, from `[cache.<route>]` in `config/bff.toml`,
+//! reloadable at run time. The tag each route gives its entries is the cache's (`crate::cache::tag`).
 
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-
-use super::tag::CacheTag;
 
 /// The cached routes, each with its own policy and tag scheme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -42,18 +41,6 @@ impl RouteKind {
             Self::Search => "search",
             Self::Prices => "prices",
             Self::Tiles => "tiles",
-        }
-    }
-
-    /// The tag every entry of this route carries for `key` (`page:home`, `product:summit lr`…).
-    pub fn tag(self, key: &str) -> CacheTag {
-        match self {
-            Self::Pages => CacheTag::Page(key.to_owned()),
-            Self::Product => CacheTag::Product(key.to_owned()),
-            Self::Collection => CacheTag::Collection(key.to_owned()),
-            Self::Search => CacheTag::Search,
-            Self::Prices => CacheTag::Prices,
-            Self::Tiles => CacheTag::Tiles,
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Who called the admin API: the token's name and scopes, put into the request's extensions
-//! by [`super::access::authenticate`] for the handlers and the audit log to read
+//! by `crate::admin::access::authenticate` for the handlers and the audit log to read
 //! (`Extension<AdminIdentity>`).
 
 use std::sync::Arc;

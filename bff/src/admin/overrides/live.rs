@@ -13,18 +13,10 @@ use std::time::Duration;
 use futures::StreamExt;
 use tokio_util::sync::CancellationToken;
 
-use super::layer::OverrideLayer;
 use super::store::OverrideStore;
-use super::versions::OverrideState;
+pub use crate::config::overrides::versions::Applied;
+use crate::config::overrides::versions::OverrideState;
 use crate::coordination::replicas::unix_ms;
-
-/// The version this replica runs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Applied {
-    pub version: u64,
-    /// Its keys not yet expired.
-    pub layer: OverrideLayer,
-}
 
 /// Hands a version to the running parts (the configuration in force, the caches, the fleet).
 pub type Apply = Arc<dyn Fn(&Applied) + Send + Sync>;
