@@ -3,25 +3,19 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
-import type { Cart, CartItem, Profile, StoredAddress } from '../../../api/types';
+import type { Cart, CartItem } from '../../../api/types';
 import { CheckboxField } from '../../../components/ui/field';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
 import { useSession } from '../../session';
-import { accountQuery, checkoutBody, computeCart, shippingMethodsQuery } from '../api';
+import { accountQuery, computeCart, shippingMethodsQuery } from '../api';
 import { storeCart } from '../cart-bridge';
 import { BILLING_FORM_ERRORS, DEALER_FORM_ERRORS, RESTRICTED_ITEMS_IN_CART } from '../messages';
 import { formatShipping } from '../money';
 import { allFflItems, hasFflItems, restrictedItems } from '../restrictions';
-import {
-  billingSchema,
-  dealerSchema,
-  emptyBillingForm,
-  emptyDealerForm,
-  type BillingForm,
-  type DealerForm,
-} from '../schemas';
-import { stateCode } from '../states';
-import { loadBillingForm, loadDealerForm, saveBillingForm, saveDealerForm, saveForms } from '../storage';
+import { billingSchema, dealerSchema, type BillingForm, type DealerForm } from '../schemas';
+import { initialForms } from '../initial-forms';
+import { saveBillingForm, saveDealerForm, saveForms } from '../storage';
+import { toCheckoutForm } from '../wire';
 import { RestrictedItemsModal } from './restricted-items-modal';
 import { AddressFieldset } from '../../../components/address/address-fieldset';
 import { billingAddressLayout, dealerAddressLayout, shippingAddressLayout } from '../address-layouts';
@@ -42,57 +36,6 @@ export function BillingStep({ cart, onLeave }: BillingStepProps) {
   const lockedEmail = session.signedIn ? (account.data?.email ?? session.user?.email ?? '') : null;
   const initial = initialForms(account.data ?? null, lockedEmail);
   return <BillingForms cart={cart} onLeave={onLeave} initial={initial} lockedEmail={lockedEmail} />;
-}
-
-function fromAddress(address: StoredAddress) {
-  return {
-    firstName: address.firstName,
-    lastName: address.lastName,
-    company: address.company ?? '',
-    mainContact: address.mainContact,
-    address: address.addressLine1,
-    city: address.city,
-    state: stateCode(address.state),
-    zip: address.postalCode,
-  };
-}
-
-/** The saved forms, else the signed-in shopper's default addresses, else empty ones. */
-function initialForms(
-  account: Profile | null,
-  lockedEmail: string | null,
-): { billing: BillingForm; dealer: DealerForm } {
-  const dealer = loadDealerForm() ?? emptyDealerForm;
-  const saved = loadBillingForm();
-  if (saved) return { billing: lockedEmail === null ? saved : { ...saved, email: lockedEmail }, dealer };
-  if (!account) return { billing: { ...emptyBillingForm, email: lockedEmail ?? '' }, dealer };
-
-  const billingAddress = account.addresses.find((address) => address.isDefaultBilling);
-  const shippingAddress = account.addresses.find((address) => address.isDefaultShipping);
-  const main = billingAddress ?? shippingAddress;
-  const billing: BillingForm = {
-    ...emptyBillingForm,
-    email: lockedEmail ?? account.email,
-    firstName: account.firstName,
-    lastName: account.lastName,
-    mainContact: account.phoneNumber ?? '',
-    ...(main ? fromAddress(main) : {}),
-  };
-  if (shippingAddress && main && shippingAddress.id !== main.id) {
-    const shipping = fromAddress(shippingAddress);
-    Object.assign(billing, {
-      shippingSameAsBilling: false,
-      shippingFirstName: shipping.firstName,
-      shippingLastName: shipping.lastName,
-      shippingCompany: shipping.company,
-      addressContact: shipping.mainContact,
-      shippingAddress: shipping.address,
-      shippingCity: shipping.city,
-      shippingState: shipping.state,
-      shippingZip: shipping.zip,
-    });
-  }
-  return { billing, dealer };
 }
 
 interface BillingFormsProps extends BillingStepProps {
@@ -170,7 +113,7 @@ function BillingForms({ cart, onLeave, initial, lockedEmail }: BillingFormsProps
     const billingValues = billingSchema.parse(billing.getValues());
     const dealerValues = needsDealer ? dealerSchema.parse(dealer.getValues()) : null;
     saveForms(billingValues, dealerValues);
-    compute.mutate(checkoutBody(billingValues, dealerValues, allFflItems(cart.items)));
+    compute.mutate(toCheckoutForm(billingValues, dealerValues, allFflItems(cart.items)));
   };
 
   return (
