@@ -84,6 +84,7 @@ function shopperAddressRows(section: 'billing' | 'shipping', prefix: string): Ad
         name: `${section}.country`,
         label: `${prefix}Country`,
         autoComplete: token('country-name'),
+        required: true,
         countries: COUNTRIES,
       },
     ],
@@ -133,7 +134,14 @@ export const dealerAddressLayout: AddressLayout<DealerForm> = {
         inputMode: 'numeric',
         required: true,
       },
-      { kind: 'country', name: 'country', label: 'Dealer Country', autoComplete: 'off', countries: COUNTRIES },
+      {
+        kind: 'country',
+        name: 'country',
+        label: 'Dealer Country',
+        autoComplete: 'off',
+        required: true,
+        countries: COUNTRIES,
+      },
     ],
   ],
 };
