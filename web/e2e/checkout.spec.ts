@@ -256,6 +256,58 @@ test('an FFL item needs the dealer form with a US phone, and ships to the dealer
   await expect(page.getByRole('heading', { name: 'Shipping Address' })).toHaveCount(0);
 });
 
+test('a shipping address apart from billing: its own fields, required once shown, and the order ships there', async ({
+  page,
+}) => {
+  const computed: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/cart/compute')
+      computed.push(request.postData() ?? '');
+  });
+  await gotoHydrated(page, '/');
+  await addToCart(page, SKU.kit);
+  await gotoHydrated(page, '/checkout');
+  await fillBilling(page, austin(uniqueEmail('ship-apart')));
+
+  const shipping = billingForm(page).getByRole('group', { name: 'Shipping Address' });
+  await expect(shipping.getByLabel('Shipping City', { exact: true })).toHaveCount(0);
+  await shipping.getByLabel('Shipping address same as billing').uncheck();
+  await expect(shipping.getByLabel('Shipping Zip Code', { exact: true })).toHaveAttribute(
+    'autocomplete',
+    'shipping postal-code',
+  );
+  await next(page);
+  await expect(page.getByRole('alert').filter({ hasText: 'Errors in the Billing Form' })).toBeVisible();
+  await expect(shipping.getByText('Required')).toHaveCount(6);
+  await expect(shipping.getByLabel('Shipping First Name')).toBeFocused();
+
+  await shipping.getByLabel('Shipping First Name').fill('Sam');
+  await shipping.getByLabel('Shipping Last Name').fill('Roe');
+  await shipping.getByLabel('Shipping Address', { exact: true }).fill('418 Harrison Blvd');
+  await shipping.getByLabel('Shipping City', { exact: true }).fill('Boise');
+  await shipping.getByLabel('Shipping State', { exact: true }).selectOption({ label: 'Idaho' });
+  await shipping.getByLabel('Shipping Zip Code', { exact: true }).fill('837');
+  await next(page);
+  await expect(shipping.getByText('Zip code must be at least 5 digits')).toBeVisible();
+  await shipping.getByLabel('Shipping Zip Code', { exact: true }).fill('83702');
+  await next(page);
+
+  await expect(page).toHaveURL(/stepId=payment/);
+  const shipTo = page.getByRole('complementary', { name: 'Order summary' }).getByRole('region', { name: 'Ship to' });
+  await expect(shipTo).toContainText('Sam Roe');
+  await expect(shipTo).toContainText('Boise, ID 83702');
+  // the BFF got its flat shape: billing's fields and shipping's apart
+  const body = JSON.parse(computed.at(-1) ?? '{}') as Record<string, unknown>;
+  expect(body).toMatchObject({
+    address: '100 Congress Ave',
+    shippingSameAsBilling: false,
+    shippingFirstName: 'Sam',
+    shippingAddress: '418 Harrison Blvd',
+    shippingState: 'ID',
+    shippingZip: '83702',
+  });
+});
+
 test('a restricted zip opens the modal; Update Address closes it and Remove Items removes the item', async ({
   page,
 }) => {

@@ -1,7 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Cart, CheckoutForm, OrderPlaced } from '../../api/types';
 import { api, unwrap } from '../../lib/api';
-import type { BillingForm, DealerForm } from './schemas';
 
 /** The checkout's calls to the BFF. Card data never goes here: only the provider's one-time token. */
 
@@ -33,33 +32,6 @@ export function orderQuery(id: string) {
     staleTime: 60_000,
     retry: false,
   });
-}
-
-/**
- * The forms in the BFF's checkout shape (it joins the names and converts states itself). The
- * shipping fields are copied from billing only when shipping is the same as billing and the cart
- * is not all FFL (spec §5): an all-FFL order ships to the dealer, and its own shipping fields stay.
- */
-export function checkoutBody(billing: BillingForm, dealer: DealerForm | null, allFfl: boolean): CheckoutForm {
-  const shipping =
-    billing.shippingSameAsBilling && !allFfl
-      ? {
-          shippingFirstName: billing.firstName,
-          shippingLastName: billing.lastName,
-          shippingCompany: billing.company,
-          addressContact: billing.mainContact,
-          shippingAddress: billing.address,
-          shippingCity: billing.city,
-          shippingState: billing.state,
-          shippingZip: billing.zip,
-        }
-      : {};
-  return {
-    ...billing,
-    ...shipping,
-    shippingMethodId: billing.shippingMethodId,
-    dealerInfo: dealer,
-  };
 }
 
 export function computeCart(body: CheckoutForm): Promise<Cart> {

@@ -20,12 +20,15 @@ configure({ asyncUtilTimeout: 5_000 });
 const billing: BillingForm = {
   ...emptyBillingForm,
   email: 'jane@example.com',
-  firstName: 'Jane',
-  lastName: 'Doe',
-  address: '100 Congress Ave',
-  city: 'Austin',
-  state: 'TX',
-  zip: '78701',
+  billing: {
+    ...emptyBillingForm.billing,
+    firstName: 'Jane',
+    lastName: 'Doe',
+    street: '100 Congress Ave',
+    city: 'Austin',
+    state: 'TX',
+    zip: '78701',
+  },
   shippingMethodId: '2',
 };
 

@@ -3,7 +3,6 @@ import { ApiError, ApiProblem } from '../../lib/api';
 import { cardBrand, expiryYears, EXPIRY_MONTHS, formatCardNumber, maxCardDigits } from './card';
 import { createOrderPlacer } from './idempotency';
 import { restrictedItems } from './restrictions';
-import { checkoutBody } from './api';
 import {
   billingSchema,
   cardSchema,
@@ -28,24 +27,27 @@ function messages(result: { success: boolean; error?: { issues: { path: Property
 const billing: BillingForm = {
   ...emptyBillingForm,
   email: 'jane@example.com',
-  firstName: 'Jane',
-  lastName: 'Doe',
-  address: '100 Congress Ave',
-  city: 'Austin',
-  state: 'TX',
-  zip: '78701',
+  billing: {
+    ...emptyBillingForm.billing,
+    firstName: 'Jane',
+    lastName: 'Doe',
+    street: '100 Congress Ave',
+    city: 'Austin',
+    state: 'TX',
+    zip: '78701',
+  },
   shippingMethodId: '1',
 };
 
 const dealer: DealerForm = {
   ...emptyDealerForm,
-  dealerName: 'Lone Star Arms',
-  dealerAddress: '200 Ranch Rd',
-  dealerEmail: 'ffl@lonestar.example',
-  dealerPhone: '(512) 555-0199',
-  dealerCity: 'Dallas',
-  dealerState: 'TX',
-  dealerZip: '75201',
+  name: 'Lone Star Arms',
+  street: '200 Ranch Rd',
+  email: 'ffl@lonestar.example',
+  phone: '(512) 555-0199',
+  city: 'Dallas',
+  state: 'TX',
+  zip: '75201',
 };
 
 describe('billing schema', () => {
@@ -56,50 +58,58 @@ describe('billing schema', () => {
   it("says 'Required' for every required field of an empty form", () => {
     expect(messages(billingSchema.safeParse(emptyBillingForm))).toEqual({
       email: 'Required',
-      firstName: 'Required',
-      lastName: 'Required',
-      address: 'Required',
-      city: 'Required',
-      state: 'Required',
-      zip: 'Required',
+      'billing.firstName': 'Required',
+      'billing.lastName': 'Required',
+      'billing.street': 'Required',
+      'billing.city': 'Required',
+      'billing.state': 'Required',
+      'billing.zip': 'Required',
       shippingMethodId: 'Required',
     });
   });
 
   it('checks the e-mail and the zip length with the spec messages', () => {
-    const result = billingSchema.safeParse({ ...billing, email: 'jane@', zip: '7870' });
+    const result = billingSchema.safeParse({
+      ...billing,
+      email: 'jane@',
+      billing: { ...billing.billing, zip: '7870' },
+    });
     expect(messages(result)).toEqual({
       email: 'Must be a valid email address',
-      zip: 'Zip code must be at least 5 digits',
+      'billing.zip': 'Zip code must be at least 5 digits',
     });
   });
 
   it('refuses a state that is not one of the 50 states or DC', () => {
-    expect(messages(billingSchema.safeParse({ ...billing, state: 'PR' }))).toEqual({ state: 'Required' });
-    expect(billingSchema.safeParse({ ...billing, state: 'DC' }).success).toBe(true);
+    const inState = (state: string) => ({ ...billing, billing: { ...billing.billing, state } });
+    expect(messages(billingSchema.safeParse(inState('PR')))).toEqual({ 'billing.state': 'Required' });
+    expect(billingSchema.safeParse(inState('DC')).success).toBe(true);
   });
 
   it('requires the shipping fields only when shipping differs from billing', () => {
     const different = { ...billing, shippingSameAsBilling: false };
     expect(messages(billingSchema.safeParse(different))).toEqual({
-      shippingFirstName: 'Required',
-      shippingLastName: 'Required',
-      shippingAddress: 'Required',
-      shippingCity: 'Required',
-      shippingState: 'Required',
-      shippingZip: 'Required',
+      'shipping.firstName': 'Required',
+      'shipping.lastName': 'Required',
+      'shipping.street': 'Required',
+      'shipping.city': 'Required',
+      'shipping.state': 'Required',
+      'shipping.zip': 'Required',
     });
-    const shortZip = {
-      ...different,
-      shippingFirstName: 'Sam',
-      shippingLastName: 'Doe',
-      shippingAddress: '1 Main St',
-      shippingCity: 'Boise',
-      shippingState: 'ID',
-      shippingZip: '837',
+    const shipping = {
+      ...different.shipping,
+      firstName: 'Sam',
+      lastName: 'Doe',
+      street: '1 Main St',
+      city: 'Boise',
+      state: 'ID',
+      zip: '837',
     };
-    expect(messages(billingSchema.safeParse(shortZip))).toEqual({ shippingZip: 'Zip code must be at least 5 digits' });
-    expect(billingSchema.safeParse({ ...shortZip, shippingZip: '83702' }).success).toBe(true);
+    const shortZip = { ...different, shipping };
+    expect(messages(billingSchema.safeParse(shortZip))).toEqual({
+      'shipping.zip': 'Zip code must be at least 5 digits',
+    });
+    expect(billingSchema.safeParse({ ...shortZip, shipping: { ...shipping, zip: '83702' } }).success).toBe(true);
   });
 });
 
@@ -110,29 +120,29 @@ describe('dealer schema', () => {
 
   it("says 'Required' for every field of an empty form", () => {
     expect(messages(dealerSchema.safeParse(emptyDealerForm))).toEqual({
-      dealerName: 'Required',
-      dealerAddress: 'Required',
-      dealerEmail: 'Required',
-      dealerPhone: 'Required',
-      dealerCity: 'Required',
-      dealerState: 'Required',
-      dealerZip: 'Required',
+      name: 'Required',
+      street: 'Required',
+      email: 'Required',
+      phone: 'Required',
+      city: 'Required',
+      state: 'Required',
+      zip: 'Required',
     });
   });
 
   it('checks the e-mail, the zip and the US phone pattern (10 digits, optional leading 1)', () => {
-    const bad = { ...dealer, dealerEmail: 'ffl', dealerZip: '752', dealerPhone: '555-0199' };
+    const bad = { ...dealer, email: 'ffl', zip: '752', phone: '555-0199' };
     expect(messages(dealerSchema.safeParse(bad))).toEqual({
-      dealerEmail: 'Must be a valid email address',
-      dealerZip: 'Zip code must be at least 5 digits',
-      dealerPhone: 'Must be a valid phone number',
+      email: 'Must be a valid email address',
+      zip: 'Zip code must be at least 5 digits',
+      phone: 'Must be a valid phone number',
     });
     for (const phone of ['5125550199', '1 (512) 555-0199', '+1 512-555-0199', '(512) 555-0199']) {
-      expect(dealerSchema.safeParse({ ...dealer, dealerPhone: phone }).success, phone).toBe(true);
+      expect(dealerSchema.safeParse({ ...dealer, phone }).success, phone).toBe(true);
     }
     for (const phone of ['25125550199', '512555019', 'call 5125550199']) {
-      expect(messages(dealerSchema.safeParse({ ...dealer, dealerPhone: phone })), phone).toEqual({
-        dealerPhone: 'Must be a valid phone number',
+      expect(messages(dealerSchema.safeParse({ ...dealer, phone })), phone).toEqual({
+        phone: 'Must be a valid phone number',
       });
     }
   });
@@ -208,25 +218,26 @@ describe('restrictions', () => {
   const items = [magazine, brake, rifle];
 
   it('blocks non-FFL items by the billing state and zip when shipping is the same', () => {
-    expect(restrictedItems(items, { ...billing, state: 'NY', zip: '10001' }, dealer).map((item) => item.id)).toEqual([
-      1, 2,
-    ]);
-    expect(
-      restrictedItems(items, { ...billing, state: 'IL', zip: '60601-1234' }, dealer).map((item) => item.id),
-    ).toEqual([1]);
+    const livingIn = (state: string, zip: string) => ({ ...billing, billing: { ...billing.billing, state, zip } });
+    expect(restrictedItems(items, livingIn('NY', '10001'), dealer).map((item) => item.id)).toEqual([1, 2]);
+    expect(restrictedItems(items, livingIn('IL', '60601-1234'), dealer).map((item) => item.id)).toEqual([1]);
     expect(restrictedItems(items, billing, dealer)).toEqual([]);
   });
 
   it('checks the shipping address when it differs from billing', () => {
-    const shipToCalifornia = { ...billing, shippingSameAsBilling: false, shippingState: 'CA', shippingZip: '90001' };
+    const shipToCalifornia = {
+      ...billing,
+      shippingSameAsBilling: false,
+      shipping: { ...billing.billing, state: 'CA', zip: '90001' },
+    };
     expect(restrictedItems(items, shipToCalifornia, dealer).map((item) => item.id)).toEqual([1]);
   });
 
   it('checks FFL items against the dealer, not the shopper', () => {
-    const shopperInCalifornia = { ...billing, state: 'CA', zip: '90001' };
+    const shopperInCalifornia = { ...billing, billing: { ...billing.billing, state: 'CA', zip: '90001' } };
     expect(restrictedItems([rifle], shopperInCalifornia, dealer)).toEqual([]);
-    expect(restrictedItems([rifle], billing, { ...dealer, dealerState: 'CA' }).map((item) => item.id)).toEqual([3]);
-    expect(restrictedItems([rifle], billing, { ...dealer, dealerZip: '94105' }).map((item) => item.id)).toEqual([3]);
+    expect(restrictedItems([rifle], billing, { ...dealer, state: 'CA' }).map((item) => item.id)).toEqual([3]);
+    expect(restrictedItems([rifle], billing, { ...dealer, zip: '94105' }).map((item) => item.id)).toEqual([3]);
   });
 });
 
@@ -299,29 +310,5 @@ describe('placing an order exactly once', () => {
     await expect(placer.place(() => Promise.resolve('body'))).rejects.toBe(lost);
     expect(send).toHaveBeenCalledTimes(2);
     expect(placer.isPlacing()).toBe(false);
-  });
-});
-
-describe('the checkout body', () => {
-  const form: BillingForm = { ...billing, shippingSameAsBilling: true };
-
-  it('copies the shipping fields from billing when shipping is the same and the cart is not all FFL', () => {
-    const body = checkoutBody(form, null, false);
-    expect(body).toMatchObject({
-      shippingFirstName: form.firstName,
-      shippingLastName: form.lastName,
-      shippingAddress: form.address,
-      shippingCity: form.city,
-      shippingState: form.state,
-      shippingZip: form.zip,
-    });
-  });
-
-  it('leaves the shipping fields as they are when every item is FFL', () => {
-    const body = checkoutBody(form, null, true);
-    expect(body.shippingAddress).toBe(form.shippingAddress);
-    expect(body.shippingCity).toBe(form.shippingCity);
-    expect(body.shippingFirstName).toBe(form.shippingFirstName);
-    expect(body.shippingCity).not.toBe(form.city);
   });
 });

@@ -4,9 +4,8 @@ import { stateCode } from './states';
 
 /** Where the cart ships: the shipping state and zip, or the billing ones when shipping is the same. */
 export function destination(billing: BillingForm): { state: string; zip: string } {
-  return billing.shippingSameAsBilling
-    ? { state: billing.state, zip: billing.zip }
-    : { state: billing.shippingState, zip: billing.shippingZip };
+  const shipTo = billing.shippingSameAsBilling ? billing.billing : billing.shipping;
+  return { state: shipTo.state, zip: shipTo.zip };
 }
 
 function blocked(item: Pick<CartItem, 'restrictedStates' | 'restrictedZips'>, state: string, zip: string): boolean {
@@ -31,9 +30,7 @@ export function restrictedItems<Item extends Pick<CartItem, 'isFflItem' | 'restr
 ): Item[] {
   const shipTo = destination(billing);
   return items.filter((item) =>
-    item.isFflItem
-      ? blocked(item, dealer?.dealerState ?? '', dealer?.dealerZip ?? '')
-      : blocked(item, shipTo.state, shipTo.zip),
+    item.isFflItem ? blocked(item, dealer?.state ?? '', dealer?.zip ?? '') : blocked(item, shipTo.state, shipTo.zip),
   );
 }
 

@@ -29,111 +29,118 @@ export function isUsPhone(value: string): boolean {
   return digits.length === 10 || (digits.length === 11 && digits.startsWith('1'));
 }
 
-const shippingFields = ['shippingFirstName', 'shippingLastName', 'shippingAddress', 'shippingCity'] as const;
+/**
+ * The checkout's form model: what the shopper fills in, one address as one object. It is not the
+ * BFF's flat wire shape (`CheckoutForm`); `wire.ts` alone maps between the two.
+ */
+
+/** A shopper's address (billing, or shipping when it differs). */
+const shopperAddress = () =>
+  z.object({
+    firstName: required(),
+    lastName: required(),
+    company: text(),
+    phone: text(),
+    street: required(),
+    city: required(),
+    state: state(),
+    zip: zip(),
+    country: z.literal(COUNTRY),
+  });
+
+/** Shipping's address is checked only when it differs from billing (the refinement below). */
+const uncheckedAddress = () =>
+  z.object({
+    firstName: text(),
+    lastName: text(),
+    company: text(),
+    phone: text(),
+    street: text(),
+    city: text(),
+    state: text(),
+    zip: text(),
+    country: z.literal(COUNTRY),
+  });
+
+export const checkoutAddressSchema = shopperAddress();
+export type CheckoutAddress = z.infer<typeof checkoutAddressSchema>;
 
 /** The billing and shipping form (spec sections 3 and 5). */
 export const billingSchema = z
   .object({
     email: email(),
-    firstName: required(),
-    lastName: required(),
-    company: text(),
-    mainContact: text(),
-    address: required(),
-    city: required(),
-    state: state(),
-    zip: zip(),
-    country: z.literal(COUNTRY),
+    billing: shopperAddress(),
     shippingSameAsBilling: z.boolean(),
-    shippingFirstName: text(),
-    shippingLastName: text(),
-    shippingCompany: text(),
-    addressContact: text(),
-    shippingAddress: text(),
-    shippingCity: text(),
-    shippingState: text(),
-    shippingZip: text(),
-    shippingCountry: z.literal(COUNTRY),
+    shipping: uncheckedAddress(),
     optInNewsletter: z.boolean(),
     shippingMethodId: required(),
   })
   .check(
     z.superRefine((form, ctx) => {
       if (form.shippingSameAsBilling) return;
-      for (const field of shippingFields) {
-        if (form[field].trim() === '')
-          ctx.issues.push({ code: 'custom', input: form[field], message: MESSAGES.required, path: [field] });
-      }
-      if (stateCode(form.shippingState) === '') {
+      // the billing address's rules, messages and all, on the shipping address
+      const shipping = checkoutAddressSchema.safeParse(form.shipping);
+      for (const issue of shipping.error?.issues ?? []) {
         ctx.issues.push({
           code: 'custom',
-          input: form.shippingState,
-          message: MESSAGES.state,
-          path: ['shippingState'],
+          input: form.shipping,
+          message: issue.message,
+          path: ['shipping', ...issue.path],
         });
-      }
-      const shippingZip = form.shippingZip.trim();
-      if (shippingZip.length < MIN_ZIP_LENGTH) {
-        const message = shippingZip === '' ? MESSAGES.required : MESSAGES.zip;
-        ctx.issues.push({ code: 'custom', input: form.shippingZip, message, path: ['shippingZip'] });
       }
     }),
   );
 
 export type BillingForm = z.infer<typeof billingSchema>;
 
-export const emptyBillingForm: BillingForm = {
-  email: '',
+export const emptyCheckoutAddress: CheckoutAddress = {
   firstName: '',
   lastName: '',
   company: '',
-  mainContact: '',
-  address: '',
+  phone: '',
+  street: '',
   city: '',
   state: '',
   zip: '',
   country: COUNTRY,
+};
+
+export const emptyBillingForm: BillingForm = {
+  email: '',
+  billing: emptyCheckoutAddress,
   shippingSameAsBilling: true,
-  shippingFirstName: '',
-  shippingLastName: '',
-  shippingCompany: '',
-  addressContact: '',
-  shippingAddress: '',
-  shippingCity: '',
-  shippingState: '',
-  shippingZip: '',
-  shippingCountry: COUNTRY,
+  shipping: emptyCheckoutAddress,
   optInNewsletter: false,
   shippingMethodId: '',
 };
 
 /** The dealer (FFL) form, only when the cart holds FFL items (spec section 5). */
 export const dealerSchema = z.object({
-  dealerName: required(),
-  dealerAddress: required(),
-  dealerEmail: email(),
-  dealerPhone: z.string().check(
+  name: required(),
+  street: required(),
+  email: email(),
+  phone: z.string().check(
     z.trim(),
     z.minLength(1, MESSAGES.required),
     z.refine((value) => isUsPhone(value), MESSAGES.phone),
   ),
-  dealerCity: required(),
-  dealerState: state(),
-  dealerZip: zip(),
-  dealerCountry: z.literal(COUNTRY),
+  city: required(),
+  state: state(),
+  zip: zip(),
+  country: z.literal(COUNTRY),
 });
 
 export type DealerForm = z.infer<typeof dealerSchema>;
 
 export const emptyDealerForm: DealerForm = {
-  dealerName: '',
-  dealerAddress: '',
-  dealerEmail: '',
-  dealerPhone: '',
-  dealerCity: '',
-  dealerState: '',
-  dealerZip: '',
-  dealerCountry: COUNTRY,
+  name: '',
+  street: '',
+  email: '',
+  phone: '',
+  city: '',
+  state: '',
+  zip: '',
+  country: COUNTRY,
 };
 
 /** The card form: all four fields required (spec section 5). Its values go to the tokenizer only. */

@@ -31,12 +31,14 @@ function write(key: string, value: unknown): void {
   }
 }
 
+/** The saved values over the empty form, field by field (an address's too), each only when of the same type. */
 function merge<T extends object>(empty: T, saved: unknown): T | null {
-  if (typeof saved !== 'object' || saved === null) return null;
+  if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return null;
   const merged: Record<string, unknown> = Object.fromEntries(Object.entries(empty));
   for (const [key, value] of Object.entries(empty)) {
     const candidate = (saved as Record<string, unknown>)[key];
-    if (typeof candidate === typeof value) merged[key] = candidate;
+    if (typeof value === 'object' && value !== null) merged[key] = merge(value, candidate) ?? value;
+    else if (typeof candidate === typeof value) merged[key] = candidate;
   }
   return merged as T;
 }

@@ -1,15 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
-import { useId, type ChangeEvent, type Ref, type SelectHTMLAttributes } from 'react';
-import { useWatch, type UseFormRegisterReturn } from 'react-hook-form';
+import { useId, type ChangeEvent } from 'react';
+import { useWatch } from 'react-hook-form';
+import { AddressFieldset } from '../../components/address/address-fieldset';
 import { Captcha } from '../../components/captcha/captcha';
 import { useCaptchaForm } from '../../components/captcha/use-captcha-form';
 import { notify, notifyError } from '../../components/notifications/store';
 import { CheckboxField, TextField } from '../../components/ui/field';
 import { PhoneField } from '../../components/ui/phone-field';
-import { SelectField } from '../../components/ui/select-field';
-import { US_STATES } from '../../lib/us-states';
-import { sanitizeZip } from './locator-search';
 import { registerDealer } from './api';
+import { companyAddressLayout, locatorAddressLayout } from './registration-address-layouts';
 import {
   COMPANY_ADDRESS_FIELDS,
   DOCUMENT_ACCEPT,
@@ -56,17 +55,7 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
         values.hasFflSot ? { fflDocument: values.fflDocument, sotDocument: values.sotDocument } : {},
       ),
   });
-  const {
-    form: {
-      register,
-      setValue,
-      getValues,
-      control,
-      formState: { errors, isSubmitting },
-    },
-    onSubmit,
-    captchaProps,
-  } = useCaptchaForm({
+  const { form, onSubmit, captchaProps } = useCaptchaForm({
     schema: dealerRegistrationSchema,
     defaultValues: emptyDealerRegistration,
     send: send.mutateAsync,
@@ -81,12 +70,18 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
     serverFields: SERVER_FIELDS,
     onFailure: notifyError,
   });
+  const {
+    register,
+    setValue,
+    getValues,
+    control,
+    formState: { errors, isSubmitting },
+  } = form;
   const [appearInLocator, useThisAddress, hasFflSot] = useWatch({
     control,
     name: ['appearInDealerLocator', 'useThisAddressInDealerLocator', 'hasFflSot'],
   });
   const companyId = useId();
-  const addressId = useId();
   const locatorId = useId();
   const fflId = useId();
 
@@ -175,45 +170,12 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
         </div>
       </fieldset>
 
-      <fieldset className="form-section" aria-labelledby={addressId}>
-        <legend id={addressId}>Company Address</legend>
-        <TextField
-          label="Street Address"
-          autoComplete="street-address"
-          required
-          error={errors.streetAddress?.message}
-          {...register('streetAddress')}
-        />
-        <div className="form-row">
-          <TextField
-            label="City"
-            autoComplete="address-level2"
-            required
-            error={errors.city?.message}
-            {...register('city')}
-          />
-          <SelectField
-            label="State"
-            autoComplete="address-level1"
-            required
-            placeholder="Select a state"
-            options={STATE_OPTIONS}
-            error={errors.state?.message}
-            {...register('state')}
-          />
-        </div>
-        <div className="form-row">
-          <TextField
-            label="Postal Code"
-            autoComplete="postal-code"
-            inputMode="numeric"
-            required
-            error={errors.postalCode?.message}
-            {...digitsOnly(register('postalCode'))}
-          />
-          <CountrySelect label="Country" error={errors.country?.message} {...register('country')} />
-        </div>
-      </fieldset>
+      <AddressFieldset
+        form={form}
+        layout={companyAddressLayout}
+        title={{ legend: 'Company Address' }}
+        className="form-section"
+      />
 
       <fieldset className="form-section" aria-labelledby={locatorId}>
         <legend id={locatorId}>Dealer Locator</legend>
@@ -222,44 +184,12 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
           <CheckboxField label="Use this address in the dealer locator" {...useThisAddressField} />
         ) : null}
         {appearInLocator && !useThisAddress ? (
-          <div role="group" aria-label="Dealer locator address" className="form-subsection">
-            <TextField
-              label="Locator Street Address"
-              required
-              error={errors.locatorStreetAddress?.message}
-              {...register('locatorStreetAddress')}
-            />
-            <div className="form-row">
-              <TextField
-                label="Locator City"
-                required
-                error={errors.locatorCity?.message}
-                {...register('locatorCity')}
-              />
-              <SelectField
-                label="Locator State"
-                required
-                placeholder="Select a state"
-                options={STATE_OPTIONS}
-                error={errors.locatorState?.message}
-                {...register('locatorState')}
-              />
-            </div>
-            <div className="form-row">
-              <TextField
-                label="Locator Postal Code"
-                inputMode="numeric"
-                required
-                error={errors.locatorPostalCode?.message}
-                {...digitsOnly(register('locatorPostalCode'))}
-              />
-              <CountrySelect
-                label="Locator Country"
-                error={errors.locatorCountry?.message}
-                {...register('locatorCountry')}
-              />
-            </div>
-          </div>
+          <AddressFieldset
+            form={form}
+            layout={locatorAddressLayout}
+            title={{ label: 'Dealer locator address' }}
+            className="form-subsection"
+          />
         ) : null}
       </fieldset>
 
@@ -294,55 +224,6 @@ export function DealerRegistrationForm({ labelledBy }: { labelledBy?: string }) 
         {isSubmitting ? 'Submitting…' : 'Submit'}
       </button>
     </form>
-  );
-}
-
-interface CountrySelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
-  label: string;
-  error?: string | undefined;
-  ref?: Ref<HTMLSelectElement>;
-}
-
-/** The 50 states and DC, as every other address form offers them (code, name). */
-const STATE_OPTIONS = US_STATES.map(([code, name]) => [code, name] as const);
-
-/** A ZIP field that keeps digits only (at most five), typed or pasted, like the locator's. */
-function digitsOnly(field: UseFormRegisterReturn): UseFormRegisterReturn {
-  return {
-    ...field,
-    onChange: (event: { target: unknown }) => {
-      const input = event.target as HTMLInputElement;
-      const clean = sanitizeZip(input.value);
-      if (clean !== input.value) input.value = clean;
-      return field.onChange(event);
-    },
-  };
-}
-
-/** Only the United States is offered (spec). */
-function CountrySelect({ label, error, ref, ...select }: CountrySelectProps) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id} className="field__label">
-        {label}
-      </label>
-      <select
-        ref={ref}
-        id={id}
-        className="field__control"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...select}
-      >
-        <option value="United States">United States</option>
-      </select>
-      {error ? (
-        <p id={`${id}-error`} className="field__error">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
 

@@ -1,19 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useLocation, useNavigate, useParams } from 'react-router';
 
 import type { Address, Profile, StoredAddress } from '../../../api/types';
-import { CheckboxField, TextField } from '../../../components/ui/field';
-import { PhoneField } from '../../../components/ui/phone-field';
+import { AddressFieldset } from '../../../components/address/address-fieldset';
 import { safeReturnPath } from '../../../lib/paths';
 import { applyServerErrors } from '../../../lib/forms/rules';
 import { notifyError } from '../../../components/notifications/store';
 import { useSaveAddress } from '../queries';
-import { COUNTRIES, DEFAULT_COUNTRY, regionsOf } from '../regions';
+import { addressBookLayout } from '../address-layout';
+import { DEFAULT_COUNTRY } from '../regions';
 import { addressSchema, type AddressValues } from '../schemas';
 import { AccountPage } from './account-page';
-import { SelectField } from '../../../components/ui/select-field';
 
 /** The default address type (spec constants). */
 export const DEFAULT_ADDRESS_TYPE = 10;
@@ -131,19 +129,15 @@ function AddressForm({ profile, address }: { profile: Profile; address: StoredAd
   const origin = useOrigin();
   const navigate = useNavigate();
   const save = useSaveAddress();
+  const form = useForm<AddressValues>({
+    resolver: zodResolver(addressSchema),
+    defaultValues: initialValues(profile, address),
+  });
   const {
-    register,
     handleSubmit,
-    control,
     setError,
-    setValue,
-    formState: { errors, isSubmitting },
-  } = useForm<AddressValues>({ resolver: zodResolver(addressSchema), defaultValues: initialValues(profile, address) });
-  const country = useWatch({ control, name: 'country' });
-  const regions = regionsOf(country);
-  const countries = COUNTRIES.includes(country) ? COUNTRIES : [...COUNTRIES, country];
-  const contactId = useId();
-  const addressId = useId();
+    formState: { isSubmitting },
+  } = form;
 
   const submit = async (values: AddressValues) => {
     try {
@@ -161,106 +155,18 @@ function AddressForm({ profile, address }: { profile: Profile; address: StoredAd
       noValidate
       onSubmit={(event) => void handleSubmit(submit)(event)}
     >
-      <fieldset className="account-form__group" aria-labelledby={contactId}>
-        <h2 id={contactId}>Contact Information</h2>
-        <TextField label="Address Name" required error={errors.addressName?.message} {...register('addressName')} />
-        <div className="form-row">
-          <TextField
-            label="First Name"
-            autoComplete="given-name"
-            required
-            error={errors.firstName?.message}
-            {...register('firstName')}
-          />
-          <TextField
-            label="Last Name"
-            autoComplete="family-name"
-            required
-            error={errors.lastName?.message}
-            {...register('lastName')}
-          />
-        </div>
-        <TextField
-          label="Company"
-          autoComplete="organization"
-          error={errors.company?.message}
-          {...register('company')}
-        />
-        <div className="form-row">
-          <PhoneInput control={control} name="mainContact" label="Phone" required error={errors.mainContact?.message} />
-          <PhoneInput control={control} name="faxContact" label="Fax" error={errors.faxContact?.message} />
-        </div>
-      </fieldset>
-      <fieldset className="account-form__group" aria-labelledby={addressId}>
-        <h2 id={addressId}>Address</h2>
-        <TextField
-          label="Street Address"
-          autoComplete="address-line1"
-          required
-          error={errors.addressLine1?.message}
-          {...register('addressLine1')}
-        />
-        <TextField
-          label="Street Address Line 2"
-          autoComplete="address-line2"
-          error={errors.addressLine2?.message}
-          {...register('addressLine2')}
-        />
-        <div className="form-row">
-          <TextField
-            label="City"
-            autoComplete="address-level2"
-            required
-            error={errors.city?.message}
-            {...register('city')}
-          />
-          {regions.length > 0 ? (
-            <SelectField label="State" required error={errors.state?.message} {...register('state')}>
-              <option value="">Select a state or province</option>
-              {regions.map((region) => (
-                <option key={region.code} value={region.code}>
-                  {region.name}
-                </option>
-              ))}
-            </SelectField>
-          ) : (
-            <TextField
-              label="State"
-              autoComplete="address-level1"
-              required
-              error={errors.state?.message}
-              {...register('state')}
-            />
-          )}
-        </div>
-        <div className="form-row">
-          <TextField
-            label="Zip"
-            autoComplete="postal-code"
-            required
-            error={errors.postalCode?.message}
-            {...register('postalCode')}
-          />
-          <SelectField
-            label="Country"
-            required
-            error={errors.country?.message}
-            {...register('country', {
-              onChange: () => {
-                setValue('state', '');
-              },
-            })}
-          >
-            {countries.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-        <CheckboxField label="Use as my default billing address" {...register('isDefaultBilling')} />
-        <CheckboxField label="Use as my default shipping address" {...register('isDefaultShipping')} />
-      </fieldset>
+      <AddressFieldset
+        form={form}
+        layout={addressBookLayout.contact}
+        title={{ heading: 'Contact Information' }}
+        className="account-form__group"
+      />
+      <AddressFieldset
+        form={form}
+        layout={addressBookLayout.address}
+        title={{ heading: 'Address' }}
+        className="account-form__group"
+      />
       <div className="account-form__actions">
         <button
           type="button"
@@ -276,36 +182,5 @@ function AddressForm({ profile, address }: { profile: Profile; address: StoredAd
         </button>
       </div>
     </form>
-  );
-}
-
-interface PhoneInputProps {
-  control: ReturnType<typeof useForm<AddressValues>>['control'];
-  name: 'mainContact' | 'faxContact';
-  label: string;
-  required?: boolean;
-  error: string | undefined;
-}
-
-/** A phone field formatted US style as it is typed. */
-function PhoneInput({ control, name, label, required, error }: PhoneInputProps) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <PhoneField
-          label={label}
-          autoComplete={name === 'mainContact' ? 'tel' : 'off'}
-          required={required}
-          error={error}
-          ref={field.ref}
-          name={field.name}
-          value={field.value}
-          onBlur={field.onBlur}
-          onChange={field.onChange}
-        />
-      )}
-    />
   );
 }

@@ -3,31 +3,22 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
-import type { Cart, CartItem, Profile, StoredAddress } from '../../../api/types';
-import { CheckboxField, TextField } from '../../../components/ui/field';
+import type { Cart, CartItem } from '../../../api/types';
+import { CheckboxField } from '../../../components/ui/field';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
 import { useSession } from '../../session';
-import { accountQuery, checkoutBody, computeCart, shippingMethodsQuery } from '../api';
+import { accountQuery, computeCart, shippingMethodsQuery } from '../api';
 import { storeCart } from '../cart-bridge';
 import { BILLING_FORM_ERRORS, DEALER_FORM_ERRORS, RESTRICTED_ITEMS_IN_CART } from '../messages';
 import { formatShipping } from '../money';
 import { allFflItems, hasFflItems, restrictedItems } from '../restrictions';
-import {
-  billingSchema,
-  dealerSchema,
-  emptyBillingForm,
-  emptyDealerForm,
-  type BillingForm,
-  type DealerForm,
-} from '../schemas';
-import { US_STATES, COUNTRY, stateCode } from '../states';
-import { loadBillingForm, loadDealerForm, saveBillingForm, saveDealerForm, saveForms } from '../storage';
+import { billingSchema, dealerSchema, type BillingForm, type DealerForm } from '../schemas';
+import { initialForms } from '../initial-forms';
+import { saveBillingForm, saveDealerForm, saveForms } from '../storage';
+import { toCheckoutForm } from '../wire';
 import { RestrictedItemsModal } from './restricted-items-modal';
-import { PhoneField } from '../../../components/ui/phone-field';
-import { SelectField } from '../../../components/ui/select-field';
-
-const STATE_OPTIONS = US_STATES.map(([code, name]) => [code, name] as const);
-const COUNTRY_OPTIONS = [[COUNTRY, COUNTRY]] as const;
+import { AddressFieldset } from '../../../components/address/address-fieldset';
+import { billingAddressLayout, dealerAddressLayout, shippingAddressLayout } from '../address-layouts';
 
 interface BillingStepProps {
   cart: Cart;
@@ -45,57 +36,6 @@ export function BillingStep({ cart, onLeave }: BillingStepProps) {
   const lockedEmail = session.signedIn ? (account.data?.email ?? session.user?.email ?? '') : null;
   const initial = initialForms(account.data ?? null, lockedEmail);
   return <BillingForms cart={cart} onLeave={onLeave} initial={initial} lockedEmail={lockedEmail} />;
-}
-
-function fromAddress(address: StoredAddress) {
-  return {
-    firstName: address.firstName,
-    lastName: address.lastName,
-    company: address.company ?? '',
-    mainContact: address.mainContact,
-    address: address.addressLine1,
-    city: address.city,
-    state: stateCode(address.state),
-    zip: address.postalCode,
-  };
-}
-
-/** The saved forms, else the signed-in shopper's default addresses, else empty ones. */
-function initialForms(
-  account: Profile | null,
-  lockedEmail: string | null,
-): { billing: BillingForm; dealer: DealerForm } {
-  const dealer = loadDealerForm() ?? emptyDealerForm;
-  const saved = loadBillingForm();
-  if (saved) return { billing: lockedEmail === null ? saved : { ...saved, email: lockedEmail }, dealer };
-  if (!account) return { billing: { ...emptyBillingForm, email: lockedEmail ?? '' }, dealer };
-
-  const billingAddress = account.addresses.find((address) => address.isDefaultBilling);
-  const shippingAddress = account.addresses.find((address) => address.isDefaultShipping);
-  const main = billingAddress ?? shippingAddress;
-  const billing: BillingForm = {
-    ...emptyBillingForm,
-    email: lockedEmail ?? account.email,
-    firstName: account.firstName,
-    lastName: account.lastName,
-    mainContact: account.phoneNumber ?? '',
-    ...(main ? fromAddress(main) : {}),
-  };
-  if (shippingAddress && main && shippingAddress.id !== main.id) {
-    const shipping = fromAddress(shippingAddress);
-    Object.assign(billing, {
-      shippingSameAsBilling: false,
-      shippingFirstName: shipping.firstName,
-      shippingLastName: shipping.lastName,
-      shippingCompany: shipping.company,
-      addressContact: shipping.mainContact,
-      shippingAddress: shipping.address,
-      shippingCity: shipping.city,
-      shippingState: shipping.state,
-      shippingZip: shipping.zip,
-    });
-  }
-  return { billing, dealer };
 }
 
 interface BillingFormsProps extends BillingStepProps {
@@ -173,7 +113,7 @@ function BillingForms({ cart, onLeave, initial, lockedEmail }: BillingFormsProps
     const billingValues = billingSchema.parse(billing.getValues());
     const dealerValues = needsDealer ? dealerSchema.parse(dealer.getValues()) : null;
     saveForms(billingValues, dealerValues);
-    compute.mutate(checkoutBody(billingValues, dealerValues, allFflItems(cart.items)));
+    compute.mutate(toCheckoutForm(billingValues, dealerValues, allFflItems(cart.items)));
   };
 
   return (
@@ -227,170 +167,33 @@ function BillingForms({ cart, onLeave, initial, lockedEmail }: BillingFormsProps
 }
 
 function BillingFields({ form, lockedEmail }: { form: UseFormReturn<BillingForm>; lockedEmail: string | null }) {
-  const {
-    register,
-    formState: { errors },
-  } = form;
   return (
-    <fieldset className="checkout-form__section">
-      <legend>Billing Address</legend>
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        required
-        disabled={lockedEmail !== null}
-        hint={lockedEmail !== null ? 'The e-mail of your account' : undefined}
-        error={errors.email?.message}
-        {...register('email')}
-      />
-      <div className="form-row">
-        <TextField
-          label="First Name"
-          autoComplete="billing given-name"
-          required
-          error={errors.firstName?.message}
-          {...register('firstName')}
-        />
-        <TextField
-          label="Last Name"
-          autoComplete="billing family-name"
-          required
-          error={errors.lastName?.message}
-          {...register('lastName')}
-        />
-      </div>
-      <div className="form-row">
-        <TextField label="Company (optional)" autoComplete="billing organization" {...register('company')} />
-        <PhoneField label="Phone (optional)" autoComplete="billing tel" {...register('mainContact')} />
-      </div>
-      <TextField
-        label="Address"
-        autoComplete="billing street-address"
-        required
-        error={errors.address?.message}
-        {...register('address')}
-      />
-      <div className="form-row">
-        <TextField
-          label="City"
-          autoComplete="billing address-level2"
-          required
-          error={errors.city?.message}
-          {...register('city')}
-        />
-        <SelectField
-          label="State"
-          autoComplete="billing address-level1"
-          required
-          placeholder="Select a state"
-          options={STATE_OPTIONS}
-          error={errors.state?.message}
-          {...register('state')}
-        />
-      </div>
-      <div className="form-row">
-        <TextField
-          label="Zip Code"
-          autoComplete="billing postal-code"
-          inputMode="numeric"
-          required
-          error={errors.zip?.message}
-          {...register('zip')}
-        />
-        <SelectField
-          label="Country"
-          autoComplete="billing country-name"
-          options={COUNTRY_OPTIONS}
-          {...register('country')}
-        />
-      </div>
-      <CheckboxField label="Sign up for our newsletter" {...register('optInNewsletter')} />
-    </fieldset>
+    <AddressFieldset
+      form={form}
+      layout={billingAddressLayout}
+      title={{ legend: 'Billing Address' }}
+      className="checkout-form__section"
+      fieldState={{
+        email: {
+          disabled: lockedEmail !== null,
+          hint: lockedEmail !== null ? 'The e-mail of your account' : undefined,
+        },
+      }}
+    />
   );
 }
 
 function ShippingFields({ form }: { form: UseFormReturn<BillingForm> }) {
-  const {
-    register,
-    control,
-    formState: { errors },
-  } = form;
-  const same = useWatch({ control, name: 'shippingSameAsBilling' });
+  const same = useWatch({ control: form.control, name: 'shippingSameAsBilling' });
   return (
-    <fieldset className="checkout-form__section">
-      <legend>Shipping Address</legend>
-      <CheckboxField label="Shipping address same as billing" {...register('shippingSameAsBilling')} />
-      {same ? null : (
-        <>
-          <div className="form-row">
-            <TextField
-              label="Shipping First Name"
-              autoComplete="shipping given-name"
-              required
-              error={errors.shippingFirstName?.message}
-              {...register('shippingFirstName')}
-            />
-            <TextField
-              label="Shipping Last Name"
-              autoComplete="shipping family-name"
-              required
-              error={errors.shippingLastName?.message}
-              {...register('shippingLastName')}
-            />
-          </div>
-          <div className="form-row">
-            <TextField
-              label="Shipping Company (optional)"
-              autoComplete="shipping organization"
-              {...register('shippingCompany')}
-            />
-            <PhoneField label="Shipping Phone (optional)" autoComplete="shipping tel" {...register('addressContact')} />
-          </div>
-          <TextField
-            label="Shipping Address"
-            autoComplete="shipping street-address"
-            required
-            error={errors.shippingAddress?.message}
-            {...register('shippingAddress')}
-          />
-          <div className="form-row">
-            <TextField
-              label="Shipping City"
-              autoComplete="shipping address-level2"
-              required
-              error={errors.shippingCity?.message}
-              {...register('shippingCity')}
-            />
-            <SelectField
-              label="Shipping State"
-              autoComplete="shipping address-level1"
-              required
-              placeholder="Select a state"
-              options={STATE_OPTIONS}
-              error={errors.shippingState?.message}
-              {...register('shippingState')}
-            />
-          </div>
-          <div className="form-row">
-            <TextField
-              label="Shipping Zip Code"
-              autoComplete="shipping postal-code"
-              inputMode="numeric"
-              required
-              error={errors.shippingZip?.message}
-              {...register('shippingZip')}
-            />
-            <SelectField
-              label="Shipping Country"
-              autoComplete="shipping country-name"
-              options={COUNTRY_OPTIONS}
-              {...register('shippingCountry')}
-            />
-          </div>
-        </>
-      )}
-    </fieldset>
+    <AddressFieldset
+      form={form}
+      layout={shippingAddressLayout}
+      title={{ legend: 'Shipping Address' }}
+      className="checkout-form__section"
+      lead={<CheckboxField label="Shipping address same as billing" {...form.register('shippingSameAsBilling')} />}
+      showFields={!same}
+    />
   );
 }
 
@@ -431,82 +234,25 @@ function ShippingMethods({ form }: { form: UseFormReturn<BillingForm> }) {
 
 function DealerFields({ form }: { form: UseFormReturn<DealerForm> }) {
   const fflEmail = useRuntimeConfig()?.fflEmail;
-  const {
-    register,
-    formState: { errors },
-  } = form;
+  const notice = (
+    <div className="checkout-ffl-notice">
+      <p>
+        Your cart holds FFL items: they must be shipped to a licensed dealer (FFL), and you will complete an ATF form
+        4473 and a background check when you pick them up.
+      </p>
+      <p>
+        Please ask your dealer to email their license to{' '}
+        {fflEmail ? <a href={`mailto:${fflEmail}`}>{fflEmail}</a> : 'our FFL team'} with your name and order number.
+      </p>
+    </div>
+  );
   return (
-    <fieldset className="checkout-form__section">
-      <legend>Dealer Address</legend>
-      <div className="checkout-ffl-notice">
-        <p>
-          Your cart holds FFL items: they must be shipped to a licensed dealer (FFL), and you will complete an ATF form
-          4473 and a background check when you pick them up.
-        </p>
-        <p>
-          Please ask your dealer to email their license to{' '}
-          {fflEmail ? <a href={`mailto:${fflEmail}`}>{fflEmail}</a> : 'our FFL team'} with your name and order number.
-        </p>
-      </div>
-      <TextField
-        label="Dealer Name"
-        autoComplete="off"
-        required
-        error={errors.dealerName?.message}
-        {...register('dealerName')}
-      />
-      <TextField
-        label="Dealer Address"
-        autoComplete="off"
-        required
-        error={errors.dealerAddress?.message}
-        {...register('dealerAddress')}
-      />
-      <div className="form-row">
-        <TextField
-          label="Dealer Email"
-          type="email"
-          autoComplete="off"
-          required
-          error={errors.dealerEmail?.message}
-          {...register('dealerEmail')}
-        />
-        <PhoneField
-          label="Dealer Phone"
-          autoComplete="off"
-          required
-          error={errors.dealerPhone?.message}
-          {...register('dealerPhone')}
-        />
-      </div>
-      <div className="form-row">
-        <TextField
-          label="Dealer City"
-          autoComplete="off"
-          required
-          error={errors.dealerCity?.message}
-          {...register('dealerCity')}
-        />
-        <SelectField
-          label="Dealer State"
-          required
-          placeholder="Select a state"
-          options={STATE_OPTIONS}
-          error={errors.dealerState?.message}
-          {...register('dealerState')}
-        />
-      </div>
-      <div className="form-row">
-        <TextField
-          label="Dealer Zip Code"
-          inputMode="numeric"
-          autoComplete="off"
-          required
-          error={errors.dealerZip?.message}
-          {...register('dealerZip')}
-        />
-        <SelectField label="Dealer Country" options={COUNTRY_OPTIONS} {...register('dealerCountry')} />
-      </div>
-    </fieldset>
+    <AddressFieldset
+      form={form}
+      layout={dealerAddressLayout}
+      title={{ legend: 'Dealer Address' }}
+      className="checkout-form__section"
+      lead={notice}
+    />
   );
 }

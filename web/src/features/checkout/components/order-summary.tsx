@@ -63,13 +63,12 @@ export function OrderSummary({ cart, review }: OrderSummaryProps) {
 function Review({ cart, billing, dealer }: { cart: Cart; billing: BillingForm; dealer: DealerForm | null }) {
   const methods = useQuery(shippingMethodsQuery);
   const method = methods.data?.find((candidate) => String(candidate.id) === billing.shippingMethodId);
-  const shipping = billing.shippingSameAsBilling
-    ? [`${billing.firstName} ${billing.lastName}`, billing.address, `${billing.city}, ${billing.state} ${billing.zip}`]
-    : [
-        `${billing.shippingFirstName} ${billing.shippingLastName}`,
-        billing.shippingAddress,
-        `${billing.shippingCity}, ${billing.shippingState} ${billing.shippingZip}`,
-      ];
+  const shipTo = billing.shippingSameAsBilling ? billing.billing : billing.shipping;
+  const shipping = [
+    `${shipTo.firstName} ${shipTo.lastName}`,
+    shipTo.street,
+    `${shipTo.city}, ${shipTo.state} ${shipTo.zip}`,
+  ];
   return (
     <>
       <dl className="order-summary__totals">
@@ -101,11 +100,11 @@ function Review({ cart, billing, dealer }: { cart: Cart; billing: BillingForm; d
         <section className="order-summary__section" aria-label="Dealer">
           <h3>Dealer</h3>
           <address>
-            {dealer.dealerName}
+            {dealer.name}
             <br />
-            {dealer.dealerAddress}
+            {dealer.street}
             <br />
-            {dealer.dealerCity}, {dealer.dealerState} {dealer.dealerZip}
+            {dealer.city}, {dealer.state} {dealer.zip}
           </address>
         </section>
       ) : null}

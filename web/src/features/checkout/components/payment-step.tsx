@@ -10,7 +10,8 @@ import { TextField } from '../../../components/ui/field';
 import { errorMessage } from '../../../lib/api';
 import { useRuntimeConfig } from '../../../lib/runtime-config';
 import { recordPurchase } from '../../analytics';
-import { checkoutBody, placeOrder } from '../api';
+import { placeOrder } from '../api';
+import { toCheckoutForm } from '../wire';
 import { cardBrand, EXPIRY_MONTHS, expiryYears, formatCardNumber, maxCardDigits } from '../card';
 import { resetCart } from '../cart-bridge';
 import { createOrderPlacer } from '../idempotency';
@@ -59,7 +60,7 @@ export function PaymentStep({ cart, billing, dealer, onLeave }: PaymentStepProps
     setPlacing(true);
     try {
       const placed = await placer.place(async () => ({
-        ...checkoutBody(billing, dealer, allFflItems(cart.items)),
+        ...toCheckoutForm(billing, dealer, allFflItems(cart.items)),
         paymentToken: await tokenizeCard(payment, card),
       }));
       const orderId = placed.orderId;
