@@ -2,9 +2,25 @@
 //! per `Idempotency-Key` and visitor. It checks the cart and the form, refuses items restricted
 //! where the order ships, places the order as the user or the guest, and subscribes an
 //! opted-in shopper to the newsletter afterwards.
+//!
+//! The form is read in one direction: [`wire`] is the JSON as posted (the API's contract),
+//! `from_wire` maps it once into [`model`] (what the fields mean, with the spec's rules from
+//! `rules`), and the upstream bodies are built from the model: [`order`] for the checkout,
+//! [`compute`] for tax and shipping. [`restrictions`] and [`card_data`] are checkout's own
+//! refusals. Checkout depends on the cart (its `current` read and its `compute` call); the cart
+//! names nothing here.
 
-pub mod form;
+pub mod card_data;
+pub mod compute;
+mod from_wire;
+pub mod model;
+pub mod order;
+pub mod restrictions;
+mod rules;
 pub mod states;
+#[cfg(test)]
+mod testing;
+pub mod wire;
 
 use std::sync::{Arc, OnceLock};
 
@@ -17,13 +33,15 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use super::{Shopper, cart};
-use crate::commerce::checkout::form::{
-    CheckoutForm, OrderPayload, RestrictedItem, card_data_fields,
-};
 use crate::http::error::{ApiError, ErrorRecord};
 use crate::idempotency::{self, Answer, IdempotencyStore, Outcome, Reply};
 use crate::session::Session;
 use crate::upstream::{Call, UpstreamError, UpstreamPath};
+use card_data::card_data_fields;
+use model::CheckoutDetails;
+use order::OrderPayload;
+use restrictions::{RestrictedItem, restricted_items};
+use wire::CheckoutForm;
 
 /// The header naming one order attempt.
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
@@ -102,7 +120,7 @@ pub async fn place_order(
     if !card_fields.is_empty() {
         return Err(card_data_refused(card_fields));
     }
-    let form = CheckoutForm::deserialize(&body).map_err(|_| invalid_body())?;
+    let form = CheckoutDetails::from(CheckoutForm::deserialize(&body).map_err(|_| invalid_body())?);
     let scope = scope(&shopper.session().get()).ok_or_else(cart_empty)?;
     let canonical = serde_json::to_vec(&body)
         .map_err(|err| ApiError::Internal(format!("checkout body not re-encodable: {err}")))?;
@@ -169,7 +187,11 @@ fn is_final(error: &ApiError) -> bool {
 }
 
 /// One run for a key: the answer, whether it is kept, and (in `log`) the error it renders.
-async fn place(shopper: Shopper, form: CheckoutForm, log: Arc<OnceLock<ErrorRecord>>) -> Outcome {
+async fn place(
+    shopper: Shopper,
+    form: CheckoutDetails,
+    log: Arc<OnceLock<ErrorRecord>>,
+) -> Outcome {
     let (error, keep) = match attempt(&shopper, &form).await {
         Ok(placed) => match serde_json::to_vec(&placed) {
             Ok(body) => {
@@ -209,18 +231,18 @@ async fn place(shopper: Shopper, form: CheckoutForm, log: Arc<OnceLock<ErrorReco
 }
 
 /// Checks the cart and the form, then places the order upstream.
-async fn attempt(shopper: &Shopper, form: &CheckoutForm) -> Result<OrderPlaced, Failure> {
+async fn attempt(shopper: &Shopper, form: &CheckoutDetails) -> Result<OrderPlaced, Failure> {
     let cart = match cart::current(shopper).await {
         Ok(Some(cart)) if !cart.is_empty() => cart,
         Ok(_) => return Err(Failure::Before(cart_empty())),
         Err(err) => return Err(Failure::Before(err)),
     };
     form.check(cart.has_ffl_items()).map_err(Failure::Before)?;
-    let restricted = form.restricted_items(&cart);
+    let restricted = restricted_items(form, &cart);
     if !restricted.is_empty() {
-        return Err(Failure::Before(restricted_items(&restricted)));
+        return Err(Failure::Before(restricted_refused(&restricted)));
     }
-    let placed = submit(shopper, &form.order_payload(&cart))
+    let placed = submit(shopper, &OrderPayload::of(form, &cart))
         .await
         .map_err(|err| match err {
             // Nothing was placed: the sign-in is over.
@@ -235,7 +257,7 @@ async fn attempt(shopper: &Shopper, form: &CheckoutForm) -> Result<OrderPlaced, 
             }
             other => Failure::Attempted(other),
         })?;
-    if form.opted_in() {
+    if form.opt_in_newsletter {
         subscribe(shopper, form);
     }
     // The upstream deleted the cart: the session's next cart read gets a new, empty one, so the
@@ -273,7 +295,7 @@ struct Subscription {
 }
 
 /// Subscribes the shopper after the order, in the background; a failure is only logged.
-fn subscribe(shopper: &Shopper, form: &CheckoutForm) {
+fn subscribe(shopper: &Shopper, form: &CheckoutDetails) {
     let (upstream, request_id) = (shopper.upstream().clone(), shopper.request_id().clone());
     let body = Subscription {
         email: form.email.clone(),
@@ -325,7 +347,7 @@ fn card_data_refused(fields: Vec<String>) -> ApiError {
     }
 }
 
-fn restricted_items(items: &[RestrictedItem]) -> ApiError {
+fn restricted_refused(items: &[RestrictedItem]) -> ApiError {
     match serde_json::to_value(items) {
         Ok(items) => ApiError::Refused {
             status: StatusCode::UNPROCESSABLE_ENTITY,
