@@ -1,5 +1,5 @@
-//! The one mapping from the checkout form's wire shape (`wire`) to its model
-//! (`model`): every reading of a posted field happens here, once, so the wire can say
+//! The one mapping from the checkout form's wire shape ([`super::wire`]) to its model
+//! ([`super::model`]): every reading of a posted field happens here, once, so the wire can say
 //! only what the JSON carries and the model only what the service means.
 //!
 //! Text is trimmed, and empty when absent or null; `shippingSameAsBilling` is true and

@@ -1,7 +1,7 @@
 //! The checkout form as the service reads it: text trimmed and empty when not given, the
 //! defaults applied (shipping is the billing address, no newsletter), the shipping method a
-//! number. It is made from the wire shape (`wire`) in one place, `from_wire`,
-//! and carries the rules of spec section 5 (`rules`).
+//! number. It is made from the wire shape ([`super::wire`]) in one place, `from_wire`, and
+//! carries the rules of spec section 5 (`rules`).
 //!
 //! Its field names are the problem+json field names: a failing rule is reported under the
 //! field's camelCase name (`shippingZip`, `dealerInfo.dealerPhone`), the same as the wire's, so

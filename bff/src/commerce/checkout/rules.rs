@@ -1,5 +1,5 @@
 //! The checkout form's rules (spec section 5) with the spec's messages, word for word. Each rule
-//! reads one field of the model (`model`); the first failing rule's message is the
+//! reads one field of the model ([`super::model`]); the first failing rule's message is the
 //! field's. The web app shows these messages as they are, so a change here is a change to what
 //! the shopper reads.
 

@@ -4,9 +4,9 @@
 //! generated).
 //!
 //! Only the shape lives here: every field as the JSON may carry it (absent and null read as
-//! `None`). What the fields mean (trimmed text, the defaults, the method id as a number) is the
-//! model's (`model`), reached through the one mapping in `from_wire`; the rules
-//! and their messages are the model's too. Changing a name here changes the API.
+//! `None`). What the fields mean (trimmed text, the defaults, the method id as a number) is
+//! `model`'s, reached through the one mapping in `from_wire`; the rules and their messages are
+//! the model's too. Changing a name here changes the API.
 
 use serde::{Deserialize, Serialize};
 
