@@ -9,7 +9,9 @@ use crate::commerce::cart::{
     self, Cart, CheckedLine, NewCartItem, PromoCode, QuantityUpdate, ShippingMethod,
 };
 use crate::commerce::catalogue::Catalogue;
-use crate::commerce::checkout::form::{CheckoutForm, ComputeForm};
+use crate::commerce::checkout;
+use crate::commerce::checkout::compute::ComputeForm;
+use crate::commerce::checkout::wire::CheckoutForm;
 use crate::http::error::ApiError;
 use crate::http::extract::Path;
 use crate::http::validation::Validated;
@@ -127,5 +129,5 @@ pub async fn compute(
     shopper: Shopper,
     Validated(form): Validated<ComputeForm>,
 ) -> Result<Json<Cart>, ApiError> {
-    cart::compute(&shopper, &form).await.map(Json)
+    checkout::compute::compute(&shopper, &form).await.map(Json)
 }

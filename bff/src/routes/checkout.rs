@@ -10,7 +10,7 @@ use utoipa_axum::router::{UtoipaMethodRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::commerce::Shopper;
-use crate::commerce::checkout::form::CheckoutForm;
+use crate::commerce::checkout::wire::CheckoutForm;
 use crate::commerce::checkout::{self, IdempotencyKey, OrderPlaced, Placement};
 use crate::edge::state::SharedState;
 use crate::http::error::Problem;

@@ -6,7 +6,7 @@
 mod line;
 mod model;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tracing::Instrument;
 
 pub use line::CheckedLine;
@@ -17,7 +17,6 @@ pub use model::{
 };
 
 use super::Shopper;
-use crate::commerce::checkout::form::ComputeForm;
 use crate::http::error::ApiError;
 use crate::observe::metrics::SessionEvent;
 use crate::session::{Session, UserTokens};
@@ -301,13 +300,17 @@ pub async fn shipping_methods(shopper: &Shopper) -> Result<Vec<ShippingMethod>, 
     shopper.call_as(Call::get(&path)).await
 }
 
-/// `POST /api/cart/compute`: tax and shipping for the billing/shipping form (and the dealer for
-/// FFL items), sent upstream in the specs' compute shape. The cart is read first: its id goes
-/// in the payload, its items say whether the dealer goes along.
-pub async fn compute(shopper: &Shopper, form: &ComputeForm) -> Result<Cart, ApiError> {
+/// `POST Cart/compute` on the visitor's cart (a guest is created when there is none): the cart
+/// is read first, and `payload` makes the upstream's compute body from it (its id, whether its
+/// items need a dealer). The body is the caller's (checkout's form, see
+/// `commerce::checkout::compute`), so the cart knows who owns the call but not what a form is.
+pub async fn compute<P: Serialize>(
+    shopper: &Shopper,
+    payload: impl FnOnce(&Cart) -> P,
+) -> Result<Cart, ApiError> {
     let owner = created(shopper).await?;
     let cart = owner.send(shopper, Call::get(&owner.path("")?)).await?;
-    let payload = form.payload(cart.id, cart.has_ffl_items());
+    let payload = payload(&cart);
     owner
         .send(shopper, Call::post(&owner.path("compute")?, &payload))
         .await
