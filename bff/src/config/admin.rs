@@ -1,5 +1,5 @@
 //! `[admin]`: the admin listener, its timeouts, and how much of the audit log and the override
-//! history is kept (the tokens are secrets: `crate::admin::tokens`).
+//! history is kept (the tokens are secrets: `crate::config::admin_tokens`).
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Secrets: read only from the environment (`BFF_ADMIN_TOKEN`) or from a file it names
 //! (`BFF_ADMIN_TOKEN_FILE`, the Kubernetes-secret-volume way), never from `bff.toml`, and
 //! redacted whenever printed. The named admin tokens have a file of their own
-//! (`BFF_ADMIN_TOKENS_FILE`, see [`crate::admin::tokens`]).
+//! (`BFF_ADMIN_TOKENS_FILE`, see [`crate::config::admin_tokens`]).
 
 use std::fmt;
 use std::path::PathBuf;
