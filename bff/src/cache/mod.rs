@@ -2,6 +2,7 @@
 
 pub mod answer;
 pub mod entry;
+pub mod entry_state;
 pub mod explain;
 pub mod explain_fanout;
 pub mod explain_purges;
@@ -31,6 +32,7 @@ mod versions;
 
 pub use answer::{AnswerParts, CachedAnswer};
 pub use entry::Fetched;
+pub use entry_state::EntryState;
 pub use failure::FetchFailure;
 pub use key::normalise;
 pub use lookup::Lookup;
