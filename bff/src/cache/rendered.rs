@@ -9,7 +9,7 @@
 //! A remembered answer is valid while every part is fresh and nothing it was made from may have
 //! changed. Change is tracked by [`Epochs`], one counter per route kind, bumped after every
 //! store into that kind and after every purge and policy reload (see
-//! [`super::store::versions`]); an answer keeps the counters read *before* its parts were
+//! `cache::store::versions`); an answer keeps the counters read *before* its parts were
 //! looked up, so a store or purge that lands at any point after that makes it invalid.
 
 use std::sync::{Arc, Mutex};
