@@ -11,6 +11,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::entry::{CachedResponse, SharedMeta};
+use super::entry_state::EntryState;
 use super::explain_purges::{KeyPurge, SHOWN, fleet_purges_touching};
 use super::miss_reason::MissReason;
 use super::policy::RouteKind;
@@ -222,19 +223,13 @@ impl EdgeCache {
             KeyKind::Entry => {
                 if let Some(entry) = self.l1_entry(target.route, &target.key).await {
                     let freshness = entry.freshness(&policy);
-                    let state = if freshness.is_fresh(now) {
-                        "fresh"
-                    } else if freshness.within_stale_while_revalidate(now) {
-                        "stale"
-                    } else if freshness.within_stale_if_error(now) {
-                        "stale-if-error"
-                    } else {
-                        "expired"
-                    };
+                    // By its windows alone, as L2's view below is: whether this replica vouches
+                    // for it is the lookup's concern.
+                    let state = EntryState::at(&freshness, now);
                     tags = Some(entry.tags.clone());
                     l1 = L1State {
                         present: true,
-                        state: Some(state),
+                        state: Some(state.as_str()),
                         status: Some(entry.status.as_u16()),
                         stored_at_unix_ms: Some(at(entry.stored_at)),
                         fresh_until_unix_ms: Some(at(freshness.fresh_until)),
@@ -242,7 +237,7 @@ impl EdgeCache {
                         error_until_unix_ms: Some(at(freshness.error_until)),
                         tags: entry.tags.clone(),
                         size_bytes: Some(u64::from(entry.weight(&target.key))),
-                        miss_reason: (state == "expired").then_some(MissReason::Expired),
+                        miss_reason: (state == EntryState::Expired).then_some(MissReason::Expired),
                         ..L1State::default()
                     };
                 }

@@ -2,6 +2,7 @@
 
 pub mod answer;
 pub mod entry;
+pub mod entry_state;
 pub mod explain;
 pub mod explain_fanout;
 pub mod explain_purges;
@@ -34,6 +35,7 @@ pub use crate::config::cache as policy;
 pub use crate::config::{CacheConfig, CachePolicy, RouteKind};
 pub use answer::{AnswerParts, CachedAnswer};
 pub use entry::Fetched;
+pub use entry_state::EntryState;
 pub use failure::FetchFailure;
 pub use key::normalise;
 pub use lookup::Lookup;

@@ -8,11 +8,10 @@
 //!
 //! A remembered answer is valid while every part is fresh and nothing it was made from may have
 //! changed. Change is tracked by [`Epochs`], one counter per route kind, bumped after every
-//! store into that kind and after every purge and policy reload; an answer keeps the counters
-//! read *before* its parts were looked up, so a store or purge that lands at any point after
-//! that makes it invalid.
+//! store into that kind and after every purge and policy reload (see
+//! `cache::store::versions`); an answer keeps the counters read *before* its parts were
+//! looked up, so a store or purge that lands at any point after that makes it invalid.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -26,38 +25,10 @@ use super::http::{Described, Encoding, Timed, negotiate, not_modified, surrogate
 use super::lookup::Lookup;
 use super::policy::RouteKind;
 use super::status::CacheState;
-
-/// The change counters of every route kind, as read at one instant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Epochs([u64; RouteKind::ALL.len()]);
-
-/// The live counters.
-#[derive(Debug, Default)]
-pub(super) struct EpochCounters([AtomicU64; RouteKind::ALL.len()]);
-
-impl EpochCounters {
-    pub fn read(&self) -> Epochs {
-        Epochs(std::array::from_fn(|index| {
-            self.0[index].load(Ordering::Acquire)
-        }))
-    }
-
-    /// After a store into `route` (the entry is visible before the bump).
-    pub fn bump(&self, route: RouteKind) {
-        self.0[route.index()].fetch_add(1, Ordering::AcqRel);
-    }
-
-    /// After a purge or a reload: every remembered answer is invalid.
-    pub fn bump_all(&self) {
-        for counter in &self.0 {
-            counter.fetch_add(1, Ordering::AcqRel);
-        }
-    }
-
-    fn unchanged(&self, since: &Epochs, route: RouteKind) -> bool {
-        self.0[route.index()].load(Ordering::Acquire) == since.0[route.index()]
-    }
-}
+/// The route epochs an answer was made under, named here since the answers are what they
+/// outdate (they live with the store's other change counters).
+pub use super::store::versions::Epochs;
+use super::store::versions::Versions;
 
 /// A server-rendered document's `Content-Type`.
 const DOCUMENT_TYPE: &str = "text/html; charset=utf-8";
@@ -281,8 +252,8 @@ impl Rendered {
     }
 
     /// The answer as a hit, given the request's headers (sent through
-    /// [`super::http::CachedAnswer::remembered`]): the headers a lookup's hit gets from
-    /// [`super::http::CachedAnswer::entry`], with `Age`, the ttl and `max-age` as of `now`. Its
+    /// [`crate::cache::CachedAnswer::remembered`]): the headers a lookup's hit gets from
+    /// [`crate::cache::CachedAnswer::entry`], with `Age`, the ttl and `max-age` as of `now`. Its
     /// body is the stored variant the client accepts: nothing downstream may compress it again
     /// (the router marks it so; the hit path has nothing downstream).
     pub(super) fn send(&self, now: Instant, request_headers: &HeaderMap) -> Response<Body> {
@@ -354,12 +325,12 @@ impl Rendered {
     }
 
     /// Still an answer the cache would give: every part fresh, nothing changed since.
-    pub(super) fn is_current(&self, counters: &EpochCounters, now: Instant) -> bool {
+    pub(super) fn is_current(&self, versions: &Versions, now: Instant) -> bool {
         self.described.freshness.is_fresh(now)
             && self
                 .parts
                 .iter()
-                .all(|route| counters.unchanged(&self.epochs, *route))
+                .all(|route| versions.unchanged(&self.epochs, *route))
     }
 
     /// Bytes held beyond what the parts' entries already hold.
