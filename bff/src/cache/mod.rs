@@ -28,6 +28,7 @@ pub mod store;
 pub mod tag;
 pub mod tombstones;
 pub mod top_lists;
+mod local_versions;
 mod versions;
 
 /// The routes' policies are configuration (`[cache.<route>]`); the cache reads them by this name.

@@ -9,7 +9,7 @@
 //! A remembered answer is valid while every part is fresh and nothing it was made from may have
 //! changed. Change is tracked by [`Epochs`], one counter per route kind, bumped after every
 //! store into that kind and after every purge and policy reload (see
-//! `cache::store::versions`); an answer keeps the counters read *before* its parts were
+//! `cache::local_versions`); an answer keeps the counters read *before* its parts were
 //! looked up, so a store or purge that lands at any point after that makes it invalid.
 
 use std::sync::{Arc, Mutex};
@@ -27,8 +27,8 @@ use super::policy::RouteKind;
 use super::status::CacheState;
 /// The route epochs an answer was made under, named here since the answers are what they
 /// outdate (they live with the store's other change counters).
-pub use super::store::versions::Epochs;
-use super::store::versions::Versions;
+pub use super::local_versions::Epochs;
+use super::local_versions::Versions;
 
 /// A server-rendered document's `Content-Type`.
 const DOCUMENT_TYPE: &str = "text/html; charset=utf-8";

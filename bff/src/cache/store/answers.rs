@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::EdgeCache;
-use super::versions::Epochs;
+use crate::cache::local_versions::Epochs;
 use crate::cache::rendered::Rendered;
 use crate::cache::status::CacheState;
 

@@ -8,7 +8,7 @@ use std::time::Instant;
 use bytes::Bytes;
 
 use super::EdgeCache;
-use super::versions::Epochs;
+use crate::cache::local_versions::Epochs;
 use crate::cache::lookup::Lookup;
 use crate::cache::policy::RouteKind;
 use crate::cache::rendered::Rendered;

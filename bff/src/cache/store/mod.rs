@@ -8,11 +8,13 @@
 //!   [`EntryState`](crate::cache::entry_state::EntryState) says), and `fills`, the write path
 //!   (one fetch per key, stored in L1);
 //! - `shared`: sharing through L2 (reads, the fill lock, shared documents);
-//! - `versions`: the purge generation, the route epochs and the unheard window, one type;
 //! - `remembered`, `answers` and `documents`: answers rendered once and served again, and the
 //!   documents made of parts;
 //! - `purges` and `purge_channel`: purges here, in L2 and on the other replicas;
 //! - `route_counters`, `figures` and `hit_counting`: what is counted and reported.
+//!
+//! The purge generation, the route epochs and the unheard window are one type beside the store
+//! (`crate::cache::local_versions`): remembered answers (`crate::cache::rendered`) read them too.
 
 mod answers;
 mod budgets;
@@ -28,7 +30,6 @@ mod route_counters;
 mod shared;
 #[cfg(test)]
 mod tests;
-pub(super) mod versions;
 
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
@@ -51,7 +52,7 @@ use crate::observe::metrics::Metrics;
 use budgets::Budgets;
 use remembered::RememberedAnswers;
 use route_counters::LookupCounters;
-use versions::Versions;
+use crate::cache::local_versions::Versions;
 
 pub use figures::{CacheStats, RouteStats};
 pub use purges::{PurgeReport, keys_purge, tags_purge};

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use moka::notification::RemovalCause;
 
-use super::versions::Versions;
+use crate::cache::local_versions::Versions;
 use crate::cache::hit_fold::fold_answer;
 use crate::cache::miss_reason::MissReason;
 use crate::cache::policy::CacheConfig;
