@@ -14,6 +14,7 @@ pub mod hit_ratio;
 pub mod http;
 pub mod key;
 mod l2;
+mod local_versions;
 mod lookup;
 pub mod miss_reason;
 pub mod purge_fanout;
@@ -28,7 +29,6 @@ pub mod store;
 pub mod tag;
 pub mod tombstones;
 pub mod top_lists;
-mod local_versions;
 mod versions;
 
 /// The routes' policies are configuration (`[cache.<route>]`); the cache reads them by this name.

@@ -22,13 +22,13 @@ use bytes::Bytes;
 use super::entry::{compressed_variants, strong_etag};
 use super::hit_counter::HitCounter;
 use super::http::{Described, Encoding, Timed, negotiate, not_modified, surrogate_key, tags};
-use super::lookup::Lookup;
-use super::policy::RouteKind;
-use super::status::CacheState;
 /// The route epochs an answer was made under, named here since the answers are what they
 /// outdate (they live with the store's other change counters).
 pub use super::local_versions::Epochs;
 use super::local_versions::Versions;
+use super::lookup::Lookup;
+use super::policy::RouteKind;
+use super::status::CacheState;
 
 /// A server-rendered document's `Content-Type`.
 const DOCUMENT_TYPE: &str = "text/html; charset=utf-8";

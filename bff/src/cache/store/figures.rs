@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 
 use super::EdgeCache;
+use crate::cache::fleet::heartbeat::LookupTotals;
 use crate::cache::hit_ratio::{LookupCounts, Ratios, summed};
 use crate::cache::policy::RouteKind;
 use crate::cache::status::CacheState;
-use crate::cache::fleet::heartbeat::LookupTotals;
 
 /// Per-route figures for `/admin/cache`.
 #[derive(Debug, Clone, serde::Serialize)]

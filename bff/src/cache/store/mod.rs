@@ -42,6 +42,7 @@ use super::purge_receipt::{PurgeOrder, ReceiptDesk};
 use super::recent_purges::RecentPurges;
 use super::tombstones::Tombstones;
 use super::top_lists::TopListRecorder;
+use crate::cache::local_versions::Versions;
 use crate::coordination::replica_identity::ReplicaIdentity;
 use crate::coordination::replicas::Redis;
 use crate::coordination::replicas::purge_bus::ExplainReply;
@@ -52,7 +53,6 @@ use crate::observe::metrics::Metrics;
 use budgets::Budgets;
 use remembered::RememberedAnswers;
 use route_counters::LookupCounters;
-use crate::cache::local_versions::Versions;
 
 pub use figures::{CacheStats, RouteStats};
 pub use purges::{PurgeReport, keys_purge, tags_purge};

@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use moka::notification::RemovalCause;
 
-use crate::cache::local_versions::Versions;
 use crate::cache::hit_fold::fold_answer;
+use crate::cache::local_versions::Versions;
 use crate::cache::miss_reason::MissReason;
 use crate::cache::policy::CacheConfig;
 use crate::cache::rendered::{Remembered, Rendered};

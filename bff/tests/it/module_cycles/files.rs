@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::reading::{Crate, Target};
-use super::src;
 use super::tarjan::cycles;
+use super::{Fixture, src};
 
 #[test]
 fn the_files_of_bff_src_have_no_import_cycle() {
@@ -132,6 +132,28 @@ fn the_reading_resolves_uses_reexports_and_paths() {
     assert!(
         !depends("coordination/mod.rs", "coordination/lease.rs"),
         "a `mod` declaration is not a dependency"
+    );
+}
+
+#[test]
+fn two_files_that_name_each_other_fail() {
+    let fixture = Fixture::new(&[
+        ("lib.rs", "pub mod cart;\npub mod order;\n"),
+        (
+            "cart.rs",
+            "pub struct Cart;\npub fn place(_: crate::order::Order) {}\n",
+        ),
+        ("order.rs", "pub struct Order(pub super::cart::Cart);\n"),
+    ]);
+    let krate = fixture.read();
+    let found = cycles(krate.files.len(), &krate.dependencies());
+    let names: Vec<Vec<String>> = found
+        .iter()
+        .map(|component| component.iter().map(|&file| krate.relative(file)).collect())
+        .collect();
+    assert_eq!(
+        names,
+        vec![vec!["cart.rs".to_owned(), "order.rs".to_owned()]]
     );
 }
 

@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::reading::Crate;
-use super::src;
 use super::tarjan::cycles;
+use super::{Fixture, src};
 
 /// The folders of `bff/src`, bottom to top, and `lib` (the crate root, `lib.rs`) above them all.
 /// A folder may name the folders below it, never one above. The README's table
@@ -193,27 +193,6 @@ fn the_readme_lists_the_layers_in_the_order_the_test_holds() {
         .collect();
     let top_down: Vec<&str> = LAYERS.iter().rev().copied().collect();
     assert_eq!(rows, top_down, "README's layer table, top to bottom");
-}
-
-/// A small crate written for the test, read like `bff/src`.
-struct Fixture {
-    dir: tempfile::TempDir,
-}
-
-impl Fixture {
-    fn new(files: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        for (name, source) in files {
-            let path = dir.path().join(name);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, source).unwrap();
-        }
-        Fixture { dir }
-    }
-
-    fn read(&self) -> Crate {
-        Crate::read(self.dir.path())
-    }
 }
 
 #[test]

@@ -16,6 +16,8 @@
 
 use std::path::{Path, PathBuf};
 
+use reading::Crate;
+
 mod files;
 mod layers;
 mod reading;
@@ -23,4 +25,25 @@ mod tarjan;
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// A small crate written for the test, read like `bff/src`.
+pub struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    pub fn new(files: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, source) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, source).unwrap();
+        }
+        Fixture { dir }
+    }
+
+    pub fn read(&self) -> Crate {
+        Crate::read(self.dir.path())
+    }
 }
