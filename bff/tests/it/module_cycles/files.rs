@@ -125,7 +125,7 @@ fn the_reading_resolves_uses_reexports_and_paths() {
     let depends = |from: &str, to: &str| edges.contains_key(&(file(from), file(to)));
     // `use crate::coordination::lease::Lease` in the fill lock
     assert!(
-        depends("cache/l2.rs", "coordination/lease.rs"),
+        depends("cache/l2/fill_lock.rs", "coordination/lease.rs"),
         "a use of an item is a dependency"
     );
     // `coordination/mod.rs` declares the lease module: not a dependency
