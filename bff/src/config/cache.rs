@@ -111,7 +111,7 @@ const fn secs(seconds: u64) -> Duration {
 pub struct CacheConfig {
     /// Bytes the cache may hold for pages, products, collections and the price map: bodies,
     /// compressed variants, keys, tags and a measured per-entry overhead, so it is close to the
-    /// memory the entries take (see [`super::entry::ENTRY_OVERHEAD_BYTES`]).
+    /// memory the entries take (see `crate::cache::entry::ENTRY_OVERHEAD_BYTES`).
     pub capacity_bytes: u64,
     /// Bytes held for search results, counted the same way, apart from `capacity_bytes`: search
     /// terms are an unbounded key space anyone can fill, so they get a budget of their own and

@@ -1,6 +1,6 @@
 //! A replica's heartbeat: who it is, what it runs (build and configuration), how full its L1 is
 //! and how well it hits lately. Published to the coordination tier every
-//! `fleet.heartbeat_interval` (see [`super::fleet`]), read back by `GET /admin/fleet`.
+//! `fleet.heartbeat_interval` (see [`super`]), read back by `GET /admin/fleet`.
 
 use std::collections::VecDeque;
 use std::future::Future;

@@ -1,6 +1,6 @@
 //! Override versions and how one becomes the next: a change (`set`), a canary made the fleet's
 //! (`promote`), an earlier version brought back (`rollback`), keys past their expiry dropped
-//! (`expire`). Pure: the store ([`super::store`]) runs these under its compare-and-set.
+//! (`expire`). Pure: the store (`crate::admin::overrides::store`) runs these under its compare-and-set.
 //!
 //! The fleet runs `current`; a canary, while one is pending, runs on its replica only. Every
 //! version the fleet ran is kept in the history (bounded, oldest dropped first); a canary
