@@ -171,3 +171,31 @@ fn tarjan_finds_a_cycle_and_only_a_cycle() {
             .collect();
     assert!(cycles(3, &acyclic).is_empty());
 }
+
+/// The cache is cut along its jobs (issue 51): no file of `bff/src/cache` grows past 500 lines,
+/// its tests included, or it is doing more than one job again.
+const CACHE_FILE_LINES: usize = 500;
+
+#[test]
+fn no_file_of_the_cache_is_over_500_lines() {
+    let krate = Crate::read(&src());
+    let cache: Vec<(String, usize)> = krate
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(_, path)| path.starts_with(src().join("cache")))
+        .map(|(file, path)| {
+            let lines = std::fs::read_to_string(path).unwrap().lines().count();
+            (krate.relative(file), lines)
+        })
+        .collect();
+    assert!(cache.len() > 40, "the cache's files were read: {cache:?}");
+    let long: Vec<&(String, usize)> = cache
+        .iter()
+        .filter(|(_, lines)| *lines > CACHE_FILE_LINES)
+        .collect();
+    assert!(
+        long.is_empty(),
+        "files of bff/src/cache over {CACHE_FILE_LINES} lines: {long:?}"
+    );
+}
